@@ -1,0 +1,23 @@
+# The two commands a user needs (both do all set-up first):
+#   make studio   -> the web studio on the default scene at http://127.0.0.1:8080
+#   make test     -> the whole test suite
+.PHONY: setup studio test lint bench
+PY := .venv/bin/python
+ARGS ?=
+
+setup:
+	@bash scripts/setup.sh
+
+studio: setup
+	$(PY) -m robotsim studio $(ARGS)
+
+test: setup
+	$(PY) -m ruff check src tests benchmarks
+	MUJOCO_GL=egl $(PY) -m pytest -n 2 -q $(ARGS)
+
+lint: setup
+	$(PY) -m ruff check src tests benchmarks
+	$(PY) -m ruff format --check src tests benchmarks
+
+bench: setup
+	$(PY) -m robotsim bench all --json

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One-time (idempotent) set-up for a fresh Debian machine: system packages, then a
+# virtual environment in .venv with robotsim installed in editable mode.
+# Called by `make studio`, `make test` and `.ci/run`; safe to run again (it skips
+# what is already there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: Mesa EGL/OSMesa for MuJoCo's offscreen renderer, Chromium for the
+# studio's browser tests, PostgreSQL for the run store tests, socat for serial pty pairs.
+DEBS=(libegl1 libegl-mesa0 libgl1 libgles2 libosmesa6 chromium postgresql socat)
+missing=()
+for pkg in "${DEBS[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: warning: missing Debian packages (need root to install): ${missing[*]}" >&2
+  fi
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PY" -m venv --system-site-packages .venv
+fi
+stamp=".venv/.stamp-$(sha1sum pyproject.toml | cut -c1-12)"
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing robotsim and its dependencies into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,io,browser]"
+  rm -f .venv/.stamp-*
+  touch "$stamp"
+fi

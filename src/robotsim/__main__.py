@@ -1,0 +1,5 @@
+import sys
+
+from robotsim.cli import main
+
+sys.exit(main())

@@ -1,0 +1,2 @@
+"""Benchmarks behind ``robotsim bench``: each module's ``run(quick)`` returns a dict of
+figures (medians of several repeats) plus peer figures where peers are installed."""

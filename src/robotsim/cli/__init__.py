@@ -1,0 +1,70 @@
+"""The ``robotsim`` command line: a thin layer over the library.
+
+``main(argv) -> int`` parses, calls library functions and prints; tests call it
+in-process. Any :class:`robotsim.errors.RobotsimError` (and a few OS errors) becomes a
+one-line ``error: ...`` on stderr and exit status 2, without a traceback.
+
+Subcommands live in sibling modules, each exposing ``register(group)``; add a module
+name to ``COMMAND_MODULES`` to plug one in.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+import click
+
+from robotsim.errors import RobotsimError
+
+__all__ = ["COMMAND_MODULES", "cli", "main"]
+
+COMMAND_MODULES = [
+    "robotsim.cli.robots",
+    "robotsim.cli.bench",
+]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="robotsim")
+def cli() -> None:
+    """robotsim: model, program, simulate and check robots in 3D."""
+
+
+_registered = False
+
+
+def _register_all() -> None:
+    global _registered
+    if _registered:
+        return
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(cli)
+    _registered = True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 bad input, 1 internal error)."""
+    _register_all()
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        cli.main(args=args, prog_name="robotsim", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except RobotsimError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 2
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        click.echo(f"error: {exc.filename}: {exc.strerror}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    return 0

@@ -1,0 +1,211 @@
+"""``robotsim robots | inspect | fk | ik``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from robotsim.cli.common import echo_json, parse_floats
+from robotsim.errors import InputError
+from robotsim.model import library_names, load_robot
+from robotsim.model.robot import RobotModel
+
+__all__ = ["register"]
+
+
+def _fmt_lim(v: float) -> float | None:
+    return float(v) if np.isfinite(v) else None
+
+
+def describe(model: RobotModel) -> dict[str, Any]:
+    """A JSON-friendly description of a model (what ``inspect --json`` prints)."""
+    joints = []
+    for j in model.joints:
+        joints.append(
+            {
+                "name": j.name,
+                "type": j.type.value,
+                "parent": j.parent,
+                "child": j.child,
+                "axis": [float(v) for v in j.axis],
+                "lower": _fmt_lim(j.limits.lower),
+                "upper": _fmt_lim(j.limits.upper),
+                "velocity": _fmt_lim(j.limits.velocity),
+                "effort": _fmt_lim(j.limits.effort),
+                "mimic": None
+                if j.mimic is None
+                else {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier,
+                      "offset": j.mimic.offset},  # fmt: skip
+                "actuated": j.actuated,
+            }
+        )
+    return {
+        "name": model.name,
+        "kind": model.kind,
+        "dof": model.nq,
+        "floating": model.floating,
+        "root": model.root,
+        "default_frame": model.default_frame,
+        "joint_order": list(model.joint_names),
+        "links": [
+            {
+                "name": lk.name,
+                "visuals": len(lk.visuals),
+                "collisions": len(lk.collisions),
+                "mass": None if lk.inertial is None else lk.inertial.mass,
+            }
+            for lk in model.links
+        ],
+        "joints": joints,
+        "frames": [{"name": f.name, "link": f.link} for f in model.frames],
+        "poses": {k: dict(v) for k, v in model.poses.items()},
+        "source": None if model.source is None else str(model.source),
+    }
+
+
+def parse_q(model: RobotModel, text: str | None, deg: bool) -> np.ndarray:
+    """``--q`` in ``inspect`` order (radians, or degrees with ``--deg`` for revolute)."""
+    if text is None:
+        return model.zero()
+    vals = parse_floats(text, "--q")
+    if len(vals) != model.nq:
+        raise InputError(
+            f"--q: {model.name} has {model.nq} joints ({', '.join(model.joint_names)}), "
+            f"got {len(vals)} values"
+        )
+    if deg:
+        for i, name in enumerate(model.joint_names):
+            if model.joint(name).type.value != "prismatic":
+                vals[i] = np.deg2rad(vals[i])
+    return vals
+
+
+@click.command("robots")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def robots_cmd(as_json: bool) -> None:
+    """List the built-in robot library."""
+    rows = []
+    for name in library_names():
+        m = load_robot(name)
+        rows.append({"name": name, "dof": m.nq, "kind": m.kind,
+                     "links": len(m.links), "description": m.metadata.get("description", "")})  # fmt: skip
+    if as_json:
+        echo_json({"robots": rows})
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="robotsim library")
+    for col in ("name", "dof", "kind", "links", "description"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r["name"], str(r["dof"]), r["kind"], str(r["links"]), r["description"])
+    Console().print(t)
+
+
+@click.command("inspect")
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def inspect_cmd(target: str, as_json: bool) -> None:
+    """Show a robot's links, joints, frames and poses (library name or model file);
+    for a mesh file, its vertex/face counts and bounds."""
+    from robotsim.model.loader import ROBOT_SUFFIXES
+
+    if Path(target).suffix.lower() not in ROBOT_SUFFIXES and Path(target).is_file():
+        from robotsim.model.meshes import describe_mesh  # mesh files (.obj .stl .3ds .x ...)
+
+        info = describe_mesh(target)
+        if as_json:
+            echo_json(info)
+        else:
+            for k, v in info.items():
+                click.echo(f"{k}: {v}")
+        return
+    model = load_robot(target)
+    info = describe(model)
+    if as_json:
+        echo_json(info)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    con.print(f"[bold]{model.name}[/bold] ({model.kind}), {model.nq} DoF, "
+              f"{len(model.links)} links, root {model.root!r}"
+              + (", floating base" if model.floating else ""))  # fmt: skip
+    t = Table(title="joints (q order = actuated rows, top to bottom)")
+    for col in ("joint", "type", "parent -> child", "lower", "upper", "vel", "mimic"):
+        t.add_column(col)
+    for j in info["joints"]:
+        unit = "m" if j["type"] == "prismatic" else "deg"
+        conv = (lambda v: v) if unit == "m" else np.rad2deg
+
+        def lim(v: float | None, conv: Any = conv, unit: str = unit) -> str:
+            return "-" if v is None else f"{conv(v):.4g} {unit}"
+
+        mim = "" if j["mimic"] is None else f"{j['mimic']['multiplier']:g} x {j['mimic']['joint']}"
+        t.add_row(j["name"], j["type"], f"{j['parent']} -> {j['child']}", lim(j["lower"]),
+                  lim(j["upper"]), lim(j["velocity"]), mim)  # fmt: skip
+    con.print(t)
+    if model.frames:
+        con.print("frames: " + ", ".join(f"{f.name} (on {f.link})" for f in model.frames))
+    if model.poses:
+        con.print("poses: " + ", ".join(model.poses))
+
+
+@click.command("fk")
+@click.argument("robot")
+@click.option("--q", "q_text", help="Joint values, comma-separated, in `inspect` order.")
+@click.option("--deg", is_flag=True, help="--q angles are in degrees.")
+@click.option("--link", help="Link or frame (default: the robot's tool frame).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json: bool) -> None:
+    """Forward kinematics: the pose of a link or frame."""
+    model = load_robot(robot)
+    q = parse_q(model, q_text, deg)
+    name = link or model.default_frame or model.link_names[-1]
+    T = model.fk(q, name)
+    if as_json:
+        echo_json({"robot": model.name, "link": name, "q": q, "T": T})
+        return
+    click.echo(f"{model.name} {name} at q = {np.array2string(q, precision=6)}")
+    click.echo(np.array2string(T, precision=6, suppress_small=True))
+
+
+@click.command("ik")
+@click.argument("robot")
+@click.option("--target", required=True, help="x,y,z[,qw,qx,qy,qz] in metres (world frame).")
+@click.option("--link", help="Link or frame to place (default: the tool frame).")
+@click.option("--q0", "q0_text", help="Start configuration (radians, inspect order).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_json: bool) -> None:
+    """Inverse kinematics (damped least squares within joint limits)."""
+    model = load_robot(robot)
+    tgt = parse_floats(target, "--target", (3, 7))
+    q0 = parse_q(model, q0_text, False) if q0_text else None
+    res = model.ik(tgt, link=link, q0=q0)
+    out = {
+        "robot": model.name,
+        "link": link or model.default_frame,
+        "success": bool(res.success),
+        "q": res.q,
+        "q_deg": np.rad2deg(res.q),
+        "iterations": int(res.iterations),
+        "position_error_m": float(res.position_error),
+        "orientation_error_rad": float(res.orientation_error),
+    }
+    if as_json:
+        echo_json(out)
+    else:
+        for k, v in out.items():
+            click.echo(f"{k}: {v}")
+    if not res.success:
+        raise click.exceptions.Exit(1)
+
+
+def register(group: click.Group) -> None:
+    for cmd in (robots_cmd, inspect_cmd, fk_cmd, ik_cmd):
+        group.add_command(cmd)

@@ -1,0 +1,69 @@
+"""The one exception hierarchy of robotsim.
+
+Every error a user can cause derives from :class:`RobotsimError`; the CLI turns any of
+them into a one-line message and exit status 2. Messages name the file, field or value
+at fault and, where there is a fixed set, what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class RobotsimError(Exception):
+    """Base class of every error robotsim raises on purpose."""
+
+
+class InputError(RobotsimError, ValueError):
+    """A value given by the user is malformed or out of range."""
+
+
+class UnknownNameError(InputError, KeyError):
+    """A robot, link, joint, frame or pose name that does not exist.
+
+    The message lists the valid names (the first 20 of them).
+    """
+
+    def __init__(self, kind: str, name: str, valid: Iterable[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.valid = tuple(valid)
+        shown = ", ".join(self.valid[:20])
+        more = f" (+{len(self.valid) - 20} more)" if len(self.valid) > 20 else ""
+        super().__init__(f"unknown {kind} {name!r}; valid: {shown}{more}")
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return str(self.args[0])
+
+
+class ModelError(RobotsimError):
+    """A robot model is inconsistent (dangling parent, cycle, bad joint...)."""
+
+
+class ModelFileError(ModelError, InputError):
+    """A model file (URDF, MJCF, DH or robot YAML, mesh) cannot be read.
+
+    ``path`` names the file and ``where`` the element or field inside it.
+    """
+
+    def __init__(self, path: object, message: str, where: str | None = None) -> None:
+        self.path = str(path)
+        self.where = where
+        loc = f"{self.path}: {where}: " if where else f"{self.path}: "
+        super().__init__(loc + message)
+
+
+class KinematicsError(RobotsimError):
+    """A kinematic query cannot be answered (wrong shape, unknown frame...)."""
+
+
+class PhysicsError(RobotsimError):
+    """The physics simulation diverged or was set up wrongly."""
+
+
+class ScenarioError(InputError):
+    """A scenario or motion file is invalid; the message gives the field path."""
+
+
+class LinkError(RobotsimError):
+    """Communication with a real robot (serial link) failed."""

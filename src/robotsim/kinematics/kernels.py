@@ -1,0 +1,155 @@
+"""Compiled (numba) kernels for forward kinematics and Jacobians.
+
+Every joint is pre-rotated so that it moves about (revolute) or along (prismatic) its
+local z axis; a chain is then ``F0 Z(q1) F1 Z(q2) ... Fk`` with fixed 3x4 transforms
+``F`` (see :mod:`robotsim.kinematics.tree`). Transforms are carried as 12 scalars
+(row-major 3x4) so LLVM keeps them in registers.
+
+Joint type codes: 0 fixed, 1 rotation about z, 2 translation along z.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _load(M):  # type: ignore[no-untyped-def]
+    return (
+        M[0, 0], M[0, 1], M[0, 2], M[0, 3],
+        M[1, 0], M[1, 1], M[1, 2], M[1, 3],
+        M[2, 0], M[2, 1], M[2, 2], M[2, 3],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _mul(a, b):  # type: ignore[no-untyped-def]
+    a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23 = a
+    b00, b01, b02, b03, b10, b11, b12, b13, b20, b21, b22, b23 = b
+    return (
+        a00 * b00 + a01 * b10 + a02 * b20,
+        a00 * b01 + a01 * b11 + a02 * b21,
+        a00 * b02 + a01 * b12 + a02 * b22,
+        a00 * b03 + a01 * b13 + a02 * b23 + a03,
+        a10 * b00 + a11 * b10 + a12 * b20,
+        a10 * b01 + a11 * b11 + a12 * b21,
+        a10 * b02 + a11 * b12 + a12 * b22,
+        a10 * b03 + a11 * b13 + a12 * b23 + a13,
+        a20 * b00 + a21 * b10 + a22 * b20,
+        a20 * b01 + a21 * b11 + a22 * b21,
+        a20 * b02 + a21 * b12 + a22 * b22,
+        a20 * b03 + a21 * b13 + a22 * b23 + a23,
+    )
+
+
+@njit(cache=True, inline="always")
+def _move(t, jt, x):  # type: ignore[no-untyped-def]
+    """``t @ Rz(x)`` (jt == 1) or ``t @ Tz(x)`` (jt == 2)."""
+    t00, t01, t02, t03, t10, t11, t12, t13, t20, t21, t22, t23 = t
+    if jt == 1:
+        c = math.cos(x)
+        s = math.sin(x)
+        return (
+            t00 * c + t01 * s, t01 * c - t00 * s, t02, t03,
+            t10 * c + t11 * s, t11 * c - t10 * s, t12, t13,
+            t20 * c + t21 * s, t21 * c - t20 * s, t22, t23,
+        )  # fmt: skip
+    if jt == 2:
+        return (
+            t00, t01, t02, t03 + t02 * x,
+            t10, t11, t12, t13 + t12 * x,
+            t20, t21, t22, t23 + t22 * x,
+        )  # fmt: skip
+    return t
+
+
+@njit(cache=True, inline="always")
+def _store(out, t):  # type: ignore[no-untyped-def]
+    out[0, 0], out[0, 1], out[0, 2], out[0, 3] = t[0], t[1], t[2], t[3]
+    out[1, 0], out[1, 1], out[1, 2], out[1, 3] = t[4], t[5], t[6], t[7]
+    out[2, 0], out[2, 1], out[2, 2], out[2, 3] = t[8], t[9], t[10], t[11]
+    out[3, 0] = 0.0
+    out[3, 1] = 0.0
+    out[3, 2] = 0.0
+    out[3, 3] = 1.0
+
+
+@njit(cache=True, nogil=True)
+def chain_fk(q, F, jt, qi, mult, off, out):  # type: ignore[no-untyped-def]
+    """Pose of one frame at the end of a chain.
+
+    q: (N, nq); F: (K+1, 3, 4) fixed transforms; jt, qi: (K,) int64; mult, off: (K,);
+    out: (N, 4, 4) written in place.
+    """
+    K = jt.shape[0]
+    for n in range(q.shape[0]):
+        t = _load(F[0])
+        for k in range(K):
+            x = mult[k] * q[n, qi[k]] + off[k]
+            t = _move(t, jt[k], x)
+            t = _mul(t, _load(F[k + 1]))
+        _store(out[n], t)
+
+
+@njit(cache=True, nogil=True)
+def tree_fk(q, parent, jt, qi, mult, off, A, B, out):  # type: ignore[no-untyped-def]
+    """Poses of all links of a tree, root at the identity.
+
+    parent: (L,) int64 (parent[0] = -1); jt, qi: (L,); mult, off: (L,);
+    A, B: (L, 3, 4) with T_parent_child = A Z(q) B; out: (N, L, 4, 4).
+    """
+    L = parent.shape[0]
+    for n in range(q.shape[0]):
+        o = out[n]
+        _store(o[0], (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0))
+        for i in range(1, L):
+            t = _mul(_load(o[parent[i]]), _load(A[i]))
+            if jt[i] != 0:
+                x = mult[i] * q[n, qi[i]] + off[i]
+                t = _move(t, jt[i], x)
+                t = _mul(t, _load(B[i]))
+            _store(o[i], t)
+
+
+@njit(cache=True, nogil=True)
+def chain_jacobian(q, F, jt, qi, mult, off, T_out, J_out):  # type: ignore[no-untyped-def]
+    """Pose and world-aligned geometric Jacobian of a chain's end frame.
+
+    J_out: (N, 6, nq) zeroed here; rows [v; w] of the frame origin in world axes.
+    """
+    K = jt.shape[0]
+    zs = np.empty((K, 3))
+    ps = np.empty((K, 3))
+    for n in range(q.shape[0]):
+        t = _load(F[0])
+        for k in range(K):
+            zs[k, 0], zs[k, 1], zs[k, 2] = t[2], t[6], t[10]
+            ps[k, 0], ps[k, 1], ps[k, 2] = t[3], t[7], t[11]
+            x = mult[k] * q[n, qi[k]] + off[k]
+            t = _move(t, jt[k], x)
+            t = _mul(t, _load(F[k + 1]))
+        _store(T_out[n], t)
+        J = J_out[n]
+        J[:, :] = 0.0
+        px, py, pz = t[3], t[7], t[11]
+        for k in range(K):
+            c = qi[k]
+            m = mult[k]
+            zx, zy, zz = zs[k, 0], zs[k, 1], zs[k, 2]
+            if jt[k] == 1:
+                dx, dy, dz = px - ps[k, 0], py - ps[k, 1], pz - ps[k, 2]
+                J[0, c] += m * (zy * dz - zz * dy)
+                J[1, c] += m * (zz * dx - zx * dz)
+                J[2, c] += m * (zx * dy - zy * dx)
+                J[3, c] += m * zx
+                J[4, c] += m * zy
+                J[5, c] += m * zz
+            else:
+                J[0, c] += m * zx
+                J[1, c] += m * zy
+                J[2, c] += m * zz

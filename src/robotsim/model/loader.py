@@ -1,0 +1,57 @@
+"""``load_robot``: one entry point for library names and model files."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from robotsim.errors import ModelFileError, UnknownNameError
+from robotsim.model.robot import RobotModel
+
+__all__ = ["LIBRARY_DIR", "library_names", "load_robot"]
+
+LIBRARY_DIR = Path(__file__).parent / "library"
+ROBOT_SUFFIXES = (".urdf", ".xml", ".mjcf", ".yaml", ".yml")
+
+
+def library_names() -> list[str]:
+    """Names of the built-in robots (the ``*.yaml`` files of the library)."""
+    return sorted(p.stem for p in LIBRARY_DIR.glob("*.yaml"))
+
+
+@lru_cache(maxsize=64)
+def _load_library(name: str) -> RobotModel:
+    from robotsim.model.robot_yaml import load_robot_yaml
+
+    return load_robot_yaml(LIBRARY_DIR / f"{name}.yaml")
+
+
+def load_robot(name_or_path: str | Path) -> RobotModel:
+    """A built-in robot by name, or a model file by path.
+
+    Files: ``.urdf`` (URDF), ``.xml``/``.mjcf`` (MJCF, through ``mujoco.MjSpec``),
+    ``.yaml``/``.yml`` (robotsim robot file: DH table or link tree).
+    """
+    s = str(name_or_path)
+    if s in library_names():
+        return _load_library(s)
+    path = Path(s)
+    suffix = path.suffix.lower()
+    if suffix not in ROBOT_SUFFIXES:
+        if not path.exists():
+            raise UnknownNameError("robot", s, library_names())
+        raise ModelFileError(path, f"unknown robot file type {suffix!r}; valid: "
+                             + ", ".join(ROBOT_SUFFIXES))  # fmt: skip
+    if not path.is_file():
+        raise ModelFileError(path, "no such file")
+    if suffix == ".urdf":
+        from robotsim.model.urdf import load_urdf
+
+        return load_urdf(path)
+    if suffix in (".xml", ".mjcf"):
+        from robotsim.model.mjcf import load_mjcf
+
+        return load_mjcf(path)
+    from robotsim.model.robot_yaml import load_robot_yaml
+
+    return load_robot_yaml(path)
