@@ -55,8 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
+    except click.UsageError as exc:
+        cmd = exc.ctx.command_path if exc.ctx is not None else "robotsim"
+        click.echo(f"error: {exc.format_message()} (see '{cmd} --help')", err=True)
+        return 2
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"error: {exc.format_message()}", err=True)
         return 2
     except RobotsimError as exc:
         click.echo(f"error: {exc}", err=True)

@@ -37,8 +37,11 @@ def describe(model: RobotModel) -> dict[str, Any]:
                 "effort": _fmt_lim(j.limits.effort),
                 "mimic": None
                 if j.mimic is None
-                else {"joint": j.mimic.joint, "multiplier": j.mimic.multiplier,
-                      "offset": j.mimic.offset},  # fmt: skip
+                else {
+                    "joint": j.mimic.joint,
+                    "multiplier": j.mimic.multiplier,
+                    "offset": j.mimic.offset,
+                },
                 "actuated": j.actuated,
             }
         )
@@ -90,8 +93,9 @@ def robots_cmd(as_json: bool) -> None:
     rows = []
     for name in library_names():
         m = load_robot(name)
-        rows.append({"name": name, "dof": m.nq, "kind": m.kind,
-                     "links": len(m.links), "description": m.metadata.get("description", "")})  # fmt: skip
+        desc = m.metadata.get("description", "")
+        rows.append({"name": name, "dof": m.nq, "kind": m.kind, "links": len(m.links),
+                     "description": desc})  # fmt: skip
     if as_json:
         echo_json({"robots": rows})
         return

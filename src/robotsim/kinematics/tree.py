@@ -182,7 +182,9 @@ class KinematicTree:
         idx = [self.frame(n) for n in names]
         return np.stack([allT[..., i, :, :] @ T for i, T in idx], axis=-3)
 
-    def jacobian_world(self, q: ArrayLike, name: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def jacobian_world(
+        self, q: ArrayLike, name: str | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(pose ``(..., 4, 4)``, world-aligned Jacobian ``(..., 6, nq)``)."""
         q2, batch = self._q2(q)
         ch = self.chain(name)

@@ -303,7 +303,7 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
                 raise ModelFileError(path, str(exc), where=f"joints[{i}]") from None
             if j.type in ("revolute", "continuous"):
                 angular.add(j.name)
-    for i, fr in enumerate(spec.frames):
+    for fr in spec.frames:
         b.frame(fr.name, fr.link, place(fr.xyz, fr.rpy))
     if spec.default_frame is not None:
         b.default_frame = spec.default_frame

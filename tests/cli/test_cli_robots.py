@@ -1,0 +1,87 @@
+"""The thin CLI: robots, inspect, fk, ik, bench — in-process through main()."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from robotsim.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_robots_json(capsys) -> None:
+    code, out, _ = run(capsys, "robots", "--json")
+    assert code == 0
+    rows = {r["name"]: r for r in json.loads(out)["robots"]}
+    assert rows["puma560"]["dof"] == 6 and rows["puma560"]["kind"] == "arm"
+
+
+def test_inspect_json(capsys) -> None:
+    code, out, _ = run(capsys, "inspect", "puma560", "--json")
+    info = json.loads(out)
+    assert code == 0 and info["joint_order"] == [f"joint{i}" for i in range(1, 7)]
+    assert info["joints"][0]["lower"] == pytest.approx(-np.deg2rad(160))
+    assert "qn" in info["poses"]
+
+
+def test_inspect_table(capsys) -> None:
+    code, out, _ = run(capsys, "inspect", "puma560")
+    assert code == 0 and "joint6" in out and "tool" in out
+
+
+def test_fk_json_deg(capsys) -> None:
+    code, out, _ = run(capsys, "fk", "puma560", "--q", "0,45,180,0,45,0", "--deg", "--json")
+    T = np.array(json.loads(out)["T"])
+    assert code == 0
+    assert np.allclose(T[:3, 3], [0.5963031486, -0.15005, 0.6574757323], atol=1e-9)
+
+
+def test_ik_json(capsys) -> None:
+    code, out, _ = run(capsys, "ik", "puma560", "--target", "0.5,-0.15,0.8", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["success"] and res["position_error_m"] < 1e-8
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("fk", "puma560", "--q", "1,2"), "has 6 joints"),
+        (("fk", "puma560", "--q", "a,b"), "comma-separated numbers"),
+        (("fk", "puma560", "--link", "nose"), "unknown link or frame 'nose'"),
+        (("inspect", "no_such_robot"), "unknown robot 'no_such_robot'; valid: "),
+        (("ik", "puma560", "--target", "1,2"), "expected 3 or 7 numbers"),
+        (("bench", "nothing"), "Invalid value"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, args, message) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) <= 3
+
+
+def test_console_script_no_traceback(tmp_path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\ndh: {joints: [{d: oops}]}\n")
+    proc = subprocess.run([sys.executable, "-m", "robotsim", "inspect", str(bad)],
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: ") and str(bad) in proc.stderr
+    assert "dh.joints[0].d" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bench_kinematics_quick(capsys) -> None:
+    code, out, _ = run(capsys, "bench", "kinematics", "--quick", "--json")
+    fig = json.loads(out)
+    assert code == 0
+    for key in ("fk_batch_cfg_per_s", "fk_single_us"):
+        assert fig[key] > 0

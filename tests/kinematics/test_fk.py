@@ -1,0 +1,118 @@
+"""Forward kinematics against published PUMA 560 values, a slow reference and batches."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import robotsim
+from robotsim.errors import KinematicsError, UnknownNameError
+from robotsim.spatial import rot_x, rot_z
+from tests.conftest import SHARED
+from tests.kinematics.random_trees import random_tree, reference_fk_all
+
+REF = json.loads((SHARED / "reference" / "puma560.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def puma() -> robotsim.RobotModel:
+    return robotsim.load_robot("puma560")
+
+
+def _printed_tol(case: dict) -> float:
+    # "4 decimals" -> half a unit in the 4th decimal; "4 significant digits" -> the
+    # largest entry (about 1.1) printed to 3 decimals; "%8.4g" likewise.
+    return {"4 decimals": 0.5e-4}.get(case["printed_precision"].split(" (")[0], 0.5e-3)
+
+
+@pytest.mark.parametrize("case", REF["published_fk"], ids=lambda c: c["id"])
+def test_puma_published_fk(puma, case) -> None:
+    """Robotics Toolbox for Python's printed fkine results (shared/reference)."""
+    T = puma.fk(case["q"])
+    expected = np.array(case["expected"], dtype=float)
+    assert np.max(np.abs(T - expected)) <= _printed_tol(case)
+
+
+@pytest.mark.parametrize("name", ["qz", "qr", "qn"])
+def test_puma_exact_positions(puma, name) -> None:
+    """Positions computed exactly from the DH table (shared/reference), to 1e-9."""
+    extra = REF["extra_reference_poses_computed"]
+    q = REF["standard_DH"]["named_configurations_rad"][name]
+    T = puma.fk(q)
+    assert np.allclose(T[:3, 3], extra[name], atol=1e-9, rtol=0)
+    if name in ("qz", "qr"):
+        assert np.allclose(T[:3, :3], np.eye(3), atol=1e-12)
+
+
+def _dh_product(q: np.ndarray) -> np.ndarray:
+    """The standard-DH product written out from the reference table (numpy, slow)."""
+    T = np.eye(4)
+    for qi, link in zip(q, REF["standard_DH"]["links"]):
+        A = np.eye(4)
+        A[:3, :3] = rot_z(qi + link["offset"])
+        Tz = np.eye(4)
+        Tz[2, 3] = link["d"]
+        X = np.eye(4)
+        X[:3, :3] = rot_x(link["alpha"])
+        X[0, 3] = link["a"]
+        T = T @ A @ Tz @ X
+    return T
+
+
+def test_puma_matches_dh_product(puma) -> None:
+    q = np.random.default_rng(1).uniform(-3, 3, size=(200, 6))
+    ours = puma.fk(q)
+    ref = np.stack([_dh_product(row) for row in q])
+    assert np.max(np.abs(ours - ref)) < 1e-12
+
+
+def test_puma_named_poses(puma) -> None:
+    for name, q in REF["standard_DH"]["named_configurations_rad"].items():
+        assert np.allclose(puma.pose(name), q, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_tree_matches_reference(seed) -> None:
+    model = random_tree(seed)
+    q = np.random.default_rng(seed).uniform(-2, 2, size=model.nq)
+    ref = reference_fk_all(model, q)
+    allT = model.fk_all(q)
+    for i, name in enumerate(model.link_names):
+        assert np.allclose(allT[i], ref[name], atol=1e-12), name
+        assert np.allclose(model.fk(q, name), ref[name], atol=1e-12), name
+    tip = model.frames[0]
+    assert np.allclose(model.fk(q), ref[tip.link] @ tip.T_link_frame, atol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(shape=st.lists(st.integers(0, 3), min_size=0, max_size=3), seed=st.integers(0, 50))
+def test_batch_shapes(shape, seed) -> None:
+    """Any leading batch shape gives the same poses as one configuration at a time."""
+    model = random_tree(seed % 5, n_links=6)
+    q = np.random.default_rng(seed).uniform(-2, 2, size=(*shape, model.nq))
+    T = model.fk(q)
+    allT = model.fk_all(q)
+    assert T.shape == (*shape, 4, 4)
+    assert allT.shape == (*shape, len(model.links), 4, 4)
+    flat_q = q.reshape(-1, model.nq)
+    flat_T = T.reshape(-1, 4, 4)
+    for k in range(flat_q.shape[0]):
+        assert np.array_equal(flat_T[k], model.fk(flat_q[k]))
+
+
+def test_frames_subset(puma) -> None:
+    q = np.random.default_rng(3).uniform(-1, 1, (5, 6))
+    T = puma.tree.fk_frames(q, ["link3", "tool"])
+    assert np.allclose(T[:, 0], puma.fk(q, "link3"))
+    assert np.allclose(T[:, 1], puma.fk(q, "tool"))
+
+
+def test_bad_shapes_and_names(puma) -> None:
+    with pytest.raises(KinematicsError, match=r"shape \(\.\.\., 6\)"):
+        puma.fk(np.zeros(5))
+    with pytest.raises(UnknownNameError, match="link3"):
+        puma.fk(np.zeros(6), "elbow")

@@ -1,0 +1,54 @@
+"""The anchored floating base: the anchor never moves, switching never jumps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robotsim.kinematics import AnchoredState
+from tests.kinematics.random_trees import random_T, random_tree
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_anchor_stays_fixed_on_random_trees(seed) -> None:
+    model = random_tree(seed, n_links=9)
+    rng = np.random.default_rng(seed)
+    st = AnchoredState(model, T_world_root=random_T(rng, 1.0))
+    names = [*model.link_names, *model.frame_names]
+    for _ in range(6):  # several anchors, each held through a random motion
+        anchor = names[int(rng.integers(0, len(names)))]
+        before_all = st.link_poses().copy()
+        st.set_anchor(anchor)
+        assert np.array_equal(st.link_poses(), before_all)  # switching never jumps
+        held = st.pose(anchor).copy()
+        for _ in range(30):
+            st.set_q(st.q + rng.normal(0, 0.2, model.nq))
+            assert np.max(np.abs(st.pose(anchor) - held)) < 1e-12
+
+
+def test_root_as_anchor_and_no_anchor() -> None:
+    model = random_tree(2)
+    T0 = random_T(np.random.default_rng(0), 1.0)
+    st = AnchoredState(model, T_world_root=T0)
+    st.set_q(np.ones(model.nq) * 0.3)
+    assert np.array_equal(st.T_world_root, T0)  # no anchor: root stays
+    st.set_anchor(model.root)
+    st.set_q(np.ones(model.nq) * -0.3)
+    assert np.allclose(st.T_world_root, T0, atol=1e-15)
+
+
+def test_relative_poses_follow_fk() -> None:
+    """Whatever the anchor, link poses relative to the root equal plain FK."""
+    model = random_tree(5)
+    st = AnchoredState(model, anchor=model.link_names[-1])
+    q = np.random.default_rng(1).uniform(-1, 1, model.nq)
+    st.set_q(q)
+    rel = np.linalg.inv(st.T_world_root) @ st.link_poses()
+    assert np.allclose(rel, model.fk_all(q), atol=1e-12)
+
+
+def test_bad_q_length() -> None:
+    model = random_tree(1)
+    st = AnchoredState(model)
+    with pytest.raises(ValueError, match="values"):
+        st.set_q(np.zeros(model.nq + 1))
