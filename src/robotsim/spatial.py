@@ -15,12 +15,12 @@ from numpy.typing import ArrayLike, NDArray
 F64 = NDArray[np.float64]
 
 __all__ = [
+    "R_to_quat",
+    "R_to_rpy",
     "axis_angle_to_R",
     "inv_T",
     "make_T",
     "quat_to_R",
-    "R_to_quat",
-    "R_to_rpy",
     "rot_log",
     "rot_x",
     "rot_y",
