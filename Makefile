@@ -12,12 +12,12 @@ studio: setup
 	$(PY) -m robotsim studio $(ARGS)
 
 test: setup
-	$(PY) -m ruff check src tests benchmarks
+	$(PY) -m ruff check src tests
 	MUJOCO_GL=egl $(PY) -m pytest -n 2 -q $(ARGS)
 
 lint: setup
-	$(PY) -m ruff check src tests benchmarks
-	$(PY) -m ruff format --check src tests benchmarks
+	$(PY) -m ruff check src tests
+	$(PY) -m ruff format --check src tests
 
 bench: setup
 	$(PY) -m robotsim bench all --json
