@@ -104,9 +104,9 @@ def R_to_rpy(R: ArrayLike) -> F64:
 
 def quat_to_R(q: ArrayLike) -> F64:
     """Unit quaternion ``(w, x, y, z)`` ``(..., 4)`` (normalised here) -> ``(..., 3, 3)``."""
-    q = _f(q)
-    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    qa = _f(q)
+    qa = qa / np.linalg.norm(qa, axis=-1, keepdims=True)
+    w, x, y, z = qa[..., 0], qa[..., 1], qa[..., 2], qa[..., 3]
     return np.stack(
         [
             1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
@@ -114,7 +114,7 @@ def quat_to_R(q: ArrayLike) -> F64:
             2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
         ],
         axis=-1,
-    ).reshape(*q.shape[:-1], 3, 3)  # fmt: skip
+    ).reshape(*qa.shape[:-1], 3, 3)  # fmt: skip
 
 
 def R_to_quat(R: ArrayLike) -> F64:

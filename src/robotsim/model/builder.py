@@ -102,7 +102,8 @@ class RobotBuilder:
         return self
 
     def frame(self, name: str, link: str, T_link_frame: ArrayLike | None = None) -> RobotBuilder:
-        self._frames.append(Frame(name, link, np.eye(4) if T_link_frame is None else T_link_frame))
+        T = np.eye(4) if T_link_frame is None else np.asarray(T_link_frame, dtype=float)
+        self._frames.append(Frame(name, link, T))
         return self
 
     def pose(self, name: str, values: Mapping[str, float]) -> RobotBuilder:

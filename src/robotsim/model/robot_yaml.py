@@ -138,7 +138,7 @@ class RobotFile(_Strict):
     name: str
     kind: str = "robot"
     description: str = ""
-    units: Units = Units()
+    units: Units = Field(default_factory=lambda: Units(scale=1.0))
     floating: bool = False
     default_frame: str | None = None
     dh: DHSpec | None = None
