@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
-from robotsim.spatial import inv_T
+from robotsim.kinematics import kernels
 
 if TYPE_CHECKING:
     from robotsim.model.robot import RobotModel
@@ -33,6 +33,9 @@ class AnchoredState:
         T_world_root: initial root pose ``(4, 4)`` (identity if None).
         anchor: link or frame name kept fixed in the world when ``q`` changes; None
             moves the root with nothing held (a fixed-base robot).
+
+    One :meth:`set_q` is a single compiled call (all link poses, the new root pose and
+    the world poses); :meth:`link_poses` returns the cached result.
     """
 
     def __init__(
@@ -44,14 +47,18 @@ class AnchoredState:
     ) -> None:
         self.model = model
         self._tree = model.tree
-        self.q = model.zero() if q is None else self._check_q(q)
-        self.T_world_root = np.eye(4) if T_world_root is None else np.array(T_world_root, float)
+        L = len(model.links)
+        self._rel = np.empty((L, 4, 4))
+        self._world = np.empty((L, 4, 4))
+        self._root = np.eye(4) if T_world_root is None else np.array(T_world_root, float)
+        if self._root.shape != (4, 4):
+            raise InputError(f"T_world_root must be 4x4, got shape {self._root.shape}")
         self._anchor: str | None = None
-        self._T_root_anchor = np.eye(4)
-        self._anchor_link = 0
+        self._anchor_link = -1
         self._anchor_offset = np.eye(4)
         self._T_world_anchor = np.eye(4)
-        self._poses = self._tree.fk_all(self.q)
+        self.q = model.zero() if q is None else self._check_q(q)
+        self._update()
         if anchor is not None:
             self.set_anchor(anchor)
 
@@ -62,6 +69,19 @@ class AnchoredState:
                 f"{self.model.name}: q must have {self.model.nq} values, got shape {qa.shape}"
             )
         return qa
+
+    def _update(self) -> None:
+        t = self._tree
+        kernels.anchored_fk(
+            self.q, t.parent, t.jt, t.qi, t.mult, t.off, t.A, t.B,
+            self._anchor_link if self._anchor is not None else -1,
+            self._anchor_offset, self._T_world_anchor, self._rel, self._world, self._root,
+        )  # fmt: skip
+
+    @property
+    def T_world_root(self) -> np.ndarray:
+        """World pose of the root link ``(4, 4)`` (a copy)."""
+        return self._root.copy()
 
     @property
     def anchor(self) -> str | None:
@@ -75,38 +95,39 @@ class AnchoredState:
         li, T_link_frame = self._tree.frame(name)
         self._anchor = name
         self._anchor_link = li
-        self._anchor_offset = np.asarray(T_link_frame)
+        self._anchor_offset = np.ascontiguousarray(T_link_frame, dtype=np.float64)
         # Held exactly (not recomputed each step), so the anchor never drifts.
-        self._T_world_anchor = self.T_world_root @ self._poses[li] @ self._anchor_offset
+        self._T_world_anchor = self._world[li] @ self._anchor_offset
 
     def set_q(self, q: ArrayLike) -> None:
         """Move the joints; with an anchor, the root moves so the anchor stays put."""
-        q = self._check_q(q)
-        if self._anchor is None:
-            self.q = q
-            self._poses = self._tree.fk_all(q)
-            return
-        poses = self._tree.fk_all(q)
-        T_root_anchor = poses[self._anchor_link] @ self._anchor_offset
-        self.T_world_root = self._T_world_anchor @ inv_T(T_root_anchor)
-        self.q = q
-        self._poses = poses
+        self.q = self._check_q(q)
+        self._update()
 
     def set_root(self, T_world_root: ArrayLike) -> None:
-        self.T_world_root = np.array(T_world_root, dtype=np.float64)
-        if self._anchor is not None:
-            self.set_anchor(self._anchor)
+        """Place the root; the anchor (if any) is re-taken where it now is."""
+        root = np.array(T_world_root, dtype=np.float64)
+        if root.shape != (4, 4):
+            raise InputError(f"T_world_root must be 4x4, got shape {root.shape}")
+        self._root = root
+        anchor = self._anchor
+        self._anchor = None
+        self._update()
+        self.set_anchor(anchor)
 
     def link_poses(self) -> np.ndarray:
-        """World poses of every link ``(L, 4, 4)`` in ``model.link_names`` order."""
-        return self.T_world_root @ self._poses
+        """World poses of every link ``(L, 4, 4)`` in ``model.link_names`` order
+        (read-only view, valid until the next change)."""
+        view = self._world.view()
+        view.setflags(write=False)
+        return view
 
     def pose(self, name: str) -> np.ndarray:
         """World pose ``(4, 4)`` of one link or frame."""
         li, T_link_frame = self._tree.frame(name)
-        return self.T_world_root @ self._poses[li] @ T_link_frame
+        return self._world[li] @ T_link_frame
 
     def copy(self) -> AnchoredState:
-        other = AnchoredState(self.model, self.q.copy(), self.T_world_root.copy())
+        other = AnchoredState(self.model, self.q.copy(), self._root.copy())
         other.set_anchor(self._anchor)
         return other

@@ -153,3 +153,37 @@ def chain_jacobian(q, F, jt, qi, mult, off, T_out, J_out):  # type: ignore[no-un
                 J[0, c] += m * zx
                 J[1, c] += m * zy
                 J[2, c] += m * zz
+
+
+@njit(cache=True, inline="always")
+def _inv(t):  # type: ignore[no-untyped-def]
+    """Inverse of a rigid 3x4 transform (R^T, -R^T p)."""
+    r00, r01, r02, p0, r10, r11, r12, p1, r20, r21, r22, p2 = t
+    return (
+        r00, r10, r20, -(r00 * p0 + r10 * p1 + r20 * p2),
+        r01, r11, r21, -(r01 * p0 + r11 * p1 + r21 * p2),
+        r02, r12, r22, -(r02 * p0 + r12 * p1 + r22 * p2),
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def anchored_fk(q, parent, jt, qi, mult, off, A, B, anchor, anchor_off, T_world_anchor,
+                rel_out, world_out, root_out):  # type: ignore[no-untyped-def]  # fmt: skip
+    """One configuration ``q`` (nq,): root-relative link poses into ``rel_out`` (L,4,4),
+    the root pose that keeps link ``anchor`` (offset ``anchor_off``) at
+    ``T_world_anchor`` into ``root_out`` (4,4) (``anchor < 0``: ``root_out`` is read as
+    given), and world link poses into ``world_out`` (L,4,4)."""
+    L = parent.shape[0]
+    _store(rel_out[0], (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0))
+    for i in range(1, L):
+        t = _mul(_load(rel_out[parent[i]]), _load(A[i]))
+        if jt[i] != 0:
+            t = _move(t, jt[i], mult[i] * q[qi[i]] + off[i])
+            t = _mul(t, _load(B[i]))
+        _store(rel_out[i], t)
+    if anchor >= 0:
+        T_root_anchor = _mul(_load(rel_out[anchor]), _load(anchor_off))
+        _store(root_out, _mul(_load(T_world_anchor), _inv(T_root_anchor)))
+    root = _load(root_out)
+    for i in range(L):
+        _store(world_out[i], _mul(root, _load(rel_out[i])))
