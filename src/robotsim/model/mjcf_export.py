@@ -1,0 +1,324 @@
+"""RobotModel -> MJCF text and ``mujoco.MjSpec`` (the physics layer builds worlds from it).
+
+Each link becomes a body; each joint ``T_parent_child(q) = origin @ M(axis, q) @ post``
+becomes the child body placed at ``origin @ post`` with its MuJoCo joint expressed in the
+*child* body frame::
+
+    axis_mj = R_post^T axis,      pos_mj = -R_post^T t_post
+
+so that ``post^-1 M(axis, q) post`` (a rotation about ``axis_mj`` through ``pos_mj``, or
+a slide along ``axis_mj``) is exactly MuJoCo's joint motion and every body pose equals
+our forward kinematics for ``qpos == q``. Numbers are written with Python's shortest
+round-trip ``repr``, so nothing is lost in the text (``MjSpec.to_xml`` prints only six
+digits, which is why we write the XML ourselves and parse it with ``MjSpec``).
+
+What is written:
+
+- bodies ``<prefix><link>``; joints ``<prefix><joint>`` (hinge for revolute and
+  continuous, slide for prismatic; finite position limits -> ``range``; finite effort
+  -> ``actuatorfrcrange``). MuJoCo has no joint velocity limit: velocity limits stay in
+  the RobotModel only.
+- a floating model gets a ``<freejoint name="<prefix>floating_base">`` on its root body.
+- mimic joints -> ``<equality><joint joint1=mimic joint2=leader polycoef="offset
+  multiplier 0 0 0">`` (a soft constraint in the dynamics, exact in the kinematics).
+- shapes -> geoms. A shape that is both a visual and a collision shape (the same object
+  in both tuples) is one geom in group 0; visual-only shapes are group 2 with
+  ``contype=conaffinity=0`` and ``density=0``; collision-only shapes are group 3. Box,
+  sphere, cylinder, capsule and ellipsoid map one to one. Mesh files MuJoCo reads
+  itself (STL, OBJ) are referenced by absolute path; other formats (3DS, X, DAE, GLB,
+  PLY...) are read with :func:`robotsim.model.meshes.load_mesh` and written inline as
+  vertex/face lists.
+- inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` (full
+  inertia tensor); a link without one lets MuJoCo infer mass and inertia from its
+  collision geoms at density 1000 kg/m^3 (``inertiafromgeom="auto"``). The compiler's
+  ``boundmass=1e-6`` / ``boundinertia=1e-10`` keep massless links (pure frames) legal,
+  and ``balanceinertia`` repairs tensors that break the triangle inequality (MuJoCo
+  refuses them; e.g. the PUMA 560's first link as tabulated).
+- named frames -> sites ``<prefix><frame>`` on their link's body.
+- named poses -> keyframes ``<prefix><pose>`` in files (qpos of this robot alone; only
+  when the model is not floating); not in :func:`to_mjspec`, whose spec is meant to be
+  attached into a world whose keyframes must cover every robot.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.robot import JointType, Link, RobotModel
+from robotsim.spatial import R_to_quat
+
+__all__ = ["MJ_NATIVE_MESH_SUFFIXES", "save_mjcf", "to_mjcf_string", "to_mjspec"]
+
+MJ_NATIVE_MESH_SUFFIXES = (".stl", ".obj")
+GROUP_BOTH, GROUP_VISUAL, GROUP_COLLISION = 0, 2, 3
+
+
+def _num(x: float) -> str:
+    v = float(x)
+    if v == 0.0:
+        return "0"
+    return repr(v)
+
+
+def _vec(xs: Iterable[float]) -> str:
+    return " ".join(_num(x) for x in xs)
+
+
+def _set_pose(el: ET.Element, T: np.ndarray) -> None:
+    p = T[:3, 3]
+    if np.any(p != 0.0):
+        el.set("pos", _vec(p))
+    R = T[:3, :3]
+    if not np.array_equal(R, np.eye(3)):
+        el.set("quat", _vec(R_to_quat(R)))
+
+
+class _MjcfWriter:
+    def __init__(
+        self, model: RobotModel, prefix: str, relative_to: Path | None, keyframes: bool
+    ) -> None:
+        self.model = model
+        self.keyframes = keyframes
+        self.prefix = prefix
+        self.relative_to = relative_to
+        self.root = ET.Element("mujoco", model=prefix + model.name)
+        ET.SubElement(
+            self.root,
+            "compiler",
+            angle="radian",
+            autolimits="true",
+            boundmass="1e-06",
+            boundinertia="1e-10",
+            balanceinertia="true",
+        )
+        self.asset = ET.SubElement(self.root, "asset")
+        self.world = ET.SubElement(self.root, "worldbody")
+        self._meshes: dict[tuple[str, tuple[float, ...]], str] = {}
+
+    # ----------------------------------------------------------------- meshes
+    def mesh_asset(self, geom: Mesh) -> str:
+        path = Path(geom.path).resolve()
+        key = (str(path), tuple(float(s) for s in geom.scale))
+        if key in self._meshes:
+            return self._meshes[key]
+        name = f"{self.prefix}mesh{len(self._meshes)}_{path.stem}"
+        el = ET.SubElement(self.asset, "mesh", name=name)
+        if any(s != 1.0 for s in geom.scale):
+            el.set("scale", _vec(geom.scale))
+        if path.suffix.lower() in MJ_NATIVE_MESH_SUFFIXES:
+            f = path
+            if self.relative_to is not None:
+                try:
+                    f = path.relative_to(self.relative_to)
+                except ValueError:
+                    f = path
+            el.set("file", str(f))
+        else:
+            from robotsim.model.meshes import load_mesh
+
+            tm = load_mesh(path)
+            el.set("vertex", _vec(np.asarray(tm.vertices, dtype=np.float64).ravel()))
+            el.set("face", " ".join(str(int(i)) for i in np.asarray(tm.faces).ravel()))
+        self._meshes[key] = name
+        return name
+
+    # ----------------------------------------------------------------- geoms
+    def geom(self, body: ET.Element, shape: Shape, name: str, group: int) -> None:
+        g = ET.SubElement(body, "geom", name=name)
+        geo = shape.geometry
+        if isinstance(geo, Box):
+            g.set("type", "box")
+            g.set("size", _vec(np.asarray(geo.size) / 2.0))
+        elif isinstance(geo, Sphere):
+            g.set("type", "sphere")
+            g.set("size", _num(geo.radius))
+        elif isinstance(geo, Cylinder):
+            g.set("type", "cylinder")
+            g.set("size", _vec([geo.radius, geo.length / 2.0]))
+        elif isinstance(geo, Capsule):
+            g.set("type", "capsule")
+            g.set("size", _vec([geo.radius, geo.length / 2.0]))
+        elif isinstance(geo, Ellipsoid):
+            g.set("type", "ellipsoid")
+            g.set("size", _vec(geo.radii))
+        elif isinstance(geo, Mesh):
+            g.set("type", "mesh")
+            g.set("mesh", self.mesh_asset(geo))
+        _set_pose(g, np.asarray(shape.T_link_shape))
+        g.set("rgba", _vec(shape.rgba))
+        g.set("group", str(group))
+        if group == GROUP_VISUAL:
+            g.set("contype", "0")
+            g.set("conaffinity", "0")
+            g.set("density", "0")
+
+    def link_geoms(self, body: ET.Element, link: Link) -> None:
+        coll_ids = {id(s) for s in link.collisions}
+        vis_ids = {id(s) for s in link.visuals}
+        base = self.prefix + link.name
+        for i, s in enumerate(link.visuals):
+            both = id(s) in coll_ids
+            tag = s.name or f"visual{i}"
+            self.geom(body, s, f"{base}/{tag}", GROUP_BOTH if both else GROUP_VISUAL)
+        for i, s in enumerate(link.collisions):
+            if id(s) in vis_ids:
+                continue
+            tag = s.name or f"collision{i}"
+            self.geom(body, s, f"{base}/{tag}", GROUP_COLLISION)
+
+    def inertial(self, body: ET.Element, link: Link) -> None:
+        ine = link.inertial
+        if ine is None:
+            return
+        I = np.asarray(ine.inertia)
+        el = ET.SubElement(body, "inertial", pos=_vec(ine.com), mass=_num(max(ine.mass, 0.0)))
+        full = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
+        el.set("fullinertia", _vec(full))
+
+    # ------------------------------------------------------------------ tree
+    def build(self) -> ET.Element:
+        m = self.model
+        p = self.prefix
+        bodies: dict[str, ET.Element] = {}
+        root_link = m.links[0]
+        rb = ET.SubElement(self.world, "body", name=p + root_link.name)
+        if m.floating:
+            ET.SubElement(rb, "freejoint", name=p + "floating_base")
+        bodies[root_link.name] = rb
+        equality: list[ET.Element] = []
+        for j in m.joints:
+            parent = bodies[j.parent]
+            body = ET.Element("body", name=p + j.child)
+            # Attributes before children: insert inertial/joints/geoms after placing.
+            parent.append(body)
+            origin = np.asarray(j.origin)
+            post = np.asarray(j.post)
+            _set_pose(body, origin @ post)
+            bodies[j.child] = body
+            if not j.movable:
+                continue
+            Rp, tp = post[:3, :3], post[:3, 3]
+            axis = Rp.T @ np.asarray(j.axis)
+            je = ET.SubElement(body, "joint", name=p + j.name)
+            je.set("type", "slide" if j.type is JointType.PRISMATIC else "hinge")
+            jpos = -(Rp.T @ tp)
+            if np.any(jpos != 0.0):
+                je.set("pos", _vec(jpos))
+            je.set("axis", _vec(axis))
+            lim = j.limits
+            if j.type is not JointType.CONTINUOUS and np.isfinite(lim.lower) \
+                    and np.isfinite(lim.upper):  # fmt: skip
+                je.set("range", _vec([lim.lower, lim.upper]))
+            if np.isfinite(lim.effort):
+                je.set("actuatorfrcrange", _vec([-lim.effort, lim.effort]))
+            if j.mimic is not None:
+                eq = ET.Element("joint", name=p + j.name + "__mimic", joint1=p + j.name,
+                                joint2=p + j.mimic.joint)  # fmt: skip
+                eq.set("polycoef", _vec([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
+                equality.append(eq)
+        for link in m.links:
+            body = bodies[link.name]
+            # MJCF wants inertial first; joints were appended before geoms below.
+            self.inertial(body, link)
+            ine = body.find("inertial")
+            if ine is not None:
+                body.remove(ine)
+                body.insert(0, ine)
+            self.link_geoms(body, link)
+        for fr in m.frames:
+            site = ET.SubElement(bodies[fr.link], "site", name=p + fr.name)
+            _set_pose(site, np.asarray(fr.T_link_frame))
+            site.set("size", "0.005")
+        if equality:
+            eq_el = ET.SubElement(self.root, "equality")
+            eq_el.extend(equality)
+        if not list(self.asset):
+            self.root.remove(self.asset)
+        if self.keyframes and m.poses and not m.floating and m.nq > 0:
+            key_el = ET.SubElement(self.root, "keyframe")
+            for pname in m.poses:
+                qpos = _full_qpos(m, m.pose(pname))
+                ET.SubElement(key_el, "key", name=p + pname, qpos=_vec(qpos))
+        return self.root
+
+
+def _full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:
+    """MuJoCo qpos (every movable joint, mimics included, in tree order) from ``q``."""
+    values = {n: float(v) for n, v in zip(model.joint_names, q)}
+    out = []
+    for j in model.joints:
+        if not j.movable:
+            continue
+        if j.mimic is None:
+            out.append(values[j.name])
+        else:
+            out.append(j.mimic.multiplier * values[j.mimic.joint] + j.mimic.offset)
+    return np.array(out)
+
+
+def to_mjcf_string(
+    model: RobotModel,
+    prefix: str = "",
+    relative_to: Path | None = None,
+    keyframes: bool = True,
+) -> str:
+    """The model as MJCF text (see the module doc for what maps to what).
+
+    ``prefix`` is prepended to every body, joint, geom, site, mesh and keyframe name so
+    several robots can share one world. Mesh files are absolute paths unless
+    ``relative_to`` (a directory) is given and contains them. ``keyframes=False`` leaves
+    out the named poses.
+    """
+    root = _MjcfWriter(model, prefix, relative_to, keyframes).build()
+    ET.indent(root, space="  ")
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def to_mjspec(model: RobotModel, prefix: str = ""):  # -> mujoco.MjSpec
+    """The model as a ``mujoco.MjSpec``, ready to compile or to attach into a world.
+
+    The spec holds one top-level body ``<prefix><root link>`` at the world origin (a
+    ``freejoint`` on it if the model is floating). To place robots in a world, either
+    let MuJoCo prefix the names while attaching::
+
+        world = mujoco.MjSpec()
+        for i, xyz in enumerate([(0, 0, 0), (1, 0, 0)]):
+            frame = world.worldbody.add_frame(pos=xyz)
+            world.attach(to_mjspec(model), prefix=f"r{i}/", frame=frame)
+
+    or name them here and attach the root body alone::
+
+        spec = to_mjspec(model, prefix="r1/")
+        frame.attach_body(spec.body("r1/" + model.root))
+
+    With ``qpos`` equal to the model's ``q`` (mimic joints at their coupled values, see
+    :func:`full_qpos`), MuJoCo's body poses equal ``model.fk_all(q)``. Named poses are
+    not included as keyframes (a keyframe must cover the whole world's qpos).
+    """
+    import mujoco
+
+    return mujoco.MjSpec.from_string(to_mjcf_string(model, prefix, keyframes=False))
+
+
+def full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:
+    """The robot's part of MuJoCo ``qpos`` for our ``q`` ``(nq,)``: one value per movable
+    joint in tree order, mimic joints set to ``multiplier * q[leader] + offset``. A
+    floating model's 7 free-joint coordinates come first in MuJoCo and are not included.
+    """
+    return _full_qpos(model, np.asarray(q, dtype=np.float64).reshape(model.nq))
+
+
+def save_mjcf(model: RobotModel, path: str | Path) -> Path:
+    """Write the model as an MJCF file; mesh paths relative to its folder when possible."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(to_mjcf_string(model, relative_to=out.parent.resolve()))
+    return out
+
+
+__all__ += ["full_qpos"]
