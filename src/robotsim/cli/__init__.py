@@ -23,6 +23,7 @@ __all__ = ["COMMAND_MODULES", "cli", "main"]
 COMMAND_MODULES = [
     "robotsim.cli.robots",
     "robotsim.cli.bench",
+    "robotsim.cli.studio",
 ]
 
 

@@ -1,0 +1,39 @@
+"""``robotsim studio [ROBOT|FILE|SCENARIO] [--port 8080] [--host 127.0.0.1]``."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["register"]
+
+
+@click.command("studio")
+@click.argument("target", required=False)
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True,
+              help="TCP port (the next free one is taken if it is busy).")  # fmt: skip
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; 0.0.0.0 serves every network interface.")  # fmt: skip
+def studio_cmd(target: str | None, port: int, host: str) -> None:
+    """Serve the web studio on the default scene, a robot (library name or
+    URDF/MJCF/robot YAML file) or a scenario file; open the printed URL."""
+    from robotsim.studio import Studio
+
+    studio = Studio(host=host, port=port)
+    try:
+        if target is None:
+            studio.load_default()
+        else:
+            studio.open(target)
+    except BaseException:
+        studio.stop()
+        raise
+    note = "" if studio.port == port else f" (port {port} was busy)"
+    click.echo(f"robotsim studio: {studio.title}")
+    click.echo(f"robotsim studio: open {studio.url} in a browser{note}; Ctrl+C stops")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"robotsim studio: listening on {host}: other machines can connect")
+    studio.serve_forever()
+
+
+def register(group: click.Group) -> None:
+    group.add_command(studio_cmd)

@@ -1,0 +1,74 @@
+"""What moves the robots while the studio plays.
+
+A driver advances the robots by one simulation step. The studio owns one active driver;
+capabilities (motion playback, physics, scenario runners) add their own by registering
+a factory in :data:`DRIVERS`. The built-in :class:`PoseTour` moves each robot smoothly
+through its named poses (or a gentle sweep of every joint when it has none), so
+"play" shows something on any robot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["DRIVERS", "Driver", "PoseTour"]
+
+
+class Driver(Protocol):
+    name: str
+
+    def reset(self, studio: Studio) -> None:
+        """Called when the studio resets (time back to 0, robots at their start)."""
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        """Advance every robot it drives to time ``t`` (s); ``dt`` is the step (s)."""
+
+
+class PoseTour:
+    """Each robot blends from its start pose through its named poses and back, with a
+    cosine ease, ``seconds_per_pose`` per leg."""
+
+    name = "pose tour"
+
+    def __init__(self, seconds_per_pose: float = 2.0) -> None:
+        self.seconds_per_pose = seconds_per_pose
+        self._legs: dict[str, list[np.ndarray]] = {}
+
+    def reset(self, studio: Studio) -> None:
+        self._legs.clear()
+
+    def _waypoints(self, studio: Studio, robot: str) -> list[np.ndarray]:
+        if robot not in self._legs:
+            view = studio.robots[robot]
+            m = view.model
+            start = view.initial_q.copy()
+            poses = [m.pose(p) for p in m.poses]
+            poses = [p for p in poses if not np.allclose(p, start)]
+            if not poses:
+                lo = np.where(np.isfinite(m.lower), m.lower, -np.pi)
+                hi = np.where(np.isfinite(m.upper), m.upper, np.pi)
+                amp = np.minimum(0.5, 0.4 * (hi - lo))
+                poses = [np.clip(start + amp, lo, hi), np.clip(start - amp, lo, hi)]
+            self._legs[robot] = [start, *poses]
+        return self._legs[robot]
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        for name, view in list(studio.robots.items()):
+            wps = self._waypoints(studio, name)
+            if view.model.nq == 0:
+                continue
+            leg_f = t / self.seconds_per_pose
+            k = int(np.floor(leg_f)) % len(wps)
+            s = leg_f - np.floor(leg_f)
+            a, b = wps[k], wps[(k + 1) % len(wps)]
+            w = 0.5 - 0.5 * np.cos(np.pi * s)
+            view.set_q(a + w * (b - a))
+
+
+DRIVERS: dict[str, Callable[[], Driver]] = {PoseTour.name: PoseTour}

@@ -1,0 +1,84 @@
+"""Opening things: a built-in robot, a robot file (URDF, MJCF, robot YAML) by path, a
+shipped scenario, or the default scene. Opening replaces the scene; "Add" puts a robot
+beside the others. A bad file shows an error notification; the scene stays as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robotsim.model import library_names
+from robotsim.studio.scenarios import list_scenarios
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["FilesPanel"]
+
+
+class FilesPanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        gui = studio.server.gui
+        lib = tuple(library_names()) or ("",)
+        self.library = gui.add_dropdown("Built-in robot", lib, initial_value=lib[0])
+        lib_buttons = gui.add_button_group("Robot", ("Open", "Add"))
+        self.path = gui.add_text("Robot file", initial_value="",
+                                 hint="Path to a .urdf, .xml (MJCF) or robot .yaml")  # fmt: skip
+        path_buttons = gui.add_button_group("File", ("Open file", "Add file"))
+        self.scenarios: dict[str, Path] = {}
+        self.scenario = gui.add_dropdown("Scenario", ("",), initial_value="")
+        scen_buttons = gui.add_button_group("Scenarios", ("Open scenario", "Rescan"))
+        self.default = gui.add_button("Default scene", icon="home")
+        self.status = gui.add_markdown("")
+
+        @lib_buttons.on_click
+        @studio.guarded("open robot")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            self.open_robot(self.library.value, add=event.target.value == "Add")
+
+        @path_buttons.on_click
+        @studio.guarded("open robot file")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            self.open_robot(self.path.value, add=event.target.value == "Add file")
+
+        @scen_buttons.on_click
+        @studio.guarded("scenario")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.target.value == "Rescan":
+                self.rescan()
+            else:
+                self.open_scenario(self.scenario.value)
+
+        @self.default.on_click
+        @studio.guarded("default scene")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            studio.load_default()
+            self.status.content = studio.title
+
+        self.rescan()
+
+    def rescan(self) -> None:
+        """Re-list the shipped scenarios."""
+        self.scenarios = {p.stem: p for p in list_scenarios()}
+        names = tuple(self.scenarios) or ("",)
+        self.scenario.options = names
+        if self.scenario.value not in names:
+            self.scenario.value = names[0]
+        self.status.content = f"{len(self.scenarios)} scenarios found"
+
+    def open_robot(self, target: str, add: bool = False) -> None:
+        st = self.studio
+        if add:
+            view = st.add_robot(target.strip())
+            st.frame_camera()
+            self.status.content = f"added {view.name}"
+        else:
+            self.status.content = st.open(target)
+
+    def open_scenario(self, name: str) -> None:
+        from robotsim.errors import UnknownNameError
+
+        if name not in self.scenarios:
+            raise UnknownNameError("scenario", name, list(self.scenarios))
+        self.status.content = self.studio.open(self.scenarios[name])

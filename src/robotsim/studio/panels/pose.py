@@ -1,0 +1,155 @@
+"""Posing: one slider per joint (degrees for revolute joints, millimetres for
+prismatic ones, within the joint limits), named poses, reset, and IK drag handles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.model.robot import JointType
+from robotsim.studio.ik_handles import IKHandles
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["PosePanel", "slider_spec"]
+
+_FREE_DEG = 180.0  # range shown for revolute joints without limits
+_FREE_MM = 1000.0
+
+
+def slider_spec(lower: float, upper: float, prismatic: bool) -> tuple[float, float, float, float]:
+    """(min, max, step, factor) of a joint slider in display units; ``factor`` turns
+    SI values (rad, m) into display values (deg, mm)."""
+    factor = 1000.0 if prismatic else 180.0 / np.pi
+    free = _FREE_MM if prismatic else _FREE_DEG
+    lo = lower * factor if np.isfinite(lower) else -free
+    hi = upper * factor if np.isfinite(upper) else free
+    step = 1.0 if prismatic else 0.5
+    return round(lo, 3), round(hi, 3), step, factor
+
+
+class PosePanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        gui = studio.server.gui
+        self.handles = IKHandles(studio)
+        self.robot = gui.add_dropdown("Robot", ("",), initial_value="")
+        self.pose_name = gui.add_dropdown("Named pose", ("",), initial_value="")
+        self.apply_pose = gui.add_button("Apply pose", icon="check")
+        self.reset = gui.add_button("Reset robot", icon="refresh")
+        self.drag = gui.add_checkbox("Drag handles (IK)", initial_value=False,
+                                     hint="Gizmos on the tool, hands and feet")  # fmt: skip
+        self.readout = gui.add_markdown("")
+        self.folder = gui.add_folder("Joints")
+        self.sliders: dict[str, tuple[Any, float]] = {}
+        self._shown: str | None = None
+
+        @self.robot.on_update
+        @studio.guarded("choose robot")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.build_sliders()
+
+        @self.apply_pose.on_click
+        @studio.guarded("apply pose")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            view = studio.robots.get(self.robot.value)
+            if view is not None and self.pose_name.value:
+                studio.set_q(view.name, view.model.pose(self.pose_name.value))
+
+        @self.reset.on_click
+        @studio.guarded("reset robot")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            view = studio.robots.get(self.robot.value)
+            if view is not None:
+                studio.set_q(view.name, view.initial_q)
+
+        @self.drag.on_update
+        @studio.guarded("drag handles")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.handles.set_enabled(self.drag.value)
+
+        studio.on("robots", self.on_robots)
+        studio.on("state", self.sync)
+        studio.on("clock", self._sync_if_playing)
+        self.on_robots()
+
+    # ----------------------------------------------------------------- building
+    def on_robots(self) -> None:
+        names = tuple(self.studio.robots) or ("",)
+        self.robot.options = names
+        if self.robot.value not in names:
+            self.robot.value = names[0]
+        # A robot replaced under the same name needs new sliders too.
+        self._shown = None
+        self.build_sliders()
+
+    def build_sliders(self) -> None:
+        st = self.studio
+        view = st.robots.get(self.robot.value)
+        key = None if view is None else f"{view.name}:{id(view)}"
+        if key == self._shown:
+            return
+        self._shown = key
+        for slider, _ in self.sliders.values():
+            slider.remove()
+        self.sliders = {}
+        poses = ("",) if view is None else (tuple(view.model.poses) or ("",))
+        self.pose_name.options = poses
+        self.pose_name.value = poses[0]
+        if view is None:
+            self.readout.content = "_no robot_"
+            return
+        gui = st.server.gui
+        m = view.model
+        with self.folder:
+            for name, value in zip(m.joint_names, view.q):
+                j = m.joint(name)
+                prismatic = j.type is JointType.PRISMATIC
+                lo, hi, step, factor = slider_spec(j.limits.lower, j.limits.upper, prismatic)
+                unit = "mm" if prismatic else "°"
+                s = gui.add_slider(
+                    f"{name} ({unit})", min=lo, max=hi, step=step,
+                    initial_value=float(np.clip(round(value * factor, 3), lo, hi)),
+                )  # fmt: skip
+                s.on_update(st.guarded(f"joint {name}")(self._on_slider(view.name, name)))
+                self.sliders[name] = (s, factor)
+        self.sync()
+
+    def _on_slider(self, robot: str, joint: str):  # type: ignore[no-untyped-def]
+        def cb(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is None:  # our own sync, not a user
+                return
+            slider, factor = self.sliders[joint]
+            self.studio.set_joint(robot, joint, slider.value / factor)
+
+        return cb
+
+    # ------------------------------------------------------------------- sync
+    def _sync_if_playing(self) -> None:
+        if self.studio.clock.playing:
+            self.sync()
+
+    def sync(self) -> None:
+        """Sliders and the readout follow the robot's configuration."""
+        view = self.studio.robots.get(self.robot.value)
+        if view is None or not self.sliders:
+            return
+        for name, value in zip(view.model.joint_names, view.q):
+            slider, factor = self.sliders[name]
+            shown = float(np.clip(round(value * factor, 3), slider.min, slider.max))
+            if abs(slider.value - shown) > 1e-6:
+                slider.value = shown
+        frames = self.handles_frames(view)
+        lines = []
+        for f in frames:
+            p = view.state.pose(f)[:3, 3]
+            lines.append(f"`{f}` at ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m")
+        self.readout.content = "<br>".join(lines)
+
+    @staticmethod
+    def handles_frames(view: Any) -> list[str]:
+        from robotsim.studio.ik_handles import handle_frames
+
+        return handle_frames(view.model)

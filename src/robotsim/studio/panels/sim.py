@@ -1,0 +1,63 @@
+"""Simulation controls: play/pause, step, reset, what drives the robots, and a readout
+of simulated time, real-time factor and scene updates per second."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from robotsim.studio.drivers import DRIVERS
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["SimPanel"]
+
+
+class SimPanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        gui = studio.server.gui
+        self.title = gui.add_markdown("**robotsim studio**")
+        row = gui.add_button_group("Simulation", ("Play", "Pause", "Step", "Reset"))
+        self.buttons = row
+        self.driver = gui.add_dropdown("Drive", tuple(DRIVERS), initial_value=studio.driver.name)
+        self.readout = gui.add_markdown("")
+        self._last = (time.perf_counter(), 0)
+
+        @row.on_click
+        @studio.guarded("simulation")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            action = event.target.value
+            if action == "Play":
+                studio.play(True)
+            elif action == "Pause":
+                studio.play(False)
+            elif action == "Step":
+                studio.play(False)
+                studio.step()
+            elif action == "Reset":
+                studio.reset()
+
+        @self.driver.on_update
+        @studio.guarded("drive")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None:
+                studio.set_driver(self.driver.value)
+
+        studio.on("clock", self.refresh)
+        studio.on("robots", self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        st = self.studio
+        now = time.perf_counter()
+        t0, n0 = self._last
+        rate = (st.updates - n0) / (now - t0) if now > t0 else 0.0
+        self._last = (now, st.updates)
+        state = "playing" if st.clock.playing else "paused"
+        self.title.content = f"**robotsim studio** — {st.title}"
+        self.readout.content = (
+            f"t = {st.clock.t:.2f} s · {state} · real-time factor "
+            f"{st.clock.real_time_factor:.2f} · {rate:.0f} scene updates/s"
+        )

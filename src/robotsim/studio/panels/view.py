@@ -1,0 +1,75 @@
+"""What is drawn: visual and collision geometry, link frames, the ground grid; the
+robots in the scene (remove one, frame the camera on all)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["ViewPanel"]
+
+
+class ViewPanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        gui = studio.server.gui
+        self.toggles = {
+            "visual": gui.add_checkbox("Visual geometry", initial_value=True),
+            "collision": gui.add_checkbox("Collision geometry", initial_value=False),
+            "frames": gui.add_checkbox("Link frames", initial_value=False),
+        }
+        self.grid = gui.add_checkbox("Ground grid", initial_value=True)
+        self.robot_list = gui.add_markdown("")
+        self.which = gui.add_dropdown("Robot", ("",), initial_value="")
+        self.remove = gui.add_button("Remove robot", icon="trash")
+        self.frame = gui.add_button("Frame camera on all", icon="focus-centered")
+
+        for kind, box in self.toggles.items():
+            box.on_update(studio.guarded(f"show {kind}")(self._toggle(kind)))
+
+        @self.grid.on_update
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            studio.grid.visible = self.grid.value
+
+        @self.remove.on_click
+        @studio.guarded("remove robot")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            if self.which.value in studio.robots:
+                studio.remove_robot(self.which.value)
+
+        @self.frame.on_click
+        @studio.guarded("frame camera")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            studio.frame_camera()
+
+        studio.on("robots", self.refresh)
+        self.refresh()
+
+    def _toggle(self, kind: str):  # type: ignore[no-untyped-def]
+        def cb(_) -> None:  # type: ignore[no-untyped-def]
+            self.apply(kind, self.toggles[kind].value)
+
+        return cb
+
+    def apply(self, kind: str, visible: bool) -> None:
+        """Show or hide ``kind`` (visual/collision/frames) on every robot."""
+        with self.studio.lock:
+            for v in self.studio.robots.values():
+                v.set_visible(kind, visible)
+
+    def refresh(self) -> None:
+        st = self.studio
+        for kind, box in self.toggles.items():
+            self.apply(kind, box.value)  # new robots follow the toggles
+        lines = [
+            f"- **{n}**: {v.model.name}, {v.model.nq} joints, {len(v.model.links)} links, "
+            f"{v.count('visual')} visual / {v.count('collision')} collision shapes"
+            for n, v in st.robots.items()
+        ]
+        self.robot_list.content = "\n".join(lines) or "_no robots_"
+        names = tuple(st.robots) or ("",)
+        self.which.options = names
+        if self.which.value not in names:
+            self.which.value = names[0]

@@ -1,0 +1,201 @@
+"""Scenarios in the studio: listing the shipped files and opening one.
+
+Capabilities that define their own scenario formats plug an opener into
+:data:`SCENARIO_OPENERS` (a predicate on the parsed YAML and a function that fills the
+studio). Without a specific opener, any scenario whose ``robots:`` section names
+robots is shown generically: each robot from the library or a file, at its base pose.
+
+The generic ``robots:`` entries accept (a list of mappings or a mapping by name)::
+
+    robots:
+      A: {robot: puma560, base: {xyz: [0, 0, 0], rpy: [0, 0, 90]}, q: [...]}
+
+``rpy``/``yaw``/``q`` angles are radians unless the file says ``units: {angle: deg}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import yaml
+
+from robotsim.errors import InputError, ScenarioError
+from robotsim.spatial import make_T, rpy_to_R
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = [
+    "SCENARIO_OPENERS",
+    "is_scenario_file",
+    "list_scenarios",
+    "open_scenario",
+    "read_yaml",
+    "scenario_dirs",
+]
+
+Opener = Callable[["Studio", Path, dict[str, Any]], str]
+# (predicate on the parsed document, opener); the first match wins.
+SCENARIO_OPENERS: list[tuple[Callable[[dict[str, Any]], bool], Opener]] = []
+
+_ROBOT_KEYS = ("robot", "model", "file")
+
+
+def scenario_dirs() -> list[Path]:
+    """Where shipped scenarios live: ``./scenarios`` and the source tree's
+    ``scenarios/`` (an editable install), those that exist."""
+    here = Path(__file__).resolve().parents[3] / "scenarios"
+    out = []
+    for d in (Path.cwd() / "scenarios", here):
+        if d.is_dir() and d.resolve() not in [o.resolve() for o in out]:
+            out.append(d)
+    return out
+
+
+def list_scenarios() -> list[Path]:
+    """Every ``*.yaml``/``*.yml`` file in :func:`scenario_dirs`, sorted by name."""
+    files = {p.resolve() for d in scenario_dirs() for p in d.glob("*.y*ml")}
+    return sorted(files, key=lambda p: p.name)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """The YAML mapping in ``path``; :class:`ScenarioError` naming the file otherwise."""
+    if not path.is_file():
+        raise ScenarioError(f"{path}: no such scenario file")
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise ScenarioError(f"{path}:{where} not valid YAML ({exc.__class__.__name__})") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a text file") from None
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{path}: expected a YAML mapping at the top level")
+    return doc
+
+
+def is_scenario_file(path: Path) -> bool:
+    """A YAML file that is not a robot file (robot files say ``format: robotsim-robot/…``
+    or have a ``dh:``/``links:`` section)."""
+    if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+        return False
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return "scenario" in path.parts or "robots" in path.read_text(errors="replace")
+    if not isinstance(doc, dict):
+        return True  # let open_scenario report it
+    fmt = str(doc.get("format", ""))
+    return not (fmt.startswith("robotsim-robot") or "dh" in doc or "links" in doc)
+
+
+def open_scenario(studio: Studio, path: Path) -> str:
+    """Replace the studio's scene with the scenario in ``path``; returns a description.
+    Bad files raise :class:`ScenarioError` and leave the current scene as it was."""
+    doc = read_yaml(path)
+    for accepts, opener in SCENARIO_OPENERS:
+        if accepts(doc):
+            return opener(studio, path, doc)
+    return _open_generic(studio, path, doc)
+
+
+def _entries(path: Path, doc: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
+    robots = doc.get("robots")
+    if robots is None:
+        raise ScenarioError(
+            f"{path}: no 'robots:' section; the studio cannot show this scenario yet "
+            f"(top-level keys: {', '.join(map(str, doc)) or 'none'})"
+        )
+    if isinstance(robots, dict):
+        items = [(str(k), v) for k, v in robots.items()]
+    elif isinstance(robots, list):
+        items = [(None, v) for v in robots]
+    else:
+        raise ScenarioError(f"{path}: robots: expected a list or a mapping")
+    out = []
+    for i, (name, entry) in enumerate(items):
+        where = f"robots.{name if name is not None else i}"
+        if isinstance(entry, str):
+            entry = {"robot": entry}
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{path}: {where}: expected a mapping with 'robot:'")
+        if name is None and "name" in entry:
+            name = str(entry["name"])
+        out.append((name, entry))
+    return out
+
+
+def _angle_scale(doc: dict[str, Any]) -> float:
+    units = doc.get("units") or {}
+    return np.pi / 180.0 if isinstance(units, dict) and units.get("angle") == "deg" else 1.0
+
+
+def _base(path: Path, where: str, entry: dict[str, Any], k: float) -> np.ndarray | None:
+    base = entry.get("base", entry.get("pose"))
+    if base is None and "xyz" in entry:
+        base = {"xyz": entry["xyz"], "rpy": entry.get("rpy", [0, 0, 0])}
+    if base is None:
+        return None
+    try:
+        if isinstance(base, list | tuple):
+            vals = [float(v) for v in base]
+            if len(vals) == 3:
+                xyz, rpy = vals, [0.0, 0.0, 0.0]
+            elif len(vals) == 4:  # x, y, z, yaw
+                xyz, rpy = vals[:3], [0.0, 0.0, vals[3]]
+            elif len(vals) == 6:
+                xyz, rpy = vals[:3], vals[3:]
+            else:
+                raise ValueError("expected 3, 4 or 6 numbers")
+        elif isinstance(base, dict):
+            xyz = [float(v) for v in base.get("xyz", base.get("position", [0, 0, 0]))]
+            rpy = [float(v) for v in base.get("rpy", [0, 0, float(base.get("yaw", 0.0))])]
+            if len(xyz) != 3 or len(rpy) != 3:
+                raise ValueError("xyz and rpy need 3 numbers each")
+        else:
+            raise ValueError("expected a list or a mapping")
+    except (TypeError, ValueError) as exc:
+        raise ScenarioError(f"{path}: {where}.base: {exc}") from None
+    return make_T(rpy_to_R(np.asarray(rpy) * k), np.asarray(xyz))
+
+
+def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
+    from robotsim.model import load_robot
+
+    k = _angle_scale(doc)
+    planned = []
+    for name, entry in _entries(path, doc):
+        where = f"robots.{name}" if name else "robots"
+        ref = next((entry[key] for key in _ROBOT_KEYS if key in entry), None)
+        if ref is None:
+            raise ScenarioError(f"{path}: {where}: missing 'robot:' (a library name or file)")
+        ref_path = Path(str(ref))
+        if not ref_path.is_absolute() and (path.parent / ref_path).exists():
+            ref_path = path.parent / ref_path
+        try:
+            model = load_robot(ref_path if ref_path.exists() else str(ref))
+        except InputError as exc:
+            raise ScenarioError(f"{path}: {where}: {exc}") from None
+        q = None
+        if "q" in entry:
+            try:
+                q = np.asarray(entry["q"], dtype=float) * k
+            except (TypeError, ValueError):
+                raise ScenarioError(f"{path}: {where}.q: expected numbers") from None
+            if q.shape != (model.nq,):
+                raise ScenarioError(
+                    f"{path}: {where}.q: {model.name} needs {model.nq} values, got {q.size}"
+                )
+        planned.append((name, model, _base(path, where, entry, k), q))
+    if not planned:
+        raise ScenarioError(f"{path}: robots: is empty")
+    studio.clear()
+    for name, model, T, q in planned:
+        studio.add_robot(model, name=name, T_world_base=T, q=q)
+    studio.title = f"scenario {path.stem}"
+    studio.frame_camera()
+    return f"{studio.title}: " + ", ".join(studio.robots)

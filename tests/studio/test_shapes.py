@@ -1,0 +1,49 @@
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.errors import ModelFileError
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+from robotsim.spatial import make_T, rot_z
+from robotsim.studio.shapes import geometry_mesh, mesh_bounds
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("geometry", "half_extent"),
+    [
+        (Box((0.2, 0.4, 0.6)), (0.1, 0.2, 0.3)),
+        (Sphere(0.3), (0.3, 0.3, 0.3)),
+        (Cylinder(0.1, 0.5), (0.1, 0.1, 0.25)),
+        (Capsule(0.1, 0.5), (0.1, 0.1, 0.35)),
+        (Ellipsoid((0.25, 0.12, 0.125)), (0.25, 0.12, 0.125)),
+    ],
+)
+def test_primitive_meshes_have_the_shape_extent(geometry, half_extent):
+    m = geometry_mesh(geometry)
+    b = mesh_bounds(m, np.eye(4))
+    # Tessellated round shapes lie inside their true extent, within 1 %.
+    np.testing.assert_allclose(b[1], half_extent, rtol=0.01)
+    np.testing.assert_allclose(b[0], -np.asarray(half_extent), rtol=0.01)
+    assert m.is_watertight
+
+
+def test_bounds_follow_the_placement():
+    m = geometry_mesh(Box((2.0, 1.0, 1.0)))
+    b = mesh_bounds(m, make_T(rot_z(np.pi / 2), [1.0, 0.0, 0.0]))
+    np.testing.assert_allclose(b, [[0.5, -1.0, -0.5], [1.5, 1.0, 0.5]], atol=1e-12)
+
+
+def test_mesh_file_with_scale():
+    path = FIXTURES / "meshes" / "OBJ" / "box.obj"
+    raw = geometry_mesh(Mesh(path))
+    scaled = geometry_mesh(Mesh(path, scale=(2.0, 2.0, 2.0)))
+    np.testing.assert_allclose(scaled.extents, 2 * raw.extents)
+    assert geometry_mesh(Mesh(path)) is raw  # cached
+
+
+def test_missing_mesh_file_names_the_path(tmp_path):
+    with pytest.raises(ModelFileError, match=r"nothing\.stl"):
+        geometry_mesh(Mesh(tmp_path / "nothing.stl"))
