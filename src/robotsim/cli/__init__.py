@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "robotsim.cli.robots",
     "robotsim.cli.bench",
     "robotsim.cli.studio",
+    "robotsim.cli.runs",
 ]
 
 

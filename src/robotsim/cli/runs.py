@@ -1,0 +1,140 @@
+"""``robotsim runs list|show RUN`` and ``robotsim export RUN``: the run store."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from robotsim.cli.common import echo_json
+from robotsim.errors import InputError
+from robotsim.recording import FORMATS, RunStore, export_run, normalize_db
+
+__all__ = ["open_store_for_reading", "register"]
+
+_DB_HELP = (
+    "Run store: a SQLite file, a folder holding runs.sqlite, or an SQLAlchemy URL "
+    "(postgresql://...). Default: $ROBOTSIM_DB or ./runs.sqlite."
+)
+
+
+def _default_db() -> str:
+    return os.environ.get("ROBOTSIM_DB", "runs.sqlite")
+
+
+def open_store_for_reading(db: str | None) -> RunStore:
+    """Open an existing store (a missing SQLite file is an error, not a new store)."""
+    url = normalize_db(db or _default_db())
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///") :])
+        if not path.exists():
+            raise InputError(
+                f"--db: no run store at {path} (run `robotsim run ... --out DIR` "
+                "first, or pass --db PATH|URL)"
+            )
+    return RunStore(url)
+
+
+def _when(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return _dt.datetime.fromtimestamp(ts, _dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@click.group("runs")
+def runs_group() -> None:
+    """List and inspect recorded runs."""
+
+
+@runs_group.command("list")
+@click.option("--db", default=None, help=_DB_HELP)
+@click.option("--limit", type=int, default=None, help="Show only the newest N runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_cmd(db: str | None, limit: int | None, as_json: bool) -> None:
+    """List runs, newest first."""
+    with open_store_for_reading(db) as store:
+        infos = store.runs(limit=limit)
+    if as_json:
+        echo_json({"runs": [i.to_json() for i in infos]})
+        return
+    if not infos:
+        click.echo("no runs")
+        return
+    click.echo(f"{'id':>5}  {'status':<11}  {'started (UTC)':<19}  {'dur/s':>8}  scenario")
+    for i in infos:
+        dur = "-" if i.ended_at is None else f"{i.ended_at - i.started_at:.1f}"
+        click.echo(
+            f"{i.id:>5}  {i.status.value:<11}  {_when(i.started_at):<19}  {dur:>8}  {i.scenario}"
+        )
+
+
+@runs_group.command("show")
+@click.argument("run")
+@click.option("--db", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def show_cmd(run: str, db: str | None, as_json: bool) -> None:
+    """Details of one run (RUN: an id or 'last'): parameters, signals, events."""
+    with open_store_for_reading(db) as store:
+        info = store.run(run)
+        chans = store.channels(info.id)
+        t0, t1 = store.time_span(info.id)
+        out: dict[str, Any] = info.to_json()
+        signals: dict[str, list[str]] = {}
+        for _, robot, name in chans:
+            signals.setdefault(robot, []).append(name)
+        out["signals"] = signals
+        out["signal_rows"] = store.signal_count(info.id)
+        out["t_first"], out["t_last"] = t0, t1
+        out["events"] = store.events(info.id)
+    if as_json:
+        echo_json(out)
+        return
+    click.echo(f"run {info.id}: {info.scenario}  [{info.status.value}]")
+    if info.message:
+        click.echo(f"  message: {info.message}")
+    click.echo(
+        f"  started {_when(info.started_at)}  ended {_when(info.ended_at)}  "
+        f"seed {info.seed}  host {info.host} pid {info.pid}"
+    )
+    click.echo(f"  parameters: {info.parameters}")
+    click.echo(f"  versions: {info.versions}")
+    click.echo(f"  signal rows: {out['signal_rows']}  t: {t0} .. {t1}")
+    for robot, names in signals.items():
+        click.echo(f"  {robot}: {', '.join(names)}")
+    ev = out["events"]
+    click.echo(f"  events: {len(ev)}")
+    for e in ev[:50]:
+        click.echo(f"    t={e['t']:.3f}  {e['type']}  {e['robot'] or ''}  {e['data']}")
+    if len(ev) > 50:
+        click.echo(f"    ... {len(ev) - 50} more (use --json)")
+
+
+@click.command("export")
+@click.argument("run")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="csv", show_default=True)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder to write run.json, signals_<robot>.* and events.*",
+)
+@click.option("--db", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the written paths as JSON.")
+def export_cmd(run: str, fmt: str, out: str, db: str | None, as_json: bool) -> None:
+    """Export one run (RUN: an id or 'last') to CSV or Parquet files."""
+    with open_store_for_reading(db) as store:
+        paths = export_run(store, run, fmt, out)
+    if as_json:
+        echo_json({"files": [str(p) for p in paths]})
+    else:
+        for p in paths:
+            click.echo(str(p))
+
+
+def register(group: click.Group) -> None:
+    group.add_command(runs_group)
+    group.add_command(export_cmd)

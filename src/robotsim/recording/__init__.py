@@ -1,0 +1,32 @@
+"""The run store: every run's parameters, time series and events in a database.
+
+SQLite file by default (``runs.sqlite``), or any SQLAlchemy URL (PostgreSQL through
+psycopg 3). :class:`Recorder` writes one run from a simulation loop; :class:`RunStore`
+reads runs back; :func:`export_run` writes CSV or Parquet. See ``docs/recording.md``.
+"""
+
+from robotsim.recording.engine import DEFAULT_DB_NAME as DEFAULT_DB_NAME
+from robotsim.recording.engine import normalize_db as normalize_db
+from robotsim.recording.export import FORMATS as FORMATS
+from robotsim.recording.export import export_run as export_run
+from robotsim.recording.recorder import DEFAULT_FLUSH_INTERVAL as DEFAULT_FLUSH_INTERVAL
+from robotsim.recording.recorder import Recorder as Recorder
+from robotsim.recording.store import RecordingError as RecordingError
+from robotsim.recording.store import RunInfo as RunInfo
+from robotsim.recording.store import RunStatus as RunStatus
+from robotsim.recording.store import RunStore as RunStore
+from robotsim.recording.store import SignalTable as SignalTable
+
+__all__ = [
+    "DEFAULT_DB_NAME",
+    "DEFAULT_FLUSH_INTERVAL",
+    "FORMATS",
+    "Recorder",
+    "RecordingError",
+    "RunInfo",
+    "RunStatus",
+    "RunStore",
+    "SignalTable",
+    "export_run",
+    "normalize_db",
+]

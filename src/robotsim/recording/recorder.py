@@ -1,0 +1,403 @@
+"""Writing a run: the :class:`Recorder` a simulation loop calls.
+
+The simulation thread only appends to an in-memory buffer (a lock, a list append);
+a writer thread commits the buffer every ``flush_interval`` seconds (0.5 s by default)
+in one transaction of batch inserts (``executemany`` on SQLite, ``COPY`` on
+PostgreSQL) and refreshes the run's heartbeat. So:
+
+- a clean end, an exception or Ctrl-C (``KeyboardInterrupt``) flushes everything and
+  marks the run ``completed``, ``failed`` or ``interrupted``;
+- a hard kill (SIGKILL, power cut) loses at most the last ``flush_interval`` seconds
+  of wall time, and the next :class:`~robotsim.recording.store.RunStore` opened on the
+  same database marks the run ``interrupted`` (stale heartbeat or dead pid).
+
+Typical use::
+
+    with Recorder("out/runs.sqlite") as rec:
+        rec.start_run("soccer.yaml", parameters={"duration": 30}, seed=1)
+        for k in range(n):
+            world.step()
+            rec.signal("omni", t, ("x", "y", "yaw"), pose)
+        rec.event(t, "goal_reached", robot="omni", data={"error": 0.02})
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import json
+import os
+import platform
+import socket
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sqlalchemy import insert, update
+from sqlalchemy.engine import Engine
+
+from robotsim.errors import InputError
+from robotsim.recording import schema
+from robotsim.recording.store import RecordingError, RunStatus, RunStore
+
+__all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
+
+DEFAULT_FLUSH_INTERVAL = 0.5
+
+_live: weakref.WeakSet[Recorder] = weakref.WeakSet()
+
+
+def default_versions() -> dict[str, str]:
+    """Versions of robotsim, Python and the engines, for the ``runs.versions`` column."""
+    import robotsim
+
+    out = {"robotsim": robotsim.__version__, "python": platform.python_version()}
+    try:
+        import mujoco
+
+        out["mujoco"] = mujoco.__version__
+    except Exception:  # mujoco is a dependency, but recording must not need it
+        pass
+    out["numpy"] = np.__version__
+    return out
+
+
+class Recorder:
+    """Records one run into a run store (see the module doc).
+
+    Args:
+        db: a path (SQLite; a folder means ``folder/runs.sqlite``), an SQLAlchemy URL or
+            an engine.
+        flush_interval: seconds between commits; at most this much wall time of data
+            is lost on a hard kill.
+    """
+
+    def __init__(
+        self, db: str | os.PathLike[str] | Engine, flush_interval: float = DEFAULT_FLUSH_INTERVAL
+    ) -> None:
+        if not flush_interval > 0:
+            raise InputError(f"flush_interval must be > 0 s, got {flush_interval}")
+        self.store = RunStore(db)
+        self.engine = self.store.engine
+        self.flush_interval = float(flush_interval)
+        self.run_id: int | None = None
+        self.status: RunStatus | None = None
+        self.rows_written = 0
+        self._lock = threading.Lock()
+        self._sig: list[tuple[Any, ...]] = []
+        self._ev: list[tuple[Any, ...]] = []
+        self._new_channels: list[tuple[int, str, str]] = []
+        self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        self._chan_by_name: dict[tuple[str, str], int] = {}
+        self._wake = threading.Event()
+        self._stop = False
+        self._flushed = threading.Condition()
+        self._flush_gen = 0
+        self._flush_want = 0
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle -------------------------------------------------------------------
+    def start_run(
+        self,
+        scenario: str,
+        parameters: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        versions: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Insert the run (status ``running``), start the writer; returns the run id."""
+        if self.run_id is not None:
+            raise RecordingError(
+                f"this recorder already holds run {self.run_id}; use one Recorder per run"
+            )
+        now = time.time()
+        vals = {
+            "scenario": str(scenario),
+            "parameters": json.dumps(_jsonable(dict(parameters or {}))),
+            "seed": None if seed is None else int(seed),
+            "versions": json.dumps(_jsonable(dict(versions or default_versions()))),
+            "started_at": now,
+            "status": RunStatus.RUNNING.value,
+            "heartbeat": now,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "flush_interval": self.flush_interval,
+        }
+        with self.engine.begin() as conn:
+            self.run_id = int(
+                conn.execute(insert(schema.runs).values(**vals)).inserted_primary_key[0]
+            )
+        self.status = RunStatus.RUNNING
+        self._thread = threading.Thread(
+            target=self._writer, name=f"recorder-{self.run_id}", daemon=True
+        )
+        self._thread.start()
+        _live.add(self)
+        return self.run_id
+
+    def finish(
+        self, status: RunStatus | str = RunStatus.COMPLETED, message: str | None = None
+    ) -> None:
+        """Flush everything, stop the writer and set the run's final status."""
+        status = RunStatus(status)
+        if self.run_id is None or self.status is not RunStatus.RUNNING:
+            return
+        self._stop = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+        end = time.time()
+        err = self._error
+        if err is not None:
+            status, message = RunStatus.FAILED, f"recording failed: {err}"
+        r = schema.runs
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(r)
+                    .where(r.c.id == self.run_id)
+                    .values(status=status.value, ended_at=end, heartbeat=end, message=message)
+                )
+        finally:
+            self.status = status
+            _live.discard(self)
+        if err is not None:
+            raise RecordingError(f"run {self.run_id}: {err}") from err
+
+    def close(self) -> None:
+        """Finish as ``interrupted`` if still running, then release the database."""
+        if self.status is RunStatus.RUNNING:
+            self.finish(RunStatus.INTERRUPTED, "recorder closed before the run finished")
+        self.store.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
+        if self.status is RunStatus.RUNNING:
+            if exc_type is None:
+                self.finish(RunStatus.COMPLETED)
+            elif issubclass(exc_type, KeyboardInterrupt):
+                self.finish(RunStatus.INTERRUPTED, "interrupted (Ctrl-C)")
+            else:
+                self.finish(RunStatus.FAILED, f"{exc_type.__name__}: {exc}")
+        self.store.close()
+
+    # -- the hot path -----------------------------------------------------------------
+    def _channels(self, robot: str, names: tuple[str, ...]) -> list[int]:
+        chs = []
+        for n in names:
+            ch = self._chan_by_name.get((robot, n))
+            if ch is None:
+                ch = len(self._chan_by_name)
+                self._chan_by_name[(robot, n)] = ch
+                self._new_channels.append((ch, robot, str(n)))
+            chs.append(ch)
+        self._chan[(robot, names)] = chs
+        return chs
+
+    def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None:
+        """Record ``values[i]`` of signal ``names[i]`` of ``robot`` at time ``t`` (s).
+
+        ``names`` is best passed as the same tuple every call (it is a cache key).
+        """
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        key = (robot, names if type(names) is tuple else tuple(names))
+        with self._lock:
+            chs = self._chan.get(key)
+            if chs is None:
+                chs = self._channels(*key)
+            if isinstance(values, np.ndarray) and values.dtype == np.float64:
+                vals = values.tolist()
+            else:
+                vals = np.asarray(values, dtype=np.float64).reshape(-1).tolist()
+            if len(vals) != len(chs):
+                raise InputError(f"signal {robot!r}: {len(key[1])} names but {len(vals)} values")
+            self._sig.append((chs, float(t), vals))
+
+    def signals(self, robot: str, t: ArrayLike, names: Sequence[str], values: ArrayLike) -> None:
+        """Record a block: ``t`` (T,) seconds, ``values`` (T, N) for ``names`` (N,)."""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        key = (robot, names if type(names) is tuple else tuple(names))
+        ta = np.array(t, dtype=np.float64).reshape(-1)
+        va = np.array(values, dtype=np.float64)
+        if va.shape != (ta.size, len(key[1])):
+            raise InputError(
+                f"signals {robot!r}: values must have shape "
+                f"({ta.size}, {len(key[1])}), got {va.shape}"
+            )
+        with self._lock:
+            chs = self._chan.get(key)
+            if chs is None:
+                chs = self._channels(*key)
+            self._sig.append((chs, ta, va))
+
+    def event(
+        self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
+    ) -> None:
+        """Record an event (``type`` e.g. ``collision``, ``grasp``, ``goal_reached``)."""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        row = (float(t), str(type), robot, json.dumps(_jsonable(dict(data or {}))))
+        with self._lock:
+            self._ev.append(row)
+
+    def flush(self, timeout: float | None = 30.0) -> None:
+        """Block until everything recorded so far is committed."""
+        if self.status is not RunStatus.RUNNING:
+            return
+        with self._flushed:
+            target = self._flush_gen + 2  # the batch in progress may predate this call
+            self._flush_want = max(self._flush_want, target)
+            self._wake.set()
+            ok = self._flushed.wait_for(
+                lambda: self._flush_gen >= target or self._error is not None, timeout
+            )
+        if self._error is not None:
+            raise RecordingError(f"run {self.run_id}: {self._error}")
+        if not ok:
+            raise RecordingError(f"run {self.run_id}: flush timed out after {timeout} s")
+
+    def _not_running(self) -> None:
+        if self._error is not None:
+            raise RecordingError(f"run {self.run_id}: writer failed: {self._error}")
+        raise RecordingError(
+            "no run in progress: call start_run() first"
+            if self.run_id is None
+            else f"run {self.run_id} is finished"
+        )
+
+    # -- the writer thread ------------------------------------------------------------
+    def _writer(self) -> None:
+        raw = None
+        try:
+            raw = self.engine.raw_connection()
+            dbapi = raw.driver_connection
+            sqlite = self.engine.dialect.name == "sqlite"
+            while True:
+                if self._flush_gen >= self._flush_want:
+                    self._wake.wait(self.flush_interval)
+                self._wake.clear()
+                stopping = self._stop
+                with self._lock:
+                    sig, self._sig = self._sig, []
+                    ev, self._ev = self._ev, []
+                    chans, self._new_channels = self._new_channels, []
+                self._write(dbapi, sqlite, sig, ev, chans)
+                with self._flushed:
+                    self._flush_gen += 1
+                    self._flushed.notify_all()
+                if stopping:
+                    break
+        except BaseException as exc:  # reported to the simulation thread on its next call
+            self._error = exc
+            with self._flushed:
+                self._flushed.notify_all()
+        finally:
+            if raw is not None:
+                try:
+                    raw.close()
+                except Exception:  # the connection may already be gone with the server
+                    pass
+
+    def _write(
+        self,
+        dbapi: Any,
+        sqlite: bool,
+        sig: list[tuple[Any, ...]],
+        ev: list[tuple[Any, ...]],
+        chans: list[tuple[int, str, str]],
+    ) -> None:
+        rid = self.run_id
+        ph = "?" if sqlite else "%s"
+        cur = dbapi.cursor()
+        try:
+            if chans:
+                cur.executemany(
+                    f"INSERT INTO channels (run_id, channel, robot, name) "
+                    f"VALUES ({ph}, {ph}, {ph}, {ph})",
+                    [(rid, c, r, n) for c, r, n in chans],
+                )
+            n = 0
+            if sig:
+                if sqlite:
+                    n = _insert_sqlite(cur, rid, sig)
+                else:
+                    n = _copy_postgres(cur, rid, sig)
+            if ev:
+                cur.executemany(
+                    f"INSERT INTO events (run_id, t, type, robot, data) "
+                    f"VALUES ({ph}, {ph}, {ph}, {ph}, {ph})",
+                    [(rid, *e) for e in ev],
+                )
+            cur.execute(f"UPDATE runs SET heartbeat = {ph} WHERE id = {ph}", (time.time(), rid))
+            dbapi.commit()
+            self.rows_written += n
+        except BaseException:
+            dbapi.rollback()
+            raise
+        finally:
+            cur.close()
+
+
+def _rows(rid: int, sig: list[tuple[Any, ...]]):  # type: ignore[no-untyped-def]
+    for chs, t, vals in sig:
+        if isinstance(t, float):
+            yield from zip(repeat(rid), chs, repeat(t), vals)
+        else:  # a block: t (T,), vals (T, N)
+            nt, nc = vals.shape
+            cols = np.broadcast_to(np.asarray(chs), (nt, nc)).ravel().tolist()
+            ts = np.repeat(t, nc).tolist()
+            yield from zip(repeat(rid), cols, ts, vals.ravel().tolist())
+
+
+def _insert_sqlite(cur: Any, rid: int, sig: list[tuple[Any, ...]]) -> int:
+    before = cur.connection.total_changes
+    cur.executemany(
+        "INSERT INTO signals (run_id, channel, t, value) VALUES (?, ?, ?, ?)", _rows(rid, sig)
+    )
+    return int(cur.connection.total_changes - before)
+
+
+def _copy_postgres(cur: Any, rid: int, sig: list[tuple[Any, ...]]) -> int:
+    buf = io.StringIO()
+    n = 0
+    null = "\\N"
+    for r, c, t, v in _rows(rid, sig):
+        buf.write(f"{r}\t{c}\t{t!r}\t{null if v != v else repr(v)}\n")
+        n += 1
+    with cur.copy("COPY signals (run_id, channel, t, value) FROM STDIN") as cp:
+        cp.write(buf.getvalue())
+    return n
+
+
+def _jsonable(obj: Any) -> Any:
+    """Numpy values -> plain Python, so ``json.dumps`` accepts them."""
+    if isinstance(obj, Mapping):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray | np.generic):
+        return _jsonable(obj.tolist())
+    if isinstance(obj, float) and obj != obj:
+        return None
+    return obj
+
+
+@atexit.register
+def _finish_live() -> None:
+    """A process exiting with runs still open marks them interrupted (data flushed)."""
+    for rec in list(_live):
+        try:
+            rec.finish(RunStatus.INTERRUPTED, "process exited before the run finished")
+        except Exception:  # exiting anyway; the next open marks the run interrupted
+            pass

@@ -1,0 +1,278 @@
+"""Reading a run store: list runs, one run's details, its signals and events.
+
+Opening a store also repairs runs left ``running`` by a process that died without
+finishing (SIGKILL, power cut): a run whose writer heartbeat is older than
+``stale_after`` seconds, or whose writing process on this host no longer exists, is
+marked ``interrupted``.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import socket
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sqlalchemy import and_, func, select, update
+from sqlalchemy.engine import Engine
+
+from robotsim.errors import RobotsimError, UnknownNameError
+from robotsim.recording import schema
+from robotsim.recording.engine import open_engine
+
+__all__ = ["RecordingError", "RunInfo", "RunStatus", "RunStore", "SignalTable"]
+
+
+class RecordingError(RobotsimError):
+    """The run store cannot be written or read (database down, unknown run...)."""
+
+
+class RunStatus(enum.Enum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    INTERRUPTED = "interrupted"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One row of ``runs`` (times in UNIX seconds, UTC)."""
+
+    id: int
+    scenario: str
+    parameters: dict[str, Any]
+    seed: int | None
+    versions: dict[str, Any]
+    started_at: float
+    ended_at: float | None
+    status: RunStatus
+    message: str | None
+    heartbeat: float
+    host: str
+    pid: int
+    flush_interval: float
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["status"] = self.status.value
+        return d
+
+
+@dataclass(frozen=True)
+class SignalTable:
+    """Signals of one robot in a run, pivoted wide: ``values[i, j]`` is ``names[j]``
+    at ``t[i]`` (NaN where that signal was not recorded at that time).
+
+    Shapes: ``t`` (T,) seconds, ``values`` (T, N).
+    """
+
+    robot: str
+    t: np.ndarray
+    names: tuple[str, ...]
+    values: np.ndarray
+
+    def column(self, name: str) -> np.ndarray:
+        if name not in self.names:
+            raise UnknownNameError("signal", name, self.names)
+        return self.values[:, self.names.index(name)]
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RunStore:
+    """A run store opened for reading (and repair of stale runs).
+
+    Args:
+        db: a path (SQLite; a folder means ``folder/runs.sqlite``) or an SQLAlchemy URL.
+        stale_after: seconds without a heartbeat after which a ``running`` run is
+            considered dead and marked ``interrupted``.
+    """
+
+    def __init__(self, db: str | os.PathLike[str] | Engine, stale_after: float = 5.0) -> None:
+        self.engine = db if isinstance(db, Engine) else open_engine(db)
+        self.stale_after = stale_after
+        try:
+            with self.engine.begin() as conn:
+                schema.create_all(conn)
+        except Exception as exc:  # connection refused, bad credentials, read-only file
+            raise RecordingError(
+                f"cannot open run store {self.engine.url!r}: "
+                f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+            ) from exc
+        self.recover_stale()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- repair -----------------------------------------------------------------------
+    def recover_stale(self) -> list[int]:
+        """Mark dead ``running`` runs ``interrupted``; returns their ids."""
+        now = time.time()
+        host = socket.gethostname()
+        me = os.getpid()
+        r = schema.runs
+        dead: list[int] = []
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(r.c.id, r.c.heartbeat, r.c.host, r.c.pid).where(r.c.status == "running")
+            ).all()
+            for rid, beat, rhost, pid in rows:
+                stale = now - beat > self.stale_after
+                gone = rhost == host and pid != me and not _pid_alive(pid)
+                if stale or gone:
+                    dead.append(rid)
+            if dead:
+                conn.execute(
+                    update(r)
+                    .where(and_(r.c.id.in_(dead), r.c.status == "running"))
+                    .values(
+                        status="interrupted",
+                        ended_at=r.c.heartbeat,
+                        message="writer stopped without finishing (killed or crashed)",
+                    )
+                )
+        return dead
+
+    # -- queries ----------------------------------------------------------------------
+    def runs(self, limit: int | None = None) -> list[RunInfo]:
+        """All runs, newest first."""
+        q = select(schema.runs).order_by(schema.runs.c.id.desc())
+        if limit is not None:
+            q = q.limit(limit)
+        with self.engine.connect() as conn:
+            return [_info(row._mapping) for row in conn.execute(q)]
+
+    def resolve(self, run: int | str) -> int:
+        """A run id from ``7``, ``"7"``, ``"last"`` or ``"latest"``."""
+        if isinstance(run, str) and run.lower() in ("last", "latest"):
+            with self.engine.connect() as conn:
+                rid = conn.execute(select(func.max(schema.runs.c.id))).scalar()
+            if rid is None:
+                raise RecordingError(f"{self.engine.url}: the run store has no runs")
+            return int(rid)
+        try:
+            return int(run)
+        except (TypeError, ValueError):
+            raise RecordingError(f"RUN must be a run id or 'last', got {run!r}") from None
+
+    def run(self, run: int | str) -> RunInfo:
+        rid = self.resolve(run)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.runs).where(schema.runs.c.id == rid)).first()
+        if row is None:
+            ids = [str(i.id) for i in self.runs(limit=20)]
+            raise UnknownNameError("run", str(rid), ids)
+        return _info(row._mapping)
+
+    def channels(self, run: int | str) -> list[tuple[int, str, str]]:
+        """``(channel, robot, name)`` of every signal of a run."""
+        rid = self.run(run).id
+        c = schema.channels
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(c.c.channel, c.c.robot, c.c.name)
+                .where(c.c.run_id == rid)
+                .order_by(c.c.channel)
+            ).all()
+        return [(int(a), str(b), str(n)) for a, b, n in rows]
+
+    def robots(self, run: int | str) -> list[str]:
+        seen: dict[str, None] = {}
+        for _, robot, _ in self.channels(run):
+            seen.setdefault(robot)
+        return list(seen)
+
+    def signal_count(self, run: int | str) -> int:
+        rid = self.run(run).id
+        s = schema.signals
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(s.c.run_id == rid)).scalar() or 0)
+
+    def signals(
+        self, run: int | str, robot: str, names: Sequence[str] | None = None
+    ) -> SignalTable:
+        """One robot's signals of a run, wide (see :class:`SignalTable`)."""
+        rid = self.run(run).id
+        chans = [(ch, n) for ch, rb, n in self.channels(rid) if rb == robot]
+        if not chans:
+            raise UnknownNameError("robot", robot, self.robots(rid))
+        if names is not None:
+            by_name = {n: ch for ch, n in chans}
+            for n in names:
+                if n not in by_name:
+                    raise UnknownNameError(f"signal of robot {robot!r}", n, list(by_name))
+            chans = [(by_name[n], n) for n in names]
+        col = {ch: j for j, (ch, _) in enumerate(chans)}
+        s = schema.signals
+        q = select(s.c.channel, s.c.t, s.c.value).where(
+            and_(s.c.run_id == rid, s.c.channel.in_(list(col)))
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        if not rows:
+            return SignalTable(
+                robot, np.zeros(0), tuple(n for _, n in chans), np.zeros((0, len(chans)))
+            )
+        arr = np.array([(col[c], t, np.nan if v is None else v) for c, t, v in rows], float)
+        t_unique, ti = np.unique(arr[:, 1], return_inverse=True)
+        values = np.full((len(t_unique), len(chans)), np.nan)
+        values[ti, arr[:, 0].astype(np.intp)] = arr[:, 2]
+        return SignalTable(robot, t_unique, tuple(n for _, n in chans), values)
+
+    def events(self, run: int | str, type: str | None = None) -> list[dict[str, Any]]:
+        """Events of a run in time order: ``{"t", "type", "robot", "data"}``."""
+        rid = self.run(run).id
+        e = schema.events
+        q = select(e.c.t, e.c.type, e.c.robot, e.c.data).where(e.c.run_id == rid)
+        if type is not None:
+            q = q.where(e.c.type == type)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
+        return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
+
+    def time_span(self, run: int | str) -> tuple[float | None, float | None]:
+        """First and last signal time of a run (None, None without signals)."""
+        rid = self.run(run).id
+        s = schema.signals
+        with self.engine.connect() as conn:
+            lo, hi = conn.execute(
+                select(func.min(s.c.t), func.max(s.c.t)).where(s.c.run_id == rid)
+            ).one()
+        return lo, hi
+
+
+def _info(m: Any) -> RunInfo:
+    return RunInfo(
+        id=int(m["id"]),
+        scenario=m["scenario"],
+        parameters=json.loads(m["parameters"] or "{}"),
+        seed=m["seed"],
+        versions=json.loads(m["versions"] or "{}"),
+        started_at=float(m["started_at"]),
+        ended_at=None if m["ended_at"] is None else float(m["ended_at"]),
+        status=RunStatus(m["status"]),
+        message=m["message"],
+        heartbeat=float(m["heartbeat"]),
+        host=m["host"],
+        pid=int(m["pid"]),
+        flush_interval=float(m["flush_interval"]),
+    )
