@@ -1,0 +1,192 @@
+"""RobotModel -> URDF text.
+
+Every link pose round-trips exactly (numbers are written with Python's shortest
+round-trip ``repr``; origins as ``xyz``/``rpy``). What URDF cannot say is mapped so:
+
+- a joint with a non-identity ``post`` (standard-DH links, MJCF joints away from their
+  body origin) becomes the movable joint into an extra, empty link ``<child>__joint``
+  plus a fixed joint ``<joint>__post`` (origin = ``post``) into the real child;
+- a revolute joint without position limits is written as ``continuous``; a prismatic
+  one without limits gets ``lower="-inf" upper="inf"`` (read back by robotsim, but
+  other URDF readers may refuse it); a missing effort or velocity limit is written
+  as ``0`` (read back by robotsim as "no limit");
+- a floating model gets an empty link ``world`` and a ``floating`` joint
+  ``floating_base`` to its root (read back as ``floating=True``);
+- named frames become empty links joined to their link by fixed joints
+  ``<frame>__frame``, so they keep their names and poses (as links, not frames);
+- a capsule becomes a cylinder plus a sphere at each end (three elements), an
+  ellipsoid a sphere of its largest semi-axis (URDF has neither shape);
+- named poses and the default frame are not written (URDF has no place for them).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.robot import JointType, Link, RobotModel
+from robotsim.spatial import R_to_rpy, trans
+
+__all__ = ["save_urdf", "to_urdf_string"]
+
+
+def _num(x: float) -> str:
+    v = float(x)
+    if v == 0.0:
+        return "0"
+    return repr(v)
+
+
+def _vec(xs: Iterable[float]) -> str:
+    return " ".join(_num(x) for x in xs)
+
+
+def _origin(parent: ET.Element, T: np.ndarray) -> None:
+    T = np.asarray(T)
+    if np.array_equal(T, np.eye(4)):
+        return
+    ET.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(R_to_rpy(T[:3, :3])))
+
+
+def _expand(shape: Shape) -> list[tuple[ET.Element, np.ndarray]]:
+    """URDF geometry elements and their poses in the link for one shape."""
+    geo = shape.geometry
+    T = np.asarray(shape.T_link_shape)
+    if isinstance(geo, Box):
+        return [(ET.Element("box", size=_vec(geo.size)), T)]
+    if isinstance(geo, Sphere):
+        return [(ET.Element("sphere", radius=_num(geo.radius)), T)]
+    if isinstance(geo, Cylinder):
+        return [(ET.Element("cylinder", radius=_num(geo.radius), length=_num(geo.length)), T)]
+    if isinstance(geo, Capsule):
+        half = geo.length / 2
+        ball = ET.Element("sphere", radius=_num(geo.radius))
+        out = [(ball, T @ trans([0, 0, -half])), (ET.Element("sphere", radius=_num(geo.radius)),
+                                                  T @ trans([0, 0, half]))]  # fmt: skip
+        if geo.length > 0:
+            cyl = ET.Element("cylinder", radius=_num(geo.radius), length=_num(geo.length))
+            out.insert(0, (cyl, T))
+        return out
+    if isinstance(geo, Ellipsoid):
+        return [(ET.Element("sphere", radius=_num(max(geo.radii))), T)]
+    assert isinstance(geo, Mesh)
+    return [(ET.Element("mesh", filename=""), T)]
+
+
+class _UrdfWriter:
+    def __init__(self, model: RobotModel, relative_to: Path | None) -> None:
+        self.model = model
+        self.relative_to = relative_to
+        self.robot = ET.Element("robot", name=model.name)
+
+    def mesh_filename(self, geo: Mesh) -> str:
+        p = Path(geo.path).resolve()
+        if self.relative_to is not None:
+            try:
+                return p.relative_to(self.relative_to).as_posix()
+            except ValueError:
+                pass
+        return str(p)
+
+    def shapes(self, link_el: ET.Element, link: Link, tag: str) -> None:
+        shapes = link.visuals if tag == "visual" else link.collisions
+        for i, shape in enumerate(shapes):
+            for k, (geo_el, T) in enumerate(_expand(shape)):
+                el = ET.SubElement(link_el, tag)
+                if shape.name:
+                    el.set("name", shape.name if k == 0 else f"{shape.name}_{k}")
+                _origin(el, T)
+                g = ET.SubElement(el, "geometry")
+                if geo_el.tag == "mesh":
+                    assert isinstance(shape.geometry, Mesh)
+                    geo_el.set("filename", self.mesh_filename(shape.geometry))
+                    if any(s != 1.0 for s in shape.geometry.scale):
+                        geo_el.set("scale", _vec(shape.geometry.scale))
+                g.append(geo_el)
+                if tag == "visual":
+                    mat = ET.SubElement(el, "material", name=f"{link.name}_visual{i}")
+                    ET.SubElement(mat, "color", rgba=_vec(shape.rgba))
+
+    def link(self, link: Link) -> None:
+        el = ET.SubElement(self.robot, "link", name=link.name)
+        ine = link.inertial
+        if ine is not None:
+            ie = ET.SubElement(el, "inertial")
+            if np.any(np.asarray(ine.com) != 0):
+                ET.SubElement(ie, "origin", xyz=_vec(ine.com), rpy="0 0 0")
+            ET.SubElement(ie, "mass", value=_num(ine.mass))
+            I = np.asarray(ine.inertia)
+            ET.SubElement(ie, "inertia", ixx=_num(I[0, 0]), ixy=_num(I[0, 1]),
+                          ixz=_num(I[0, 2]), iyy=_num(I[1, 1]), iyz=_num(I[1, 2]),
+                          izz=_num(I[2, 2]))  # fmt: skip
+        self.shapes(el, link, "visual")
+        self.shapes(el, link, "collision")
+
+    def joint(
+        self, name: str, jtype: str, parent: str, child: str, origin: np.ndarray
+    ) -> ET.Element:
+        el = ET.SubElement(self.robot, "joint", name=name, type=jtype)
+        _origin(el, origin)
+        ET.SubElement(el, "parent", link=parent)
+        ET.SubElement(el, "child", link=child)
+        return el
+
+    def build(self) -> ET.Element:
+        m = self.model
+        for link in m.links:
+            self.link(link)
+        if m.floating:
+            ET.SubElement(self.robot, "link", name="world")
+            self.joint("floating_base", "floating", "world", m.root, np.eye(4))
+        for j in m.joints:
+            post = np.asarray(j.post)
+            has_post = not np.array_equal(post, np.eye(4))
+            child = f"{j.child}__joint" if has_post and j.movable else j.child
+            origin = np.asarray(j.origin) if j.movable or not has_post else j.origin @ post
+            lim = j.limits
+            jtype = j.type.value
+            if j.type is JointType.REVOLUTE and not (np.isfinite(lim.lower)
+                                                     and np.isfinite(lim.upper)):  # fmt: skip
+                jtype = "continuous"
+            el = self.joint(j.name, jtype, j.parent, child, origin)
+            if j.movable:
+                ET.SubElement(el, "axis", xyz=_vec(j.axis))
+                le = ET.SubElement(el, "limit")
+                if jtype != "continuous":
+                    le.set("lower", _num(lim.lower) if np.isfinite(lim.lower) else "-inf")
+                    le.set("upper", _num(lim.upper) if np.isfinite(lim.upper) else "inf")
+                le.set("effort", _num(lim.effort) if np.isfinite(lim.effort) else "0")
+                le.set("velocity", _num(lim.velocity) if np.isfinite(lim.velocity) else "0")
+                if j.mimic is not None:
+                    ET.SubElement(el, "mimic", joint=j.mimic.joint,
+                                  multiplier=_num(j.mimic.multiplier),
+                                  offset=_num(j.mimic.offset))  # fmt: skip
+            if has_post and j.movable:
+                ET.SubElement(self.robot, "link", name=child)
+                self.joint(f"{j.name}__post", "fixed", child, j.child, post)
+        for fr in m.frames:
+            ET.SubElement(self.robot, "link", name=fr.name)
+            self.joint(f"{fr.name}__frame", "fixed", fr.link, fr.name, np.asarray(fr.T_link_frame))
+        return self.robot
+
+
+def to_urdf_string(model: RobotModel, relative_to: Path | None = None) -> str:
+    """The model as URDF text (see the module doc for what is approximated).
+
+    Mesh filenames are absolute unless ``relative_to`` (a directory) contains them.
+    """
+    root = _UrdfWriter(model, relative_to).build()
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def save_urdf(model: RobotModel, path: str | Path) -> Path:
+    """Write the model as a URDF file; mesh paths relative to its folder when possible."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(to_urdf_string(model, relative_to=out.parent.resolve()))
+    return out
