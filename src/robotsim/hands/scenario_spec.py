@@ -1,0 +1,201 @@
+"""The ``hand_ball_transfer`` scenario file: schema and conversion to a scene + script.
+
+Angles in the file are in degrees unless ``units: {angle: rad}``; lengths in metres.
+Every error names the file and the field path. Example: ``scenarios/hand_ball_transfer.yaml``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.hands.contact import BoxObstacle
+from robotsim.hands.layout import ARM_ROLES
+from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
+from robotsim.hands.script import ScriptStep
+from robotsim.model.builder import xyz_rpy
+from robotsim.model.loader import load_robot
+
+__all__ = ["HandScenario", "load_hand_scenario", "parse_hand_scenario"]
+
+KIND = "hand_ball_transfer"
+Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Units(_Strict):
+    angle: Literal["deg", "rad"] = "deg"
+
+
+class Placement(_Strict):
+    xyz: Vec3 = [0.0, 0.0, 0.0]
+    rpy: Vec3 = [0.0, 0.0, 0.0]
+
+
+class BallFile(_Strict):
+    radius: float = Field(0.035, gt=0)
+    position: Vec3
+    mass: float = Field(0.05, gt=0)
+    bounce: float = Field(0.0, ge=0, lt=1)
+    friction: float = Field(1.0, ge=0)
+
+
+class TableFile(_Strict):
+    name: str = "table"
+    center: Vec3
+    size: Vec3
+
+
+class GraspFile(_Strict):
+    tip_radius: float | None = Field(None, gt=0)
+    palm_radius: float = Field(0.03, ge=0)
+    min_spread: float | None = Field(None, ge=0)
+    touch_tol: float = Field(1e-6, ge=0)
+
+
+class PhysicsFile(_Strict):
+    timestep: float = Field(0.002, gt=0, le=0.01)
+    weld_assist: bool = True
+    squeeze: float = Field(4.0, ge=0, description="extra closing past touch (angle units)")
+    finger_friction: float = Field(1.5, ge=0)
+
+
+class StepFile(_Strict):
+    move: Literal["L", "R"] | None = None
+    to: dict[str, float] | None = None
+    close: Literal["L", "R"] | None = None
+    open: Literal["L", "R"] | None = None
+    wait: float | None = Field(None, ge=0)
+    wait_for: Literal["touch", "grasp", "hold_both", "release", "landed"] | None = None
+    max_time: float = Field(10.0, gt=0)
+    label: str = ""
+
+    @model_validator(mode="after")
+    def _one_action(self) -> StepFile:
+        acts = [
+            k for k in ("move", "close", "open", "wait", "wait_for") if getattr(self, k) is not None
+        ]
+        if len(acts) != 1:
+            raise ValueError(
+                "a step needs exactly one of move, close, open, wait, wait_for; got "
+                + (", ".join(acts) or "none")
+            )
+        if (self.move is None) != (self.to is None):
+            raise ValueError("'move: L|R' goes with 'to: {joint role: angle}'")
+        for role in self.to or {}:
+            if role not in ARM_ROLES:
+                raise ValueError(f"unknown arm joint {role!r}; valid: {', '.join(ARM_ROLES)}")
+        return self
+
+
+class HandScenario(_Strict):
+    """The whole file."""
+
+    kind: Literal["hand_ball_transfer"]
+    name: str = KIND
+    description: str = ""
+    robot: str = "dual_arm_hands"
+    base: Placement = Placement()
+    units: Units = Units()
+    dt: float = Field(0.01, gt=0, le=0.05)
+    speed: float = Field(45.0, gt=0, description="joint speed step (angle units per s)")
+    start_pose: str | None = "initial"
+    start: dict[str, float] = {}
+    ball: BallFile
+    tables: list[TableFile] = []
+    grasp: GraspFile = GraspFile()
+    gravity: float = Field(9.81, gt=0)
+    physics: PhysicsFile = PhysicsFile()
+    script: list[StepFile] = Field(min_length=1)
+    expect: list[str] = []
+
+    # ------------------------------------------------------------- conversion
+    @property
+    def angle_scale(self) -> float:
+        return np.pi / 180.0 if self.units.angle == "deg" else 1.0
+
+    @property
+    def speed_rad(self) -> float:
+        return self.speed * self.angle_scale
+
+    def scene(self, base_dir: Path | None = None) -> HandsScene:
+        path = Path(self.robot)
+        if base_dir is not None and not path.is_absolute() and (base_dir / path).exists():
+            path = base_dir / path
+        model = load_robot(str(path) if path.exists() else self.robot)
+        q0 = model.pose(self.start_pose) if self.start_pose else model.zero()
+        s = self.angle_scale
+        q0 = model.q_from({k: v * s for k, v in self.start.items()}, base=q0)
+        b = self.ball
+        return HandsScene(
+            robot=model,
+            T_world_robot=xyz_rpy(self.base.xyz, np.asarray(self.base.rpy) * s),
+            q0=q0,
+            ball=BallSpec(b.radius, tuple(b.position), b.mass, b.bounce, b.friction),  # type: ignore[arg-type]
+            tables=tuple(
+                BoxObstacle(t.name, tuple(t.center), tuple(t.size))  # type: ignore[arg-type]
+                for t in self.tables
+            ),
+            grasp=GraspParams(
+                self.grasp.tip_radius,
+                self.grasp.palm_radius,
+                self.grasp.min_spread,
+                self.grasp.touch_tol,
+            ),
+            gravity=self.gravity,
+        )
+
+    def steps(self) -> list[ScriptStep]:
+        s = self.angle_scale
+        out = []
+        for st in self.script:
+            common = {"max_time": st.max_time, "label": st.label}
+            if st.move is not None:
+                targets = {k: v * s for k, v in (st.to or {}).items()}
+                out.append(ScriptStep("move", st.move, targets, **common))
+            elif st.close is not None:
+                out.append(ScriptStep("close", st.close, **common))
+            elif st.open is not None:
+                out.append(ScriptStep("open", st.open, **common))
+            elif st.wait is not None:
+                out.append(ScriptStep("wait", seconds=st.wait, **common))
+            else:
+                out.append(ScriptStep("wait_for", event=st.wait_for, **common))
+        return out
+
+
+def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
+    """Validate a parsed YAML mapping; errors name ``source`` and the field path."""
+    try:
+        return HandScenario.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise ScenarioError(f"{source}: {where}: {msg}") from None
+
+
+def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
+    """Read a scenario file: the validated spec and its scene (robot loaded, names
+    checked)."""
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{p}: not valid YAML: {exc}".splitlines()[0]) from None
+    spec = parse_hand_scenario(data, str(p))
+    try:
+        scene = spec.scene(p.parent)
+    except ScenarioError:
+        raise
+    except RobotsimError as exc:
+        raise ScenarioError(f"{p}: {exc}") from None
+    return spec, scene

@@ -1,0 +1,187 @@
+"""Scripted teleoperation: what a person does with the gamepads, as a list of steps.
+
+Each step turns into the same per-tick :class:`ArmCommand` values a gamepad produces,
+so a script exercises exactly the teleoperation path (speed step, limits, blocking,
+closing fingers stopping at touch):
+
+- ``move``: push the arm joints towards target angles at the speed step (the rate is
+  cut on the last tick so the target is met exactly); done when all are reached, or
+  when nothing moved for a tick (blocked).
+- ``close``: hold the close button until the hand grasps (or the fingers stop).
+- ``open``: hold the open button until the fingers reach their open limit.
+- ``wait``: do nothing for some seconds; ``wait_for``: until an event type happens.
+
+Every step has a time limit; a step that runs out is recorded, not raised, so the
+summary shows how far the script got.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from robotsim.errors import InputError
+from robotsim.hands.commands import ArmCommand, Grip
+from robotsim.hands.layout import ARM_ROLES, HandLayout
+from robotsim.hands.state import EVENT_TYPES, HandEvent, HandsState
+from robotsim.model.robot import RobotModel
+
+__all__ = ["HandsSim", "ScriptResult", "ScriptStep", "run_script"]
+
+STEP_KINDS = ("move", "close", "open", "wait", "wait_for")
+
+
+class HandsSim(Protocol):
+    """What a script drives: :class:`KinematicHands` or the MuJoCo mode."""
+
+    dt: float
+    model: RobotModel
+    layouts: dict[str, HandLayout]
+
+    @property
+    def t(self) -> float: ...
+
+    def command_q(self) -> np.ndarray:
+        """The commanded joint values ``(nq,)`` (rad)."""
+
+    def step(self, commands: Mapping[str, ArmCommand] | None = None) -> tuple[HandEvent, ...]: ...
+
+    def snapshot(self) -> HandsState: ...
+
+
+@dataclass(frozen=True)
+class ScriptStep:
+    """One step (see the module docstring).
+
+    Attributes:
+        kind: one of ``move``, ``close``, ``open``, ``wait``, ``wait_for``.
+        hand: ``"L"``/``"R"`` (move, close, open).
+        targets: arm role -> angle (rad), for ``move``.
+        seconds: duration of ``wait``.
+        event: event type of ``wait_for``.
+        max_time: the step gives up after this long (s).
+        label: shown in the summary.
+    """
+
+    kind: str
+    hand: str | None = None
+    targets: Mapping[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+    event: str | None = None
+    max_time: float = 10.0
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in STEP_KINDS:
+            raise InputError(f"script step kind {self.kind!r}; valid: {', '.join(STEP_KINDS)}")
+        if self.kind in ("move", "close", "open") and self.hand not in ("L", "R"):
+            raise InputError(
+                f"script step {self.kind!r}: hand must be 'L' or 'R', got {self.hand!r}"
+            )
+        for role in self.targets:
+            if role not in ARM_ROLES:
+                raise InputError(
+                    f"script move: unknown arm joint {role!r}; valid: {', '.join(ARM_ROLES)}"
+                )
+        if self.kind == "wait_for" and self.event not in EVENT_TYPES:
+            raise InputError(
+                f"script wait_for: event {self.event!r}; valid: {', '.join(EVENT_TYPES)}"
+            )
+        if self.max_time <= 0 or self.seconds < 0:
+            raise InputError("script step: max_time must be > 0 and seconds >= 0")
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    label: str
+    kind: str
+    hand: str | None
+    t_start: float
+    t_end: float
+    completed: bool
+
+
+@dataclass(frozen=True)
+class ScriptResult:
+    """Events and per-step records of a script run."""
+
+    events: tuple[HandEvent, ...]
+    steps: tuple[StepRecord, ...]
+    final: HandsState
+
+    @property
+    def completed(self) -> bool:
+        return all(s.completed for s in self.steps)
+
+
+def _move_command(sim: HandsSim, step: ScriptStep, speed: float) -> tuple[ArmCommand | None, bool]:
+    """The rates that bring the arm to its targets; (None, True) when reached."""
+    lay = sim.layouts[step.hand or "L"]
+    q = sim.command_q()
+    per_tick = speed * sim.dt
+    rates = {}
+    for role, target in step.targets.items():
+        i = sim.model.joint_index(lay.arm_joints[role])
+        err = target - q[i]
+        if abs(err) > 1e-12:
+            rates[role] = float(np.clip(err / per_tick, -1.0, 1.0))
+    if not rates:
+        return None, True
+    return ArmCommand(rates=rates, speed=speed), False
+
+
+def run_script(
+    sim: HandsSim,
+    steps: Sequence[ScriptStep],
+    speed: float,
+    on_tick: Callable[[HandsState], None] | None = None,
+) -> ScriptResult:
+    """Run ``steps`` in order on ``sim`` at joint speed step ``speed`` (rad/s)."""
+    events: list[HandEvent] = []
+    records: list[StepRecord] = []
+    prev_start = 0
+    for n, step in enumerate(steps):
+        t0 = sim.t
+        label = step.label or f"{n}:{step.kind}{'' if step.hand is None else ' ' + step.hand}"
+        done = False
+        # wait_for also accepts an event that already happened during the previous step
+        seen_before, prev_start = prev_start, len(events)
+        while sim.t - t0 < step.max_time - 1e-9:
+            cmd: dict[str, ArmCommand] = {}
+            if step.kind == "move":
+                c, done = _move_command(sim, step, speed)
+                if done:
+                    break
+                cmd[step.hand or "L"] = c  # type: ignore[assignment]
+                before = sim.command_q().copy()
+            elif step.kind == "close":
+                if sim.snapshot().hands[step.hand or "L"].grasped:
+                    done = True
+                    break
+                cmd[step.hand or "L"] = ArmCommand(grip=Grip.CLOSE, speed=speed)
+                before = sim.command_q().copy()
+            elif step.kind == "open":
+                cmd[step.hand or "L"] = ArmCommand(grip=Grip.OPEN, speed=speed)
+                before = sim.command_q().copy()
+            elif step.kind == "wait":
+                if sim.t - t0 >= step.seconds - 1e-9:
+                    done = True
+                    break
+            elif any(e.type == step.event for e in events[seen_before:]):
+                done = True
+                break
+            new = sim.step(cmd)
+            events.extend(new)
+            if on_tick is not None:
+                on_tick(sim.snapshot())
+            if step.kind == "move" and sim.snapshot().hands[step.hand or "L"].blocked:
+                _, done = _move_command(sim, step, speed)
+                break  # the floor, a table or the ball is in the way
+            if step.kind in ("close", "open") and np.array_equal(before, sim.command_q()):
+                done = step.kind == "open"  # fully open; a close that stalls did not grasp
+                break
+        records.append(StepRecord(label, step.kind, step.hand, t0, sim.t, done))
+    return ScriptResult(tuple(events), tuple(records), sim.snapshot())
