@@ -224,7 +224,8 @@ def test_missing_file_and_relative_mesh(tmp_path: Path) -> None:
     stl = FIXTURES / "meshes" / "STL" / "triangle.stl"
     (tmp_path / "m" / "t.stl").write_bytes(stl.read_bytes())
     path = tmp_path / "r.urdf"
-    path.write_text('<robot name="r"><link name="a"><visual><geometry>'
-                    '<mesh filename="m/t.stl" scale="2"/></geometry></visual></link></robot>')  # fmt: skip
+    mesh = '<mesh filename="m/t.stl" scale="2"/>'
+    path.write_text(f'<robot name="r"><link name="a"><visual><geometry>{mesh}</geometry>'
+                    "</visual></link></robot>")  # fmt: skip
     g = load_urdf(path).link("a").visuals[0].geometry
     assert g.path == (tmp_path / "m" / "t.stl").resolve() and g.scale == (2.0, 2.0, 2.0)

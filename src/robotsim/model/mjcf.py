@@ -169,6 +169,7 @@ def model_from_mjmodel(
     def joint_name(j: int) -> str:
         return mujoco.mj_id2name(mjm, obj.mjOBJ_JOINT, j) or f"joint{j}"
 
+    _check_finite(mjm, where)
     nbody = int(mjm.nbody)
     top = [b for b in range(1, nbody) if int(mjm.body_parentid[b]) == 0]
     if not top:
@@ -315,6 +316,30 @@ def model_from_mjmodel(
         return dataclasses.replace(b.build(), source=source)
     except ModelError as exc:
         raise ModelFileError(where, str(exc)) from None
+
+
+def _check_finite(mjm: Any, where: Any) -> None:
+    """MuJoCo accepts NaN in a file with a warning; we refuse it, naming the element."""
+    import mujoco
+
+    checks = (
+        ("body", mujoco.mjtObj.mjOBJ_BODY, ("body_pos", "body_quat", "body_ipos",
+                                             "body_inertia", "body_mass")),
+        ("joint", mujoco.mjtObj.mjOBJ_JOINT, ("jnt_pos", "jnt_axis", "jnt_range")),
+        ("geom", mujoco.mjtObj.mjOBJ_GEOM, ("geom_pos", "geom_quat", "geom_size")),
+        ("site", mujoco.mjtObj.mjOBJ_SITE, ("site_pos", "site_quat")),
+    )  # fmt: skip
+    for kind, objtype, fields in checks:
+        for fld in fields:
+            arr = np.asarray(getattr(mjm, fld), float)
+            if arr.size == 0:
+                continue
+            bad = ~np.isfinite(arr.reshape(arr.shape[0], -1)).all(axis=1)
+            if np.any(bad):
+                i = int(np.argmax(bad))
+                name = mujoco.mj_id2name(mjm, objtype, i) or f"#{i}"
+                attr = fld.split("_", 1)[1]
+                raise ModelFileError(where, f"{attr} contains NaN or inf", f"{kind} {name!r}")
 
 
 def _mimics(
