@@ -1,0 +1,29 @@
+"""Remote control over UDP: one JSON object per datagram (see ``docs/protocol.md``).
+
+:class:`RemoteServer` steps a :class:`SimulationTarget` in real time and answers
+requests; :class:`Client` is the Python side. ``robotsim serve`` runs a server.
+"""
+
+from robotsim.remote.client import Client as Client
+from robotsim.remote.client import RemoteError as RemoteError
+from robotsim.remote.protocol import MAX_DATAGRAM as MAX_DATAGRAM
+from robotsim.remote.protocol import OPS as OPS
+from robotsim.remote.protocol import PROTOCOL as PROTOCOL
+from robotsim.remote.server import RemoteServer as RemoteServer
+from robotsim.remote.server import ServerLimits as ServerLimits
+from robotsim.remote.target import KinematicTarget as KinematicTarget
+from robotsim.remote.target import RobotInfo as RobotInfo
+from robotsim.remote.target import SimulationTarget as SimulationTarget
+
+__all__ = [
+    "MAX_DATAGRAM",
+    "OPS",
+    "PROTOCOL",
+    "Client",
+    "KinematicTarget",
+    "RemoteError",
+    "RemoteServer",
+    "RobotInfo",
+    "ServerLimits",
+    "SimulationTarget",
+]

@@ -1,0 +1,168 @@
+"""The UDP remote-control protocol: one JSON object per datagram (docs/protocol.md).
+
+Request ``{"id": 7, "op": "set_joints", ...}`` -> reply ``{"id": 7, "ok": true, ...}``
+or ``{"id": 7, "ok": false, "error": "..."}``. State pushed to subscribers carries
+``"event": "state"`` and no ``id``. This module holds the wire-level parts: decoding
+and checking requests, and encoding replies; the server does the work.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from robotsim.errors import InputError
+
+__all__ = [
+    "MAX_DATAGRAM",
+    "OPS",
+    "PROTOCOL",
+    "ProtocolError",
+    "Request",
+    "decode_request",
+    "encode",
+    "error_reply",
+    "get_bool",
+    "get_int",
+    "get_name_map",
+    "get_number",
+    "get_str",
+    "get_str_list",
+]
+
+PROTOCOL = "robotsim-udp/1"
+MAX_DATAGRAM = 8192
+OPS = (
+    "ping",
+    "info",
+    "state",
+    "set_joints",
+    "set_base_velocity",
+    "set_wheels",
+    "pause",
+    "resume",
+    "reset",
+    "step",
+    "subscribe",
+    "unsubscribe",
+    "stats",
+)
+
+
+class ProtocolError(InputError):
+    """A request that cannot be served; the message goes back in ``"error"``."""
+
+
+@dataclass(frozen=True)
+class Request:
+    id: int | str | None
+    op: str
+    body: Mapping[str, Any]
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def decode_request(data: bytes) -> Request:
+    """Bytes of one datagram -> a checked :class:`Request`.
+
+    Raises :class:`ProtocolError`; its ``request_id`` attribute holds the id when the
+    JSON parsed far enough to have one (so the error reply can carry it).
+    """
+    try:
+        msg = json.loads(data, parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"malformed JSON: {exc}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"a request must be a JSON object, got {type(msg).__name__}")
+    rid = msg.get("id")
+    if rid is not None and (isinstance(rid, bool) or not isinstance(rid, int | str)):
+        raise ProtocolError(f"'id' must be an integer or a string, got {json.dumps(rid)}")
+    op = msg.get("op")
+    if not isinstance(op, str):
+        err = ProtocolError(f"'op' must be a string, one of: {', '.join(OPS)}")
+        err.request_id = rid  # type: ignore[attr-defined]
+        raise err
+    if op not in OPS:
+        err = ProtocolError(f"unknown op {op!r}; valid: {', '.join(OPS)}")
+        err.request_id = rid  # type: ignore[attr-defined]
+        raise err
+    return Request(rid, op, msg)
+
+
+def encode(obj: Mapping[str, Any]) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
+
+
+def error_reply(rid: int | str | None, message: str) -> bytes:
+    return encode({"id": rid, "ok": False, "error": message})
+
+
+# -- field checks (each names the op and field) -------------------------------------------
+def get_number(
+    body: Mapping[str, Any],
+    op: str,
+    key: str,
+    default: float | None = None,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+) -> float:
+    v = body.get(key, default)
+    if v is None:
+        raise ProtocolError(f"{op}: missing field {key!r} (a number)")
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise ProtocolError(f"{op}: {key!r} must be a finite number, got {json.dumps(v)}")
+    if not lo <= v <= hi:
+        raise ProtocolError(f"{op}: {key!r} = {v} is outside [{lo}, {hi}]")
+    return float(v)
+
+
+def get_int(body: Mapping[str, Any], op: str, key: str, default: int, lo: int, hi: int) -> int:
+    v = body.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ProtocolError(f"{op}: {key!r} must be an integer, got {json.dumps(v)}")
+    if not lo <= v <= hi:
+        raise ProtocolError(f"{op}: {key!r} = {v} is outside [{lo}, {hi}]")
+    return v
+
+
+def get_bool(body: Mapping[str, Any], op: str, key: str, default: bool) -> bool:
+    v = body.get(key, default)
+    if not isinstance(v, bool):
+        raise ProtocolError(f"{op}: {key!r} must be true or false, got {json.dumps(v)}")
+    return v
+
+
+def get_str(body: Mapping[str, Any], op: str, key: str, default: str | None = None) -> str:
+    v = body.get(key, default)
+    if not isinstance(v, str):
+        raise ProtocolError(f"{op}: {key!r} must be a string, got {json.dumps(v)}")
+    return v
+
+
+def get_str_list(body: Mapping[str, Any], op: str, key: str) -> list[str] | None:
+    v = body.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
+        raise ProtocolError(f"{op}: {key!r} must be a list of strings, got {json.dumps(v)}")
+    return v
+
+
+def get_name_map(body: Mapping[str, Any], op: str, key: str) -> dict[str, float]:
+    """``{"name": number, ...}`` (non-empty, finite numbers)."""
+    v = body.get(key)
+    if not isinstance(v, dict) or not v:
+        raise ProtocolError(
+            f"{op}: {key!r} must be a non-empty object {{name: number}}, got {json.dumps(v)}"
+        )
+    out = {}
+    for name, x in v.items():
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            raise ProtocolError(f"{op}: {key}.{name} must be a finite number, got {json.dumps(x)}")
+        out[name] = float(x)
+    return out

@@ -1,0 +1,486 @@
+"""The UDP remote-control server: steps a simulation in real time and serves requests.
+
+One thread does everything, in this order, forever: take the simulation steps that are
+due (``rate`` x real time), push state to subscribers that are due, then read and answer
+datagrams until the next step is due. So requests are never served while a step runs
+(no locks), and requests can never starve the simulation: a flood is read in between
+steps and throttled per sender (a token bucket) before any JSON is parsed.
+
+If the simulation itself is slower than real time, the backlog is dropped after 0.25 s
+(counted in ``stats.overruns``) instead of spiralling.
+"""
+
+from __future__ import annotations
+
+import math
+import select
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from robotsim.errors import InputError, RobotsimError
+from robotsim.remote.protocol import (
+    MAX_DATAGRAM,
+    OPS,
+    PROTOCOL,
+    ProtocolError,
+    Request,
+    decode_request,
+    encode,
+    error_reply,
+    get_int,
+    get_name_map,
+    get_number,
+    get_str,
+    get_str_list,
+)
+from robotsim.remote.target import SimulationTarget
+
+__all__ = ["RemoteServer", "ServerLimits", "parse_address"]
+
+Address = tuple[str, int]
+
+
+def parse_address(text: str, default_port: int = 9870) -> Address:
+    """``"127.0.0.1:9870"``, ``":9870"``, ``"0.0.0.0"`` -> (host, port)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, str(default_port)
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        p = int(port)
+    except ValueError:
+        raise InputError(f"--udp: bad port in {text!r}; expected HOST:PORT") from None
+    if not 0 <= p <= 65535:
+        raise InputError(f"--udp: port {p} is outside 0..65535")
+    return host, p
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Protection limits (all per server).
+
+    ``sender_rate``/``sender_burst``: token bucket per (host, port): sustained
+    requests/s and burst size; excess datagrams are dropped and counted (one error
+    reply per second tells the sender). ``max_datagram``: bytes. ``max_subscribers``,
+    ``max_subscription_rate`` (Hz), ``max_step`` (steps per ``step`` request).
+    """
+
+    sender_rate: float = 20_000.0
+    sender_burst: float = 2_000.0
+    max_datagram: int = MAX_DATAGRAM
+    max_subscribers: int = 32
+    max_subscription_rate: float = 1000.0
+    max_step: int = 10_000
+    max_senders: int = 4096
+
+
+@dataclass
+class _Sub:
+    period: float
+    next_time: float
+    robots: list[str] | None
+    seq: int = 0
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    last: float
+    warned: float = -math.inf
+
+
+@dataclass
+class ServerStats:
+    received: int = 0
+    replied: int = 0
+    errors: int = 0
+    malformed: int = 0
+    oversized: int = 0
+    rate_limited: int = 0
+    send_failures: int = 0
+    pushed: int = 0
+    steps: int = 0
+    overruns: int = 0
+    extra: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, int]:
+        d = {k: v for k, v in self.__dict__.items() if k != "extra"}
+        d.update(self.extra)
+        return d
+
+
+class RemoteServer:
+    """Serve ``target`` over UDP (see the module doc and docs/protocol.md).
+
+    Args:
+        target: the simulation (a :class:`~robotsim.remote.target.SimulationTarget`).
+        host, port: where to bind; 127.0.0.1 unless told otherwise; port 0 picks one.
+        rate: simulated seconds per wall second (1 = real time).
+        limits: protection limits.
+        on_step: called after every step with the target (e.g. a recorder).
+    """
+
+    def __init__(
+        self,
+        target: SimulationTarget,
+        host: str = "127.0.0.1",
+        port: int = 9870,
+        rate: float = 1.0,
+        limits: ServerLimits | None = None,
+        on_step: Callable[[SimulationTarget], None] | None = None,
+    ) -> None:
+        if not (rate > 0 and math.isfinite(rate)):
+            raise InputError(f"--rate must be a positive number, got {rate}")
+        self.target = target
+        self.rate = float(rate)
+        self.limits = limits or ServerLimits()
+        self.on_step = on_step
+        self.stats = ServerStats()
+        self.paused = False
+        self._subs: dict[Address, _Sub] = {}
+        self._buckets: dict[Address, _Bucket] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._next_step = 0.0
+        self._wall0 = 0.0
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+            self.sock.bind((host, port))
+        except OSError as exc:
+            self.sock.close()
+            raise InputError(f"--udp: cannot bind {host}:{port}: {exc.strerror}") from None
+        self.sock.setblocking(False)
+        self._handlers: dict[str, Callable[[Request, Address], dict[str, Any]]] = {
+            op: getattr(self, f"_op_{op}") for op in OPS
+        }
+
+    @property
+    def address(self) -> Address:
+        host, port = self.sock.getsockname()[:2]
+        return str(host), int(port)
+
+    # -- running ----------------------------------------------------------------------
+    def serve(self, duration: float | None = None) -> None:
+        """Run in this thread until :meth:`stop` (or ``duration`` wall seconds)."""
+        end = math.inf if duration is None else time.monotonic() + duration
+        self._next_step = self._wall0 = time.monotonic()
+        dt_wall = self.target.dt / self.rate
+        try:
+            while not self._stop.is_set():
+                now = time.monotonic()
+                if now >= end:
+                    break
+                if not self.paused:
+                    n = 0
+                    while self._next_step <= now:
+                        self._step(1)
+                        self._next_step += dt_wall
+                        n += 1
+                        if n % 16 == 0:  # behind: keep answering while catching up
+                            self._serve_until(0.0, max_datagrams=32)
+                            now = time.monotonic()
+                    if now - self._next_step > 0.25:
+                        self.stats.overruns += 1
+                        self._next_step = now
+                if self._subs:
+                    self._publish(now)
+                deadline = self._next_step if not self.paused else now + 0.02
+                if self._subs:
+                    deadline = min(deadline, min(s.next_time for s in self._subs.values()))
+                self._serve_until(min(deadline, end))
+        finally:
+            self._stop.clear()
+
+    def start(self) -> RemoteServer:
+        """Serve on a background thread."""
+        self._thread = threading.Thread(target=self.serve, name="robotsim-udp", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def close(self) -> None:
+        self.stop()
+        self.sock.close()
+
+    def __enter__(self) -> RemoteServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _step(self, n: int) -> None:
+        for _ in range(n):
+            self.target.step(1)
+            self.stats.steps += 1
+            if self.on_step is not None:
+                self.on_step(self.target)
+
+    # -- the socket -------------------------------------------------------------------
+    def _serve_until(self, deadline: float, max_datagrams: int = 1 << 30) -> None:
+        sock = self.sock
+        handled = 0
+        while handled < max_datagrams:
+            try:
+                data, addr = sock.recvfrom(65536)
+            except BlockingIOError:
+                wait = deadline - time.monotonic()
+                if wait <= 0 or self._stop.is_set():
+                    return
+                select.select([sock], [], [], min(wait, 0.05))
+                continue
+            except OSError:  # e.g. ICMP errors reported on the socket: keep serving
+                self.stats.send_failures += 1
+                continue
+            handled += 1
+            self._datagram(data, addr)
+            if handled % 32 == 0 and time.monotonic() >= deadline:
+                return
+
+    def _send(self, payload: bytes, addr: Address) -> bool:
+        try:
+            self.sock.sendto(payload, addr)
+            return True
+        except OSError:  # too large, no buffer space, unreachable...
+            self.stats.send_failures += 1
+            return False
+
+    def _allow(self, addr: Address, now: float) -> bool:
+        lim = self.limits
+        b = self._buckets.get(addr)
+        if b is None:
+            if len(self._buckets) >= lim.max_senders:
+                oldest = sorted(self._buckets.items(), key=lambda kv: kv[1].last)
+                for a, _ in oldest[: len(oldest) // 2]:
+                    del self._buckets[a]
+            b = self._buckets[addr] = _Bucket(lim.sender_burst, now)
+        else:
+            b.tokens = min(lim.sender_burst, b.tokens + (now - b.last) * lim.sender_rate)
+            b.last = now
+        if b.tokens >= 1.0:
+            b.tokens -= 1.0
+            return True
+        self.stats.rate_limited += 1
+        if now - b.warned >= 1.0:
+            b.warned = now
+            self._send(
+                error_reply(
+                    None,
+                    f"rate limited: more than {lim.sender_rate:g} "
+                    "requests/s from this sender; excess dropped",
+                ),
+                addr,
+            )
+        return False
+
+    def _datagram(self, data: bytes, addr: Address) -> None:
+        self.stats.received += 1
+        now = time.monotonic()
+        if not self._allow(addr, now):
+            return
+        if len(data) > self.limits.max_datagram:
+            self.stats.oversized += 1
+            self.stats.errors += 1
+            self._send(
+                error_reply(
+                    None,
+                    f"datagram of {len(data)} bytes exceeds the "
+                    f"{self.limits.max_datagram}-byte limit",
+                ),
+                addr,
+            )
+            return
+        rid = None
+        try:
+            req = decode_request(data)
+            rid = req.id
+            reply = self._handlers[req.op](req, addr)
+        except RobotsimError as exc:
+            if isinstance(exc, ProtocolError) and rid is None:
+                rid = getattr(exc, "request_id", None)
+                if "malformed" in str(exc) or "JSON object" in str(exc):
+                    self.stats.malformed += 1
+            self.stats.errors += 1
+            self._send(error_reply(rid, str(exc)), addr)
+            return
+        except Exception as exc:  # a bug in a target must not kill the server
+            self.stats.errors += 1
+            self._send(error_reply(rid, f"internal error: {type(exc).__name__}: {exc}"), addr)
+            return
+        out = {"id": rid, "ok": True}
+        out.update(reply)
+        try:
+            payload = encode(out)
+        except ValueError as exc:  # NaN in a state: report instead of sending bad JSON
+            self.stats.errors += 1
+            self._send(error_reply(rid, f"reply not encodable: {exc}"), addr)
+            return
+        if len(payload) > 65000:
+            self.stats.errors += 1
+            self._send(
+                error_reply(
+                    rid,
+                    f"reply of {len(payload)} bytes is too large for a "
+                    "datagram; ask for fewer robots",
+                ),
+                addr,
+            )
+            return
+        if self._send(payload, addr):
+            self.stats.replied += 1
+
+    def _publish(self, now: float) -> None:
+        for addr, sub in list(self._subs.items()):
+            if now < sub.next_time:
+                continue
+            sub.next_time = max(sub.next_time + sub.period, now)
+            sub.seq += 1
+            try:
+                body = self._state_body(sub.robots)
+                payload = encode({"event": "state", "seq": sub.seq, **body})
+            except (RobotsimError, ValueError):
+                del self._subs[addr]
+                continue
+            if self._send(payload, addr):
+                self.stats.pushed += 1
+
+    # -- operations -------------------------------------------------------------------
+    def _robot_name(self, req: Request) -> str:
+        robots = self.target.robots()
+        if "robot" not in req.body and len(robots) == 1:
+            return next(iter(robots))
+        if "robot" not in req.body:
+            raise ProtocolError(f"{req.op}: missing field 'robot'; valid: {', '.join(robots)}")
+        name = get_str(req.body, req.op, "robot")
+        if name not in robots:
+            raise ProtocolError(f"{req.op}: unknown robot {name!r}; valid: {', '.join(robots)}")
+        return name
+
+    def _state_body(self, robots: list[str] | None) -> dict[str, Any]:
+        if robots is not None:
+            valid = self.target.robots()
+            for r in robots:
+                if r not in valid:
+                    raise ProtocolError(f"unknown robot {r!r}; valid: {', '.join(valid)}")
+        return {"t": self.target.time, "paused": self.paused, "robots": self.target.state(robots)}
+
+    def _op_ping(self, req: Request, addr: Address) -> dict[str, Any]:
+        return {"t": self.target.time}
+
+    def _op_info(self, req: Request, addr: Address) -> dict[str, Any]:
+        lim = self.limits
+        return {
+            "protocol": PROTOCOL,
+            "ops": list(OPS),
+            "dt": self.target.dt,
+            "rate": self.rate,
+            "t": self.target.time,
+            "paused": self.paused,
+            "robots": {n: i.to_json() for n, i in self.target.robots().items()},
+            "limits": {
+                "max_datagram": lim.max_datagram,
+                "sender_rate": lim.sender_rate,
+                "sender_burst": lim.sender_burst,
+                "max_step": lim.max_step,
+                "max_subscription_rate": lim.max_subscription_rate,
+            },
+        }
+
+    def _op_state(self, req: Request, addr: Address) -> dict[str, Any]:
+        return self._state_body(get_str_list(req.body, req.op, "robots"))
+
+    def _op_set_joints(self, req: Request, addr: Address) -> dict[str, Any]:
+        robot = self._robot_name(req)
+        targets = get_name_map(req.body, req.op, "joints")
+        valid = self.target.robots()[robot].joints
+        for n in targets:
+            if n not in valid:
+                raise ProtocolError(
+                    f"set_joints: unknown joint {n!r} of robot {robot!r}; valid: {', '.join(valid)}"
+                )
+        self.target.set_joint_targets(robot, targets)
+        return {"t": self.target.time}
+
+    def _op_set_base_velocity(self, req: Request, addr: Address) -> dict[str, Any]:
+        robot = self._robot_name(req)
+        if not self.target.robots()[robot].mobile:
+            raise ProtocolError(f"set_base_velocity: robot {robot!r} has a fixed base")
+        b, op = req.body, req.op
+        self.target.set_base_velocity(
+            robot,
+            get_number(b, op, "vx", 0.0),
+            get_number(b, op, "vy", 0.0),
+            get_number(b, op, "omega", 0.0),
+        )
+        return {"t": self.target.time}
+
+    def _op_set_wheels(self, req: Request, addr: Address) -> dict[str, Any]:
+        robot = self._robot_name(req)
+        speeds = get_name_map(req.body, req.op, "speeds")
+        valid = self.target.robots()[robot].wheels
+        for n in speeds:
+            if n not in valid:
+                raise ProtocolError(
+                    f"set_wheels: unknown wheel {n!r} of robot {robot!r}; "
+                    f"valid: {', '.join(valid) or '(none)'}"
+                )
+        self.target.set_wheel_speeds(robot, speeds)
+        return {"t": self.target.time}
+
+    def _op_pause(self, req: Request, addr: Address) -> dict[str, Any]:
+        self.paused = True
+        return {"t": self.target.time, "paused": True}
+
+    def _op_resume(self, req: Request, addr: Address) -> dict[str, Any]:
+        if self.paused:
+            self.paused = False
+            self._next_step = time.monotonic()
+        return {"t": self.target.time, "paused": False}
+
+    def _op_reset(self, req: Request, addr: Address) -> dict[str, Any]:
+        self.target.reset()
+        self._next_step = time.monotonic()
+        return {"t": self.target.time, "paused": self.paused}
+
+    def _op_step(self, req: Request, addr: Address) -> dict[str, Any]:
+        if not self.paused:
+            raise ProtocolError("step: the simulation is running; send 'pause' first")
+        n = get_int(req.body, req.op, "n", 1, 1, self.limits.max_step)
+        self._step(n)
+        return {"t": self.target.time, "steps": n}
+
+    def _op_subscribe(self, req: Request, addr: Address) -> dict[str, Any]:
+        lim = self.limits
+        rate = get_number(req.body, req.op, "rate", 50.0, 0.1, lim.max_subscription_rate)
+        robots = get_str_list(req.body, req.op, "robots")
+        self._state_body(robots)  # validates the names now rather than at push time
+        if addr not in self._subs and len(self._subs) >= lim.max_subscribers:
+            raise ProtocolError(f"subscribe: already {lim.max_subscribers} subscribers")
+        self._subs[addr] = _Sub(1.0 / rate, time.monotonic(), robots)
+        return {"rate": rate, "subscribers": len(self._subs)}
+
+    def _op_unsubscribe(self, req: Request, addr: Address) -> dict[str, Any]:
+        was = self._subs.pop(addr, None) is not None
+        return {"was_subscribed": was}
+
+    def _op_stats(self, req: Request, addr: Address) -> dict[str, Any]:
+        wall = time.monotonic() - self._wall0
+        sim = self.stats.steps * self.target.dt
+        return {
+            "stats": self.stats.to_json(),
+            "subscribers": len(self._subs),
+            "senders": len(self._buckets),
+            "t": self.target.time,
+            "wall_s": wall,
+            "sim_s": sim,
+            "real_time_factor": sim / wall if wall > 0 else 0.0,
+        }
