@@ -1,0 +1,339 @@
+"""Scene -> ``mujoco.MjSpec`` -> ``mujoco.MjModel``.
+
+Naming in the compiled model: scene bodies, geoms and joints keep their names (a
+hinge2 joint becomes ``<body>.steer`` and ``<body>.drive``; a body's one geom is named
+like the body); robot parts are ``<robot>/<link>`` and ``<robot>/<joint>``; the ground
+is ``ground``. Every motor is an actuator named like its joint.
+
+Collision groups (``contype``/``conaffinity`` bits): world things (ground, static and
+free bodies) use bit 1 and accept 1|2; robots use 1|2 and accept 1|2, except robots
+placed with ``collide_with_robots=False`` which use bit 2 and accept bit 1 only: they
+touch the world but not each other (the P-versus-PD comparison needs that).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from robotsim.errors import PhysicsError, UnknownNameError
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+from robotsim.physics.drives import DriveInfo, add_drive_model
+from robotsim.physics.scene import Body, Joint, Motor, Plane, RobotPlacement, Scene
+from robotsim.physics.surface import ContactSurface, to_mujoco
+from robotsim.spatial import R_to_quat
+
+__all__ = ["Compiled", "MotorInfo", "compile_scene"]
+
+WORLD_BITS = (1, 3)
+ROBOT_BITS = (3, 3)
+LONER_BITS = (2, 1)
+
+
+@dataclass(frozen=True)
+class MotorInfo:
+    """A compiled motor: actuator name, its joint, the Motor spec."""
+
+    name: str
+    joint: str
+    motor: Motor
+
+
+@dataclass
+class Compiled:
+    """The result of :func:`compile_scene` (internal to :mod:`robotsim.physics`)."""
+
+    spec: Any
+    model: Any
+    motors: list[MotorInfo]
+    drives: dict[str, DriveInfo]
+    qpos0: np.ndarray
+    geom_surface: dict[str, ContactSurface] = field(default_factory=dict)
+
+
+def _quat(T: np.ndarray) -> list[float]:
+    return [float(v) for v in R_to_quat(np.asarray(T)[:3, :3])]
+
+
+def _add_shape_geom(spec: Any, body: Any, b: Body) -> Any:
+    import mujoco
+
+    gt = mujoco.mjtGeom
+    shape = b.shape
+    kw: dict[str, Any] = {"name": b.name, "rgba": list(b.rgba)}
+    if isinstance(shape, Box):
+        kw.update(type=gt.mjGEOM_BOX, size=[s / 2 for s in shape.size])
+    elif isinstance(shape, Sphere):
+        kw.update(type=gt.mjGEOM_SPHERE, size=[shape.radius, 0, 0])
+    elif isinstance(shape, Cylinder):
+        kw.update(type=gt.mjGEOM_CYLINDER, size=[shape.radius, shape.length / 2, 0])
+    elif isinstance(shape, Capsule):
+        kw.update(type=gt.mjGEOM_CAPSULE, size=[shape.radius, shape.length / 2, 0])
+    elif isinstance(shape, Ellipsoid):
+        kw.update(type=gt.mjGEOM_ELLIPSOID, size=list(shape.radii))
+    elif isinstance(shape, Plane):
+        sx, sy = shape.size
+        kw.update(type=gt.mjGEOM_PLANE, size=[sx, sy, 0.1])
+    elif isinstance(shape, Mesh):
+        from robotsim.model.meshes import load_mesh
+
+        mesh = load_mesh(shape.path)
+        spec.add_mesh(name=f"mesh:{b.name}",
+                      uservert=(np.asarray(mesh.vertices) * shape.scale).ravel().tolist(),
+                      userface=np.asarray(mesh.faces, dtype=int).ravel().tolist())  # fmt: skip
+        kw.update(type=gt.mjGEOM_MESH, meshname=f"mesh:{b.name}")
+    else:  # pragma: no cover - the Scene types are closed
+        raise PhysicsError(f"body {b.name!r}: unsupported shape {type(shape).__name__}")
+    if b.mass is not None and not isinstance(shape, Plane):
+        kw["mass"] = float(b.mass)
+    elif not isinstance(shape, Plane):
+        kw["density"] = float(b.density)
+    return body.add_geom(**kw)
+
+
+def _add_motor(spec: Any, name: str, motor: Motor, motors: list[MotorInfo]) -> None:
+    import mujoco
+
+    act = spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+    if motor.kind == "velocity":
+        act.set_to_velocity(kv=motor.gain)
+        if math.isfinite(motor.velocity):
+            act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+            act.ctrlrange = [-motor.velocity, motor.velocity]
+    elif motor.kind == "position":
+        act.set_to_position(kp=motor.gain, kv=motor.damping)
+    else:
+        act.set_to_motor()
+        if math.isfinite(motor.force):
+            act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+            act.ctrlrange = [-motor.force, motor.force]
+    if math.isfinite(motor.force):
+        act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        act.forcerange = [-motor.force, motor.force]
+    motors.append(MotorInfo(name, name, motor))
+
+
+def _add_joint(spec: Any, body: Any, b: Body, motors: list[MotorInfo]) -> None:
+    import mujoco
+
+    j: Joint | None = b.joint
+    if j is None or j.type == "fixed":
+        return
+    jt = mujoco.mjtJoint
+    if j.type == "free":
+        body.add_freejoint(name=b.name)
+        return
+    pos = list(j.anchor)
+    if j.type == "hinge2":
+        specs = [(f"{b.name}.steer", j.axis, j.motor, j.range), (f"{b.name}.drive", j.axis2,
+                 j.motor2, None)]  # fmt: skip
+        for name, axis, motor, rng in specs:
+            jj = body.add_joint(name=name, type=jt.mjJNT_HINGE, axis=list(axis), pos=pos,
+                                damping=j.damping)  # fmt: skip
+            _limit(jj, rng)
+            if motor is not None:
+                _add_motor(spec, name, motor, motors)
+        return
+    kind = {"hinge": jt.mjJNT_HINGE, "slider": jt.mjJNT_SLIDE, "ball": jt.mjJNT_BALL}[j.type]
+    jj = body.add_joint(name=b.name, type=kind, axis=list(j.axis), pos=pos, damping=j.damping)
+    _limit(jj, j.range)
+    if j.motor is not None:
+        _add_motor(spec, b.name, j.motor, motors)
+
+
+def _limit(jj: Any, rng: tuple[float, float] | None) -> None:
+    import mujoco
+
+    if rng is not None:
+        jj.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+        jj.range = [float(rng[0]), float(rng[1])]
+
+
+def _ordered(bodies: tuple[Body, ...]) -> list[Body]:
+    done: set[str] = set()
+    out: list[Body] = []
+    pending = list(bodies)
+    while pending:
+        progressed = False
+        for b in list(pending):
+            if b.parent is None or b.parent in done:
+                out.append(b)
+                done.add(b.name)
+                pending.remove(b)
+                progressed = True
+        if not progressed:
+            names = ", ".join(b.name for b in pending)
+            raise PhysicsError(f"scene bodies form a cycle or hang from a robot: {names}")
+    return out
+
+
+def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
+    if geom.contype == 0 and geom.conaffinity == 0:
+        return  # visual-only geoms stay out of collisions
+    geom.contype, geom.conaffinity = bits
+
+
+def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo]) -> None:
+    from robotsim.model.mjcf import to_mjspec
+
+    prefix = f"{r.name}/"
+    rspec = to_mjspec(r.model, prefix=prefix)
+    frame = spec.worldbody.add_frame(pos=[float(v) for v in r.T_world_base[:3, 3]],
+                                     quat=_quat(r.T_world_base))  # fmt: skip
+    frame.attach_body(rspec.body(prefix + r.model.root), "", "")
+    bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
+    for lk in r.model.links:
+        body = spec.body(prefix + lk.name)
+        for g in body.geoms:
+            _set_bits(g, bits)
+    for jn in r.model.joint_names:
+        motor = r.motors.get(jn, r.default_motor)
+        if motor is not None:
+            _add_motor(spec, prefix + jn, motor, motors)
+            if math.isfinite(motor.velocity) and motor.kind != "velocity":
+                spec.joint(prefix + jn).frictionloss = 0.0
+
+
+def compile_scene(scene: Scene) -> Compiled:
+    """Build the MjSpec of ``scene``, compile it and apply the contact surfaces."""
+    import mujoco
+
+    spec = mujoco.MjSpec()
+    spec.modelname = scene.name
+    spec.option.timestep = scene.timestep
+    spec.option.gravity = list(scene.gravity)
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    spec.option.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
+    spec.compiler.autolimits = True
+    for i, lt in enumerate(scene.lights):
+        spec.worldbody.add_light(name=f"light{i}", pos=list(lt.pos), dir=list(lt.direction),
+                                 diffuse=list(lt.diffuse))  # fmt: skip
+    if scene.ground is not None:
+        sx, sy = scene.ground.size
+        g = spec.worldbody.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
+                                    size=[sx, sy, 0.1], rgba=[0.35, 0.55, 0.35, 1])  # fmt: skip
+        _set_bits(g, WORLD_BITS)
+    motors: list[MotorInfo] = []
+    for b in _ordered(scene.bodies):
+        parent = spec.worldbody if b.parent is None else spec.body(b.parent)
+        T = b.T_parent_body
+        body = parent.add_body(name=b.name, pos=[float(v) for v in T[:3, 3]], quat=_quat(T))
+        geom = _add_shape_geom(spec, body, b)
+        _set_bits(geom, WORLD_BITS)
+        _add_joint(spec, body, b, motors)
+    for r in scene.robots:
+        _attach_robot(spec, r, motors)
+    drives: dict[str, DriveInfo] = {}
+    geom_surface: dict[str, ContactSurface] = {}
+    for r in scene.robots:
+        info = add_drive_model(spec, r, scene)
+        if info is not None:
+            drives[r.name] = info
+    _surfaces_on_spec(spec, scene, geom_surface)
+    try:
+        model = spec.compile()
+    except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
+        raise PhysicsError(f"scene {scene.name!r} does not compile: {exc}") from None
+    _surfaces_on_model(model, scene, geom_surface, drives)
+    qpos0 = model.qpos0.copy()
+    for r in scene.robots:
+        for jn, v in r.q0.items():
+            if jn not in r.model.joint_names:
+                raise UnknownNameError(f"joint of robot {r.name!r}", jn, r.model.joint_names)
+            jid = model.joint(f"{r.name}/{jn}").id
+            qpos0[model.jnt_qposadr[jid]] = float(v)
+    return Compiled(spec, model, motors, drives, qpos0, geom_surface)
+
+
+def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSurface]) -> None:
+    """Record which surface each named geom carries; explicit pairs become <pair>s."""
+    import mujoco
+
+    for b in scene.bodies:
+        if b.surface is not None:
+            geom_surface[b.name] = scene.surfaces[b.surface]
+            spec.geom(b.name).priority = 1
+    for r in scene.robots:
+        if r.surface is None:
+            continue
+        for lk in r.model.links:
+            for g in spec.body(f"{r.name}/{lk.name}").geoms:
+                if g.name and (g.contype or g.conaffinity):
+                    geom_surface[g.name] = scene.surfaces[r.surface]
+                    g.priority = 1
+    for p in scene.pairs:
+        for g1 in _geoms_of(spec, p.body1):
+            for g2 in _geoms_of(spec, p.body2):
+                spec.add_pair(name=f"pair:{g1}|{g2}|{p.surface}", geomname1=g1, geomname2=g2,
+                              condim=3)  # fmt: skip
+    del mujoco
+
+
+def _geoms_of(spec: Any, body_name: str) -> list[str]:
+    if body_name == "ground":
+        return ["ground"]
+    body = spec.body(body_name)
+    if body is None:
+        raise UnknownNameError("body", body_name, [b.name for b in spec.bodies if b.name])
+    names = []
+    for i, g in enumerate(body.geoms):
+        if g.contype == 0 and g.conaffinity == 0:
+            continue
+        if not g.name:
+            g.name = f"{body_name}#{i}"
+        names.append(g.name)
+    return names
+
+
+def _moving_mass(model: Any, body_id: int) -> float:
+    """Mass of the moving subtree a body belongs to (inf for the static world)."""
+    if body_id == 0 or model.body_weldid[body_id] == 0:
+        return math.inf
+    root = int(model.body_rootid[body_id])
+    return float(model.body_subtreemass[root])
+
+
+def _lightest(masses: list[float]) -> float:
+    finite = [m for m in masses if math.isfinite(m)]
+    return min(finite) if finite else 1.0
+
+
+def _surfaces_on_model(model: Any, scene: Scene, geom_surface: dict[str, ContactSurface],
+                       drives: dict[str, DriveInfo]) -> None:  # fmt: skip
+    """Write friction/solref/solimp per geom and per pair (mass-dependent parts need the
+    compiled masses, hence on the model)."""
+    import mujoco
+
+    h = scene.timestep
+    free_masses = [_moving_mass(model, b) for b in range(1, model.nbody)]
+    default_mass = _lightest(free_masses)
+    for gid in range(model.ngeom):
+        name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, gid) or ""
+        surf = geom_surface.get(name, scene.default_surface)
+        m = _moving_mass(model, int(model.geom_bodyid[gid]))
+        mc = to_mujoco(surf, h, m if math.isfinite(m) else default_mass)
+        model.geom_friction[gid] = (mc.friction[0], mc.friction[2], mc.friction[3])
+        model.geom_solref[gid] = mc.solref
+        model.geom_solimp[gid] = mc.solimp
+        model.geom_condim[gid] = mc.condim
+    for pid in range(model.npair):
+        pname = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_PAIR, pid) or ""
+        g1, g2 = int(model.pair_geom1[pid]), int(model.pair_geom2[pid])
+        m = _lightest([_moving_mass(model, int(model.geom_bodyid[g])) for g in (g1, g2)])
+        if pname.startswith("pair:"):
+            surf = scene.surfaces[pname.rsplit("|", 1)[1]]
+            capsule = mujoco.mjtGeom.mjGEOM_CAPSULE in (model.geom_type[g1], model.geom_type[g2])
+        else:
+            drive = next((d for d in drives.values() if pname in d.pairs), None)
+            if drive is None:
+                continue
+            surf, capsule = drive.pairs[pname]
+        mc = to_mujoco(surf, h, m, capsule_frame=capsule)
+        model.pair_friction[pid] = mc.friction
+        model.pair_solref[pid] = mc.solref
+        model.pair_solreffriction[pid] = mc.solreffriction
+        model.pair_solimp[pid] = mc.solimp
+        model.pair_dim[pid] = mc.condim

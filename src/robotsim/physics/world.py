@@ -1,0 +1,419 @@
+"""The physics World: a Scene compiled to MuJoCo, stepped with fail-fast checks.
+
+The top of this API does not mention MuJoCo: ``World.step()``, ``time``, ``state()``,
+``body(name)``, ``joint(name)``, ``motor(name)``, ``pause()``/``resume()``/``reset()``.
+The compiled ``model``/``data`` stay reachable for the physics layer and the studio.
+
+The paper's three ways of moving a body (seed ``002_…``, section 2.2) are:
+
+1. forces and torques: :meth:`BodyHandle.apply_force` (``dBodyAddForce``/``AddTorque``);
+2. a motor's target velocity: :meth:`MotorHandle.set` (``dJointSetHingeParam(dParamVel)``);
+3. setting a body's velocity directly: :meth:`BodyHandle.set_velocity`
+   (``dBodySetLinearVel``/``AngularVel``; free bodies only).
+
+Divergence: MuJoCo's automatic reset is disabled; after every :meth:`World.step` the
+world checks MuJoCo's bad-position/velocity/acceleration warnings and, every
+``check_interval`` of simulated time, that no speed exceeds ``max_speed``. Either raises
+:class:`robotsim.errors.PhysicsError` naming the simulated time and the body.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from robotsim.errors import InputError, PhysicsError, UnknownNameError
+from robotsim.physics.compile import Compiled, compile_scene
+from robotsim.physics.scene import Scene
+
+__all__ = ["BodyHandle", "JointHandle", "MotorHandle", "World", "WorldState"]
+
+
+@dataclass(frozen=True, eq=False)
+class WorldState:
+    """A snapshot: ``time`` (s); ``body_names`` (B,), ``body_pos`` (B, 3) m,
+    ``body_quat`` (B, 4) wxyz, world frame; ``joint_names`` (J,) of 1-DoF joints with
+    ``joint_q`` (J,) rad or m and ``joint_qd`` (J,). Arrays are read-only copies."""
+
+    time: float
+    body_names: tuple[str, ...]
+    body_pos: np.ndarray
+    body_quat: np.ndarray
+    joint_names: tuple[str, ...]
+    joint_q: np.ndarray
+    joint_qd: np.ndarray
+
+    def pose(self, body: str) -> np.ndarray:
+        """``T_world_body`` (4, 4) of a named body."""
+        from robotsim.spatial import make_T, quat_to_R
+
+        try:
+            i = self.body_names.index(body)
+        except ValueError:
+            raise UnknownNameError("body", body, self.body_names) from None
+        return make_T(quat_to_R(self.body_quat[i]), self.body_pos[i])
+
+    def q(self, joint: str) -> float:
+        try:
+            return float(self.joint_q[self.joint_names.index(joint)])
+        except ValueError:
+            raise UnknownNameError("joint", joint, self.joint_names) from None
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a
+
+
+class BodyHandle:
+    """A named body of a World (read pose/velocity, push it, set its velocity)."""
+
+    def __init__(self, world: World, name: str, bid: int) -> None:
+        self.world, self.name, self.id = world, name, bid
+        m = world.model
+        self._free_adr: int | None = None
+        jnt = m.body_jntadr[bid]
+        if m.body_jntnum[bid] == 1 and m.jnt_type[jnt] == 0:  # mjJNT_FREE
+            self._free_adr = int(m.jnt_dofadr[jnt])
+
+    @property
+    def position(self) -> np.ndarray:
+        """World position (3,) m of the body frame."""
+        return self.world.data.xpos[self.id].copy()
+
+    @property
+    def quat(self) -> np.ndarray:
+        """World orientation (4,) wxyz."""
+        return self.world.data.xquat[self.id].copy()
+
+    @property
+    def pose(self) -> np.ndarray:
+        from robotsim.spatial import make_T
+
+        d = self.world.data
+        return make_T(d.xmat[self.id].reshape(3, 3), d.xpos[self.id])
+
+    @property
+    def velocity(self) -> tuple[np.ndarray, np.ndarray]:
+        """(linear (3,) m/s of the body origin, angular (3,) rad/s), world frame."""
+        import mujoco
+
+        v = np.zeros(6)
+        mujoco.mj_objectVelocity(self.world.model, self.world.data, mujoco.mjtObj.mjOBJ_BODY,
+                                 self.id, v, 0)  # fmt: skip
+        return v[3:].copy(), v[:3].copy()
+
+    def apply_force(self, force: ArrayLike = (0, 0, 0), torque: ArrayLike = (0, 0, 0),
+                    point: ArrayLike | None = None) -> None:  # fmt: skip
+        """Add a world-frame force (N) at ``point`` (world, m; default the centre of mass)
+        and a torque (N m) during the next :meth:`World.step` call (ODE's
+        ``dBodyAddForce``: accumulators are cleared after each step call)."""
+        import mujoco
+
+        f = np.asarray(force, dtype=np.float64)
+        t = np.asarray(torque, dtype=np.float64)
+        if f.shape != (3,) or t.shape != (3,) or not (np.isfinite(f).all() and np.isfinite(t).all()):
+            raise InputError(f"body {self.name!r}: force and torque must be 3 finite numbers")
+        w = self.world
+        p = w.data.xipos[self.id] if point is None else np.asarray(point, dtype=np.float64)
+        qfrc = np.zeros(w.model.nv)
+        mujoco.mj_applyFT(w.model, w.data, f, t, p, self.id, qfrc)
+        w._qfrc_pending += qfrc
+        w._has_pending = True
+
+    def set_velocity(self, linear: ArrayLike = (0, 0, 0), angular: ArrayLike = (0, 0, 0)) -> None:
+        """Set a free body's linear (m/s, world) and angular (rad/s, world) velocity."""
+        if self._free_adr is None:
+            raise InputError(f"body {self.name!r} has no free joint; only free bodies can have "
+                             f"their velocity set (use a motor or a force)")  # fmt: skip
+        lin = np.asarray(linear, dtype=np.float64)
+        ang = np.asarray(angular, dtype=np.float64)
+        if lin.shape != (3,) or ang.shape != (3,):
+            raise InputError(f"body {self.name!r}: velocities must have 3 numbers each")
+        d, a = self.world.data, self._free_adr
+        R = d.xmat[self.id].reshape(3, 3)
+        d.qvel[a : a + 3] = lin
+        d.qvel[a + 3 : a + 6] = R.T @ ang  # MuJoCo: free angular velocity in the body frame
+
+    def set_pose(self, position: ArrayLike, quat: ArrayLike = (1, 0, 0, 0)) -> None:
+        """Teleport a free body (world position m, quaternion wxyz)."""
+        if self._free_adr is None:
+            raise InputError(f"body {self.name!r} has no free joint; it cannot be moved")
+        m, d = self.world.model, self.world.data
+        adr = int(m.jnt_qposadr[m.body_jntadr[self.id]])
+        q = np.asarray(quat, dtype=np.float64)
+        d.qpos[adr : adr + 3] = np.asarray(position, dtype=np.float64)
+        d.qpos[adr + 3 : adr + 7] = q / np.linalg.norm(q)
+        self.world._forward()
+
+
+class JointHandle:
+    """A named 1-DoF joint (hinge, slider, hinge2 axis, robot joint)."""
+
+    def __init__(self, world: World, name: str, jid: int) -> None:
+        m = world.model
+        self.world, self.name, self.id = world, name, jid
+        self.qadr = int(m.jnt_qposadr[jid])
+        self.vadr = int(m.jnt_dofadr[jid])
+
+    @property
+    def q(self) -> float:
+        return float(self.world.data.qpos[self.qadr])
+
+    @property
+    def qd(self) -> float:
+        return float(self.world.data.qvel[self.vadr])
+
+    def set_q(self, value: float) -> None:
+        self.world.data.qpos[self.qadr] = float(value)
+        self.world._forward()
+
+
+class MotorHandle:
+    """A motor (actuator) named like its joint. ``set(target)``: velocity (rad/s or m/s),
+    position (rad or m) or torque/force (N m or N) depending on the motor kind. The
+    motor's acceleration limit ramps the applied target towards it, step call by call."""
+
+    def __init__(self, world: World, name: str, aid: int, kind: str, velocity: float,
+                 acceleration: float) -> None:  # fmt: skip
+        self.world, self.name, self.id, self.kind = world, name, aid, kind
+        self.velocity_limit, self.acceleration_limit = velocity, acceleration
+
+    def set(self, target: float) -> None:
+        t = float(target)
+        if not math.isfinite(t):
+            raise InputError(f"motor {self.name!r}: target must be finite, got {target!r}")
+        if self.kind == "velocity":
+            t = max(-self.velocity_limit, min(self.velocity_limit, t))
+        self.world._targets[self.id] = t
+
+    @property
+    def target(self) -> float:
+        return float(self.world._targets[self.id])
+
+    @property
+    def applied(self) -> float:
+        """The control value MuJoCo sees now (after the acceleration ramp)."""
+        return float(self.world.data.ctrl[self.id])
+
+
+class World:
+    """A compiled Scene you can step. See the module docstring.
+
+    Args:
+        scene: what to build.
+        seed: seeds ``world.rng`` (noise, random placements); MuJoCo itself is
+            deterministic, so the same scene and seed give the same numbers.
+        max_speed: a body speed (m/s or rad/s per DoF) above this counts as divergence.
+        check_interval: simulated seconds between the speed checks.
+    """
+
+    def __init__(self, scene: Scene, seed: int = 0, max_speed: float = 1e3,
+                 check_interval: float = 0.01) -> None:  # fmt: skip
+        import mujoco
+
+        self.scene = scene
+        self.seed = int(seed)
+        self._compiled: Compiled = compile_scene(scene)
+        self.model = self._compiled.model
+        self.data = mujoco.MjData(self.model)
+        self.timestep = float(self.model.opt.timestep)
+        self.max_speed = float(max_speed)
+        self.check_interval = float(check_interval)
+        self.paused = False
+        m = self.model
+        name = mujoco.mj_id2name
+        self.body_names = tuple(name(m, mujoco.mjtObj.mjOBJ_BODY, i) or f"body{i}"
+                                for i in range(m.nbody))  # fmt: skip
+        self._body_ids = {n: i for i, n in enumerate(self.body_names)}
+        one_dof = (2, 3)  # slide, hinge
+        self.joint_names = tuple(name(m, mujoco.mjtObj.mjOBJ_JOINT, j) or f"joint{j}"
+                                 for j in range(m.njnt) if m.jnt_type[j] in one_dof)  # fmt: skip
+        self._joint_ids = {n: m.joint(n).id for n in self.joint_names}
+        self._jq = np.array([m.jnt_qposadr[self._joint_ids[n]] for n in self.joint_names], int)
+        self._jv = np.array([m.jnt_dofadr[self._joint_ids[n]] for n in self.joint_names], int)
+        self.motor_names = tuple(mi.name for mi in self._compiled.motors)
+        self._motor_ids = {n: m.actuator(n).id for n in self.motor_names}
+        self._targets = np.zeros(m.nu)
+        acc = np.array([mi.motor.acceleration for mi in self._compiled.motors], dtype=float)
+        self._acc = acc if acc.size else np.zeros(0)
+        self._ramped = bool(np.isfinite(acc).any())
+        self._qfrc_pending = np.zeros(m.nv)
+        self._has_pending = False
+        self._warn_ids = [int(w) for w in (mujoco.mjtWarning.mjWARN_BADQACC,
+                                           mujoco.mjtWarning.mjWARN_BADQVEL,
+                                           mujoco.mjtWarning.mjWARN_BADQPOS)]  # fmt: skip
+        self._handles: dict[tuple[str, str], Any] = {}
+        self.reset()
+
+    # -- life cycle -------------------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the initial state (time 0, initial poses, zero velocities and targets)."""
+        import mujoco
+
+        mujoco.mj_resetData(self.model, self.data)
+        self.data.qpos[:] = self._compiled.qpos0
+        for mi in self._compiled.motors:  # position motors hold the initial joint value
+            if mi.motor.kind == "position":
+                aid = self._motor_ids[mi.name]
+                jid = self.model.actuator_trnid[aid, 0]
+                self._targets[aid] = self.data.qpos[self.model.jnt_qposadr[jid]]
+            else:
+                self._targets[self._motor_ids[mi.name]] = 0.0
+        self.data.ctrl[:] = self._targets
+        self._qfrc_pending[:] = 0.0
+        self._has_pending = False
+        self.rng = np.random.default_rng(self.seed)
+        self._next_check = self.check_interval
+        self._warn_counts = [0, 0, 0]
+        self._forward()
+
+    def pause(self) -> None:
+        """Stop :meth:`advance` from stepping (explicit :meth:`step` still steps)."""
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+
+    @property
+    def time(self) -> float:
+        return float(self.data.time)
+
+    # -- stepping ---------------------------------------------------------------------
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` physics steps (also when paused: single-stepping).
+
+        Raises PhysicsError when the simulation diverges (see the module docstring).
+        """
+        import mujoco
+
+        m, d = self.model, self.data
+        if self._ramped:
+            self._ramp(n * self.timestep)
+        else:
+            d.ctrl[:] = self._targets
+        if self._has_pending:
+            d.qfrc_applied[:] = self._qfrc_pending
+            mujoco.mj_step(m, d, n)
+            d.qfrc_applied[:] = 0.0
+            self._qfrc_pending[:] = 0.0
+            self._has_pending = False
+        else:
+            mujoco.mj_step(m, d, n)
+        w = d.warning
+        ids = self._warn_ids
+        if (w[ids[0]].number != self._warn_counts[0] or w[ids[1]].number != self._warn_counts[1]
+                or w[ids[2]].number != self._warn_counts[2]):  # fmt: skip
+            self._diverged_warning()
+        if d.time >= self._next_check:
+            self._next_check = d.time + self.check_interval
+            self._check_speeds()
+
+    def advance(self, duration: float) -> int:
+        """Step ``duration`` seconds of simulated time unless paused; returns the steps."""
+        if self.paused:
+            return 0
+        n = max(1, round(duration / self.timestep))
+        self.step(n)
+        return n
+
+    def _ramp(self, dt: float) -> None:
+        ctrl = self.data.ctrl
+        delta = self._targets - ctrl
+        lim = self._acc * dt
+        ctrl[:] = ctrl + np.clip(delta, -lim, lim)
+
+    def _forward(self) -> None:
+        import mujoco
+
+        mujoco.mj_forward(self.model, self.data)
+
+    # -- divergence -------------------------------------------------------------------
+    def _body_of_dof(self, dof: int) -> str:
+        if 0 <= dof < self.model.nv:
+            return self.body_names[int(self.model.dof_bodyid[dof])]
+        return "(unknown body)"
+
+    def _diverged_warning(self) -> None:
+        w = self.data.warning
+        kinds = ("acceleration", "velocity", "position")
+        for k, wid in enumerate(self._warn_ids):
+            if w[wid].number != self._warn_counts[k]:
+                self._warn_counts[k] = int(w[wid].number)
+                body = self._body_of_dof(int(w[wid].lastinfo))
+                raise PhysicsError(f"simulation diverged at t={self.time:.4f} s: bad {kinds[k]} "
+                                   f"(NaN, inf or huge) at body {body!r}")  # fmt: skip
+
+    def _check_speeds(self) -> None:
+        qv = self.data.qvel
+        if qv.size == 0:
+            return
+        i = int(np.argmax(np.abs(qv)))
+        v = float(qv[i])
+        if not (abs(v) <= self.max_speed):
+            raise PhysicsError(f"simulation diverged at t={self.time:.4f} s: body "
+                               f"{self._body_of_dof(i)!r} moves at {v:.3g} (limit "
+                               f"{self.max_speed:g} m/s or rad/s)")  # fmt: skip
+
+    # -- named access -----------------------------------------------------------------
+    def body(self, name: str) -> BodyHandle:
+        h = self._handles.get(("body", name))
+        if h is None:
+            if name not in self._body_ids:
+                raise UnknownNameError("body", name, self.body_names[1:])
+            h = self._handles[("body", name)] = BodyHandle(self, name, self._body_ids[name])
+        return h
+
+    def joint(self, name: str) -> JointHandle:
+        h = self._handles.get(("joint", name))
+        if h is None:
+            if name not in self._joint_ids:
+                raise UnknownNameError("joint", name, self.joint_names)
+            h = self._handles[("joint", name)] = JointHandle(self, name, self._joint_ids[name])
+        return h
+
+    def motor(self, name: str) -> MotorHandle:
+        h = self._handles.get(("motor", name))
+        if h is None:
+            if name not in self._motor_ids:
+                raise UnknownNameError("motor", name, self.motor_names)
+            mi = next(x for x in self._compiled.motors if x.name == name)
+            h = MotorHandle(self, name, self._motor_ids[name], mi.motor.kind, mi.motor.velocity,
+                            mi.motor.acceleration)  # fmt: skip
+            self._handles[("motor", name)] = h
+        return h
+
+    @property
+    def drives(self) -> dict[str, Any]:
+        """Robot name -> DriveInfo for robots with a wheel drive."""
+        return dict(self._compiled.drives)
+
+    def state(self) -> WorldState:
+        """A read-only snapshot of every body pose and 1-DoF joint."""
+        d = self.data
+        return WorldState(self.time, self.body_names, _ro(d.xpos), _ro(d.xquat),
+                          self.joint_names, _ro(d.qpos[self._jq]), _ro(d.qvel[self._jv]))  # fmt: skip
+
+    def contacts(self) -> list[tuple[str, str, float]]:
+        """Current contacts as (body 1, body 2, penetration depth m >= 0); geoms of the
+        static world (the ground, static bodies merged into it) are named by geom."""
+        m, d = self.model, self.data
+        out = []
+        for i in range(d.ncon):
+            c = d.contact[i]
+            out.append((self._contact_name(int(c.geom1)), self._contact_name(int(c.geom2)),
+                        max(0.0, -float(c.dist))))  # fmt: skip
+        return out
+
+    def _contact_name(self, geom: int) -> str:
+        import mujoco
+
+        b = int(self.model.geom_bodyid[geom])
+        if b == 0:
+            return mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_GEOM, geom) or "world"
+        return self.body_names[b]
