@@ -141,15 +141,15 @@ def test_joint_types_compile_and_move() -> None:
     bodies = (
         base,
         Body("pend", Capsule(0.03, 0.3), trans([0.3, 0, 0]), parent="base",
-             joint=Joint("ball", anchor=(-0.2, 0, 0)), mass=0.5),  # fmt: skip
+             joint=Joint("ball", anchor=(-0.2, 0, 0)), mass=0.5),
         Body("slide", Box((0.1, 0.1, 0.1)), trans([0, 0.5, 0]), parent="base",
-             joint=Joint("slider", axis=(0, 0, 1), range=(-0.3, 0.0)), mass=0.5),  # fmt: skip
+             joint=Joint("slider", axis=(0, 0, 1), range=(-0.3, 0.0)), mass=0.5),
         Body("fixed", Ellipsoid((0.1, 0.05, 0.05)), trans([0, -0.5, 0]), parent="base",
-             joint=Joint("fixed")),  # fmt: skip
+             joint=Joint("fixed")),
         Body("steer", Cylinder(0.1, 0.04), trans([0.5, 0.5, 0]), parent="base",
              joint=Joint("hinge2", axis=(0, 0, 1), axis2=(0, 1, 0),
                          motor=Motor("position", gain=10.0, damping=0.5),
-                         motor2=Motor("velocity", gain=2.0)), mass=0.3),  # fmt: skip
+                         motor2=Motor("velocity", gain=2.0)), mass=0.3),
     )
     w = World(Scene(bodies=bodies, ground=None))
     assert {"slide", "steer.steer", "steer.drive"} <= set(w.joint_names)
@@ -193,7 +193,7 @@ def test_divergence_raises_naming_time_and_body() -> None:
             w.step(5)
     w = _free_box()
     w.data.qvel[0] = np.nan
-    with pytest.raises(PhysicsError, match="diverged at t=.*'box'"):
+    with pytest.raises(PhysicsError, match=r"diverged at t=.*'box'"):
         w.step()
 
 

@@ -208,8 +208,9 @@ def calibrated_dampratio(e: float, w_h: float, h: float) -> float:
     Found by bisection on a one-degree-of-freedom MuJoCo model (a sphere on a vertical
     slide joint dropped under gravity onto a plane; the mean over the drop heights
     ``CALIBRATION_DROPS``): the rebound apex ratio is ``e^2``. Where the impact falls
-    inside a time step moves single rebounds by a few per cent around that mean. Time discretisation, gravity during the contact and MuJoCo's impedance are
-    all included, which the continuous formula (:func:`analytic_dampratio`) misses.
+    inside a time step moves single rebounds by a few per cent around that mean. Time
+    discretisation, gravity during the contact and MuJoCo's impedance are all included,
+    which the continuous formula (:func:`analytic_dampratio`) misses.
     """
     if e >= 1.0:
         return 0.0

@@ -117,7 +117,8 @@ class BodyHandle:
 
         f = np.asarray(force, dtype=np.float64)
         t = np.asarray(torque, dtype=np.float64)
-        if f.shape != (3,) or t.shape != (3,) or not (np.isfinite(f).all() and np.isfinite(t).all()):
+        finite = np.isfinite(f).all() and np.isfinite(t).all()
+        if f.shape != (3,) or t.shape != (3,) or not finite:
             raise InputError(f"body {self.name!r}: force and torque must be 3 finite numbers")
         w = self.world
         p = w.data.xipos[self.id] if point is None else np.asarray(point, dtype=np.float64)
@@ -396,13 +397,14 @@ class World:
     def state(self) -> WorldState:
         """A read-only snapshot of every body pose and 1-DoF joint."""
         d = self.data
+        q, qd = _ro(d.qpos[self._jq]), _ro(d.qvel[self._jv])
         return WorldState(self.time, self.body_names, _ro(d.xpos), _ro(d.xquat),
-                          self.joint_names, _ro(d.qpos[self._jq]), _ro(d.qvel[self._jv]))  # fmt: skip
+                          self.joint_names, q, qd)  # fmt: skip
 
     def contacts(self) -> list[tuple[str, str, float]]:
         """Current contacts as (body 1, body 2, penetration depth m >= 0); geoms of the
         static world (the ground, static bodies merged into it) are named by geom."""
-        m, d = self.model, self.data
+        _m, d = self.model, self.data
         out = []
         for i in range(d.ncon):
             c = d.contact[i]
