@@ -222,7 +222,7 @@ def _mujoco_qpos(mm: mujoco.MjModel, model: RobotModel, q: np.ndarray) -> np.nda
             R = rot_x(vals[name + "_x"]) @ rot_y(vals[name + "_y"]) @ rot_z(vals[name + "_z"])
             quat = np.zeros(4)
             mujoco.mju_mat2Quat(quat, R.ravel())
-            qpos[adr:adr + 4] = quat
+            qpos[adr : adr + 4] = quat
         elif name in vals:
             qpos[adr] = vals[name]
         else:  # a mimic joint

@@ -253,7 +253,7 @@ def model_from_mjmodel(
         if parent_bid == 0 and 0 not in link_of_body:
             if floating:
                 jadr = int(mjm.jnt_qposadr[mjm.body_jntadr[bid]])
-                metadata["T_world_root"] = _pose(qpos0[jadr:jadr + 3], qpos0[jadr + 3:jadr + 7])
+                metadata["T_world_root"] = _pose(qpos0[jadr : jadr + 3], qpos0[jadr + 3 : jadr + 7])
             continue  # the root link
         parent = link_of_body[parent_bid]
         jids = list(range(mjm.body_jntadr[bid], mjm.body_jntadr[bid] + mjm.body_jntnum[bid]))

@@ -322,4 +322,3 @@ def load_urdf(path: str | Path) -> RobotModel:
     if not p.is_file():
         raise ModelFileError(p, "no such file")
     return parse_urdf_string(p.read_bytes(), p)
-

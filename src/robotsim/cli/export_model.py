@@ -1,0 +1,47 @@
+"""``robotsim convert ROBOT --to urdf|mjcf --out FILE``: write a robot in another format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from robotsim.cli.common import echo_json
+from robotsim.model import load_robot
+
+__all__ = ["register"]
+
+
+@click.command("convert")
+@click.argument("robot")
+@click.option("--to", "fmt", type=click.Choice(["urdf", "mjcf"]), required=True,
+              help="Output format.")  # fmt: skip
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Output file (mesh paths are written relative to its folder).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def convert_cmd(robot: str, fmt: str, out: Path, as_json: bool) -> None:
+    """Convert a robot (library name, .urdf, MJCF .xml or robot .yaml) to URDF or MJCF.
+
+    URDF has no place for named poses, capsules or ellipsoids (written as cylinder +
+    spheres / a sphere); see docs/file_formats.md.
+    """
+    model = load_robot(robot)
+    if fmt == "urdf":
+        from robotsim.model.urdf import save_urdf
+
+        path = save_urdf(model, out)
+    else:
+        from robotsim.model.mjcf import save_mjcf
+
+        path = save_mjcf(model, out)
+    info = {"robot": model.name, "format": fmt, "out": str(path), "links": len(model.links),
+            "dof": model.nq}  # fmt: skip
+    if as_json:
+        echo_json(info)
+    else:
+        click.echo(f"wrote {path} ({fmt}: {model.name}, {len(model.links)} links, "
+                   f"{model.nq} DoF)")  # fmt: skip
+
+
+def register(group: click.Group) -> None:
+    group.add_command(convert_cmd)
