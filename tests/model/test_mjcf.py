@@ -308,3 +308,14 @@ def test_bad_mjcf_gives_clear_error(case: str, tmp_path: Path) -> None:
         load_mjcf(path)
     msg = str(info.value)
     assert msg.startswith(str(path)) and expected in msg and "\n" not in msg, msg
+
+
+def test_flat_meshes_are_left_out_of_mujoco_with_a_warning(tmp_path: Path) -> None:
+    quad = tmp_path / "quad.obj"
+    quad.write_text("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
+    cube = FIXTURES / "meshes" / "OBJ" / "box.obj"
+    b = RobotBuilder("flat")
+    b.link("base", visuals=[Shape(Mesh(quad)), Shape(Mesh(cube), name="cube")])
+    with pytest.warns(UserWarning, match="mesh is flat"):
+        mm = to_mjspec(b.build()).compile()
+    assert [mm.geom(i).name for i in range(mm.ngeom)] == ["base/cube"]

@@ -25,9 +25,12 @@ What is written:
   in both tuples) is one geom in group 0; visual-only shapes are group 2 with
   ``contype=conaffinity=0`` and ``density=0``; collision-only shapes are group 3. Box,
   sphere, cylinder, capsule and ellipsoid map one to one. Mesh files MuJoCo reads
-  itself (STL, OBJ) are referenced by absolute path; other formats (3DS, X, DAE, GLB,
-  PLY...) are read with :func:`robotsim.model.meshes.load_mesh` and written inline as
-  vertex/face lists.
+  itself (OBJ, binary STL up to 200000 triangles) are referenced by path; others
+  (ASCII STL, 3DS, X, DAE, GLB, PLY...) are read with
+  :func:`robotsim.model.meshes.load_mesh` and written inline as vertex/face lists.
+  Visual-only meshes use ``inertia="shell"`` (open visual meshes then compile); flat
+  meshes or meshes of fewer than 4 vertices, which MuJoCo refuses, are left out with a
+  warning.
 - inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` (full
   inertia tensor); a link without one lets MuJoCo infer mass and inertia from its
   collision geoms at density 1000 kg/m^3 (``inertiafromgeom="auto"``). The compiler's
@@ -42,6 +45,7 @@ What is written:
 
 from __future__ import annotations
 
+import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
@@ -52,9 +56,8 @@ from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sha
 from robotsim.model.robot import JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
 
-__all__ = ["MJ_NATIVE_MESH_SUFFIXES", "save_mjcf", "to_mjcf_string", "to_mjspec"]
+__all__ = ["save_mjcf", "to_mjcf_string", "to_mjspec"]
 
-MJ_NATIVE_MESH_SUFFIXES = (".stl", ".obj")
 GROUP_BOTH, GROUP_VISUAL, GROUP_COLLISION = 0, 2, 3
 
 
@@ -67,6 +70,25 @@ def _num(x: float) -> str:
 
 def _vec(xs: Iterable[float]) -> str:
     return " ".join(_num(x) for x in xs)
+
+
+def _mujoco_reads(path: Path) -> bool:
+    """MuJoCo reads OBJ files and *binary* STL files of at most 200000 triangles."""
+    suffix = path.suffix.lower()
+    if suffix == ".obj":
+        return True
+    if suffix != ".stl":
+        return False
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(84)
+    except OSError:
+        return False
+    if len(head) < 84:
+        return False
+    n = int.from_bytes(head[80:84], "little")
+    return 0 < n <= 200_000 and size == 84 + 50 * n
 
 
 def _set_pose(el: ET.Element, T: np.ndarray) -> None:
@@ -98,19 +120,36 @@ class _MjcfWriter:
         )
         self.asset = ET.SubElement(self.root, "asset")
         self.world = ET.SubElement(self.root, "worldbody")
-        self._meshes: dict[tuple[str, tuple[float, ...]], str] = {}
+        self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
 
     # ----------------------------------------------------------------- meshes
-    def mesh_asset(self, geom: Mesh) -> str:
+    def mesh_asset(self, geom: Mesh, visual_only: bool) -> str | None:
+        """The asset name for a mesh geometry, or None if MuJoCo cannot use the mesh
+        (fewer than 4 vertices or all in one plane: MuJoCo needs a volume)."""
+        from robotsim.model.meshes import load_mesh
+
         path = Path(geom.path).resolve()
-        key = (str(path), tuple(float(s) for s in geom.scale))
+        # visual-only meshes get shell inertia: open or thin visual meshes then compile.
+        key = (str(path), tuple(float(s) for s in geom.scale), visual_only)
         if key in self._meshes:
             return self._meshes[key]
+        tm = load_mesh(path)
+        v = np.asarray(tm.vertices, dtype=np.float64)
+        if len(v) < 4 or np.linalg.matrix_rank(v - v.mean(axis=0), tol=1e-12) < 3:
+            warnings.warn(
+                f"{path}: mesh is flat or has fewer than 4 vertices; MuJoCo cannot use it, "
+                "its geoms are left out of the MJCF",
+                stacklevel=4,
+            )
+            self._meshes[key] = None
+            return None
         name = f"{self.prefix}mesh{len(self._meshes)}_{path.stem}"
         el = ET.SubElement(self.asset, "mesh", name=name)
         if any(s != 1.0 for s in geom.scale):
             el.set("scale", _vec(geom.scale))
-        if path.suffix.lower() in MJ_NATIVE_MESH_SUFFIXES:
+        if visual_only:
+            el.set("inertia", "shell")
+        if _mujoco_reads(path):
             f = path
             if self.relative_to is not None:
                 try:
@@ -119,18 +158,20 @@ class _MjcfWriter:
                     f = path
             el.set("file", str(f))
         else:
-            from robotsim.model.meshes import load_mesh
-
-            tm = load_mesh(path)
-            el.set("vertex", _vec(np.asarray(tm.vertices, dtype=np.float64).ravel()))
+            el.set("vertex", _vec(v.ravel()))
             el.set("face", " ".join(str(int(i)) for i in np.asarray(tm.faces).ravel()))
         self._meshes[key] = name
         return name
 
     # ----------------------------------------------------------------- geoms
     def geom(self, body: ET.Element, shape: Shape, name: str, group: int) -> None:
-        g = ET.SubElement(body, "geom", name=name)
         geo = shape.geometry
+        mesh_name = None
+        if isinstance(geo, Mesh):
+            mesh_name = self.mesh_asset(geo, group == GROUP_VISUAL)
+            if mesh_name is None:
+                return
+        g = ET.SubElement(body, "geom", name=name)
         if isinstance(geo, Box):
             g.set("type", "box")
             g.set("size", _vec(np.asarray(geo.size) / 2.0))
@@ -148,7 +189,7 @@ class _MjcfWriter:
             g.set("size", _vec(geo.radii))
         elif isinstance(geo, Mesh):
             g.set("type", "mesh")
-            g.set("mesh", self.mesh_asset(geo))
+            g.set("mesh", str(mesh_name))
         _set_pose(g, np.asarray(shape.T_link_shape))
         g.set("rgba", _vec(shape.rgba))
         g.set("group", str(group))
