@@ -91,6 +91,24 @@ def _mujoco_reads(path: Path) -> bool:
     return 0 < n <= 200_000 and size == 84 + 50 * n
 
 
+def _native_vertices(path: Path) -> np.ndarray:
+    """Vertices ``(n, 3)`` of an OBJ or binary STL file, read quickly (no faces): enough
+    to tell whether MuJoCo will accept the mesh."""
+    if path.suffix.lower() == ".stl":
+        data = np.frombuffer(path.read_bytes(), dtype=np.uint8, offset=84)
+        tri = data.reshape(-1, 50)[:, 12:48].copy().view("<f4").reshape(-1, 3)
+        return tri.astype(np.float64)
+    rows = []
+    with path.open("r", errors="replace") as fh:
+        for line in fh:
+            if line.startswith("v "):
+                rows.append(line.split()[1:4])
+    try:
+        return np.array(rows, dtype=np.float64).reshape(-1, 3)
+    except ValueError:
+        return np.zeros((0, 3))
+
+
 def _set_pose(el: ET.Element, T: np.ndarray) -> None:
     p = T[:3, 3]
     if np.any(p != 0.0):
@@ -133,8 +151,9 @@ class _MjcfWriter:
         key = (str(path), tuple(float(s) for s in geom.scale), visual_only)
         if key in self._meshes:
             return self._meshes[key]
-        tm = load_mesh(path)
-        v = np.asarray(tm.vertices, dtype=np.float64)
+        native = _mujoco_reads(path)
+        tm = None if native else load_mesh(path)
+        v = _native_vertices(path) if tm is None else np.asarray(tm.vertices, dtype=np.float64)
         if len(v) < 4 or np.linalg.matrix_rank(v - v.mean(axis=0), tol=1e-12) < 3:
             warnings.warn(
                 f"{path}: mesh is flat or has fewer than 4 vertices; MuJoCo cannot use it, "
@@ -149,7 +168,7 @@ class _MjcfWriter:
             el.set("scale", _vec(geom.scale))
         if visual_only:
             el.set("inertia", "shell")
-        if _mujoco_reads(path):
+        if tm is None:
             f = path
             if self.relative_to is not None:
                 try:
