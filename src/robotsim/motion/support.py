@@ -1,0 +1,190 @@
+"""Support-foot switching: the foot on the ground is the root of the kinematic tree.
+
+Every tick the joints move to the next sample ``q_k`` with the current support foot
+as the anchor of :class:`robotsim.kinematics.AnchoredState` (paper eq. 2: the body pose
+is recomputed so the support sole stays exactly where it is). Then every other sole is
+checked against the ground (the plane ``z = 0``): its height is the lowest of its four
+corners.
+
+**Switch rule.** A non-support foot whose lowest corner goes below the floor by more
+than ``sink_tol`` (default 0.1 mm) — and below the support sole, if that one is already
+under the floor — is pushing into the ground: it becomes the support. (The second
+condition is the hysteresis that stops two sunken feet from trading the support every
+tick.)
+Where it is frozen depends on ``detection``:
+
+- ``exact`` (default): the instant it reached the floor is found by bisection on the
+  interpolation between the previous and this tick, the support switches there (the
+  new support sole sits on the floor to ~1e-12 m) and the tick is completed with it. If
+  the foot was already on the floor at the previous tick (double support, the other
+  foot now lifting) the switch happens at the previous tick.
+- ``tick`` (the paper's): the foot becomes the support where it is at this tick, so
+  its depth below the floor (the *contact error*) stays until its next swing. It is at
+  most one tick's travel of the foot, which is why fewer interpolation points per
+  keyframe (the paper's first speed method at high levels) sink the feet.
+
+**Double support** is reported when every sole is within ``contact_tol`` (1 mm) of the
+floor; the support (anchor) then stays the foot that was last switched to, so a foot
+that touches down exactly on the floor takes over only when the other one starts to
+lift (or when it is pushed into the floor). Switching never moves a link: the body
+pose is continuous across switches.
+
+The start: the lowest sole of the start pose (first foot on ties) is laid flat on the
+floor (its yaw and x, y kept) and becomes the support.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from robotsim.errors import InputError
+from robotsim.kinematics.floating import AnchoredState
+from robotsim.model.robot import RobotModel
+from robotsim.motion.profile import SoleSpec
+from robotsim.spatial import inv_T
+
+__all__ = ["ContactSettings", "Detection", "SupportTracker", "Switch", "initial_root"]
+
+Detection = Literal["exact", "tick"]
+
+
+@dataclass(frozen=True)
+class ContactSettings:
+    """Ground contact parameters (m)."""
+
+    contact_tol: float = 1e-3
+    sink_tol: float = 1e-4
+    detection: Detection = "exact"
+
+    def __post_init__(self) -> None:
+        if self.detection not in ("exact", "tick"):
+            raise InputError(f"detection {self.detection!r}; valid: exact, tick")
+        if not (self.contact_tol > 0 and self.sink_tol >= 0):
+            raise InputError("contact_tol must be > 0 and sink_tol >= 0")
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A change of support foot at sample ``tick`` (time ``t`` s; for ``exact``
+    detection at fraction ``u`` of that sample's segment). ``error_m`` is the new
+    support sole's height above the floor when frozen (negative = below)."""
+
+    tick: int
+    t: float
+    from_foot: str
+    to_foot: str
+    error_m: float
+
+
+def _flat_on_floor(T_root_sole: np.ndarray) -> np.ndarray:
+    yaw = np.arctan2(T_root_sole[1, 0], T_root_sole[0, 0])
+    c, s = np.cos(yaw), np.sin(yaw)
+    T = np.eye(4)
+    T[:2, :2] = [[c, -s], [s, c]]
+    T[:2, 3] = T_root_sole[:2, 3]
+    return T
+
+
+def initial_root(
+    model: RobotModel, q0: np.ndarray, soles: tuple[SoleSpec, ...]
+) -> tuple[np.ndarray, int]:
+    """``(T_world_root (4, 4), support foot index)`` for the start pose ``q0``."""
+    T = model.tree.fk_frames(q0, [s.frame for s in soles])
+    lows = [float(np.min(T[i, 2, :3] @ s.corners().T + T[i, 2, 3])) for i, s in enumerate(soles)]
+    i = int(np.argmin(np.round(lows, 9)))
+    return _flat_on_floor(T[i]) @ inv_T(T[i]), i
+
+
+class SupportTracker:
+    """Moves an :class:`AnchoredState` sample by sample with support switching.
+
+    Args:
+        model: the robot; ``soles`` its feet (at least one).
+        q0: start configuration ``(nq,)``; the robot is placed by :func:`initial_root`.
+        q_between: ``f(u_from, u_to, u) -> q`` is not needed: pass each tick's segment
+            endpoints to :meth:`step` instead (see ``q_of``).
+    """
+
+    def __init__(
+        self,
+        model: RobotModel,
+        soles: tuple[SoleSpec, ...],
+        q0: np.ndarray,
+        settings: ContactSettings | None = None,
+    ) -> None:
+        if not soles:
+            raise InputError(f"{model.name}: support switching needs at least one sole")
+        self.model = model
+        self.soles = tuple(soles)
+        self.settings = settings or ContactSettings()
+        tree = model.tree
+        self._link = []
+        self._corners = []  # (4, 4) homogeneous corner columns in the link frame
+        for s in self.soles:
+            li, T_lf = tree.frame(s.frame)
+            C = np.vstack([s.corners().T, np.ones(4)])
+            self._link.append(li)
+            self._corners.append(np.asarray(T_lf) @ C)
+        T0, self.support = initial_root(model, np.asarray(q0, float), self.soles)
+        self.state = AnchoredState(
+            model, np.asarray(q0, float), T0, anchor=self.soles[self.support].frame
+        )
+        self.heights = self._heights()
+
+    @property
+    def support_name(self) -> str:
+        return self.soles[self.support].frame
+
+    def _heights(self) -> np.ndarray:
+        """Lowest corner height (m) of every sole in the current state ``(F,)``."""
+        W = self.state.link_poses()
+        return np.array([np.min(W[li, 2] @ C) for li, C in zip(self._link, self._corners)])
+
+    def step(self, q: np.ndarray, q_of: object = None) -> Switch | None:
+        """Advance to ``q``; ``q_of(u) -> q`` gives the configuration at fraction
+        ``u`` in [0, 1] of the way from the previous sample to ``q`` (used by exact
+        detection). Returns the switch made in this tick, if any."""
+        st = self.state
+        s = self.settings
+        q_prev = st.q
+        h_prev = self.heights
+        st.set_q(q)
+        h = self._heights()
+        a = self.support
+        floor = min(0.0, float(h[a])) - s.sink_tol
+        others = [i for i in range(len(self.soles)) if i != a and h[i] < floor]
+        if not others:
+            self.heights = h
+            return None
+        b = min(others, key=lambda i: h[i])
+        if s.detection == "tick":
+            st.set_anchor(self.soles[b].frame)
+            err = float(h[b])
+        elif h_prev[b] <= 0.0:
+            # already on the floor at the previous sample: switch there
+            st.set_q(q_prev)
+            st.set_anchor(self.soles[b].frame)
+            st.set_q(q)
+            err = float(h_prev[b])
+        else:
+            lo, hi = 0.0, 1.0  # h_b(lo) > 0 >= h_b(hi)
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                st.set_q(q_of(mid))  # type: ignore[operator]
+                if self._heights()[b] > 0.0:
+                    lo = mid
+                else:
+                    hi = mid
+                if hi - lo < 1e-13:
+                    break
+            st.set_q(q_of(hi))  # type: ignore[operator]
+            err = float(self._heights()[b])
+            st.set_anchor(self.soles[b].frame)
+            st.set_q(q)
+        frm = self.soles[a].frame
+        self.support = b
+        self.heights = self._heights()
+        return Switch(-1, float("nan"), frm, self.soles[b].frame, err)
