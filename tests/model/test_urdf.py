@@ -153,6 +153,7 @@ def test_floating_capsule_ellipsoid_and_unlimited_export(tmp_path: Path) -> None
     text = to_urdf_string(m)
     m2 = parse_urdf_string(text)
     assert m2.floating and m2.root == "body" and "world" not in m2.link_names
+    np.testing.assert_array_equal(m2.metadata["T_world_root"], np.eye(4))
     vis = m2.link("body").visuals
     kinds = [type(s.geometry) for s in vis]
     assert kinds == [Cylinder, Sphere, Sphere, Sphere]  # capsule = 3, ellipsoid = 1
@@ -184,7 +185,11 @@ BAD = {
     "cycle": ('<robot name="x">' + GOOD_LINKS
               + '<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>'
               + '<joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>'
-              + "</robot>", "cycle"),
+              + "</robot>", "joint 'j1': joints 'j1' -> 'j2' form a cycle"),
+    "two_parents": ('<robot name="x"><link name="a"/><link name="b"/><link name="c"/>'
+                    '<joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>'
+                    '<joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>'
+                    "</robot>", "joint 'j2': link 'c' is already the child of joint 'j1'"),
     "missing_mesh": ('<robot name="x"><link name="a"><visual><geometry>'
                      '<mesh filename="package://nopkg/meshes/gone.stl"/></geometry></visual>'
                      "</link></robot>", "link 'a'/visual[0]/mesh: mesh file not found"),

@@ -195,6 +195,27 @@ def _shapes(ctx: _Ctx, link: ET.Element, tag: str, lname: str,
     return out
 
 
+def _check_cycles(ctx: _Ctx, joint_specs: list) -> None:
+    """Name the joints of a closed loop (URDF describes trees only)."""
+    up: dict[str, tuple[str, str]] = {}  # child link -> (joint, parent link)
+    for _, jname, _, ends, where in joint_specs:
+        if ends["child"] in up:
+            raise ctx.error(where, f"link {ends['child']!r} is already the child of joint "
+                            f"{up[ends['child']][0]!r}; a link has one parent")  # fmt: skip
+        up[ends["child"]] = (jname, ends["parent"])
+    for start in up:
+        path: list[str] = []
+        link = start
+        while link in up:
+            jname, parent = up[link]
+            if jname in path:
+                loop = path[path.index(jname) :]
+                raise ctx.error(f"joint {loop[0]!r}", "joints " + " -> ".join(repr(j) for j in loop)
+                                + " form a cycle")  # fmt: skip
+            path.append(jname)
+            link = parent
+
+
 def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> RobotModel:
     """Parse URDF text; ``path`` names it in errors and anchors relative mesh paths."""
     p = Path(path)
@@ -225,6 +246,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
         raise ctx.error("robot", "no <link> elements")
 
     floating = False
+    metadata: dict[str, object] = {"format": "urdf"}
     dropped: set[str] = set()
     joint_specs = []
     for i, je in enumerate(root.findall("joint")):
@@ -250,6 +272,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
             if jtype == "floating" and ends["parent"] == "world" and len(parent_el) == 0:
                 floating = True
                 dropped.add("world")
+                metadata["T_world_root"] = ctx.origin(je, where)
                 continue
             raise ctx.error(where, f"{jtype} joints are not supported (only a floating joint "
                             "from an empty link named 'world' to the root, which makes the "
@@ -257,6 +280,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
         joint_specs.append((je, jname, jtype, ends, where))
     if floating and any(s[3]["parent"] == "world" for s in joint_specs):
         raise ctx.error("link 'world'", "the floating joint's 'world' link has other children")
+    _check_cycles(ctx, joint_specs)
 
     b = RobotBuilder(name, floating=floating)
     for lname, le in link_els.items():
@@ -306,7 +330,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
                     mimic=mimic)  # fmt: skip
         except InputError as exc:
             raise ctx.error(where, str(exc)) from None
-    b.metadata = {"format": "urdf"}
+    b.metadata = metadata
     try:
         model = b.build()
     except (ModelError, InputError) as exc:
