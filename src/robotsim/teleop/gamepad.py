@@ -1,0 +1,134 @@
+"""Gamepads through pygame/SDL 2: several at once, plugged and unplugged at any time.
+
+:class:`GamepadManager` gives each connected pad a *slot* (0, 1, ...): the lowest free
+slot when it is plugged in, freed when it is unplugged, so "two gamepads = two arms"
+stays stable when one pad is replugged. :meth:`GamepadManager.poll` pumps SDL's events
+and returns one :class:`InputSnapshot` per slot.
+
+No window is opened: SDL's video driver defaults to ``dummy`` and joystick events are
+read in the background (``SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS``), so this works
+headless, beside the web studio, over SSH.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GamepadInfo", "GamepadManager", "InputSnapshot"]
+
+
+@dataclass(frozen=True)
+class InputSnapshot:
+    """The state of one input device at one instant.
+
+    ``axes`` in [-1, 1] (SDL order: usually left stick x, y, ...; y is +1 *down*);
+    ``buttons`` pressed flags (0-based SDL indices); ``hats`` D-pads as ``(x, y)``
+    with x right +1 and y up +1; ``keys`` names of keys held (keyboard devices).
+    """
+
+    axes: tuple[float, ...] = ()
+    buttons: tuple[bool, ...] = ()
+    hats: tuple[tuple[int, int], ...] = ()
+    keys: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class GamepadInfo:
+    slot: int
+    name: str
+    instance_id: int
+    guid: str
+    axes: int
+    buttons: int
+    hats: int
+
+
+class GamepadManager:
+    """All connected gamepads, by slot.
+
+    Args:
+        max_slots: at most this many pads get a slot (extra pads are ignored until a
+            slot frees up).
+    """
+
+    def __init__(self, max_slots: int = 2) -> None:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS", "1")
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        import pygame
+
+        self._pg = pygame
+        if not pygame.display.get_init():
+            pygame.display.init()  # the event queue needs the (dummy) video subsystem
+        pygame.joystick.init()
+        self.max_slots = max_slots
+        self._pads: dict[int, Any] = {}  # instance id -> pygame Joystick
+        self._slot_of: dict[int, int] = {}  # instance id -> slot
+        for i in range(pygame.joystick.get_count()):
+            self._add(i)
+
+    def _add(self, device_index: int) -> None:
+        js = self._pg.joystick.Joystick(device_index)
+        iid = js.get_instance_id()
+        if iid in self._pads:
+            return
+        used = set(self._slot_of.values())
+        free = [s for s in range(self.max_slots) if s not in used]
+        if not free:
+            return
+        self._pads[iid] = js
+        self._slot_of[iid] = free[0]
+
+    def _remove(self, instance_id: int) -> None:
+        self._pads.pop(instance_id, None)
+        self._slot_of.pop(instance_id, None)
+
+    def poll(self) -> dict[int, InputSnapshot]:
+        """Pump SDL events (hot-plug included); the current state of every slot."""
+        pg = self._pg
+        for ev in pg.event.get((pg.JOYDEVICEADDED, pg.JOYDEVICEREMOVED)):
+            if ev.type == pg.JOYDEVICEADDED:
+                self._add(ev.device_index)
+            else:
+                self._remove(ev.instance_id)
+        pg.event.pump()
+        pg.event.clear(
+            (pg.JOYAXISMOTION, pg.JOYBUTTONDOWN, pg.JOYBUTTONUP, pg.JOYHATMOTION, pg.JOYBALLMOTION)
+        )
+        out = {}
+        for iid, js in self._pads.items():
+            out[self._slot_of[iid]] = InputSnapshot(
+                axes=tuple(js.get_axis(i) for i in range(js.get_numaxes())),
+                buttons=tuple(bool(js.get_button(i)) for i in range(js.get_numbuttons())),
+                hats=tuple(tuple(js.get_hat(i)) for i in range(js.get_numhats())),
+            )
+        return dict(sorted(out.items()))
+
+    def devices(self) -> list[GamepadInfo]:
+        """The pads holding a slot, by slot."""
+        infos = [
+            GamepadInfo(
+                self._slot_of[iid],
+                js.get_name(),
+                iid,
+                js.get_guid(),
+                js.get_numaxes(),
+                js.get_numbuttons(),
+                js.get_numhats(),
+            )
+            for iid, js in self._pads.items()
+        ]
+        return sorted(infos, key=lambda i: i.slot)
+
+    def close(self) -> None:
+        self._pads.clear()
+        self._slot_of.clear()
+        self._pg.joystick.quit()
+
+    def __enter__(self) -> GamepadManager:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

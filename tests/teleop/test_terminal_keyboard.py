@@ -1,0 +1,46 @@
+"""The terminal keyboard through a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import termios
+
+from robotsim.teleop import Mapper, TerminalKeyboard, decode_keys
+
+
+def test_decode_keys() -> None:
+    assert decode_keys(b"wA \x1b[A\x1b[D\x1bOC+\r\x03\x1b") == [
+        "w",
+        "a",
+        "space",
+        "up",
+        "left",
+        "right",
+        "+",
+        "enter",
+        "esc",
+    ]
+
+
+def test_keys_are_held_until_the_repeats_stop() -> None:
+    master, slave = os.openpty()
+    try:
+        kb = TerminalKeyboard(slave, hold=0.1, first_hold=0.5)
+        assert not termios.tcgetattr(slave)[3] & termios.ICANON  # cbreak mode while open
+        os.write(master, b"w\x1b[A")
+        snap = kb.poll(now=100.0)
+        assert snap.keys == {"w", "up"}
+        assert kb.poll(now=100.4).keys == {"w", "up"}  # bridging the auto-repeat delay
+        os.write(master, b"w")  # auto-repeat of w
+        assert kb.poll(now=100.45).keys == {"w", "up"}
+        assert kb.poll(now=100.52).keys == {"w"}  # up's first hold is over
+        assert kb.poll(now=100.56).keys == frozenset()  # w's repeat hold is over
+        base = Mapper("keyboard_base")
+        os.write(master, b"q\x1b[A")
+        cmd = base.update(kb.poll(now=200.0))
+        assert cmd.base_velocity == (0.5, 0.0, 1.0)
+        kb.close()
+        assert termios.tcgetattr(slave)[3] & termios.ICANON  # restored
+    finally:
+        os.close(master)
+        os.close(slave)
