@@ -43,6 +43,14 @@ _UNDO_3DS_ROOT = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0
 _X_TO_Z_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 
 
+_AXES_NOTE = {
+    ".x": "DirectX y-up left-handed converted to z-up right-handed: (x, y, z) -> (x, z, y)",
+    ".3ds": "3DS native z-up (assimp's y-up rotation undone)",
+    ".glb": "as stored (glTF files are y-up by convention; not converted)",
+    ".gltf": "as stored (glTF files are y-up by convention; not converted)",
+}
+
+
 def _check_file(path: Path) -> str:
     if not path.is_file():
         raise ModelFileError(path, "mesh file not found")
@@ -148,6 +156,7 @@ def describe_mesh(path: str | Path) -> dict[str, Any]:
         "bounds_max": [float(x) for x in hi],
         "extents": [float(x) for x in hi - lo],
         "watertight": bool(welded.is_watertight),
+        "axes": _AXES_NOTE.get(suffix, "as stored in the file"),
         "units": "file units, read as metres (no unit is stored in the file; "
         "scale with Mesh.scale, e.g. 0.001 for millimetres)",
     }
