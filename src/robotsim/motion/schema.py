@@ -267,6 +267,7 @@ def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
     except ValidationError as exc:
         err = exc.errors()[0]
         msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+        msg = msg.removeprefix("Value error, ")
         if "input" in err and err["type"] in ("less_than_equal", "greater_than_equal"):
             msg += f" (got {err['input']!r})"
         more = f" (+{len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
