@@ -21,6 +21,7 @@ from robotsim.model import (
     RobotBuilder,
     Shape,
     Sphere,
+    library_names,
 )
 from robotsim.model.robot import RobotModel
 from robotsim.model.urdf import load_urdf, parse_urdf_string, save_urdf, to_urdf_string
@@ -234,3 +235,28 @@ def test_missing_file_and_relative_mesh(tmp_path: Path) -> None:
                     "</visual></link></robot>")  # fmt: skip
     g = load_urdf(path).link("a").visuals[0].geometry
     assert g.path == (tmp_path / "m" / "t.stl").resolve() and g.scale == (2.0, 2.0, 2.0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_trees_round_trip_through_urdf(seed: int) -> None:
+    """Random trees with every joint kind, random axes, post transforms and mimics."""
+    from tests.kinematics.random_trees import random_tree
+
+    m = random_tree(seed, n_links=10)
+    m2 = parse_urdf_string(to_urdf_string(m))
+    assert m2.joint_names == m.joint_names
+    q = random_q(m, 20, seed=seed)
+    for name in (*m.link_names, *m.frame_names):
+        np.testing.assert_allclose(m2.fk(q, name), m.fk(q, name), rtol=0, atol=1e-12,
+                                   err_msg=name)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", library_names())
+def test_every_library_robot_round_trips_through_urdf(name: str) -> None:
+    m = load_robot(name)
+    m2 = parse_urdf_string(to_urdf_string(m))
+    assert m2.joint_names == m.joint_names and m2.floating == m.floating
+    q = random_q(m, 10, seed=5)
+    for link in (*m.link_names, *m.frame_names):
+        np.testing.assert_allclose(m2.fk(q, link), m.fk(q, link), rtol=0, atol=1e-12,
+                                   err_msg=link)  # fmt: skip

@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
-from robotsim.model.robot import JointType, Link, RobotModel
+from robotsim.model.robot import Joint, JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
 
 __all__ = ["save_mjcf", "to_mjcf_string", "to_mjspec"]
@@ -307,13 +307,29 @@ class _MjcfWriter:
         return self.root
 
 
+def mujoco_joint_order(model: RobotModel) -> list[str]:
+    """Movable joints (mimics included) in MuJoCo's order for the exported model: bodies
+    in depth-first order of the nested XML, which differs from the model's breadth-first
+    joint order on branching trees."""
+    children: dict[str, list[Joint]] = {}
+    for j in model.joints:
+        children.setdefault(j.parent, []).append(j)
+    out: list[str] = []
+    stack = list(reversed(children.get(model.root, [])))
+    while stack:  # pre-order, children in the order they were written
+        j = stack.pop()
+        if j.movable:
+            out.append(j.name)
+        stack.extend(reversed(children.get(j.child, [])))
+    return out
+
+
 def _full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:
-    """MuJoCo qpos (every movable joint, mimics included, in tree order) from ``q``."""
+    """MuJoCo qpos (every movable joint, mimics included, MuJoCo's order) from ``q``."""
     values = {n: float(v) for n, v in zip(model.joint_names, q)}
     out = []
-    for j in model.joints:
-        if not j.movable:
-            continue
+    for name in mujoco_joint_order(model):
+        j = model.joint(name)
         if j.mimic is None:
             out.append(values[j.name])
         else:
@@ -381,4 +397,4 @@ def save_mjcf(model: RobotModel, path: str | Path) -> Path:
     return out
 
 
-__all__ += ["full_qpos"]
+__all__ += ["full_qpos", "mujoco_joint_order"]

@@ -5,7 +5,9 @@ round-trip ``repr``; origins as ``xyz``/``rpy``). What URDF cannot say is mapped
 
 - a joint with a non-identity ``post`` (standard-DH links, MJCF joints away from their
   body origin) becomes the movable joint into an extra, empty link ``<child>__joint``
-  plus a fixed joint ``<joint>__post`` (origin = ``post``) into the real child;
+  plus a fixed joint ``<joint>__post`` (origin = ``post``) into the real child; on a
+  branching tree every joint is split so (identity ``post`` for most), which keeps the
+  breadth-first ``q`` order of the model;
 - a revolute joint without position limits is written as ``continuous``; a prismatic
   one without limits gets ``lower="-inf" upper="inf"`` (read back by robotsim, but
   other URDF readers may refuse it); a missing effort or velocity limit is written
@@ -77,6 +79,19 @@ def _expand(shape: Shape) -> list[tuple[ET.Element, np.ndarray]]:
     return [(ET.Element("mesh", filename=""), T)]
 
 
+def _needs_uniform_padding(model: RobotModel) -> bool:
+    """Whether every joint needs an intermediate link to keep the ``q`` order.
+
+    A RobotModel orders its joints breadth first. Splitting only the joints with a
+    ``post`` pushes their subtrees one level deeper and would reorder ``q`` on a
+    branching tree; splitting every joint doubles all depths and keeps the order.
+    """
+    if not any(j.movable and not np.array_equal(j.post, np.eye(4)) for j in model.joints):
+        return False
+    parents = [j.parent for j in model.joints]
+    return len(parents) != len(set(parents))
+
+
 class _UrdfWriter:
     def __init__(self, model: RobotModel, relative_to: Path | None) -> None:
         self.model = model
@@ -142,11 +157,13 @@ class _UrdfWriter:
         if m.floating:
             ET.SubElement(self.robot, "link", name="world")
             self.joint("floating_base", "floating", "world", m.root, np.eye(4))
+        pad_all = _needs_uniform_padding(m)
         for j in m.joints:
             post = np.asarray(j.post)
             has_post = not np.array_equal(post, np.eye(4))
-            child = f"{j.child}__joint" if has_post and j.movable else j.child
-            origin = np.asarray(j.origin) if j.movable or not has_post else j.origin @ post
+            split = pad_all or (has_post and j.movable)
+            child = f"{j.child}__joint" if split else j.child
+            origin = np.asarray(j.origin) if split or not has_post else j.origin @ post
             lim = j.limits
             jtype = j.type.value
             if j.type is JointType.REVOLUTE and not (np.isfinite(lim.lower)
@@ -165,7 +182,7 @@ class _UrdfWriter:
                     ET.SubElement(el, "mimic", joint=j.mimic.joint,
                                   multiplier=_num(j.mimic.multiplier),
                                   offset=_num(j.mimic.offset))  # fmt: skip
-            if has_post and j.movable:
+            if split:
                 ET.SubElement(self.robot, "link", name=child)
                 self.joint(f"{j.name}__post", "fixed", child, j.child, post)
         for fr in m.frames:
