@@ -368,3 +368,17 @@ def test_every_library_robot_through_mjcf_and_mujoco(name: str) -> None:
         for fr in m.frame_names:
             np.testing.assert_allclose(mj_pose(d, "site", mm.site(fr).id), m.fk(qi, fr),
                                        atol=1e-12, err_msg=fr)  # fmt: skip
+
+
+def test_material_colours_and_single_offset_root(tmp_path: Path) -> None:
+    path = tmp_path / "m.xml"
+    path.write_text(
+        '<mujoco><asset><material name="red" rgba="1 0 0 1"/></asset><worldbody>'
+        '<body name="a" pos="0 0 1"><geom size="0.1" material="red"/>'
+        '<geom size="0.1" rgba="0 1 0 1"/></body></worldbody></mujoco>'
+    )
+    m = load_mjcf(path)
+    assert [s.rgba for s in m.link("a").visuals] == [(1, 0, 0, 1), (0, 1, 0, 1)]
+    # a fixed root away from the origin hangs from an added 'world' link
+    assert m.root == "world"
+    np.testing.assert_allclose(m.fk(np.zeros(0), "a"), trans([0, 0, 1]))

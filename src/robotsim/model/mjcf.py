@@ -222,7 +222,11 @@ def model_from_mjmodel(
         geo, fix = res
         T = _pose(mjm.geom_pos[g], mjm.geom_quat[g]) @ fix
         short = gname.split("/", 1)[1] if gname.startswith(body_name(bid) + "/") else gname
-        shape = Shape(geo, T, tuple(float(c) for c in mjm.geom_rgba[g]), short)
+        rgba = np.asarray(mjm.geom_rgba[g], float)
+        mat = int(mjm.geom_matid[g])
+        if mat >= 0 and np.allclose(rgba, [0.5, 0.5, 0.5, 1.0]):
+            rgba = np.asarray(mjm.mat_rgba[mat], float)  # colour given by a material
+        shape = Shape(geo, T, tuple(float(c) for c in rgba), short)
         visual_only = int(mjm.geom_contype[g]) == 0 and int(mjm.geom_conaffinity[g]) == 0
         collision_only = not visual_only and int(mjm.geom_group[g]) == 3
         if not collision_only:
