@@ -1,0 +1,436 @@
+"""Compiled kernel for the signed distance between two ellipsoids.
+
+Notation (all in world coordinates): ellipsoid ``E = {c + L u : |u| <= 1}`` with
+``L = R diag(radii)``, so its support function is ``h(n) = n.c + |L^T n|``. With
+``r = c_B - c_A`` define on unit vectors ``n``
+
+    F(n) = h_A(n) + h_B(-n) - n.r = |L_A^T n| + |L_B^T n| - n.r,
+
+the support function of the Minkowski difference ``A - B`` (centred). For any two
+convex bodies the *signed distance* is ``s = -min_{|n|=1} F(n)``: the Euclidean gap
+when they are apart, minus the minimum translation distance (penetration depth) when
+they overlap. The minimiser ``n*`` is the unit normal from A to B and the witness
+points are the support points ``p_A = c_A + L_A u_A / |u_A|`` (``u_A = L_A^T n*``) and
+``p_B = c_B - L_B u_B / |u_B|``; they satisfy ``p_B - p_A = s n*``.
+
+Separated pairs. ``F`` is convex and positively homogeneous, so its negative set is a
+convex cone and on the sphere ``F`` has exactly one local minimum with ``F < 0``; its
+Riemannian Hessian there is ``P grad^2 F P - F I``, positive definite. Any start with
+``F < 0`` therefore leads Newton's method (with a monotone line search) to the global
+minimum; the start is ``r/|r|`` or, when that is not negative, the contact normal of
+the Perram-Wertheim function (its maximiser ``lam`` gives ``n ~ M(lam)^-1 r`` with
+``F(n) < 0`` exactly when the pair is separated, a certificate).
+
+Overlapping pairs (Perram-Wertheim maximum <= 1). ``F > 0`` on the sphere and may have
+several local minima; Newton is started from the ellipsoids' axes and the centre line
+and the smallest local minimum is kept.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["ellipsoid_pairs"]
+
+_RUNS = 3
+_FM = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _support(L, n0, n1, n2):  # type: ignore[no-untyped-def]
+    """``s = |L^T n|`` and the support offset ``g = L L^T n / s``."""
+    u0 = L[0, 0] * n0 + L[1, 0] * n1 + L[2, 0] * n2
+    u1 = L[0, 1] * n0 + L[1, 1] * n1 + L[2, 1] * n2
+    u2 = L[0, 2] * n0 + L[1, 2] * n1 + L[2, 2] * n2
+    s = math.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    g0 = (L[0, 0] * u0 + L[0, 1] * u1 + L[0, 2] * u2) / s
+    g1 = (L[1, 0] * u0 + L[1, 1] * u1 + L[1, 2] * u2) / s
+    g2 = (L[2, 0] * u0 + L[2, 1] * u1 + L[2, 2] * u2) / s
+    return s, u0, u1, u2, g0, g1, g2
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _F(LA, LB, r0, r1, r2, n0, n1, n2):  # type: ignore[no-untyped-def]
+    a0 = LA[0, 0] * n0 + LA[1, 0] * n1 + LA[2, 0] * n2
+    a1 = LA[0, 1] * n0 + LA[1, 1] * n1 + LA[2, 1] * n2
+    a2 = LA[0, 2] * n0 + LA[1, 2] * n1 + LA[2, 2] * n2
+    b0 = LB[0, 0] * n0 + LB[1, 0] * n1 + LB[2, 0] * n2
+    b1 = LB[0, 1] * n0 + LB[1, 1] * n1 + LB[2, 1] * n2
+    b2 = LB[0, 2] * n0 + LB[1, 2] * n1 + LB[2, 2] * n2
+    return (
+        math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
+        + math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+        - (n0 * r0 + n1 * r1 + n2 * r2)
+    )
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _tangents(n0, n1, n2):  # type: ignore[no-untyped-def]
+    if abs(n0) < 0.9:
+        a0, a1, a2 = 1.0, 0.0, 0.0
+    else:
+        a0, a1, a2 = 0.0, 1.0, 0.0
+    d = a0 * n0 + a1 * n1 + a2 * n2
+    t0, t1, t2 = a0 - d * n0, a1 - d * n1, a2 - d * n2
+    k = 1.0 / math.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
+    t0, t1, t2 = t0 * k, t1 * k, t2 * k
+    return t0, t1, t2, n1 * t2 - n2 * t1, n2 * t0 - n0 * t2, n0 * t1 - n1 * t0
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _hess_part(L, s, u0, u1, u2, t0, t1, t2, v0, v1, v2):  # type: ignore[no-untyped-def]
+    """Tangent-plane Hessian of ``|L^T n|``: ``(T^T L L^T T - (g.T)(g.T)^T) / s``."""
+    w0 = L[0, 0] * t0 + L[1, 0] * t1 + L[2, 0] * t2
+    w1 = L[0, 1] * t0 + L[1, 1] * t1 + L[2, 1] * t2
+    w2 = L[0, 2] * t0 + L[1, 2] * t1 + L[2, 2] * t2
+    z0 = L[0, 0] * v0 + L[1, 0] * v1 + L[2, 0] * v2
+    z1 = L[0, 1] * v0 + L[1, 1] * v1 + L[2, 1] * v2
+    z2 = L[0, 2] * v0 + L[1, 2] * v1 + L[2, 2] * v2
+    a = (u0 * w0 + u1 * w1 + u2 * w2) / s
+    b = (u0 * z0 + u1 * z1 + u2 * z2) / s
+    h11 = (w0 * w0 + w1 * w1 + w2 * w2 - a * a) / s
+    h12 = (w0 * z0 + w1 * z1 + w2 * z2 - a * b) / s
+    h22 = (z0 * z0 + z1 * z1 + z2 * z2 - b * b) / s
+    return h11, h12, h22
+
+
+@njit(cache=True, fastmath=_FM)
+def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore[no-untyped-def]
+    """Minimise F on the unit sphere from ``n``; returns ``(n, F, ok)``.
+
+    Riemannian Newton in the tangent plane with a monotone backtracking line search;
+    an indefinite Hessian is shifted to positive definite. ``ok`` is False when the
+    end point is not a strict local minimum (a saddle reached by symmetry). Near a
+    minimum (positive definite Hessian, Newton step ``s`` < 0.3 rad) a run stops early
+    when the quadratic model's minimum ``f + g.s/2``, less a cubic allowance
+    ``|H| |s|^3``, exceeds ``abort_above``: that basin cannot beat a minimum already
+    found.
+    """
+    tol = 1e-15 * scale
+    f = _F(LA, LB, r0, r1, r2, n0, n1, n2)
+    ok = False
+    for _ in range(60):
+        sA, ua0, ua1, ua2, ga0, ga1, ga2 = _support(LA, n0, n1, n2)
+        sB, ub0, ub1, ub2, gb0, gb1, gb2 = _support(LB, n0, n1, n2)
+        f = sA + sB - (n0 * r0 + n1 * r1 + n2 * r2)
+        d0, d1, d2 = ga0 + gb0 - r0, ga1 + gb1 - r1, ga2 + gb2 - r2
+        t0, t1, t2, v0, v1, v2 = _tangents(n0, n1, n2)
+        g1 = t0 * d0 + t1 * d1 + t2 * d2
+        g2 = v0 * d0 + v1 * d1 + v2 * d2
+        a11, a12, a22 = _hess_part(LA, sA, ua0, ua1, ua2, t0, t1, t2, v0, v1, v2)
+        b11, b12, b22 = _hess_part(LB, sB, ub0, ub1, ub2, t0, t1, t2, v0, v1, v2)
+        h11 = a11 + b11 - f
+        h12 = a12 + b12
+        h22 = a22 + b22 - f
+        tr = 0.5 * (h11 + h22)
+        disc = math.sqrt(0.25 * (h11 - h22) ** 2 + h12 * h12)
+        lmin = tr - disc
+        gn = math.sqrt(g1 * g1 + g2 * g2)
+        hscale = tr + disc
+        pd = lmin > 1e-12 * (abs(hscale) + scale)
+        if gn <= tol:
+            if pd:
+                ok = True
+                break
+            # a saddle or maximum reached by symmetry: leave along negative curvature
+            if abs(h12) > 1e-300:
+                e1, e2 = h12, lmin - h11
+            elif h11 <= h22:
+                e1, e2 = 1.0, 0.0
+            else:
+                e1, e2 = 0.0, 1.0
+            ke = 0.05 / math.sqrt(e1 * e1 + e2 * e2)
+            g1, g2 = 0.0, 0.0
+            n0, n1, n2 = (
+                n0 + ke * (e1 * t0 + e2 * v0),
+                n1 + ke * (e1 * t1 + e2 * v1),
+                n2 + ke * (e1 * t2 + e2 * v2),
+            )
+            k = 1.0 / math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+            n0, n1, n2 = n0 * k, n1 * k, n2 * k
+            f = _F(LA, LB, r0, r1, r2, n0, n1, n2)
+            continue
+        if not pd:
+            shift = -lmin + 1e-3 * (abs(hscale) + scale) + gn
+            h11 += shift
+            h22 += shift
+        det = h11 * h22 - h12 * h12
+        s1 = -(h22 * g1 - h12 * g2) / det
+        s2 = -(h11 * g2 - h12 * g1) / det
+        sn = math.sqrt(s1 * s1 + s2 * s2)
+        if pd and sn < 0.3 and f + 0.5 * (g1 * s1 + g2 * s2) - hscale * sn**3 > abort_above:
+            return n0, n1, n2, f, False
+        if sn > 0.7:
+            s1 *= 0.7 / sn
+            s2 *= 0.7 / sn
+            sn = 0.7
+        accepted = False
+        for _k in range(60):
+            m0 = n0 + s1 * t0 + s2 * v0
+            m1 = n1 + s1 * t1 + s2 * v1
+            m2 = n2 + s1 * t2 + s2 * v2
+            k = 1.0 / math.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+            m0, m1, m2 = m0 * k, m1 * k, m2 * k
+            fm = _F(LA, LB, r0, r1, r2, m0, m1, m2)
+            if fm <= f or (pd and sn < 1e-5):
+                accepted = True
+                break
+            s1 *= 0.5
+            s2 *= 0.5
+            sn *= 0.5
+        if not accepted:
+            ok = pd
+            break
+        n0, n1, n2 = m0, m1, m2
+        f = fm
+        if pd and sn < 1e-7:
+            # quadratic convergence: the next correction is below 1e-13 rad
+            ok = True
+            break
+    return n0, n1, n2, f, ok
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _solve_sym(m00, m01, m02, m11, m12, m22, r0, r1, r2):  # type: ignore[no-untyped-def]
+    c00 = m11 * m22 - m12 * m12
+    c01 = m02 * m12 - m01 * m22
+    c02 = m01 * m12 - m02 * m11
+    c11 = m00 * m22 - m02 * m02
+    c12 = m01 * m02 - m00 * m12
+    c22 = m00 * m11 - m01 * m01
+    det = m00 * c00 + m01 * c01 + m02 * c02
+    x0 = (c00 * r0 + c01 * r1 + c02 * r2) / det
+    x1 = (c01 * r0 + c11 * r1 + c12 * r2) / det
+    x2 = (c02 * r0 + c12 * r1 + c22 * r2) / det
+    return x0, x1, x2
+
+
+@njit(cache=True, fastmath=_FM)
+def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
+    """Decide overlap with the Perram-Wertheim function ``S(lam) = lam (1-lam) r^T y``,
+    ``y = M^-1 r``, ``M = (1-lam) S_A + lam S_B`` (concave on [0, 1]).
+
+    ``S(lam) > 1`` for some ``lam`` certifies separation, and ``n = y/|y|`` then has
+    ``F(n) < 0``. The point ``x = c_A + (1-lam) S_A y`` has A-norm ``(1-lam)^2 y^T S_A y``
+    and B-norm ``lam^2 y^T S_B y``; both <= 1 certify overlap. ``S'`` is decreasing, so
+    a safeguarded secant search for ``S' = 0`` reaches one certificate or the other;
+    returns ``(separated, n)``.
+    """
+    lo, hi = 0.0, 1.0
+    d_lo, d_hi = 1.0, -1.0  # signs of S' at the bracket ends (S'(0) > 0 > S'(1))
+    lam = 0.5
+    side = 0
+    for it in range(60):
+        w = 1.0 - lam
+        y0, y1, y2 = _solve_sym(
+            w * SA[0, 0] + lam * SB[0, 0], w * SA[0, 1] + lam * SB[0, 1],
+            w * SA[0, 2] + lam * SB[0, 2], w * SA[1, 1] + lam * SB[1, 1],
+            w * SA[1, 2] + lam * SB[1, 2], w * SA[2, 2] + lam * SB[2, 2], r0, r1, r2,
+        )  # fmt: skip
+        ry = y0 * r0 + y1 * r1 + y2 * r2
+        if lam * w * ry > 1.0:
+            k = math.sqrt(y0 * y0 + y1 * y1 + y2 * y2)
+            return True, y0 / k, y1 / k, y2 / k
+        qa = (y0 * (SA[0, 0] * y0 + SA[0, 1] * y1 + SA[0, 2] * y2)
+              + y1 * (SA[1, 0] * y0 + SA[1, 1] * y1 + SA[1, 2] * y2)
+              + y2 * (SA[2, 0] * y0 + SA[2, 1] * y1 + SA[2, 2] * y2))  # fmt: skip
+        qb = (y0 * (SB[0, 0] * y0 + SB[0, 1] * y1 + SB[0, 2] * y2)
+              + y1 * (SB[1, 0] * y0 + SB[1, 1] * y1 + SB[1, 2] * y2)
+              + y2 * (SB[2, 0] * y0 + SB[2, 1] * y1 + SB[2, 2] * y2))  # fmt: skip
+        if w * w * qa <= 1.0 and lam * lam * qb <= 1.0:
+            return False, 1.0, 0.0, 0.0
+        # S'(lam) = (1 - 2 lam) r.y - lam (1-lam) y^T (S_B - S_A) y
+        d = (1.0 - 2.0 * lam) * ry - lam * w * (qb - qa)
+        if d > 0.0:
+            lo, d_lo = lam, d
+            if side == 1:
+                d_hi *= 0.5  # Illinois: keep the secant from stalling on one side
+            side = 1
+        else:
+            hi, d_hi = lam, d
+            if side == -1:
+                d_lo *= 0.5
+            side = -1
+        if hi - lo < 1e-15:
+            break
+        if it < 2:
+            lam = 0.5 * (lo + hi) if it == 0 else lo + (hi - lo) * d_lo / (d_lo - d_hi)
+        else:
+            lam = lo + (hi - lo) * d_lo / (d_lo - d_hi)
+        if not (lo < lam < hi):
+            lam = 0.5 * (lo + hi)
+    return False, 1.0, 0.0, 0.0
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _pw_value(SA, SB, r0, r1, r2, lam):  # type: ignore[no-untyped-def]
+    w = 1.0 - lam
+    x0, x1, x2 = _solve_sym(
+        w * SA[0, 0] + lam * SB[0, 0], w * SA[0, 1] + lam * SB[0, 1],
+        w * SA[0, 2] + lam * SB[0, 2], w * SA[1, 1] + lam * SB[1, 1],
+        w * SA[1, 2] + lam * SB[1, 2], w * SA[2, 2] + lam * SB[2, 2], r0, r1, r2,
+    )  # fmt: skip
+    return lam * w * (x0 * r0 + x1 * r1 + x2 * r2)
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _fill_L(R, rad, i, L):  # type: ignore[no-untyped-def]
+    for a in range(3):
+        for b in range(3):
+            L[a, b] = R[i, a, b] * rad[i, b]
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _fill_S(L, S):  # type: ignore[no-untyped-def]
+    for a in range(3):
+        for b in range(3):
+            S[a, b] = L[a, 0] * L[b, 0] + L[a, 1] * L[b, 1] + L[a, 2] * L[b, 2]
+
+
+@njit(cache=True, fastmath=_FM)
+def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: ignore[no-untyped-def]
+    """Signed distance of ``N`` ellipsoid pairs (see the module docstring).
+
+    Inputs ``(N,3)``, ``(N,3,3)``, ``(N,3)`` per side; outputs ``dist (N,)``,
+    ``pA, pB, normal (N,3)`` filled in place. Returns the number of overlapping pairs.
+    """
+    N = dist.shape[0]
+    LA = np.empty((3, 3))
+    LB = np.empty((3, 3))
+    SA = np.empty((3, 3))
+    SB = np.empty((3, 3))
+    cand = np.empty((16, 3))
+    fc = np.empty(16)
+    used = np.zeros(16, dtype=np.bool_)
+    found0 = np.empty((_RUNS, 3))
+    noverlap = 0
+    for i in range(N):
+        _fill_L(RA, radA, i, LA)
+        _fill_L(RB, radB, i, LB)
+        r0 = cB[i, 0] - cA[i, 0]
+        r1 = cB[i, 1] - cA[i, 1]
+        r2 = cB[i, 2] - cA[i, 2]
+        rn = math.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
+        scale = rn + max(radA[i, 0], radA[i, 1], radA[i, 2])
+        scale += max(radB[i, 0], radB[i, 1], radB[i, 2])
+        found = False
+        n0, n1, n2 = 1.0, 0.0, 0.0
+        if rn > 0.0:
+            n0, n1, n2 = r0 / rn, r1 / rn, r2 / rn
+            if _F(LA, LB, r0, r1, r2, n0, n1, n2) < 0.0:
+                found = True
+        if not found:
+            _fill_S(LA, SA)
+            _fill_S(LB, SB)
+            sep = False
+            if rn > 0.0:
+                sep, n0, n1, n2 = _perram_wertheim(SA, SB, r0, r1, r2)
+            if sep and _F(LA, LB, r0, r1, r2, n0, n1, n2) < 0.0:
+                found = True
+        if found:
+            n0, n1, n2, f, _ = _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, np.inf)
+        else:
+            noverlap += 1
+            n0, n1, n2, f = _overlap(
+                LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, found0
+            )
+        _, _, _, _, ga0, ga1, ga2 = _support(LA, n0, n1, n2)
+        _, _, _, _, gb0, gb1, gb2 = _support(LB, n0, n1, n2)
+        dist[i] = -f
+        pA[i, 0] = cA[i, 0] + ga0
+        pA[i, 1] = cA[i, 1] + ga1
+        pA[i, 2] = cA[i, 2] + ga2
+        pB[i, 0] = cB[i, 0] - gb0
+        pB[i, 1] = cB[i, 1] - gb1
+        pB[i, 2] = cB[i, 2] - gb2
+        normal[i, 0] = n0
+        normal[i, 1] = n1
+        normal[i, 2] = n2
+    return noverlap
+
+
+@njit(cache=True, fastmath=_FM)
+def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, found0):  # type: ignore[no-untyped-def]
+    """Global minimum of F > 0 on the sphere: Newton from the best start directions.
+
+    Candidates are +-axes of both ellipsoids and +-r; Newton runs from the best
+    candidate and from the best one at least 60 degrees away from every minimum found.
+    """
+    for a in range(3):
+        for s in range(2):
+            sg = 1.0 if s == 0 else -1.0
+            cand[2 * a + s, 0] = sg * RA[i, 0, a]
+            cand[2 * a + s, 1] = sg * RA[i, 1, a]
+            cand[2 * a + s, 2] = sg * RA[i, 2, a]
+            cand[6 + 2 * a + s, 0] = sg * RB[i, 0, a]
+            cand[6 + 2 * a + s, 1] = sg * RB[i, 1, a]
+            cand[6 + 2 * a + s, 2] = sg * RB[i, 2, a]
+    nc = 12
+    if rn > 0.0:
+        for s in range(2):
+            sg = 1.0 if s == 0 else -1.0
+            cand[12 + s, 0] = sg * r0 / rn
+            cand[12 + s, 1] = sg * r1 / rn
+            cand[12 + s, 2] = sg * r2 / rn
+        nc = 14
+    # +-(smallest principal axis of S_A + S_B, the Minkowski sum's inner ellipsoid)
+    # by inverse iteration from the thinnest of the axes above
+    s00 = SA[0, 0] + SB[0, 0]
+    s01 = SA[0, 1] + SB[0, 1]
+    s02 = SA[0, 2] + SB[0, 2]
+    s11 = SA[1, 1] + SB[1, 1]
+    s12 = SA[1, 2] + SB[1, 2]
+    s22 = SA[2, 2] + SB[2, 2]
+    j = 0
+    qmin = np.inf
+    for k in range(0, 12, 2):
+        x0, x1, x2 = cand[k, 0], cand[k, 1], cand[k, 2]
+        q = (x0 * (s00 * x0 + s01 * x1 + s02 * x2) + x1 * (s01 * x0 + s11 * x1 + s12 * x2)
+             + x2 * (s02 * x0 + s12 * x1 + s22 * x2))  # fmt: skip
+        if q < qmin:
+            qmin = q
+            j = k
+    x0, x1, x2 = cand[j, 0], cand[j, 1], cand[j, 2]
+    for _ in range(4):
+        x0, x1, x2 = _solve_sym(s00, s01, s02, s11, s12, s22, x0, x1, x2)
+        k = 1.0 / math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+        x0, x1, x2 = x0 * k, x1 * k, x2 * k
+    cand[nc, 0], cand[nc, 1], cand[nc, 2] = x0, x1, x2
+    cand[nc + 1, 0], cand[nc + 1, 1], cand[nc + 1, 2] = -x0, -x1, -x2
+    nc += 2
+    for k in range(nc):
+        fc[k] = _F(LA, LB, r0, r1, r2, cand[k, 0], cand[k, 1], cand[k, 2])
+    used[:] = False
+    best_f = np.inf
+    b0, b1, b2 = 1.0, 0.0, 0.0
+    nfound = 0
+    for _run in range(_RUNS):
+        j = -1
+        for k in range(nc):
+            if used[k]:
+                continue
+            far = True
+            for m in range(nfound):
+                dot = (cand[k, 0] * found0[m, 0] + cand[k, 1] * found0[m, 1]
+                       + cand[k, 2] * found0[m, 2])  # fmt: skip
+                if dot > 0.5:
+                    far = False
+                    break
+            if far and (j < 0 or fc[k] < fc[j]):
+                j = k
+        if j < 0:
+            break
+        used[j] = True
+        m0, m1, m2, f, _ = _newton(LA, LB, r0, r1, r2, cand[j, 0], cand[j, 1], cand[j, 2],
+                                   scale, best_f + 1e-9 * scale)  # fmt: skip
+        found0[nfound, 0] = m0
+        found0[nfound, 1] = m1
+        found0[nfound, 2] = m2
+        nfound += 1
+        if f < best_f:
+            best_f = f
+            b0, b1, b2 = m0, m1, m2
+    return b0, b1, b2, best_f
