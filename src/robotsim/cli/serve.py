@@ -1,0 +1,191 @@
+"""``robotsim serve SCENARIO|ROBOT --udp HOST:PORT [--rate R]``: remote control over UDP.
+
+SCENARIO is a scenario YAML (its physics world is built as ``robotsim run`` would);
+ROBOT is a library robot name or a robot file, served alone on a ground plane in the
+physics engine, or without dynamics with ``--kinematic``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from robotsim.cli.common import echo_json
+from robotsim.errors import InputError
+from robotsim.remote.server import RemoteServer, ServerLimits, parse_address
+from robotsim.remote.target import KinematicTarget, SimulationTarget
+
+__all__ = ["build_target", "register"]
+
+
+def _is_scenario(path: Path) -> bool:
+    if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml"):
+        return False
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError:
+        return False
+    return isinstance(data, dict) and not str(data.get("format", "")).startswith("robotsim-robot")
+
+
+def _scenario_world(path: Path, seed: int | None) -> Any:
+    """The physics World of a scenario file, through :mod:`robotsim.scenario`."""
+    try:
+        from robotsim.scenario import build_world, load_scenario  # type: ignore[attr-defined]
+    except ImportError:
+        raise InputError(
+            f"{path}: scenario files need robotsim.scenario, which this "
+            "installation lacks; serve a robot name instead"
+        ) from None
+    scenario = load_scenario(path)
+    return build_world(scenario, seed=seed) if seed is not None else build_world(scenario)
+
+
+def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
+    """A scenario file, a library robot or a robot file -> something to serve."""
+    from robotsim.model import load_robot
+
+    path = Path(spec)
+    if _is_scenario(path):
+        if kinematic:
+            raise InputError("--kinematic: serves a single robot; scenarios run in physics")
+        from robotsim.remote.world_target import WorldTarget
+
+        return WorldTarget(_scenario_world(path, seed))
+    model = load_robot(spec)
+    name = model.name
+    if kinematic:
+        return KinematicTarget({name: model})
+    from robotsim.physics import RobotPlacement, Scene, World
+    from robotsim.remote.world_target import WorldTarget
+
+    return WorldTarget(
+        World(Scene(robots=(RobotPlacement(name, model),), name=name), seed=seed or 0)
+    )
+
+
+@click.command("serve")
+@click.argument("target")
+@click.option(
+    "--udp",
+    "udp",
+    default="127.0.0.1:9870",
+    show_default=True,
+    help="HOST:PORT to bind (127.0.0.1 unless told otherwise; port 0 = any).",
+)
+@click.option(
+    "--rate",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Simulated seconds per wall second (2 = twice real time).",
+)
+@click.option("--duration", type=float, default=None, help="Stop after this many wall seconds.")
+@click.option("--kinematic", is_flag=True, help="Robots without dynamics (kinematic engine).")
+@click.option("--seed", type=int, default=None, help="Seed of the world.")
+@click.option("--paused", is_flag=True, help="Start paused (step with the 'step' op).")
+@click.option(
+    "--sender-rate",
+    type=float,
+    default=ServerLimits.sender_rate,
+    show_default=True,
+    help="Requests/s allowed per sender (excess dropped and counted).",
+)
+@click.option("--db", default=None, help="Record the robots' state into this run store.")
+@click.option(
+    "--record-rate",
+    type=float,
+    default=50.0,
+    show_default=True,
+    help="Recording rate (Hz of simulated time) with --db.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the address and the final statistics as JSON lines.",
+)
+def serve_cmd(
+    target: str,
+    udp: str,
+    rate: float,
+    duration: float | None,
+    kinematic: bool,
+    seed: int | None,
+    paused: bool,
+    sender_rate: float,
+    db: str | None,
+    record_rate: float,
+    as_json: bool,
+) -> None:
+    """Run TARGET (a scenario YAML, a library robot or a robot file) in real time and
+    accept remote-control requests over UDP (protocol: docs/protocol.md)."""
+    if not sender_rate > 0:
+        raise InputError(f"--sender-rate must be > 0, got {sender_rate}")
+    if not record_rate > 0:
+        raise InputError(f"--record-rate must be > 0 Hz, got {record_rate}")
+    host, port = parse_address(udp)
+    sim = build_target(target, kinematic=kinematic, seed=seed)
+    limits = ServerLimits(sender_rate=sender_rate, sender_burst=max(100.0, sender_rate / 10))
+    recorder = None
+    on_step = None
+    if db is not None:
+        from robotsim.recording import Recorder
+        from robotsim.remote.record import StateSampler
+
+        recorder = Recorder(db)
+        recorder.start_run(
+            target, {"mode": "serve", "udp": udp, "rate": rate, "kinematic": kinematic}, seed=seed
+        )
+        on_step = StateSampler(recorder, 1.0 / record_rate)
+    server = RemoteServer(sim, host, port, rate=rate, limits=limits, on_step=on_step)
+    server.paused = paused
+    h, p = server.address
+    hello = {
+        "serving": f"udp://{h}:{p}",
+        "host": h,
+        "port": p,
+        "dt": sim.dt,
+        "robots": {n: i.to_json() for n, i in sim.robots().items()},
+        "run_id": None if recorder is None else recorder.run_id,
+    }
+    if as_json:
+        click.echo(json.dumps(hello))
+    else:
+        click.echo(
+            f"serving {target} on udp://{h}:{p} (robots: {', '.join(sim.robots())}; "
+            f"rate {rate:g}x; Ctrl-C stops)"
+        )
+    sys.stdout.flush()
+    status = "completed"
+    try:
+        server.serve(duration)
+    except KeyboardInterrupt:
+        status = "interrupted"
+    except BaseException:
+        status = "failed"
+        raise
+    finally:
+        server.close()
+        if recorder is not None:
+            recorder.finish(status)
+            recorder.close()
+    stats: dict[str, Any] = {"stats": server.stats.to_json(), "t": sim.time, "status": status}
+    if as_json:
+        echo_json(stats)
+    else:
+        s = server.stats
+        click.echo(
+            f"stopped at t={sim.time:.3f} s: {s.replied} replies, {s.errors} errors, "
+            f"{s.rate_limited} rate-limited, {s.overruns} overruns"
+        )
+
+
+def register(group: click.Group) -> None:
+    group.add_command(serve_cmd)

@@ -1,0 +1,129 @@
+"""A physics :class:`~robotsim.physics.World` as a remote-control target.
+
+Robots are the world's robot placements. For each robot:
+
+- ``joints``: its actuated joints that have a motor, wheels excluded; ``set_joints``
+  sets those motors' targets (a position motor's angle/offset, a velocity motor's speed,
+  a torque motor's effort — whatever the scenario gave the joint);
+- ``wheels``: the wheel joints of an ``omni``/``diffdrive`` drive; ``set_wheels`` sets
+  their velocity motors (rad/s);
+- ``mobile``: it has a wheel drive; ``set_base_velocity`` turns a body twist into wheel
+  rates through :class:`robotsim.control.base.MobileBase` (the wheels really roll).
+
+State: base pose of the robot's root body, joint positions and velocities by name,
+and for mobile robots the measured body twist (``base_velocity``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from robotsim.errors import InputError, UnknownNameError
+from robotsim.remote.target import RobotInfo, pose_json
+
+__all__ = ["WorldTarget"]
+
+
+class WorldTarget:
+    """Drive ``world`` (a :class:`robotsim.physics.World`) from the remote server."""
+
+    def __init__(self, world: Any) -> None:
+        from robotsim.control.base import MobileBase
+
+        self.world = world
+        motors = set(world.motor_names)
+        drives = world.drives
+        self._infos: dict[str, RobotInfo] = {}
+        self._roots: dict[str, str] = {}
+        self._joints: dict[str, tuple[str, ...]] = {}
+        self._bases: dict[str, Any] = {}
+        for placement in world.scene.robots:
+            name, model = placement.name, placement.model
+            prefix = f"{name}/"
+            drive = drives.get(name)
+            wheels = tuple(
+                w[len(prefix) :] if w.startswith(prefix) else w
+                for w in (drive.wheel_joints if drive is not None else ())
+            )
+            commandable = tuple(
+                j for j in model.joint_names if prefix + j in motors and j not in wheels
+            )
+            self._infos[name] = RobotInfo(name, commandable, wheels, drive is not None)
+            self._roots[name] = prefix + model.root
+            self._joints[name] = tuple(
+                j for j in model.joint_names if prefix + j in world.joint_names
+            )
+            if drive is not None:
+                self._bases[name] = MobileBase(world, name)
+
+    @property
+    def dt(self) -> float:
+        return float(self.world.timestep)
+
+    @property
+    def time(self) -> float:
+        return float(self.world.time)
+
+    def robots(self) -> Mapping[str, RobotInfo]:
+        return self._infos
+
+    def _check(self, robot: str) -> RobotInfo:
+        try:
+            return self._infos[robot]
+        except KeyError:
+            raise UnknownNameError("robot", robot, self._infos) from None
+
+    def step(self, n: int = 1) -> None:
+        self.world.step(n)
+
+    def state(self, robots: Sequence[str] | None = None) -> dict[str, Any]:
+        w = self.world
+        out: dict[str, Any] = {}
+        for name in self._infos if robots is None else robots:
+            self._check(name)
+            jq, jqd = {}, {}
+            for j in self._joints[name]:
+                h = w.joint(f"{name}/{j}")
+                jq[j], jqd[j] = h.q, h.qd
+            entry: dict[str, Any] = {
+                "base": pose_json(np.asarray(w.body(self._roots[name]).pose)),
+                "joints": jq,
+                "velocities": jqd,
+            }
+            if name in self._bases:
+                tw = self._bases[name].twist()
+                entry["base_velocity"] = {
+                    "vx": float(tw[0]),
+                    "vy": float(tw[1]),
+                    "omega": float(tw[2]),
+                }
+            out[name] = entry
+        return out
+
+    def set_joint_targets(self, robot: str, targets: Mapping[str, float]) -> None:
+        info = self._check(robot)
+        for j in targets:
+            if j not in info.joints:
+                raise UnknownNameError(f"joint of robot {robot!r}", j, info.joints)
+        for j, v in targets.items():
+            self.world.motor(f"{robot}/{j}").set(float(v))
+
+    def set_base_velocity(self, robot: str, vx: float, vy: float, omega: float) -> None:
+        self._check(robot)
+        if robot not in self._bases:
+            raise InputError(f"robot {robot!r} has no wheel drive")
+        self._bases[robot].set_twist([vx, vy, omega])
+
+    def set_wheel_speeds(self, robot: str, speeds: Mapping[str, float]) -> None:
+        info = self._check(robot)
+        for j in speeds:
+            if j not in info.wheels:
+                raise UnknownNameError(f"wheel of robot {robot!r}", j, info.wheels)
+        for j, v in speeds.items():
+            self.world.motor(f"{robot}/{j}").set(float(v))
+
+    def reset(self) -> None:
+        self.world.reset()

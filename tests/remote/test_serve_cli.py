@@ -1,0 +1,90 @@
+"""``robotsim serve`` as a real process, and the physics world as a served target."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from robotsim import load_robot
+from robotsim.cli import main
+from robotsim.physics import RobotPlacement, Scene, World
+from robotsim.recording import RunStatus, RunStore
+from robotsim.remote import Client, RemoteServer, SimulationTarget
+from robotsim.remote.world_target import WorldTarget
+
+
+def test_serve_process_answers_records_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    cmd = [
+        sys.executable,
+        "-m",
+        "robotsim",
+        "serve",
+        "puma560",
+        "--kinematic",
+        "--udp",
+        "127.0.0.1:0",
+        "--json",
+        "--db",
+        str(tmp_path),
+        "--record-rate",
+        "100",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        hello = json.loads(proc.stdout.readline())
+        assert hello["host"] == "127.0.0.1" and hello["robots"]["puma560"]["joints"][0] == "joint1"
+        with Client((hello["host"], hello["port"]), timeout=5.0) as c:
+            c.set_joints("puma560", {"joint1": 0.2})
+            time.sleep(0.4)
+            st = c.state()
+            assert st["robots"]["puma560"]["joints"]["joint1"] == pytest.approx(0.2)
+            with pytest.raises(Exception, match="unknown joint 'elbow'"):
+                c.set_joints("puma560", {"elbow": 0.1})
+            assert c.ping() > 0.3
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    final = json.loads(out)
+    assert final["status"] == "interrupted" and final["stats"]["errors"] == 1
+    with RunStore(tmp_path) as store:
+        info = store.run(hello["run_id"])
+        assert info.status is RunStatus.INTERRUPTED
+        q1 = store.signals(info.id, "puma560").column("q.joint1")
+        assert q1[0] == 0.0 and q1[-1] == pytest.approx(0.2)
+
+
+def test_physics_world_as_a_target() -> None:
+    world = World(Scene(robots=(RobotPlacement("arm", load_robot("puma560")),)))
+    target = WorldTarget(world)
+    assert isinstance(target, SimulationTarget)
+    assert target.robots()["arm"].joints == load_robot("puma560").joint_names
+    with RemoteServer(target, port=0).start() as srv, Client(srv.address) as c:
+        c.pause()
+        t0 = c.state()["t"]
+        c.set_joints("arm", {"joint6": 0.3})
+        c.step(1000)
+        st = c.state()
+        assert st["t"] - t0 == pytest.approx(2.0)
+        assert st["robots"]["arm"]["joints"]["joint6"] == pytest.approx(0.3, abs=0.05)
+        c.reset()
+        assert c.state()["t"] == 0.0
+
+
+def test_bad_serve_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "no_such_robot", "--kinematic"]) == 2
+    assert "no_such_robot" in capsys.readouterr().err
+    assert main(["serve", "puma560", "--kinematic", "--udp", "127.0.0.1:99999"]) == 2
+    assert "port 99999 is outside" in capsys.readouterr().err
+    assert main(["serve", "puma560", "--kinematic", "--rate", "0", "--udp", ":0"]) == 2
+    assert "--rate must be a positive number" in capsys.readouterr().err
