@@ -367,3 +367,126 @@ def test_diffdrive_dimensions() -> None:
     caster = model.fk(q, meta["caster_link"])[2, 3]
     radius = model.link(meta["caster_link"]).visuals[0].geometry.radius
     assert caster - radius == pytest.approx(0.0, abs=1e-12)  # the caster touches the floor
+
+
+# ------------------------------------------------------------------------ MuJoCo
+def set_qpos(mjm, data, model: RobotModel, q: np.ndarray, prefix: str = "") -> None:
+    """MuJoCo qpos from our ``q``, joint by joint by name (mimics at their coupled value)."""
+    import mujoco
+
+    for j in model.joints:
+        if not j.movable:
+            continue
+        if j.mimic is None:
+            v = q[model.joint_index(j.name)]
+        else:
+            v = j.mimic.multiplier * q[model.joint_index(j.mimic.joint)] + j.mimic.offset
+        jid = mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_JOINT, prefix + j.name)
+        data.qpos[mjm.jnt_qposadr[jid]] = v
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_mujoco_compiles_and_matches_fk(name: str) -> None:
+    import mujoco
+
+    from robotsim.model.mjcf_export import to_mjspec
+
+    model = robotsim.load_robot(name)
+    mjm = to_mjspec(model).compile()
+    data = mujoco.MjData(mjm)
+    rng = np.random.default_rng(RNG_SEED)
+    for q in random_q(model, 5, rng):
+        data.qpos[:] = 0.0
+        if model.floating:
+            data.qpos[3] = 1.0  # free joint at the origin, identity quaternion
+        set_qpos(mjm, data, model, q)
+        mujoco.mj_kinematics(mjm, data)
+        Ts = model.fk_all(q)
+        for lk, T in zip(model.link_names, Ts):
+            b = mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_BODY, lk)
+            np.testing.assert_allclose(data.xpos[b], T[:3, 3], atol=1e-9)
+            np.testing.assert_allclose(data.xmat[b].reshape(3, 3), T[:3, :3], atol=1e-9)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "puma560"])
+def test_no_self_contact_in_named_poses(name: str) -> None:
+    import mujoco
+
+    from robotsim.model.mjcf_export import to_mjspec
+
+    model = robotsim.load_robot(name)
+    mjm = to_mjspec(model).compile()
+    data = mujoco.MjData(mjm)
+    for pose in model.poses:
+        data.qpos[:] = 0.0
+        if model.floating:
+            data.qpos[3] = 1.0
+        set_qpos(mjm, data, model, model.pose(pose))
+        mujoco.mj_forward(mjm, data)
+        pairs = [
+            (mjm.geom(c.geom1).name, mjm.geom(c.geom2).name) for c in data.contact[: data.ncon]
+        ]
+        assert not pairs, f"{name} pose {pose}: {pairs}"
+
+
+def humanoid_on_floor(pose: str, seconds: float) -> tuple[float, float, float]:
+    """Stand humanoid17 on a floor with the position servos of its metadata; returns the
+    base height at the start and the end and the final cosine of the body's tilt."""
+    import mujoco
+
+    from robotsim.model.mjcf_export import to_mjspec
+
+    model = robotsim.load_robot("humanoid17")
+    servo = model.metadata["servo"]
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.1])
+    spec.attach(to_mjspec(model), prefix="h/", frame=spec.worldbody.add_frame())
+    spec.option.timestep = servo["timestep"]
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    for jn in model.joint_names:
+        act = spec.add_actuator(name=jn, target="h/" + jn, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        act.set_to_position(kp=servo["kp"], kv=servo["kv"])
+        act.forcerange = [-model.joint(jn).limits.effort, model.joint(jn).limits.effort]
+        act.forcelimited = 1
+    mjm = spec.compile()
+    data = mujoco.MjData(mjm)
+    q = model.pose(pose)
+    set_qpos(mjm, data, model, q, prefix="h/")
+    data.qpos[2] = -model.fk(q, "left_sole")[2, 3]  # soles on the floor
+    data.qpos[3] = 1.0
+    for jn in model.joint_names:
+        data.ctrl[mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_ACTUATOR, jn)] = q[
+            model.joint_index(jn)
+        ]
+    z0 = float(data.qpos[2])
+    while data.time < seconds:
+        mujoco.mj_step(mjm, data)
+    x, y = data.qpos[4:6]
+    return z0, float(data.qpos[2]), float(1 - 2 * (x * x + y * y))
+
+
+@pytest.mark.parametrize("pose", ["stand", "crouch"])
+def test_humanoid_stands_in_mujoco(pose: str) -> None:
+    z0, z1, up = humanoid_on_floor(pose, 2.0)
+    assert abs(z1 - z0) < 0.005 and up > 0.995
+
+
+@pytest.mark.parametrize("name", ["omni3", "diffdrive"])
+def test_mobile_base_rests_level_on_its_wheels(name: str) -> None:
+    import mujoco
+
+    from robotsim.model.mjcf_export import to_mjspec
+
+    model = robotsim.load_robot(name)
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.1])
+    spec.attach(to_mjspec(model), prefix="r/", frame=spec.worldbody.add_frame())
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    mjm = spec.compile()
+    data = mujoco.MjData(mjm)
+    data.qpos[2], data.qpos[3] = 0.001, 1.0  # root origin 1 mm above the floor
+    while data.time < 1.0:
+        mujoco.mj_step(mjm, data)
+    x, y = data.qpos[4:6]
+    assert abs(data.qpos[2]) < 0.001 and 1 - 2 * (x * x + y * y) > 0.9999
+    assert np.hypot(data.qpos[0], data.qpos[1]) < 0.001
