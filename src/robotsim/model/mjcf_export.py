@@ -49,12 +49,16 @@ import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 from robotsim.model.robot import Joint, JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
+
+if TYPE_CHECKING:
+    import mujoco
 
 __all__ = ["save_mjcf", "to_mjcf_string", "to_mjspec"]
 
@@ -355,7 +359,7 @@ def to_mjcf_string(
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
-def to_mjspec(model: RobotModel, prefix: str = ""):  # -> mujoco.MjSpec
+def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
     """The model as a ``mujoco.MjSpec``, ready to compile or to attach into a world.
 
     The spec holds one top-level body ``<prefix><root link>`` at the world origin (a
@@ -372,9 +376,10 @@ def to_mjspec(model: RobotModel, prefix: str = ""):  # -> mujoco.MjSpec
         spec = to_mjspec(model, prefix="r1/")
         frame.attach_body(spec.body("r1/" + model.root))
 
-    With ``qpos`` equal to the model's ``q`` (mimic joints at their coupled values, see
-    :func:`full_qpos`), MuJoCo's body poses equal ``model.fk_all(q)``. Named poses are
-    not included as keyframes (a keyframe must cover the whole world's qpos).
+    With ``qpos`` set from the model's ``q`` (by joint name, or with :func:`full_qpos`,
+    which also sets mimic joints to their coupled values; MuJoCo orders joints depth
+    first, the model breadth first), MuJoCo's body poses equal ``model.fk_all(q)``.
+    Named poses are not included as keyframes (a keyframe must cover the world's qpos).
     """
     import mujoco
 
@@ -383,8 +388,9 @@ def to_mjspec(model: RobotModel, prefix: str = ""):  # -> mujoco.MjSpec
 
 def full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:
     """The robot's part of MuJoCo ``qpos`` for our ``q`` ``(nq,)``: one value per movable
-    joint in tree order, mimic joints set to ``multiplier * q[leader] + offset``. A
-    floating model's 7 free-joint coordinates come first in MuJoCo and are not included.
+    joint in MuJoCo's order (:func:`mujoco_joint_order`), mimic joints set to
+    ``multiplier * q[leader] + offset``. A floating model's 7 free-joint coordinates come
+    first in MuJoCo and are not included.
     """
     return _full_qpos(model, np.asarray(q, dtype=np.float64).reshape(model.nq))
 
