@@ -54,7 +54,13 @@ from robotsim.model.geometry import (
     Shape,
     Sphere,
 )
-from robotsim.model.mjcf_export import full_qpos, save_mjcf, to_mjcf_string, to_mjspec
+from robotsim.model.mjcf_export import (
+    full_qpos,
+    mujoco_joint_order,
+    save_mjcf,
+    to_mjcf_string,
+    to_mjspec,
+)
 from robotsim.model.robot import Inertial, RobotModel
 from robotsim.spatial import axis_angle_to_R, inv_T, make_T, quat_to_R, trans
 
@@ -62,6 +68,7 @@ __all__ = [
     "full_qpos",
     "load_mjcf",
     "model_from_mjmodel",
+    "mujoco_joint_order",
     "save_mjcf",
     "to_mjcf_string",
     "to_mjspec",
