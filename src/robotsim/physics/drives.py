@@ -16,6 +16,11 @@ through an explicit MuJoCo ``<pair>``:
 - *differential drive*: the same capsule tyre with isotropic friction; a caster link
   named in the metadata slides on the ground with near-zero friction.
 
+Wheel joints driven by velocity motors get an armature (the gearmotor's reflected rotor
+inertia) of at least ``2 kv h`` so the velocity servo stays stable at the step ``h``
+(light wheels and a stiff servo otherwise oscillate); ``wheel_armature`` in the metadata
+raises it.
+
 The wheel body's own collision shapes stop touching the ground (``<exclude>`` world vs
 wheel) but still hit obstacles. Wheel joints get velocity motors (the paper drives its
 wheels through ODE's ``dParamVel``) unless the placement says otherwise.
@@ -37,7 +42,7 @@ __all__ = ["DriveInfo", "drive_kind", "wheel_joints", "wheel_radius"]
 OMNI_SURFACE = ContactSurface(mu=3.0, mu2=0.0)  # the paper's (seed 002) wheel surface
 TYRE_SURFACE = ContactSurface(mu=1.5)
 CASTER_SURFACE = ContactSurface(mu=0.005)
-TYRE_HALF_LENGTH = 0.004  # m: short capsule = a rounded disc
+TYRE_HALF_LENGTH = 0.001  # m: a very short capsule: a rounded disc that barely scrubs
 
 
 @dataclass
@@ -70,8 +75,10 @@ def wheel_joints(model: Any, kind: str) -> tuple[str, ...]:
     meta = dict(model.metadata[kind] or {})
     names = meta.get("wheel_joints") or meta.get("wheels")
     if not names:
-        if kind == "diffdrive" and "left_wheel" in meta:
-            names = [meta["left_wheel"], meta["right_wheel"]]
+        for left, right in (("left", "right"), ("left_wheel", "right_wheel")):
+            if kind == "diffdrive" and left in meta and right in meta:
+                names = [meta[left], meta[right]]
+                break
         else:
             names = [j.name for j in model.joints if j.type.value == "continuous"]
     names = [n["joint"] if isinstance(n, dict) else str(n) for n in names]
@@ -119,6 +126,11 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
                      params=meta)  # fmt: skip
     for jn in joints:
         joint = spec.joint(prefix + jn)
+        motor = placement.motors.get(jn, placement.default_motor)
+        if motor is not None and motor.kind == "velocity":
+            # reflected gearmotor inertia; also keeps kv h / inertia <= 1/2 (stable servo)
+            arm = max(float(meta.get("wheel_armature", 0.0)), 2.0 * motor.gain * scene.timestep)
+            joint.armature = max(float(joint.armature), arm)
         body = joint.parent
         axis = np.asarray(joint.axis, dtype=float)
         axis = axis / np.linalg.norm(axis)
@@ -139,9 +151,15 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             raise ModelError(f"robot {model.name!r}: metadata.{kind}.caster {caster!r} is not "
                              f"a link; links: {', '.join(model.link_names)}")  # fmt: skip
         spec.add_exclude(bodyname1="world", bodyname2=body.name)
-        for i, g in enumerate(body.geoms):
-            if g.contype == 0 and g.conaffinity == 0:
-                continue
+        touching = [g for g in body.geoms if g.contype or g.conaffinity]
+        if not touching:  # a visual-only caster: give it a contact sphere of its size
+            link = model.link(str(caster))
+            r = next((sh.geometry.radius for sh in link.visuals
+                      if isinstance(sh.geometry, Sphere)), 0.01)  # fmt: skip
+            touching = [body.add_geom(name=f"{body.name}:ball", type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                                      size=[r, 0, 0], density=0.0, contype=0, conaffinity=0,
+                                      group=3)]  # fmt: skip
+        for i, g in enumerate(touching):
             g.name = g.name or f"{body.name}#caster{i}"
             pname = f"caster:{g.name}"
             spec.add_pair(name=pname, geomname1="ground", geomname2=g.name, condim=3)

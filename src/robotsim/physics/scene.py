@@ -192,7 +192,8 @@ class Scene:
 
     ``ground``: a static plane named ``"ground"`` (``None`` = no ground). ``surfaces``
     name ContactSurfaces; ``default_surface`` applies to every contact no other rule
-    covers. ``timestep`` (s), ``gravity`` (m/s^2).
+    covers. ``timestep`` (s), ``gravity`` (m/s^2). ``keep_visuals``: compile robots'
+    visual-only shapes too (for MuJoCo rendering; slower).
     """
 
     bodies: tuple[Body, ...] = ()
@@ -205,6 +206,7 @@ class Scene:
     timestep: float = 0.002
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
     name: str = "world"
+    keep_visuals: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bodies", tuple(self.bodies))

@@ -125,10 +125,11 @@ class MujocoContact:
 
 
 MAX_MU = 1e3  # MuJoCo has no infinite friction; this never slides in practice
+MIN_MU = 1e-5  # MuJoCo's smallest friction coefficient (mjMINMU)
 
 
 def _mu(v: float) -> float:
-    return MAX_MU if math.isinf(v) else max(float(v), 0.0)
+    return MAX_MU if math.isinf(v) else max(float(v), MIN_MU)
 
 
 def bounce_stiffness(timestep: float) -> float:
@@ -167,7 +168,7 @@ def to_mujoco(surface: ContactSurface, timestep: float, mass: float = 1.0,
         solreffriction = (-1e-9, -b_f)
     else:
         solreffriction = (0.0, 0.0)  # MuJoCo: same as solref
-    condim = 1 if mu1 == 0.0 and mu2 == 0.0 else 3
+    condim = 1 if mu1 <= MIN_MU and mu2 <= MIN_MU else 3
     return MujocoContact(friction, solref, solreffriction, SOLIMP, condim)
 
 

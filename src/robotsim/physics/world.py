@@ -250,6 +250,7 @@ class World:
                                            mujoco.mjtWarning.mjWARN_BADQVEL,
                                            mujoco.mjtWarning.mjWARN_BADQPOS)]  # fmt: skip
         self._handles: dict[tuple[str, str], Any] = {}
+        self._chunk = max(1, round(self.check_interval / self.timestep))
         self.reset()
 
     # -- life cycle -------------------------------------------------------------------
@@ -300,20 +301,23 @@ class World:
             d.ctrl[:] = self._targets
         if self._has_pending:
             d.qfrc_applied[:] = self._qfrc_pending
-            mujoco.mj_step(m, d, n)
+        w, ids, counts = d.warning, self._warn_ids, self._warn_counts
+        chunk = self._chunk
+        while n > 0:
+            k = chunk if n > chunk else n
+            t0 = d.time
+            mujoco.mj_step(m, d, k)
+            n -= k
+            if (w[ids[0]].number != counts[0] or w[ids[1]].number != counts[1]
+                    or w[ids[2]].number != counts[2]):  # fmt: skip
+                self._diverged_warning(t0)
+            if d.time >= self._next_check:
+                self._next_check = d.time + self.check_interval
+                self._check_speeds()
+        if self._has_pending:
             d.qfrc_applied[:] = 0.0
             self._qfrc_pending[:] = 0.0
             self._has_pending = False
-        else:
-            mujoco.mj_step(m, d, n)
-        w = d.warning
-        ids = self._warn_ids
-        if (w[ids[0]].number != self._warn_counts[0] or w[ids[1]].number != self._warn_counts[1]
-                or w[ids[2]].number != self._warn_counts[2]):  # fmt: skip
-            self._diverged_warning()
-        if d.time >= self._next_check:
-            self._next_check = d.time + self.check_interval
-            self._check_speeds()
 
     def advance(self, duration: float) -> int:
         """Step ``duration`` seconds of simulated time unless paused; returns the steps."""
@@ -340,15 +344,16 @@ class World:
             return self.body_names[int(self.model.dof_bodyid[dof])]
         return "(unknown body)"
 
-    def _diverged_warning(self) -> None:
+    def _diverged_warning(self, t0: float) -> None:
         w = self.data.warning
         kinds = ("acceleration", "velocity", "position")
         for k, wid in enumerate(self._warn_ids):
             if w[wid].number != self._warn_counts[k]:
                 self._warn_counts[k] = int(w[wid].number)
                 body = self._body_of_dof(int(w[wid].lastinfo))
-                raise PhysicsError(f"simulation diverged at t={self.time:.4f} s: bad {kinds[k]} "
-                                   f"(NaN, inf or huge) at body {body!r}")  # fmt: skip
+                raise PhysicsError(f"simulation diverged at t={t0 + self.timestep:.4f} s (within "
+                                   f"{self.time - t0:.3g} s): bad {kinds[k]} (NaN, inf or "
+                                   f"huge) at body {body!r}")  # fmt: skip
 
     def _check_speeds(self) -> None:
         qv = self.data.qvel

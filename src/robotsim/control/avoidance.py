@@ -1,0 +1,123 @@
+"""Obstacle avoidance for planar robots among circular obstacles.
+
+Obstacles are an array ``(N, 3)`` of ``[x, y, radius]`` (m, world frame); the robot is a
+disc of ``robot_radius``. Both methods return a unit direction of travel (world frame)
+and a speed factor in [0, 1] (slow down near obstacles); the caller keeps its own speed
+law (a PID on the distance to the goal).
+
+- :class:`PotentialField`: attraction to the goal plus Khatib-style repulsion
+  ``k (1/d - 1/d0) / d^2`` from every obstacle closer than ``influence`` (clearance ``d``
+  between the robot disc and the obstacle). Simple and smooth, but it can stall in a
+  local minimum (an obstacle straight between robot and goal).
+- :class:`VFH`: a Vector-Field-Histogram-style polar histogram (Borenstein and Koren,
+  1991): obstacles inside the ``window`` block the sectors their enlarged disc
+  (radius + robot radius + safety margin) covers, weighted by closeness; the robot takes
+  the free sector nearest the goal bearing, preferring its previous heading on ties.
+  It chooses a side instead of stalling and keeps the safety margin by construction.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["VFH", "PotentialField", "clearances"]
+
+
+def clearances(position: ArrayLike, obstacles: np.ndarray, robot_radius: float) -> np.ndarray:
+    """Gap (N,) in m between the robot disc at ``position`` and each obstacle disc."""
+    if len(obstacles) == 0:
+        return np.zeros(0)
+    p = np.asarray(position, dtype=np.float64)[:2]
+    d = np.linalg.norm(obstacles[:, :2] - p, axis=1)
+    return d - obstacles[:, 2] - robot_radius
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-12 else np.zeros_like(v)
+
+
+@dataclass(frozen=True)
+class PotentialField:
+    robot_radius: float = 0.25
+    influence: float = 1.0
+    repulsion: float = 0.5
+    slow_distance: float = 0.5
+
+    def __call__(self, position: ArrayLike, goal: ArrayLike,
+                 obstacles: np.ndarray) -> tuple[np.ndarray, float]:  # fmt: skip
+        p = np.asarray(position, dtype=np.float64)[:2]
+        to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
+        force = _unit(to_goal)
+        factor = 1.0
+        if len(obstacles):
+            gaps = np.maximum(clearances(p, obstacles, self.robot_radius), 1e-3)
+            near = gaps < self.influence
+            for (ox, oy, _), d in zip(obstacles[near], gaps[near]):
+                away = _unit(p - np.array([ox, oy]))
+                force = force + self.repulsion * (1.0 / d - 1.0 / self.influence) / d**2 * away
+            factor = float(np.clip(gaps.min() / self.slow_distance, 0.2, 1.0))
+        return _unit(force), factor
+
+
+@dataclass(frozen=True)
+class VFH:
+    robot_radius: float = 0.25
+    safety: float = 0.25
+    window: float = 3.0
+    sectors: int = 72
+    threshold: float = 0.0
+    slow_distance: float = 0.6
+
+    def histogram(self, position: ArrayLike, obstacles: np.ndarray,
+                  horizon: float) -> np.ndarray:  # fmt: skip
+        """Polar obstacle density (sectors,) around ``position``; sector i points at
+        ``2 pi i / sectors`` rad. Obstacles farther than ``horizon`` are ignored."""
+        h = np.zeros(self.sectors)
+        p = np.asarray(position, dtype=np.float64)[:2]
+        width = 2 * math.pi / self.sectors
+        centres = np.arange(self.sectors) * width
+        reach = min(self.window, horizon)
+        for ox, oy, r in obstacles:
+            rel = np.array([ox, oy]) - p
+            dc = float(np.linalg.norm(rel))
+            enlarged = r + self.robot_radius + self.safety
+            if dc - enlarged > reach:
+                continue
+            bearing = math.atan2(rel[1], rel[0])
+            half = math.pi / 2 if dc <= enlarged else math.asin(enlarged / dc)
+            weight = 1.0 + max(0.0, reach - max(dc - enlarged, 0.0)) / reach
+            diff = np.abs((centres - bearing + math.pi) % (2 * math.pi) - math.pi)
+            h[diff <= half + width / 2] += weight
+        return h
+
+    def __call__(self, position: ArrayLike, goal: ArrayLike, obstacles: np.ndarray,
+                 previous: float | None = None) -> tuple[np.ndarray, float]:  # fmt: skip
+        p = np.asarray(position, dtype=np.float64)[:2]
+        to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
+        dist = float(np.linalg.norm(to_goal))
+        goal_dir = math.atan2(to_goal[1], to_goal[0])
+        if len(obstacles) == 0:
+            return _unit(to_goal), 1.0
+        h = self.histogram(p, obstacles, horizon=dist + self.robot_radius)
+        free = h <= self.threshold
+        width = 2 * math.pi / self.sectors
+        centres = np.arange(self.sectors) * width
+        gaps = clearances(p, obstacles, self.robot_radius)
+        factor = float(np.clip(gaps.min() / self.slow_distance, 0.15, 1.0))
+        goal_sector = round(goal_dir / width) % self.sectors
+        if free[goal_sector]:
+            return _unit(to_goal), factor
+        if not free.any():  # boxed in: back away from the nearest obstacle, slowly
+            i = int(np.argmin(gaps))
+            return _unit(p - obstacles[i, :2]), 0.15
+        cost = np.abs((centres - goal_dir + math.pi) % (2 * math.pi) - math.pi)
+        if previous is not None:
+            cost = cost + 0.3 * np.abs((centres - previous + math.pi) % (2 * math.pi) - math.pi)
+        cost[~free] = np.inf
+        best = centres[int(np.argmin(cost))]
+        return np.array([math.cos(best), math.sin(best)]), factor
