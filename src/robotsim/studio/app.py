@@ -30,7 +30,7 @@ from robotsim.studio.robot_view import RobotView
 
 __all__ = ["Studio", "default_robots", "initial_q"]
 
-_START_POSES = ("home", "stand", "ready", "qr")
+_START_POSES = ("home", "stand", "ready")
 _GAP = 0.5  # m between robots placed side by side
 
 
@@ -103,10 +103,14 @@ class Studio:
             "/world/grid", width=20.0, height=20.0, cell_size=0.25, section_size=1.0,
             plane="xy", cell_color=(200, 200, 200), section_color=(140, 140, 150),
         )  # fmt: skip
-        scene.add_light_hemisphere("/world/sky", sky_color=(255, 255, 255),
-                                   ground_color=(120, 120, 130), intensity=1.0)  # fmt: skip
-        scene.add_light_directional("/world/sun", intensity=1.6, cast_shadow=False,
-                                    position=(3.0, -2.0, 6.0))  # fmt: skip
+        # viser's default key/fill lights and its environment map light the scene;
+        # extra lights wash out light-grey robots.
+        scene.configure_default_lights(enabled=True, cast_shadow=True)
+        # The environment map is y-up; turn it to our z-up world and dim it a little.
+        c = float(np.sqrt(0.5))
+        scene.configure_environment_map(
+            "warehouse", environment_intensity=0.55, environment_wxyz=(c, c, 0.0, 0.0)
+        )
         self.server.initial_camera.position = (3.0, -3.0, 2.0)
         self.server.initial_camera.look_at = (0.0, 0.0, 0.6)
 

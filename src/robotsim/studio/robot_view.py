@@ -8,6 +8,7 @@ per link that moved, whatever the number of shapes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ __all__ = ["COLLISION_RGB", "RobotView", "ShapeNode"]
 
 COLLISION_RGB = (255, 140, 40)
 _DEFAULT_RGBA = (0.7, 0.7, 0.75, 1.0)
+_SERIAL = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class RobotView:
     ) -> None:
         self.server = server
         self.name = name
+        self.serial = next(_SERIAL)  # tells apart views that reuse a name
         self.model = model
         self.root_path = f"/robots/{name}"
         T0 = np.eye(4) if T_world_base is None else np.asarray(T_world_base, float)

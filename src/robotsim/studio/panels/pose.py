@@ -3,6 +3,7 @@ prismatic ones, within the joint limits), named poses, reset, and IK drag handle
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,6 +46,7 @@ class PosePanel:
         self.folder = gui.add_folder("Joints")
         self.sliders: dict[str, tuple[Any, float]] = {}
         self._shown: str | None = None
+        self._lock = threading.RLock()
 
         @self.robot.on_update
         @studio.guarded("choose robot")
@@ -77,18 +79,24 @@ class PosePanel:
 
     # ----------------------------------------------------------------- building
     def on_robots(self) -> None:
-        names = tuple(self.studio.robots) or ("",)
-        self.robot.options = names
-        if self.robot.value not in names:
-            self.robot.value = names[0]
-        # A robot replaced under the same name needs new sliders too.
-        self._shown = None
-        self.build_sliders()
+        with self._lock:
+            names = tuple(self.studio.robots) or ("",)
+            self.robot.options = names
+            if self.robot.value not in names:
+                self.robot.value = names[0]
+            self.build_sliders()
 
     def build_sliders(self) -> None:
+        """Sliders for the chosen robot (rebuilt only when the robot changed; the page
+        may echo a dropdown change from another thread, hence the lock)."""
+        with self._lock:
+            self._build_sliders()
+
+    def _build_sliders(self) -> None:
         st = self.studio
         view = st.robots.get(self.robot.value)
-        key = None if view is None else f"{view.name}:{id(view)}"
+        # A robot replaced under the same name is a new view: new sliders.
+        key = None if view is None else f"{view.name}:{view.serial}"
         if key == self._shown:
             return
         self._shown = key
@@ -134,10 +142,11 @@ class PosePanel:
     def sync(self) -> None:
         """Sliders and the readout follow the robot's configuration."""
         view = self.studio.robots.get(self.robot.value)
-        if view is None or not self.sliders:
+        sliders = self.sliders
+        if view is None or set(sliders) != set(view.model.joint_names):
             return
         for name, value in zip(view.model.joint_names, view.q):
-            slider, factor = self.sliders[name]
+            slider, factor = sliders[name]
             shown = float(np.clip(round(value * factor, 3), slider.min, slider.max))
             if abs(slider.value - shown) > 1e-6:
                 slider.value = shown

@@ -1,0 +1,76 @@
+"""Browser fixtures: the studio in-process on a free port and Debian's headless
+Chromium driven by Playwright (no Playwright browser download). Screenshots go to
+``test-artifacts/browser/`` (gitignored) for a person to look at."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from browser_helpers import close_notifications
+
+from robotsim.studio import Studio
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+# SwiftShader (software WebGL) works with these flags; no GPU is needed.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def studio():
+    st = Studio(port=_free_port())
+    st.load_default()
+    st.start()
+    yield st
+    st.stop()
+
+
+@pytest.fixture(scope="module")
+def page(studio, tmp_path_factory):
+    """A page connected to the studio, the robot drawn, notifications closed."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian chromium is missing: run `bash scripts/setup.sh` (as root) once")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 800},
+        )
+        pg = ctx.new_page()
+        pg.goto(studio.url)
+        deadline = time.monotonic() + 60
+        while not studio.server.get_clients():
+            assert time.monotonic() < deadline, "the page never connected to the studio"
+            time.sleep(0.1)
+        pg.get_by_text("Joints", exact=True).wait_for(timeout=60_000)
+        close_notifications(pg)
+        yield pg
+        ctx.close()

@@ -1,0 +1,145 @@
+"""The studio in a real browser: the page connects, renders the robot, a joint slider
+moved in the page moves the robot, simulation buttons run the clock, a scenario opens
+from the page and a bad file shows an error notification while the studio keeps
+serving. Screenshots of each panel land in ``test-artifacts/browser/``."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import numpy as np
+import pytest
+from browser_helpers import close_notifications
+from PIL import Image
+
+pytestmark = pytest.mark.browser
+
+
+def shot(page, path=None) -> np.ndarray:
+    """A screenshot as an RGB array ``(H, W, 3)`` (saved to ``path`` too if given)."""
+    png = page.screenshot(path=None if path is None else str(path))
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(np.int16)
+
+
+def scene_area(img: np.ndarray) -> np.ndarray:
+    """The 3D view left of the control panel."""
+    return img[:, : int(img.shape[1] * 0.72)]
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.mean(np.abs(scene_area(a) - scene_area(b)).max(axis=-1) > 24))
+
+
+def wait_for(cond, timeout=20.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def settled(page, wait_ms=1200) -> None:
+    page.wait_for_timeout(wait_ms)  # let WebGL draw the last scene messages
+
+
+def field(page, label: str):
+    """The input on the row labelled ``label`` (viser's labels do not point at it)."""
+    return page.locator(
+        f"xpath=//label[normalize-space()='{label}']"
+        "/ancestor::div[contains(@class, 'mantine-Flex-root')][1]//input"
+    )
+
+
+def click_tab(page, label: str) -> None:
+    page.get_by_role("tab", name=label).click()
+    page.wait_for_timeout(300)
+
+
+def test_page_renders_the_robot(page, studio, artifacts):
+    click_tab(page, "View")
+    settled(page)
+    drawn = shot(page, artifacts / "01_view_panel.png")
+    page.get_by_label("Visual geometry").click()  # hide the robot through the page
+    wait_for(lambda: not studio.panels["view"].toggles["visual"].value, what="the toggle")
+    settled(page)
+    hidden = shot(page, artifacts / "02_view_panel_robot_hidden.png")
+    page.get_by_label("Visual geometry").click()
+    wait_for(lambda: studio.panels["view"].toggles["visual"].value, what="the toggle")
+    assert all(v.show["visual"] for v in studio.robots.values())
+    # The robot covers a visible part of the view: hiding it changes those pixels.
+    assert changed_fraction(drawn, hidden) > 0.01
+
+
+def test_joint_slider_moves_the_robot(page, studio, artifacts):
+    click_tab(page, "Pose")
+    robot = studio.panels["pose"].robot.value
+    view = studio.robots[robot]
+    before_q = view.q.copy()
+    before_nodes = view.scene_link_poses()
+    settled(page)
+    before = shot(page)
+    label_id = page.locator("label", has_text="joint1 (°)").get_attribute("for")
+    thumb = page.locator(f'[id="{label_id}"] [role="slider"]')
+    thumb.focus()
+    thumb.press("End")  # to the upper limit, as a user would with the keyboard
+    upper = view.model.upper[0]
+    wait_for(lambda: abs(view.q[0] - upper) < 1e-6, what="joint1 at its upper limit")
+    wait_for(lambda: not view.dirty, what="the scene update")
+    np.testing.assert_allclose(view.q[1:], before_q[1:])
+    after_nodes = view.scene_link_poses()
+    want = view.link_poses()
+    np.testing.assert_allclose(after_nodes[:, :3], want[:, :3, 3], atol=1e-9)
+    assert np.abs(after_nodes[1:, :3] - before_nodes[1:, :3]).max() > 0.05  # links moved
+    settled(page)
+    after = shot(page, artifacts / "03_pose_panel_joint1_moved.png")
+    assert changed_fraction(before, after) > 0.005
+    # The page shows the new value next to the slider.
+    assert field(page, "joint1 (°)").last.input_value() == f"{np.degrees(upper):g}"
+
+
+def test_play_and_pause_from_the_page(page, studio, artifacts):
+    page.get_by_role("button", name="Play", exact=True).click()
+    wait_for(lambda: studio.clock.t > 0.5, what="simulated time to pass")
+    page.get_by_text("playing").first.wait_for(timeout=10_000)
+    shot(page, artifacts / "04_simulation_playing.png")
+    page.get_by_role("button", name="Pause", exact=True).click()
+    wait_for(lambda: not studio.clock.playing, what="pause")
+    t = studio.clock.t
+    page.wait_for_timeout(300)
+    assert studio.clock.t == t
+    page.get_by_role("button", name="Reset", exact=True).click()
+    wait_for(lambda: studio.clock.t == 0.0, what="reset")
+
+
+def test_open_scenario_and_bad_file_from_the_page(page, studio, artifacts, tmp_path):
+    scenario = tmp_path / "three_arms.yaml"
+    scenario.write_text(
+        "units: {angle: deg}\n"
+        "robots:\n"
+        "  A: {robot: puma560, base: {xyz: [0, 0, 0]}, q: [0, 45, -90, 0, 30, 0]}\n"
+        "  B: {robot: puma560, base: {xyz: [1.4, 0, 0], rpy: [0, 0, 180]}}\n"
+        "  C: {robot: puma560, base: {xyz: [0.7, 1.2, 0], rpy: [0, 0, -90]}}\n"
+    )
+    click_tab(page, "Open")
+    shot(page, artifacts / "05_open_panel.png")
+    field(page, "Robot file").fill(str(scenario))
+    page.get_by_role("button", name="Open file", exact=True).click()
+    wait_for(lambda: set(studio.robots) == {"A", "B", "C"}, what="the scenario's robots")
+    np.testing.assert_allclose(studio.robots["B"].state.T_world_root[:3, 3], [1.4, 0, 0])
+    page.get_by_text("scenario three_arms").first.wait_for(timeout=10_000)
+    settled(page, 2000)
+    shot(page, artifacts / "06_scenario_three_arms.png")
+
+    field(page, "Robot file").fill(str(tmp_path / "missing.urdf"))
+    page.get_by_role("button", name="Open file", exact=True).click()
+    page.get_by_text("missing.urdf").first.wait_for(timeout=10_000)  # the notification
+    page.wait_for_timeout(600)  # its slide-in animation
+    shot(page, artifacts / "07_error_notification.png")
+    assert set(studio.robots) == {"A", "B", "C"}  # the scene stayed, the server serves
+    close_notifications(page)
+    click_tab(page, "Pose")
+    settled(page)
+    shot(page, artifacts / "08_pose_panel_scenario.png")
+    labels = page.locator("label", has_text="joint")
+    assert sum(lb.is_visible() for lb in labels.all()) == 6, studio.errors
