@@ -260,3 +260,25 @@ def test_every_library_robot_round_trips_through_urdf(name: str) -> None:
     for link in (*m.link_names, *m.frame_names):
         np.testing.assert_allclose(m2.fk(q, link), m.fk(q, link), rtol=0, atol=1e-12,
                                    err_msg=link)  # fmt: skip
+
+
+def test_inertial_origin_rotates_the_tensor_and_ros_package_path(
+    tmp_path: Path, monkeypatch
+) -> None:
+    pkg = tmp_path / "ws" / "my_pkg" / "meshes"
+    pkg.mkdir(parents=True)
+    (pkg / "box.obj").write_bytes((FIXTURES / "meshes" / "OBJ" / "box.obj").read_bytes())
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "ws"))
+    text = (
+        '<robot name="r"><link name="a"><inertial>'
+        '<origin xyz="0.1 0 0" rpy="0 0 1.5707963267948966"/>'
+        '<mass value="2"/><inertia ixx="1" iyy="2" izz="3" ixy="0" ixz="0" iyz="0"/></inertial>'
+        '<visual><geometry><mesh filename="package://my_pkg/meshes/box.obj"/></geometry>'
+        "</visual></link></robot>"
+    )
+    m = parse_urdf_string(text, tmp_path / "elsewhere" / "r.urdf")
+    ine = m.link("a").inertial
+    assert ine.mass == 2.0
+    np.testing.assert_allclose(ine.com, [0.1, 0, 0])
+    np.testing.assert_allclose(ine.inertia, np.diag([2.0, 1.0, 3.0]), atol=1e-15)
+    assert m.link("a").visuals[0].geometry.path == (pkg / "box.obj").resolve()

@@ -15,8 +15,8 @@ What is read:
   any other ``floating`` or ``planar`` joint is an error.
 - mesh paths: ``package://pkg/rest`` is found by walking up from the URDF's folder to a
   directory named ``pkg`` or one that contains ``pkg`` (the ROS source layout), then in
-  the directories of ``ROS_PACKAGE_PATH``; ``file://`` and plain paths are taken relative
-  to the URDF's folder.
+  the directories of ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``/share; ``file://``
+  and plain paths are taken relative to the URDF's folder.
 
 Every error is a :class:`ModelFileError` naming the file and the element.
 Export (:func:`to_urdf_string`, :func:`save_urdf`) is in :mod:`robotsim.model.urdf_export`
@@ -108,6 +108,9 @@ def resolve_mesh_path(filename: str, urdf_folder: Path) -> list[Path]:
         for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
             if d:
                 out.append(Path(d) / pkg / rest)
+        for d in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
+            if d:  # ROS 2 installs packages under <prefix>/share/<pkg>
+                out.append(Path(d) / "share" / pkg / rest)
         return out or [urdf_folder / pkg / rest]
     if filename.startswith("file://"):
         filename = filename[len("file://") :]
