@@ -215,6 +215,26 @@ def test_humanoid_crouch_is_lower_than_stand() -> None:
     assert 0.01 < z_stand - z_crouch < 0.05
 
 
+def test_humanoid_crouches_on_an_anchored_sole() -> None:
+    """Soles on the floor, left sole as the anchor (paper eq. 2): crouching keeps both
+    soles on the floor and level; switching the anchor to the right sole moves nothing."""
+    model = robotsim.load_robot("humanoid17")
+    stand = model.pose("stand")
+    root = np.eye(4)
+    root[2, 3] = -model.fk(stand, "left_sole")[2, 3]
+    state = robotsim.AnchoredState(model, stand, root, anchor="left_sole")
+    left0 = state.pose("left_sole")
+    state.set_q(model.pose("crouch"))
+    np.testing.assert_allclose(state.pose("left_sole"), left0, atol=1e-12)
+    right = state.pose("right_sole")
+    assert right[2, 3] == pytest.approx(0.0, abs=1e-12)
+    np.testing.assert_allclose(right[:3, :3], np.eye(3), atol=1e-12)
+    before = state.link_poses().copy()
+    state.set_anchor("right_sole")
+    np.testing.assert_allclose(state.link_poses(), before, atol=1e-12)
+    assert state.T_world_root[2, 3] < root[2, 3] - 0.01  # the body went down
+
+
 # --------------------------------------------------------------------- dual_arm_hands
 TABLE = {  # seed 001, table 1: initial value, range (deg)
     "shoulder_x": (0, (-90, 90)), "shoulder_y": (0, (-75, 75)),
