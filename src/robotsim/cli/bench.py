@@ -15,6 +15,7 @@ __all__ = ["AREAS", "register"]
 AREAS: dict[str, str] = {
     "kinematics": "robotsim.bench.kinematics",
     "io": "robotsim.bench.io",
+    "studio": "robotsim.bench.studio",
 }
 
 

@@ -126,7 +126,8 @@ class Studio:
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
-        self.server.stop()
+        with contextlib.redirect_stdout(io.StringIO()):  # viser says "Server stopped"
+            self.server.stop()
 
     def serve_forever(self) -> None:
         """Start the loop and block until Ctrl+C (or :meth:`stop` from another thread)."""
