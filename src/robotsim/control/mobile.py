@@ -72,10 +72,10 @@ class MobileController:
                  obstacles: ArrayLike | None = None) -> None:  # fmt: skip
         self.config = config
         self.goal = np.asarray(goal, dtype=np.float64).reshape(3)
-        self.follower = None
+        self.follower: PathFollower | None = None
+        self._path: np.ndarray | None = None
         if path is not None and len(np.asarray(path)) > 0:
-            pts = np.vstack([np.asarray(path, dtype=np.float64).reshape(-1, 2), self.goal[:2]])
-            self.follower = PathFollower(pts, config.lookahead)
+            self._path = np.asarray(path, dtype=np.float64).reshape(-1, 2)
         obs = np.zeros((0, 3)) if obstacles is None else np.asarray(obstacles, dtype=float)
         self.obstacles = obs.reshape(-1, 3)
         self.pid = PosePID(*config.gains)
@@ -92,8 +92,7 @@ class MobileController:
         self.pid.reset()
         self.limiter.reset()
         self._heading = None
-        if self.follower is not None:
-            self.follower.reset()
+        self.follower = None  # rebuilt from the next pose
 
     def at_goal(self, pose: ArrayLike) -> bool:
         """Within the position and heading tolerances."""
@@ -106,6 +105,9 @@ class MobileController:
         """Body-frame twist ``[vx, vy, w]`` (m/s, m/s, rad/s) for the next ``dt`` s."""
         p = np.asarray(pose, dtype=np.float64).reshape(3)
         target = self.goal.copy()
+        if self._path is not None and self.follower is None:  # the path starts where we are
+            pts = np.vstack([p[:2], self._path, self.goal[:2]])
+            self.follower = PathFollower(pts, self.config.lookahead)
         if self.follower is not None:
             dist_goal = float(np.hypot(*(self.goal[:2] - p[:2])))
             if dist_goal > self.config.lookahead:
