@@ -151,8 +151,8 @@ def _geometry(mjm: Any, g: int, skipped: list[str], gname: str) -> tuple[Geometr
         # MuJoCo stores the mesh re-centred in its inertial frame and moves the geom to
         # compensate: authored geom frame = compiled geom frame @ inv(mesh frame).
         T_mesh = _pose(mjm.mesh_pos[mid], mjm.mesh_quat[mid])
-        scale = tuple(float(s) for s in mjm.mesh_scale[mid])
-        return Mesh(Path(fname), scale), inv_T(T_mesh)
+        sx, sy, sz = (float(s) for s in mjm.mesh_scale[mid])
+        return Mesh(Path(fname), (sx, sy, sz)), inv_T(T_mesh)
     kind = {gt.mjGEOM_PLANE: "plane", gt.mjGEOM_HFIELD: "height field"}.get(t, f"type {t}")
     skipped.append(f"geom {gname!r}: {kind} geoms are not link geometry")
     return None
@@ -233,7 +233,8 @@ def model_from_mjmodel(
         mat = int(mjm.geom_matid[g])
         if mat >= 0 and np.allclose(rgba, [0.5, 0.5, 0.5, 1.0]):
             rgba = np.asarray(mjm.mat_rgba[mat], float)  # colour given by a material
-        shape = Shape(geo, T, tuple(float(c) for c in rgba), short)
+        r, g_, b_, a = (float(c) for c in rgba)
+        shape = Shape(geo, T, (r, g_, b_, a), short)
         visual_only = int(mjm.geom_contype[g]) == 0 and int(mjm.geom_conaffinity[g]) == 0
         collision_only = not visual_only and int(mjm.geom_group[g]) == 3
         if not collision_only:
@@ -278,8 +279,8 @@ def model_from_mjmodel(
             jn = joint_name(j)
             pos = np.asarray(mjm.jnt_pos[j], float)
             if t == jt.mjJNT_BALL:
-                for k, ax in zip("xyz", np.eye(3)):
-                    steps.append((names.joint(f"{jn}_{k}"), "ball", ax, pos, j))
+                for letter, ax in zip("xyz", np.eye(3)):
+                    steps.append((names.joint(f"{jn}_{letter}"), "ball", ax, pos, j))
             elif t in (jt.mjJNT_HINGE, jt.mjJNT_SLIDE):
                 kind = "hinge" if t == jt.mjJNT_HINGE else "slide"
                 steps.append((jn, kind, np.asarray(mjm.jnt_axis[j], float), pos, j))

@@ -105,12 +105,12 @@ def resolve_mesh_path(filename: str, urdf_folder: Path) -> list[Path]:
                 out.append(d / rest)
             if (d / pkg).is_dir():
                 out.append(d / pkg / rest)
-        for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
-            if d:
-                out.append(Path(d) / pkg / rest)
-        for d in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
-            if d:  # ROS 2 installs packages under <prefix>/share/<pkg>
-                out.append(Path(d) / "share" / pkg / rest)
+        for entry in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
+            if entry:
+                out.append(Path(entry) / pkg / rest)
+        for entry in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
+            if entry:  # ROS 2 installs packages under <prefix>/share/<pkg>
+                out.append(Path(entry) / "share" / pkg / rest)
         return out or [urdf_folder / pkg / rest]
     if filename.startswith("file://"):
         filename = filename[len("file://") :]
@@ -149,7 +149,7 @@ def _geometry(ctx: _Ctx, geo_el: ET.Element | None, where: str) -> Geometry:
         found = next((c for c in candidates if c.is_file()), None)
         if found is None:
             raise ctx.error(w, f"mesh file not found: {fname!r} (looked for {candidates[0]})")
-        return Mesh(found.resolve(), tuple(float(s) for s in scale))
+        return Mesh(found.resolve(), (float(scale[0]), float(scale[1]), float(scale[2])))
     raise ctx.error(w, f"unknown geometry {g.tag!r}; valid: box, sphere, cylinder, capsule, mesh")
 
 
