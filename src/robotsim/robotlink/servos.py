@@ -1,0 +1,130 @@
+"""Live link to Dynamixel servos (Protocol 2.0) through ``dynamixel-sdk``.
+
+:class:`ServoBus` pings the profile's servos, switches torque, sync-writes goal
+positions (one packet for all servos per tick) and reads present positions back.
+:func:`stream` sends a sampled playback at its own tick rate (or as fast as the bus
+allows) and reports how far the servos' read-back positions were from the commands.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from robotsim.errors import LinkError
+from robotsim.model.robot import RobotModel
+from robotsim.motion.profile import RobotProfile
+from robotsim.motion.timeline import Samples
+from robotsim.robotlink.servomap import ServoMap
+
+__all__ = ["ServoBus", "StreamReport", "stream"]
+
+
+class ServoBus:
+    """The servos of ``profile`` on ``port`` (a serial device path)."""
+
+    def __init__(
+        self, port: str, model: RobotModel, profile: RobotProfile, baudrate: int | None = None
+    ) -> None:
+        import dynamixel_sdk as sdk
+
+        self._sdk = sdk
+        self.model = model
+        self.map = ServoMap.from_profile(model, profile)
+        self.bus = profile.servos
+        self.port = sdk.PortHandler(port)
+        self.packets = sdk.PacketHandler(2.0)
+        try:
+            opened = self.port.openPort()
+        except Exception as exc:  # pyserial raises its own exception types
+            raise LinkError(f"cannot open servo port {port}: {exc}") from None
+        if not opened or not self.port.setBaudRate(baudrate or self.bus.baudrate):
+            raise LinkError(f"cannot open servo port {port} at {baudrate or self.bus.baudrate} Bd")
+        self._writer = sdk.GroupSyncWrite(self.port, self.packets, self.bus.addr_goal_position, 4)
+
+    def close(self) -> None:
+        self.port.closePort()
+
+    def __enter__(self) -> ServoBus:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check(self, result: int, error: int, what: str) -> None:
+        if result != self._sdk.COMM_SUCCESS:
+            raise LinkError(f"{what}: {self.packets.getTxRxResult(result)}")
+        if error:
+            raise LinkError(f"{what}: servo error: {self.packets.getRxPacketError(error)}")
+
+    def ping(self) -> dict[str, int]:
+        """Model number of every servo, by joint name."""
+        out = {}
+        for name, sid in zip(self.map.joints, self.map.ids):
+            model, res, err = self.packets.ping(self.port, int(sid))
+            self._check(res, err, f"ping servo {sid} ({name})")
+            out[name] = int(model)
+        return out
+
+    def torque(self, on: bool) -> None:
+        for name, sid in zip(self.map.joints, self.map.ids):
+            res, err = self.packets.write1ByteTxRx(
+                self.port, int(sid), self.bus.addr_torque_enable, int(on)
+            )
+            self._check(res, err, f"torque {'on' if on else 'off'} servo {sid} ({name})")
+
+    def write_q(self, q: np.ndarray) -> np.ndarray:
+        """Sync-write goal positions for ``q`` ``(nq,)`` rad; returns the ticks sent."""
+        ticks = self.map.to_ticks(q)
+        self._writer.clearParam()
+        for sid, t in zip(self.map.ids, ticks):
+            self._writer.addParam(int(sid), list(int(t).to_bytes(4, "little", signed=True)))
+        res = self._writer.txPacket()
+        if res != self._sdk.COMM_SUCCESS:
+            raise LinkError(f"sync write of goal positions: {self.packets.getTxRxResult(res)}")
+        return ticks
+
+    def read_ticks(self) -> np.ndarray:
+        """Present positions ``(S,)`` in ticks (one READ per servo)."""
+        out = np.empty(len(self.map.ids), dtype=np.int64)
+        for k, sid in enumerate(self.map.ids):
+            v, res, err = self.packets.read4ByteTxRx(
+                self.port, int(sid), self.bus.addr_present_position
+            )
+            self._check(res, err, f"read present position of servo {sid}")
+            out[k] = int(np.int32(np.uint32(v)))
+        return out
+
+    def read_q(self, base: np.ndarray | None = None) -> np.ndarray:
+        """Present configuration ``(nq,)`` rad (joints without servos from ``base``)."""
+        return self.map.to_q(self.read_ticks(), self.model.zero() if base is None else base)
+
+
+@dataclass(frozen=True)
+class StreamReport:
+    ticks_sent: int
+    seconds: float
+    max_readback_error_ticks: int
+    readbacks: int
+
+
+def stream(
+    bus: ServoBus, samples: Samples, realtime: bool = True, readback_every: int = 10
+) -> StreamReport:
+    """Send every sample of a playback to the servos; every ``readback_every`` ticks,
+    read the positions back and compare with what was sent."""
+    t0 = time.monotonic()
+    worst = 0
+    reads = 0
+    for i in range(samples.ticks + 1):
+        if realtime:
+            wait = t0 + samples.t[i] - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+        sent = bus.write_q(samples.q[i])
+        if readback_every and (i % readback_every == 0 or i == samples.ticks):
+            worst = max(worst, int(np.max(np.abs(bus.read_ticks() - sent))))
+            reads += 1
+    return StreamReport(samples.ticks + 1, time.monotonic() - t0, worst, reads)
