@@ -56,9 +56,10 @@ def test_sdk_drives_emulated_servos_over_a_pty() -> None:
         bus.torque(True)
         q = model.pose("crouch")
         sent = bus.write_q(q)
+        # a sync write has no reply: reading back (in order on the line) waits for it
+        assert np.max(np.abs(bus.read_q() - q)) <= np.pi / 4096
         present = emu.present_ticks()
         assert [present[int(i)] for i in bus.map.ids] == sent.tolist()
-        assert np.max(np.abs(bus.read_q() - q)) <= np.pi / 4096
         prog = program_from_dict(
             {
                 "name": "nod",
