@@ -101,3 +101,18 @@ def test_kill_9_loses_at_most_the_flush_interval(
     old = [step for when, step in seen if when <= kill_time - FLUSH - 0.3]
     assert old, "the child ran for less than the flush interval"
     assert k.size > 0 and k[-1] >= old[-1]
+
+
+def test_process_exiting_with_an_open_run_marks_it_interrupted(tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite"
+    code = (
+        "import sys\nfrom robotsim.recording import Recorder\n"
+        "r = Recorder(sys.argv[1]); r.start_run('forgot-to-finish')\n"
+        "for k in range(100): r.signal('bot', k * 0.01, ('k',), [k])\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(db)], check=True, timeout=60)
+    with RunStore(db) as store:
+        info = store.runs(limit=1)[0]
+        assert info.status is RunStatus.INTERRUPTED
+        assert info.message == "process exited before the run finished"
+        assert store.signal_count(info.id) == 100
