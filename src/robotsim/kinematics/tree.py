@@ -156,7 +156,7 @@ class KinematicTree:
                 f"{list(self.model.joint_names)}, got shape {qa.shape}"
             )
         batch = qa.shape[:-1]
-        return np.ascontiguousarray(qa.reshape(-1, self.nq)), batch
+        return np.ascontiguousarray(qa.reshape(int(np.prod(batch)), self.nq)), batch
 
     # ------------------------------------------------------------------
     def fk(self, q: ArrayLike, name: str | None = None) -> np.ndarray:

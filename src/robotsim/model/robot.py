@@ -162,8 +162,8 @@ class Frame:
 class RobotModel:
     """An immutable robot: a tree of links joined by joints.
 
-    ``links[0]`` is the root. ``joints`` are stored in topological order (a joint comes
-    after the joint of its parent link). ``q`` vectors list the *actuated* joints
+    ``links[0]`` is the root. ``joints`` are stored in depth-first pre-order (a joint
+    comes after the joint of its parent link; a limb's joints stay together). ``q`` vectors list the *actuated* joints
     (movable, not mimic) in that order: :attr:`joint_names`.
 
     Attributes:
@@ -405,23 +405,24 @@ def _validate_and_sort(
     children: dict[str, list[Joint]] = {}
     for j in joints:
         children.setdefault(j.parent, []).append(j)
+    # Depth-first pre-order, children in declaration order (MuJoCo's and most URDF
+    # tools' order): a limb's joints stay together in q.
     order_links = [by_name[roots[0]]]
     order_joints: list[Joint] = []
-    stack = [roots[0]]
+    stack = list(reversed(children.get(roots[0], [])))
     seen = {roots[0]}
     while stack:
-        name = stack.pop(0)
-        for j in children.get(name, []):
-            if j.child in seen:
-                raise ModelError(f"robot {robot!r}: joint {j.name!r} closes a cycle")
-            seen.add(j.child)
-            order_joints.append(j)
-            order_links.append(by_name[j.child])
-            stack.append(j.child)
+        j = stack.pop()
+        if j.child in seen:
+            raise ModelError(f"robot {robot!r}: joint {j.name!r} closes a cycle")
+        seen.add(j.child)
+        order_joints.append(j)
+        order_links.append(by_name[j.child])
+        stack.extend(reversed(children.get(j.child, [])))
     if len(order_links) != len(links):
         cyc = sorted(set(by_name) - seen)
         raise ModelError(f"robot {robot!r}: links {cyc[:10]} are part of a cycle")
-    # Depth-first would also do; breadth-first keeps siblings together. Mimic checks:
+    # Mimic checks:
     actuated = {j.name for j in order_joints if j.actuated}
     for j in order_joints:
         if j.mimic is not None:
