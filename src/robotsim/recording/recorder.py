@@ -129,9 +129,9 @@ class Recorder:
             "flush_interval": self.flush_interval,
         }
         with self.engine.begin() as conn:
-            self.run_id = int(
-                conn.execute(insert(schema.runs).values(**vals)).inserted_primary_key[0]
-            )
+            key = conn.execute(insert(schema.runs).values(**vals)).inserted_primary_key
+            assert key is not None  # an insert always has one
+            self.run_id = int(key[0])
         self.status = RunStatus.RUNNING
         self._thread = threading.Thread(
             target=self._writer, name=f"recorder-{self.run_id}", daemon=True
@@ -317,7 +317,7 @@ class Recorder:
         ev: list[tuple[Any, ...]],
         chans: list[tuple[int, str, str]],
     ) -> None:
-        rid = self.run_id
+        rid = int(self.run_id or 0)
         ph = "?" if sqlite else "%s"
         cur = dbapi.cursor()
         try:

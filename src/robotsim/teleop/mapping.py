@@ -277,9 +277,10 @@ def parse_mapping(data: Any, source: str = "<memory>") -> InputMapping:
         raise _err(source, "bindings", "expected a non-empty list of bindings")
     bindings = tuple(_binding(source, i, b) for i, b in enumerate(raw_b))
     name = data.get("name", Path(source).stem)
+    bx, by, bw = base_max
     return InputMapping(
-        str(name), str(data.get("description", "")), levels, start, base_max, bindings, source
-    )  # type: ignore[arg-type]
+        str(name), str(data.get("description", "")), levels, start, (bx, by, bw), bindings, source
+    )
 
 
 def builtin_mappings() -> list[str]:
