@@ -105,6 +105,7 @@ class PhysicsSpec(_Strict):
     kv: float = Field(0.5, ge=0, description="N m s / rad")
     torque_limit: float = Field(4.0, gt=0, description="N m")
     per_joint: dict[str, dict[str, float]] = Field(default_factory=dict)
+    armature: float = Field(0.005, ge=0, description="reflected rotor inertia, kg m^2")
     friction: float = Field(1.0, gt=0)
     timestep: float = Field(0.002, gt=0)
     fall: FallSpec = FallSpec()
