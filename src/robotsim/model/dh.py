@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,7 +30,7 @@ from robotsim.model.geometry import Shape
 from robotsim.model.robot import Inertial, RobotModel
 from robotsim.spatial import rot_x, rot_z
 
-__all__ = ["DHJoint", "from_dh"]
+__all__ = ["DHJoint", "dh_builder", "from_dh"]
 
 
 @dataclass(frozen=True)
@@ -72,19 +73,6 @@ def _T(R: np.ndarray | None = None, p: Sequence[float] | None = None) -> np.ndar
     return T
 
 
-def from_dh(
-    joints: Sequence[DHJoint],
-    convention: str = "standard",
-    name: str = "dh_robot",
-    base: ArrayLike | None = None,
-    tool: ArrayLike | None = None,
-    base_visuals: Sequence[Shape] = (),
-    kind: str = "arm",
-) -> RobotModel:
-    """Build a serial RobotModel from DH rows (see module doc for the maths)."""
-    return dh_builder(joints, convention, name, base, tool, base_visuals, kind).build()
-
-
 def dh_builder(
     joints: Sequence[DHJoint],
     convention: str = "standard",
@@ -94,7 +82,7 @@ def dh_builder(
     base_visuals: Sequence[Shape] = (),
     kind: str = "arm",
 ) -> RobotBuilder:
-    """Like :func:`from_dh` but returns the builder, for adding frames and poses."""
+    """A RobotBuilder holding the DH chain (add frames and poses, then ``build()``)."""
     if convention not in ("standard", "modified"):
         raise InputError(f"DH convention {convention!r}; valid: standard, modified")
     if not joints:
@@ -135,3 +123,12 @@ def dh_builder(
     b.frame("tool", parent, None if tool is None else np.asarray(tool, float))
     b.default_frame = "tool"
     return b
+
+
+def from_dh(joints: Sequence[DHJoint], convention: str = "standard", **kwargs: Any) -> RobotModel:
+    """Build a serial RobotModel from DH rows (see the module doc for the maths).
+
+    Keyword arguments as :func:`dh_builder`: ``name``, ``base`` (4x4), ``tool`` (4x4),
+    ``base_visuals``, ``kind``.
+    """
+    return dh_builder(joints, convention, **kwargs).build()
