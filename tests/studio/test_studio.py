@@ -189,7 +189,7 @@ def test_open_scenario_with_base_poses(scene, tmp_path):
         ("robots:\n  A: {robot: nosuch}\n", "robots.A: unknown robot 'nosuch'"),
         ("robots:\n  A: {robot: puma560, q: [1, 2]}\n", "needs 6 values"),
         ("robots:\n  A: {robot: puma560, base: {xyz: [1, 2]}}\n", "robots.A.base"),
-        ("world: {}\n", "no 'robots:' section"),
+        ("world: {}\n", "no 'robots:' or 'robot:' section"),
     ],
 )
 def test_bad_scenario_keeps_the_scene(scene, tmp_path, text, match):
@@ -216,3 +216,52 @@ def test_unknown_robot_name_lists_the_valid_ones(scene):
     scene.add_robot("puma560")
     with pytest.raises(UnknownNameError, match="puma560"):
         scene.robot("nobody")
+
+
+def test_single_robot_scenario_with_start_and_objects(scene, tmp_path):
+    f = tmp_path / "pick.yaml"
+    f.write_text(
+        "robot: puma560\n"
+        "units: {angle: deg}\n"
+        "start_pose: qs\n"
+        "start: {joint1: 30}\n"
+        "tables:\n  - {name: table, center: [0.5, 0.2, 0.2], size: [0.2, 0.2, 0.4]}\n"
+        "ball: {radius: 0.03, position: [0.5, 0.2, 0.43]}\n"
+        "obstacles:\n  - {position: [1.0, -1.0], radius: 0.25, height: 0.5}\n"
+    )
+    scene.open(f)
+    view = scene.robots["puma560"]
+    want = view.model.q_from({"joint1": np.radians(30)}, base=view.model.pose("qs"))
+    np.testing.assert_allclose(view.q, want)
+    assert len(scene.objects) == 3
+    positions = np.array([o.position for o in scene.objects])
+    # A 2D position puts the object on the ground (cylinder centre at half height).
+    assert np.any(np.all(np.abs(positions - [1.0, -1.0, 0.25]) < 1e-9, axis=1))
+    scene.clear()
+    assert scene.objects == []
+
+
+def test_mobile_start_puts_the_base_on_the_ground(scene, tmp_path):
+    b = RobotBuilder("cart", kind="mobile", floating=True)
+    b.link("chassis", [Shape(Box((0.4, 0.3, 0.1)))])
+    f = tmp_path / "cart.yaml"
+    robot_file = tmp_path / "cart_robot.yaml"
+    robot_file.write_text(
+        "format: robotsim-robot/1\nname: cart\nkind: mobile\nfloating: true\n"
+        "links:\n  - {name: chassis, visuals: [{type: box, size: [0.4, 0.3, 0.1]}]}\n"
+        "joints: []\n"
+    )
+    f.write_text("robots:\n  R: {robot: cart_robot.yaml, start: [2.0, 1.0, 1.5708]}\n")
+    scene.open(f)
+    view = scene.robots["R"]
+    lo, hi = view.world_bounds()
+    assert lo[2] == pytest.approx(0.0, abs=1e-9)
+    np.testing.assert_allclose(view.state.T_world_root[:2, 3], [2.0, 1.0])
+    assert hi[0] - lo[0] == pytest.approx(0.3, abs=1e-4)  # turned by 90 degrees
+
+
+def test_bad_start_pose_is_named(scene, tmp_path):
+    f = tmp_path / "bad_pose.yaml"
+    f.write_text("robot: puma560\nstart_pose: sitting\n")
+    with pytest.raises(ScenarioError, match="start_pose: puma560 has no pose 'sitting'"):
+        scene.open(f)

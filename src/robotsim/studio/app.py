@@ -78,6 +78,7 @@ class Studio:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.errors: list[str] = []
+        self.objects: list[viser.SceneNodeHandle] = []  # static scenario objects
         self.after_push: list[Callable[[], None]] = []
         self._build_world()
         from robotsim.studio.panels import build_panels
@@ -215,17 +216,21 @@ class Studio:
         name: str | None = None,
         T_world_base: np.ndarray | None = None,
         q: np.ndarray | None = None,
+        on_ground: bool = False,
     ) -> RobotView:
         """Add a robot (a model, a library name or a model file).
 
         Without ``T_world_base`` the robot is placed beside the others along +y, its
-        lowest point on the ground. Returns its :class:`RobotView`.
+        lowest point on the ground. ``on_ground`` lowers or lifts a robot placed at
+        ``T_world_base`` so its lowest point is on the ground (mobile bases given a 2D
+        start). Returns its :class:`RobotView`.
         """
         model = robot if isinstance(robot, RobotModel) else load_robot(robot)
         q0 = initial_q(model) if q is None else np.asarray(q, float)
         with self.lock:
             name = self._unique(name or model.name)
-            view = RobotView(self.server, name, model, T_world_base, q0)
+            T0 = None if T_world_base is None else np.asarray(T_world_base, dtype=float)
+            view = RobotView(self.server, name, model, T0, q0)
             if T_world_base is None:
                 b = view.world_bounds()
                 y = 0.0
@@ -234,6 +239,9 @@ class Studio:
                     y = y_max + _GAP - b[0, 1]
                 z = -b[0, 2] if (model.floating or b[0, 2] < -1e-6) else 0.0
                 view.initial_T_world_root = trans([0.0, y, z])
+                view.reset()
+            elif on_ground:
+                view.initial_T_world_root = trans([0.0, 0.0, -view.world_bounds()[0, 2]]) @ T0
                 view.reset()
             self.robots[name] = view
             view.push(force=True)
@@ -259,6 +267,9 @@ class Studio:
             for view in self.robots.values():
                 view.remove()
             self.robots.clear()
+            for h in self.objects:
+                h.remove()
+            self.objects = []
             self.clock.playing = False
             self.clock.reset()
             self.driver = PoseTour()
@@ -320,7 +331,7 @@ class Studio:
         lo, hi = bs[:, 0].min(axis=0), bs[:, 1].max(axis=0)
         centre = 0.5 * (lo + hi)
         radius = max(0.5, 0.5 * float(np.linalg.norm(hi - lo)))
-        eye = centre + radius * np.array([1.6, -1.9, 0.9])
+        eye = centre + radius * np.array([1.7, -0.9, 0.75])
         self.server.initial_camera.position = tuple(eye)
         self.server.initial_camera.look_at = tuple(centre)
         for client in self.server.get_clients().values():

@@ -16,7 +16,7 @@ import numpy as np
 import viser
 
 from robotsim.kinematics.floating import AnchoredState
-from robotsim.model.geometry import Mesh, Shape
+from robotsim.model.geometry import Box, Mesh, Shape
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import R_to_quat
 from robotsim.studio.shapes import geometry_mesh, mesh_bounds
@@ -136,6 +136,7 @@ class RobotView:
                 node, np.asarray(mesh.vertices, np.float32), np.asarray(mesh.faces, np.uint32),
                 color=tuple(int(c * 255 + 0.5) for c in rgba[:3]),
                 opacity=None if rgba[3] >= 1.0 else float(rgba[3]),
+                flat_shading=isinstance(shape.geometry, Box),
                 visible=visible, **pose,
             )  # fmt: skip
         self._shape_handles[kind].append(h)

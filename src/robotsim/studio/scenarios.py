@@ -105,10 +105,18 @@ def open_scenario(studio: Studio, path: Path) -> str:
 
 def _entries(path: Path, doc: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
     robots = doc.get("robots")
+    if robots is None and "robot" in doc:
+        # One robot: the top level holds its start (``start``, ``start_pose``, ``base``).
+        single = doc["robot"]
+        entry = dict(single) if isinstance(single, dict) else {"robot": single}
+        for key in ("start", "start_pose", "base", "q"):
+            if key in doc and key not in entry:
+                entry[key] = doc[key]
+        robots = [entry]
     if robots is None:
         raise ScenarioError(
-            f"{path}: no 'robots:' section; the studio cannot show this scenario yet "
-            f"(top-level keys: {', '.join(map(str, doc)) or 'none'})"
+            f"{path}: no 'robots:' or 'robot:' section; the studio cannot show this "
+            f"scenario yet (top-level keys: {', '.join(map(str, doc)) or 'none'})"
         )
     if isinstance(robots, dict):
         items = [(str(k), v) for k, v in robots.items()]
@@ -163,6 +171,42 @@ def _base(path: Path, where: str, entry: dict[str, Any], k: float) -> np.ndarray
     return make_T(rpy_to_R(np.asarray(rpy) * k), np.asarray(xyz))
 
 
+def _start_q(
+    path: Path, where: str, entry: dict[str, Any], model: Any, k: float
+) -> np.ndarray | None:
+    """The start configuration: ``start_pose`` (a named pose), then joint values by name
+    (``start`` or ``q`` as a mapping) or a full ``q`` list, in the file's angle unit."""
+    q = None
+    if "start_pose" in entry:
+        pose = str(entry["start_pose"])
+        if pose not in model.poses:
+            raise ScenarioError(
+                f"{path}: {where}.start_pose: {model.name} has no pose {pose!r}; "
+                f"valid: {', '.join(model.poses) or 'none'}"
+            )
+        q = model.pose(pose)
+    for key in ("start", "q"):
+        values = entry.get(key)
+        if isinstance(values, dict):
+            try:
+                scaled = {str(n): float(v) * k for n, v in values.items()}
+                q = model.q_from(scaled, base=q)
+            except (TypeError, ValueError):
+                raise ScenarioError(f"{path}: {where}.{key}: expected numbers") from None
+            except InputError as exc:
+                raise ScenarioError(f"{path}: {where}.{key}: {exc}") from None
+        elif key == "q" and values is not None:
+            try:
+                q = np.asarray(values, dtype=float) * k
+            except (TypeError, ValueError):
+                raise ScenarioError(f"{path}: {where}.q: expected numbers") from None
+            if q.shape != (model.nq,):
+                raise ScenarioError(
+                    f"{path}: {where}.q: {model.name} needs {model.nq} values, got {q.size}"
+                )
+    return q
+
+
 def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     from robotsim.model import load_robot
 
@@ -180,22 +224,23 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
             model = load_robot(ref_path if ref_path.exists() else str(ref))
         except InputError as exc:
             raise ScenarioError(f"{path}: {where}: {exc}") from None
-        q = None
-        if "q" in entry:
-            try:
-                q = np.asarray(entry["q"], dtype=float) * k
-            except (TypeError, ValueError):
-                raise ScenarioError(f"{path}: {where}.q: expected numbers") from None
-            if q.shape != (model.nq,):
-                raise ScenarioError(
-                    f"{path}: {where}.q: {model.name} needs {model.nq} values, got {q.size}"
-                )
-        planned.append((name, model, _base(path, where, entry, k), q))
+        q = _start_q(path, where, entry, model, k)
+        T = _base(path, where, entry, k)
+        start = entry.get("start")
+        on_ground = model.floating and T is None
+        if T is None and isinstance(start, list | tuple):  # a mobile start: x, y[, yaw]
+            xy = list(start)
+            T = _base(path, f"{where}.start", {"base": [*xy[:2], 0.0, *xy[2:3]]}, k)
+            on_ground = True
+        planned.append((name, model, T, q, on_ground))
     if not planned:
         raise ScenarioError(f"{path}: robots: is empty")
+    from robotsim.studio.objects import add_objects
+
     studio.clear()
-    for name, model, T, q in planned:
-        studio.add_robot(model, name=name, T_world_base=T, q=q)
+    for name, model, T, q, on_ground in planned:
+        studio.add_robot(model, name=name, T_world_base=T, q=q, on_ground=on_ground)
+    studio.objects = add_objects(studio.server, doc)
     studio.title = f"scenario {path.stem}"
     studio.frame_camera()
     return f"{studio.title}: " + ", ".join(studio.robots)
