@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "robotsim.cli.studio",
     "robotsim.cli.runs",
     "robotsim.cli.serve",
+    "robotsim.cli.input",
     "robotsim.cli.export_model",
 ]
 
