@@ -192,7 +192,7 @@ class KinematicHands:
         step = target - self.q[i]
         if step == 0.0:
             return False
-        allowed = max(self._violation(side, self.q), 0.0) + _PEN_TOL
+        allowed = max(self._violation(side, self.q), _PEN_TOL)
         q_new = self.q.copy()
         q_new[i] = target
         if self._violation(side, q_new) <= allowed:

@@ -305,7 +305,7 @@ class PhysicsHands:
         target = float(np.clip(self.cq[i] + dq, m.lower[i], m.upper[i]))
         if target == self.cq[i]:
             return False
-        allowed = max(self._setpoint_violation(side, self.cq), 0.0) + 1e-9
+        allowed = max(self._setpoint_violation(side, self.cq), 1e-9)
         q_new = self.cq.copy()
         q_new[i] = target
         if self._setpoint_violation(side, q_new) <= allowed:
