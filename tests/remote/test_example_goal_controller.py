@@ -1,4 +1,5 @@
-"""The example controller, in its own process, drives the omni robot to a goal over UDP."""
+"""The example controller, in its own process, drives the omni robot to a goal over UDP
+(the robot simulated in MuJoCo by ``robotsim serve`` in another process)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,34 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "udp_goal_controller.py"
 
+SCENARIO = """\
+format: robotsim-scenario/1
+kind: mobile
+name: omni_remote
+robots:
+  - {name: omni, model: omni3, start: [0, 0, 0]}
+"""
 
-def test_example_drives_the_omni_base_to_the_goal() -> None:
+
+def test_example_drives_the_physics_omni_base_to_the_goal(tmp_path: Path) -> None:
+    scenario = tmp_path / "omni_remote.yaml"
+    scenario.write_text(SCENARIO)
     server = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "robotsim",
             "serve",
-            "omni3",
-            "--kinematic",
+            str(scenario),
             "--udp",
             "127.0.0.1:0",
             "--json",
             "--rate",
-            "4",
+            "3",
             "--duration",
-            "60",
+            "90",
+            "--db",
+            str(tmp_path),
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -34,7 +46,11 @@ def test_example_drives_the_omni_base_to_the_goal() -> None:
     try:
         assert server.stdout is not None
         hello = json.loads(server.stdout.readline())
-        assert hello["robots"]["omni3"]["mobile"] is True
+        assert hello["robots"]["omni"] == {
+            "joints": [],
+            "wheels": ["wheel1", "wheel2", "wheel3"],
+            "mobile": True,
+        }
         ctl = subprocess.run(
             [
                 sys.executable,
@@ -44,18 +60,19 @@ def test_example_drives_the_omni_base_to_the_goal() -> None:
                 "--goal",
                 "1.5,-1.0,0.8",
                 "--timeout",
-                "40",
+                "60",
             ],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=90,
         )
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.terminate()  # SIGTERM: stops like Ctrl-C
+        out, _ = server.communicate(timeout=20)
     assert ctl.returncode == 0, ctl.stderr
     result = json.loads(ctl.stdout)
-    assert result["reached"] is True and result["robot"] == "omni3"
+    assert result["reached"] is True and result["robot"] == "omni"
     x, y, _ = result["position"]
     assert math.hypot(x - 1.5, y + 1.0) <= 0.05
     assert abs(result["yaw"] - 0.8) <= 0.05
+    assert json.loads(out[out.index("{\n") :])["status"] == "interrupted"

@@ -81,7 +81,11 @@ def test_physics_world_as_a_target() -> None:
         assert c.state()["t"] == 0.0
 
 
-def test_bad_serve_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_serve_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "hands.yaml"
+    other.write_text("format: robotsim-scenario/1\nkind: hand_ball_transfer\nname: x\n")
+    assert main(["serve", str(other), "--udp", "127.0.0.1:0"]) == 2
+    assert "robotsim serve runs 'mobile' scenarios" in capsys.readouterr().err
     assert main(["serve", "no_such_robot", "--kinematic"]) == 2
     assert "no_such_robot" in capsys.readouterr().err
     assert main(["serve", "puma560", "--kinematic", "--udp", "127.0.0.1:99999"]) == 2

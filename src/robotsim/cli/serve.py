@@ -35,16 +35,24 @@ def _is_scenario(path: Path) -> bool:
 
 
 def _scenario_world(path: Path, seed: int | None) -> Any:
-    """The physics World of a scenario file, through :mod:`robotsim.scenario`."""
-    try:
-        from robotsim.scenario import build_world, load_scenario  # type: ignore[attr-defined]
-    except ImportError:
+    """The physics World of a scenario file (robots at their starts, no controllers:
+    the remote client is the controller)."""
+    from robotsim.physics import World
+    from robotsim.scenario.schema import read_scenario_yaml
+
+    data = read_scenario_yaml(path)
+    kind = data.get("kind")
+    if kind != "mobile":
         raise InputError(
-            f"{path}: scenario files need robotsim.scenario, which this "
-            "installation lacks; serve a robot name instead"
-        ) from None
-    scenario = load_scenario(path)
-    return build_world(scenario, seed=seed) if seed is not None else build_world(scenario)
+            f"{path}: kind: {kind!r}: robotsim serve runs 'mobile' scenarios; "
+            "serve a robot name or file for anything else"
+        )
+    from robotsim.scenario.mobile import build_mobile, load_mobile
+
+    sc, robots, obstacles = load_mobile(data, str(path), seed)
+    return World(
+        build_mobile(sc, robots, obstacles, str(path)), seed=sc.seed if seed is None else seed
+    )
 
 
 def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
@@ -164,6 +172,7 @@ def serve_cmd(
         )
     sys.stdout.flush()
     status = "completed"
+    _sigterm_as_ctrl_c()
     try:
         server.serve(duration)
     except KeyboardInterrupt:
@@ -185,6 +194,20 @@ def serve_cmd(
             f"stopped at t={sim.time:.3f} s: {s.replied} replies, {s.errors} errors, "
             f"{s.rate_limited} rate-limited, {s.overruns} overruns"
         )
+
+
+def _sigterm_as_ctrl_c() -> None:
+    """``kill PID`` stops the server like Ctrl-C (stats printed, recording finished)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 def register(group: click.Group) -> None:
