@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from robotsim.hands.scene import HandsScene
 from robotsim.hands.script import HandsSim, run_script
 from robotsim.hands.state import HandsState
 
-__all__ = ["MODES", "make_sim", "run_hand_scenario"]
+__all__ = ["MODES", "make_sim", "run_hand_data", "run_hand_scenario"]
 
 MODES = ("kinematic", "physics")
 
@@ -55,7 +56,9 @@ def run_hand_scenario(
     """Run the script; returns the summary (also written to ``out_dir``)."""
     sim = make_sim(scene, mode, spec.dt, spec)
     rows: list[HandsState] = []
+    wall = time.perf_counter()
     result = run_script(sim, spec.steps(), spec.speed_rad, on_tick=rows.append)
+    wall = time.perf_counter() - wall
     final = result.final
     types = [e.type for e in result.events]
     missing = [t for t in spec.expect if t not in types]
@@ -64,7 +67,8 @@ def run_hand_scenario(
         "kind": spec.kind,
         "mode": mode,
         "dt": spec.dt,
-        "t_end": final.t,
+        "sim_time": final.t,
+        "real_time_factor": final.t / wall if wall > 0 else None,
         "completed": result.completed and not missing,
         "events": [e.to_json() for e in result.events],
         "steps": [
@@ -79,6 +83,7 @@ def run_hand_scenario(
             for s in result.steps
         ],
         "missing_events": missing,
+        "options": _mode_options(sim),
         "ball": {
             "position": final.ball_position.tolist(),
             "resting": final.ball_resting,
@@ -92,6 +97,30 @@ def run_hand_scenario(
         (out / "summary.json").write_text(json.dumps(summary, indent=2))
         _write_trace(out / "trace.csv", rows)
     return summary
+
+
+def run_hand_data(
+    data: Any, source: str, mode: str | None = None, out_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """Run a parsed ``hand_ball_transfer`` mapping (``--set`` overrides applied by the
+    caller); ``source`` is the file name for messages."""
+    from robotsim.hands.scenario_spec import hand_scenario_from_data
+
+    spec, scene = hand_scenario_from_data(data, source)
+    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir)
+
+
+def _mode_options(sim: HandsSim) -> dict[str, Any]:
+    opts = getattr(sim, "options", None)
+    if opts is None:
+        return {"engine": "robotsim kinematics (bounding spheres)"}
+    return {
+        "engine": "mujoco",
+        "timestep": opts.timestep,
+        "weld_assist": opts.weld_assist,
+        "squeeze_rad": opts.squeeze,
+        "finger_friction": opts.finger_friction,
+    }
 
 
 def _write_trace(path: Path, rows: list[HandsState]) -> None:

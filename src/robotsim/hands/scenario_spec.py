@@ -21,7 +21,12 @@ from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
 
-__all__ = ["HandScenario", "load_hand_scenario", "parse_hand_scenario"]
+__all__ = [
+    "HandScenario",
+    "hand_scenario_from_data",
+    "load_hand_scenario",
+    "parse_hand_scenario",
+]
 
 KIND = "hand_ball_transfer"
 Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
@@ -183,19 +188,24 @@ def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
         raise ScenarioError(f"{source}: {where}: {msg}") from None
 
 
+def hand_scenario_from_data(data: Any, source: str) -> tuple[HandScenario, HandsScene]:
+    """The validated spec and its scene (robot loaded, joint names checked) from a parsed
+    mapping; ``source`` (the file) names errors and anchors a relative robot path."""
+    spec = parse_hand_scenario(data, source)
+    try:
+        scene = spec.scene(Path(source).parent)
+    except ScenarioError:
+        raise
+    except RobotsimError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
+    return spec, scene
+
+
 def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
-    """Read a scenario file: the validated spec and its scene (robot loaded, names
-    checked)."""
+    """Read a scenario file: the validated spec and its scene."""
     p = Path(path)
     try:
         data = yaml.safe_load(p.read_text())
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{p}: not valid YAML: {exc}".splitlines()[0]) from None
-    spec = parse_hand_scenario(data, str(p))
-    try:
-        scene = spec.scene(p.parent)
-    except ScenarioError:
-        raise
-    except RobotsimError as exc:
-        raise ScenarioError(f"{p}: {exc}") from None
-    return spec, scene
+    return hand_scenario_from_data(data, str(p))
