@@ -28,6 +28,9 @@ COMMAND_MODULES = [
     "robotsim.cli.serve",
     "robotsim.cli.input",
     "robotsim.cli.export_model",
+    "robotsim.cli.run",
+    "robotsim.cli.motion",
+    "robotsim.cli.robotlink",
 ]
 
 
