@@ -77,6 +77,9 @@ def test_physics_world_as_a_target() -> None:
         st = c.state()
         assert st["t"] - t0 == pytest.approx(2.0)
         assert st["robots"]["arm"]["joints"]["joint6"] == pytest.approx(0.3, abs=0.05)
+        links = c.state(links=True)["robots"]["arm"]["links"]
+        assert set(links) == set(load_robot("puma560").link_names)
+        assert all(len(p) == 7 for p in links.values())
         c.reset()
         assert c.state()["t"] == 0.0
 

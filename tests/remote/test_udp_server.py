@@ -250,3 +250,18 @@ def test_client_errors() -> None:
         assert err.value.reply is not None and err.value.reply["ok"] is False
         c.set_joints("arm", {"joint1": 0.1})  # one robot: "robot" may be omitted too
         assert c.request("set_joints", joints={"joint1": 0.2})["ok"] is True
+
+
+def test_state_with_link_poses_matches_forward_kinematics(client: Client) -> None:
+    client.pause()
+    client.reset()
+    client.set_joints("arm", {"joint1": 0.3, "joint2": -0.2})
+    client.step(500)
+    st = client.state(["arm"], links=True)["robots"]["arm"]
+    model = load_robot("puma560")
+    assert list(st["links"]) == list(model.link_names)
+    q = model.q_from(st["joints"])
+    T = model.fk_all(q)
+    for i, name in enumerate(model.link_names):
+        np.testing.assert_allclose(st["links"][name][:3], T[i, :3, 3], atol=1e-12)
+    assert "links" not in client.state(["arm"])["robots"]["arm"]

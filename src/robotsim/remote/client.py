@@ -134,9 +134,12 @@ class Client:
     def info(self) -> dict[str, Any]:
         return self.request("info")
 
-    def state(self, robots: Sequence[str] | None = None) -> dict[str, Any]:
-        """``{"t", "paused", "robots": {name: {"base", "joints", "velocities"}}}``."""
-        fields = {} if robots is None else {"robots": list(robots)}
+    def state(self, robots: Sequence[str] | None = None, links: bool = False) -> dict[str, Any]:
+        """``{"t", "paused", "robots": {name: {"base", "joints", "velocities"}}}``; with
+        ``links``, each robot also has ``"links": {link: [x, y, z, qw, qx, qy, qz]}``."""
+        fields: dict[str, Any] = {} if robots is None else {"robots": list(robots)}
+        if links:
+            fields["links"] = True
         return self.request("state", **fields)
 
     def set_joints(self, robot: str, joints: Mapping[str, float]) -> None:
@@ -169,10 +172,12 @@ class Client:
     def stats(self) -> dict[str, Any]:
         return self.request("stats")
 
-    def subscribe(self, rate: float = 50.0, robots: Sequence[str] | None = None) -> None:
+    def subscribe(
+        self, rate: float = 50.0, robots: Sequence[str] | None = None, links: bool = False
+    ) -> None:
         """Ask for state datagrams at ``rate`` Hz (wall clock); read them with
         :meth:`next_state`."""
-        fields: dict[str, Any] = {"rate": rate}
+        fields: dict[str, Any] = {"rate": rate, "links": links}
         if robots is not None:
             fields["robots"] = list(robots)
         self.request("subscribe", **fields)

@@ -31,13 +31,14 @@ from robotsim.remote.protocol import (
     decode_request,
     encode,
     error_reply,
+    get_bool,
     get_int,
     get_name_map,
     get_number,
     get_str,
     get_str_list,
 )
-from robotsim.remote.target import SimulationTarget
+from robotsim.remote.target import SimulationTarget, pose7
 
 __all__ = ["RemoteServer", "ServerLimits", "parse_address"]
 
@@ -83,6 +84,7 @@ class _Sub:
     period: float
     next_time: float
     robots: list[str] | None
+    links: bool = False
     seq: int = 0
 
 
@@ -345,7 +347,7 @@ class RemoteServer:
             sub.next_time = max(sub.next_time + sub.period, now)
             sub.seq += 1
             try:
-                body = self._state_body(sub.robots)
+                body = self._state_body(sub.robots, sub.links)
                 payload = encode({"event": "state", "seq": sub.seq, **body})
             except (RobotsimError, ValueError):
                 del self._subs[addr]
@@ -365,13 +367,17 @@ class RemoteServer:
             raise ProtocolError(f"{req.op}: unknown robot {name!r}; valid: {', '.join(robots)}")
         return name
 
-    def _state_body(self, robots: list[str] | None) -> dict[str, Any]:
+    def _state_body(self, robots: list[str] | None, links: bool = False) -> dict[str, Any]:
         if robots is not None:
             valid = self.target.robots()
             for r in robots:
                 if r not in valid:
                     raise ProtocolError(f"unknown robot {r!r}; valid: {', '.join(valid)}")
-        return {"t": self.target.time, "paused": self.paused, "robots": self.target.state(robots)}
+        states = self.target.state(robots)
+        if links:
+            for name, entry in states.items():
+                entry["links"] = {lk: pose7(T) for lk, T in self.target.link_poses(name).items()}
+        return {"t": self.target.time, "paused": self.paused, "robots": states}
 
     def _op_ping(self, req: Request, addr: Address) -> dict[str, Any]:
         return {"t": self.target.time}
@@ -396,7 +402,8 @@ class RemoteServer:
         }
 
     def _op_state(self, req: Request, addr: Address) -> dict[str, Any]:
-        return self._state_body(get_str_list(req.body, req.op, "robots"))
+        robots = get_str_list(req.body, req.op, "robots")
+        return self._state_body(robots, get_bool(req.body, req.op, "links", False))
 
     def _op_set_joints(self, req: Request, addr: Address) -> dict[str, Any]:
         robot = self._robot_name(req)
@@ -462,10 +469,11 @@ class RemoteServer:
         lim = self.limits
         rate = get_number(req.body, req.op, "rate", 50.0, 0.1, lim.max_subscription_rate)
         robots = get_str_list(req.body, req.op, "robots")
+        links = get_bool(req.body, req.op, "links", False)
         self._state_body(robots)  # validates the names now rather than at push time
         if addr not in self._subs and len(self._subs) >= lim.max_subscribers:
             raise ProtocolError(f"subscribe: already {lim.max_subscribers} subscribers")
-        self._subs[addr] = _Sub(1.0 / rate, time.monotonic(), robots)
+        self._subs[addr] = _Sub(1.0 / rate, time.monotonic(), robots, links)
         return {"rate": rate, "subscribers": len(self._subs)}
 
     def _op_unsubscribe(self, req: Request, addr: Address) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from robotsim.kinematics.floating import AnchoredState
 from robotsim.model.robot import JointType, RobotModel
 from robotsim.spatial import R_to_quat
 
-__all__ = ["KinematicTarget", "RobotInfo", "SimulationTarget", "pose_json"]
+__all__ = ["KinematicTarget", "RobotInfo", "SimulationTarget", "pose7", "pose_json"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,10 @@ class SimulationTarget(Protocol):
         (JSON-ready; see docs/protocol.md)."""
         ...
 
+    def link_poses(self, robot: str) -> dict[str, np.ndarray]:
+        """World pose ``(4, 4)`` of every link of ``robot``, by link name."""
+        ...
+
     def set_joint_targets(self, robot: str, targets: Mapping[str, float]) -> None: ...
 
     def set_base_velocity(self, robot: str, vx: float, vy: float, omega: float) -> None:
@@ -76,6 +80,11 @@ class SimulationTarget(Protocol):
     def set_wheel_speeds(self, robot: str, speeds: Mapping[str, float]) -> None: ...
 
     def reset(self) -> None: ...
+
+
+def pose7(T: np.ndarray) -> list[float]:
+    """A world pose ``(4, 4)`` as ``[x, y, z, qw, qx, qy, qz]`` (m, unit quaternion)."""
+    return [*(float(v) for v in T[:3, 3]), *(float(v) for v in R_to_quat(T[:3, :3]))]
 
 
 def pose_json(T: np.ndarray) -> dict[str, Any]:
@@ -199,6 +208,10 @@ class KinematicTarget:
             if r.mobile:
                 out[name]["base_velocity"] = dict(zip(("vx", "vy", "omega"), r.twist.tolist()))
         return out
+
+    def link_poses(self, robot: str) -> dict[str, np.ndarray]:
+        r = self._robot(robot)
+        return dict(zip(r.model.link_names, r.state.link_poses()))
 
     def set_joint_targets(self, robot: str, targets: Mapping[str, float]) -> None:
         r = self._robot(robot)

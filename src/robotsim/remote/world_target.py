@@ -40,6 +40,8 @@ class WorldTarget:
         self._roots: dict[str, str] = {}
         self._joints: dict[str, tuple[str, ...]] = {}
         self._bases: dict[str, Any] = {}
+        self._links: dict[str, tuple[str, ...]] = {}
+        bodies = set(world.body_names)
         for placement in world.scene.robots:
             name, model = placement.name, placement.model
             prefix = f"{name}/"
@@ -53,6 +55,7 @@ class WorldTarget:
             )
             self._infos[name] = RobotInfo(name, commandable, wheels, drive is not None)
             self._roots[name] = prefix + model.root
+            self._links[name] = tuple(lk for lk in model.link_names if prefix + lk in bodies)
             self._joints[name] = tuple(
                 j for j in model.joint_names if prefix + j in world.joint_names
             )
@@ -102,6 +105,11 @@ class WorldTarget:
                 }
             out[name] = entry
         return out
+
+    def link_poses(self, robot: str) -> dict[str, np.ndarray]:
+        self._check(robot)
+        w = self.world
+        return {lk: np.asarray(w.body(f"{robot}/{lk}").pose) for lk in self._links[robot]}
 
     def set_joint_targets(self, robot: str, targets: Mapping[str, float]) -> None:
         info = self._check(robot)
