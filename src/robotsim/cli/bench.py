@@ -16,6 +16,7 @@ AREAS: dict[str, str] = {
     "kinematics": "robotsim.bench.kinematics",
     "io": "robotsim.bench.io",
     "studio": "robotsim.bench.studio",
+    "motion": "robotsim.bench.motion",
 }
 
 
