@@ -1,0 +1,150 @@
+"""Live teleoperation of the two arms: input devices -> per-arm commands -> a tick.
+
+Two gamepads drive two arms (slot order given by ``--gamepad 0,1``: the first slot
+listed drives the left arm); the keyboard drives one arm. Each device goes through a
+:class:`robotsim.teleop.Mapper` (the arm paper's layout by default) whose joint names
+are checked against the robot once, at start-up; its :class:`TeleopCommand` becomes an
+:class:`ArmCommand` here (joint rates by arm role, close/open, the speed step).
+:class:`HandsTeleop` ticks the simulation (kinematic or physics) with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from robotsim.errors import InputError, UnknownNameError
+from robotsim.hands.commands import ArmCommand, Grip
+from robotsim.hands.layout import HandLayout
+from robotsim.hands.script import HandsSim
+from robotsim.hands.state import HandEvent
+
+__all__ = ["DEFAULT_GAMEPAD_MAPPING", "DEFAULT_KEYBOARD_MAPPING", "HandsTeleop", "arm_command"]
+
+DEFAULT_GAMEPAD_MAPPING = "arm_paper"
+DEFAULT_KEYBOARD_MAPPING = "keyboard_arm"
+
+
+def arm_command(cmd: Any, layout: HandLayout) -> ArmCommand:
+    """A :class:`robotsim.teleop.TeleopCommand` for one arm -> :class:`ArmCommand`.
+
+    Every joint it names must be an arm joint of ``layout``'s side (fingers move with
+    the grip buttons only); otherwise :class:`UnknownNameError` lists the valid ones.
+    """
+    role_of = {name: role for role, name in layout.arm_joints.items()}
+    rates: dict[str, float] = {}
+    for name, rate in cmd.joint_rates.items():
+        if name not in role_of:
+            raise UnknownNameError(f"arm joint of hand {layout.side}", name, list(role_of))
+        rates[role_of[name]] = max(-1.0, min(1.0, float(rate)))
+    return ArmCommand(rates=rates, grip=Grip(int(cmd.grip)), speed=float(cmd.speed))
+
+
+class HandsTeleop:
+    """Devices bound to arms, ticking a hands simulation.
+
+    Args:
+        sim: :class:`KinematicHands` or :class:`PhysicsHands`.
+        gamepads: SDL slots, in arm order (``[0, 1]``: slot 0 left, slot 1 right);
+            empty for none.
+        keyboard: drive ``keyboard_side`` from the terminal keyboard.
+        gamepad_mapping, keyboard_mapping: mapping names or files (robotsim-input/1).
+        manager, keyboard_device: devices to use instead of opening the real ones
+            (a :class:`GamepadManager`, a :class:`TerminalKeyboard`).
+    """
+
+    def __init__(
+        self,
+        sim: HandsSim,
+        gamepads: Sequence[int] = (0, 1),
+        keyboard: bool = False,
+        keyboard_side: str = "L",
+        gamepad_mapping: str = DEFAULT_GAMEPAD_MAPPING,
+        keyboard_mapping: str = DEFAULT_KEYBOARD_MAPPING,
+        manager: Any = None,
+        keyboard_device: Any = None,
+    ) -> None:
+        from robotsim.teleop import Mapper
+
+        self.sim = sim
+        sides = ("L", "R")
+        if len(gamepads) > 2:
+            raise InputError(f"--gamepad: at most two pads (one per arm), got {list(gamepads)}")
+        if len(set(gamepads)) != len(gamepads) or any(s < 0 for s in gamepads):
+            raise InputError(f"--gamepad: slots must be distinct and >= 0, got {list(gamepads)}")
+        if keyboard_side not in sides:
+            raise InputError(f"keyboard side must be 'L' or 'R', got {keyboard_side!r}")
+        joints = list(sim.model.joint_names)
+        self.pad_side = {slot: sides[k] for k, slot in enumerate(gamepads)}
+        self.pad_mappers = {
+            slot: Mapper(gamepad_mapping, {"side": side}, joints)
+            for slot, side in self.pad_side.items()
+        }
+        self.keyboard_side = keyboard_side
+        self.key_mapper = (
+            Mapper(keyboard_mapping, {"side": keyboard_side}, joints) if keyboard else None
+        )
+        self._manager = manager
+        self._keyboard = keyboard_device
+        self.last_commands: dict[str, ArmCommand] = {}
+
+    # ----------------------------------------------------------------- devices
+    def open_devices(self) -> None:
+        """Open the gamepads (SDL) and the terminal keyboard unless given."""
+        from robotsim.teleop import GamepadManager, TerminalKeyboard
+
+        if self.pad_mappers and self._manager is None:
+            self._manager = GamepadManager(max_slots=max(self.pad_mappers) + 1)
+        if self.key_mapper is not None and self._keyboard is None:
+            self._keyboard = TerminalKeyboard()
+
+    def close(self) -> None:
+        if self._keyboard is not None and hasattr(self._keyboard, "close"):
+            self._keyboard.close()
+        if self._manager is not None and hasattr(self._manager, "close"):
+            self._manager.close()
+
+    def devices(self) -> list[str]:
+        """One line per bound device, for the panel and the terminal."""
+        out = []
+        names = {}
+        if self._manager is not None:
+            names = {d.slot: d.name for d in self._manager.devices()}
+        for slot, side in self.pad_side.items():
+            out.append(f"gamepad {slot} -> {side} arm: {names.get(slot, 'not connected')}")
+        if self.key_mapper is not None:
+            out.append(f"keyboard -> {self.keyboard_side} arm")
+        return out
+
+    def read_commands(self) -> dict[str, ArmCommand]:
+        """Poll every device once; the command of each arm (a side driven by two
+        devices adds their rates)."""
+        cmds: dict[str, ArmCommand] = {}
+        snaps: Mapping[int, Any] = self._manager.poll() if self._manager is not None else {}
+        for slot, mapper in self.pad_mappers.items():
+            snap = snaps.get(slot)
+            if snap is not None:
+                side = self.pad_side[slot]
+                cmds[side] = _merge(
+                    cmds.get(side), arm_command(mapper.update(snap), self.sim.layouts[side])
+                )
+        if self.key_mapper is not None and self._keyboard is not None:
+            side = self.keyboard_side
+            tc = self.key_mapper.update(self._keyboard.poll())
+            cmds[side] = _merge(cmds.get(side), arm_command(tc, self.sim.layouts[side]))
+        return cmds
+
+    def tick(self) -> tuple[HandEvent, ...]:
+        """Read the devices and advance the simulation one tick."""
+        self.last_commands = self.read_commands()
+        return self.sim.step(self.last_commands)
+
+
+def _merge(a: ArmCommand | None, b: ArmCommand) -> ArmCommand:
+    if a is None:
+        return b
+    rates = dict(a.rates)
+    for role, r in b.rates.items():
+        rates[role] = max(-1.0, min(1.0, rates.get(role, 0.0) + r))
+    grip = a.grip if b.grip is Grip.HOLD else b.grip
+    return ArmCommand(rates=rates, grip=grip, speed=max(a.speed, b.speed))
