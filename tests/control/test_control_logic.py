@@ -43,7 +43,7 @@ def test_pid_anti_windup_recovers_without_overshoot_from_saturation() -> None:
 
     def run(windup_guard: bool) -> float:
         gains = PIDGains(kp=2.0, ki=1.0, output_limit=1.0,
-                         integral_limit=0.3 if windup_guard else 1e9)  # fmt: skip
+                         integral_limit=0.3 if windup_guard else 1e9)
         pid = PID(gains)
         if not windup_guard:
             pid.__class__ = _NaivePID
@@ -66,7 +66,7 @@ class _NaivePID(PID):
         g = self.gains
         self.integral += error * dt
         return float(np.clip(g.kp * error + g.ki * self.integral, -g.output_limit,
-                             g.output_limit))  # fmt: skip
+                             g.output_limit))
 
 
 def test_pid_derivative_and_wrap() -> None:

@@ -19,7 +19,7 @@ FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 
 def _ball_world(surface: ContactSurface, height: float, timestep: float = 0.002) -> World:
     ball = Body("ball", Sphere(0.1), trans([0, 0, 0.1 + height]), joint=Joint("free"),
-                mass=1.0, surface="s")  # fmt: skip
+                mass=1.0, surface="s")
     return World(Scene(bodies=(ball,), surfaces={"s": surface}, timestep=timestep))
 
 
@@ -52,7 +52,7 @@ def _slide_distance(mu: float, degrees: float) -> float:
     R = rot_y(-math.radians(degrees))
     slope = Body("slope", Plane(), make_T(R, [0, 0, 0]))
     box = Body("box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.051]), joint=Joint("free"),
-               mass=1.0)  # fmt: skip
+               mass=1.0)
     w = World(Scene(bodies=(slope, box), ground=None, default_surface=ContactSurface(mu=mu)))
     w.step(100)
     p0 = w.body("box").position
@@ -110,7 +110,7 @@ def test_three_ways_of_moving_a_body() -> None:
 def _wheel_world(motor: Motor) -> World:
     base = Body("base", Box((0.4, 0.4, 0.4)), trans([0, 0, 1.0]))
     wheel = Body("wheel", Cylinder(0.1, 0.05), trans([0, 0.4, 0]), parent="base",
-                 joint=Joint("hinge", axis=(0, 0, 1), motor=motor), mass=1.0)  # fmt: skip
+                 joint=Joint("hinge", axis=(0, 0, 1), motor=motor), mass=1.0)
     return World(Scene(bodies=(base, wheel), ground=None))
 
 
@@ -167,7 +167,7 @@ def test_joint_types_compile_and_move() -> None:
 
 
 @pytest.mark.parametrize("rel", ["X/test_cube_text.x", "X/test_cube_binary.x",
-                                 "3DS/RotatingCube.3DS", "OBJ/box.obj"])  # fmt: skip
+                                 "3DS/RotatingCube.3DS", "OBJ/box.obj"])
 def test_legacy_mesh_bodies_fall_and_rest_on_their_convex_hull(rel: str) -> None:
     from robotsim.model.meshes import load_mesh
 
@@ -175,7 +175,7 @@ def test_legacy_mesh_bodies_fall_and_rest_on_their_convex_hull(rel: str) -> None
     extent = float(np.max(load_mesh(path).extents))
     s = 0.3 / extent  # any file unit -> a 0.3 m object
     body = Body("thing", Mesh(path, (s, s, s)), trans([0, 0, 1.0]), joint=Joint("free"),
-                mass=1.0)  # fmt: skip
+                mass=1.0)
     w = World(Scene(bodies=(body,)))
     w.step(1500)
     lowest = w.data.geom_xpos[w.model.geom("thing").id][2]
@@ -217,7 +217,7 @@ def test_same_scene_and_seed_give_the_same_numbers() -> None:
         w.body("ball").set_velocity([0.3, -0.2, 0.0], [1.0, 2.0, 0.0])
         w.step(700)
         return np.concatenate([w.state().body_pos.ravel(), w.state().body_quat.ravel(),
-                               w.rng.random(3)])  # fmt: skip
+                               w.rng.random(3)])
 
     assert np.array_equal(run(), run())
 

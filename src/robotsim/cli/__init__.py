@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "robotsim.cli.run",
     "robotsim.cli.motion",
     "robotsim.cli.robotlink",
+    "robotsim.cli.teleop",
 ]
 
 
@@ -57,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _register_all()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        cli.main(args=args, prog_name="robotsim", standalone_mode=False)
+        rc = cli.main(args=args, prog_name="robotsim", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort:
@@ -79,4 +80,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130
-    return 0
+    return rc if isinstance(rc, int) else 0  # click returns Exit codes, not raises them

@@ -18,4 +18,4 @@ __all__ = [
     "PID", "VFH", "AxisLimit", "DiffDrive", "MobileController", "MobileControllerConfig",
     "Omni3", "PIDGains", "PathFollower", "PosePID", "PotentialField", "RateLimiter",
     "wrap_angle",
-]  # fmt: skip
+]

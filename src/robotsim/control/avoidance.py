@@ -49,7 +49,7 @@ class PotentialField:
     slow_distance: float = 0.5
 
     def __call__(self, position: ArrayLike, goal: ArrayLike,
-                 obstacles: np.ndarray) -> tuple[np.ndarray, float]:  # fmt: skip
+                 obstacles: np.ndarray) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
         force = _unit(to_goal)
@@ -73,30 +73,38 @@ class VFH:
     threshold: float = 0.0
     slow_distance: float = 0.6
 
+    @property
+    def _centres(self) -> np.ndarray:
+        return np.arange(self.sectors) * (2 * math.pi / self.sectors)
+
     def histogram(self, position: ArrayLike, obstacles: np.ndarray,
-                  horizon: float) -> np.ndarray:  # fmt: skip
+                  horizon: float) -> np.ndarray:
         """Polar obstacle density (sectors,) around ``position``; sector i points at
         ``2 pi i / sectors`` rad. Obstacles farther than ``horizon`` are ignored."""
-        h = np.zeros(self.sectors)
         p = np.asarray(position, dtype=np.float64)[:2]
         width = 2 * math.pi / self.sectors
-        centres = np.arange(self.sectors) * width
         reach = min(self.window, horizon)
-        for ox, oy, r in obstacles:
-            rel = np.array([ox, oy]) - p
-            dc = float(np.linalg.norm(rel))
-            enlarged = r + self.robot_radius + self.safety
-            if dc - enlarged > reach:
-                continue
-            bearing = math.atan2(rel[1], rel[0])
-            half = math.pi / 2 if dc <= enlarged else math.asin(enlarged / dc)
-            weight = 1.0 + max(0.0, reach - max(dc - enlarged, 0.0)) / reach
-            diff = np.abs((centres - bearing + math.pi) % (2 * math.pi) - math.pi)
-            h[diff <= half + width / 2] += weight
-        return h
+        if len(obstacles) == 0:
+            return np.zeros(self.sectors)
+        rel = obstacles[:, :2] - p
+        dc = np.hypot(rel[:, 0], rel[:, 1])
+        enlarged = obstacles[:, 2] + self.robot_radius + self.safety
+        near = dc - enlarged <= reach
+        if not near.any():
+            return np.zeros(self.sectors)
+        rel, dc, enlarged = rel[near], dc[near], enlarged[near]
+        bearing = np.arctan2(rel[:, 1], rel[:, 0])
+        inside = dc <= enlarged
+        half = np.where(inside, math.pi / 2, np.arcsin(np.minimum(enlarged / np.maximum(dc, 1e-9),
+                                                                  1.0)))
+        weight = 1.0 + np.maximum(0.0, reach - np.maximum(dc - enlarged, 0.0)) / reach
+        diff = np.abs((self._centres[None, :] - bearing[:, None] + math.pi) % (2 * math.pi)
+                      - math.pi)
+        covered = diff <= (half + width / 2)[:, None]
+        return (covered * weight[:, None]).sum(axis=0)
 
     def __call__(self, position: ArrayLike, goal: ArrayLike, obstacles: np.ndarray,
-                 previous: float | None = None) -> tuple[np.ndarray, float]:  # fmt: skip
+                 previous: float | None = None) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
         dist = float(np.linalg.norm(to_goal))

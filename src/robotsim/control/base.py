@@ -57,13 +57,15 @@ class MobileBase:
 
     def pose(self) -> np.ndarray:
         """Planar pose ``[x, y, theta]`` (m, m, rad) of the base in the world."""
-        T = self.base.pose
-        return np.array([T[0, 3], T[1, 3], math.atan2(T[1, 0], T[0, 0])])
+        d, b = self.world.data, self.base.id
+        R = d.xmat[b]
+        return np.array([d.xpos[b, 0], d.xpos[b, 1], math.atan2(R[3], R[0])])
 
     def twist(self) -> np.ndarray:
-        """Measured body-frame twist ``[vx, vy, w]``."""
+        """Measured body-frame twist ``[vx, vy, w]`` (of the base frame's origin)."""
         lin, ang = self.base.velocity
-        th = self.pose()[2]
+        R = self.world.data.xmat[self.base.id]
+        th = math.atan2(R[3], R[0])
         c, s = math.cos(th), math.sin(th)
         return np.array([c * lin[0] + s * lin[1], -s * lin[0] + c * lin[1], ang[2]])
 
@@ -82,6 +84,6 @@ class MobileBase:
         r = np.asarray(rates, dtype=np.float64).reshape(-1)
         if r.shape != (len(self.motors),):
             raise InputError(f"robot {self.robot!r} has {len(self.motors)} wheels, "
-                             f"got {r.shape[0]} rates")  # fmt: skip
+                             f"got {r.shape[0]} rates")
         for mot, v in zip(self.motors, r):
             mot.set(float(v))

@@ -7,9 +7,10 @@
    within the look-ahead distance;
 2. :class:`~robotsim.control.pid.PosePID` gives a world-frame command from the pose
    error (gains per axis);
-3. with avoidance, the translation keeps the PID's speed but takes the direction chosen
-   by the potential field or VFH, slowed near obstacles;
-4. holonomic bases (omni) get the command rotated into the body frame; differential
+3. with avoidance, the translation keeps the PID's speed (at most the maximum speed) but
+   takes the direction chosen by the potential field or VFH, slowed near obstacles;
+4. holonomic bases (omni) get the command rotated into the body frame, both axes scaled
+   together when one exceeds its maximum speed (the direction is kept); differential
    drives turn towards the commanded direction and drive forward when roughly facing it;
 5. :class:`~robotsim.control.limits.RateLimiter` applies per-axis max speed,
    acceleration and deceleration in the body frame.
@@ -69,7 +70,7 @@ class MobileController:
 
     def __init__(self, config: MobileControllerConfig, goal: ArrayLike,
                  path: ArrayLike | None = None,
-                 obstacles: ArrayLike | None = None) -> None:  # fmt: skip
+                 obstacles: ArrayLike | None = None) -> None:
         self.config = config
         self.goal = np.asarray(goal, dtype=np.float64).reshape(3)
         self.follower: PathFollower | None = None
@@ -113,8 +114,9 @@ class MobileController:
             if dist_goal > self.config.lookahead:
                 target[:2] = self.follower.target(p)
         u = self.pid(p, target, dt)
+        vmax = min(self.config.limits[0].max_speed, self.config.limits[1].max_speed)
         if self.avoid is not None and len(self.obstacles):
-            speed = float(np.hypot(u[0], u[1]))
+            speed = min(float(np.hypot(u[0], u[1])), vmax)
             if isinstance(self.avoid, VFH):
                 direction, factor = self.avoid(p, target, self.obstacles, self._heading)
             else:
@@ -125,6 +127,10 @@ class MobileController:
         c, s = math.cos(p[2]), math.sin(p[2])
         if self.config.holonomic:
             body = np.array([c * u[0] + s * u[1], -s * u[0] + c * u[1], u[2]])
+            # keep the direction of travel: scale both axes when one exceeds its limit
+            over = max(abs(body[0]) / self.config.limits[0].max_speed,
+                       abs(body[1]) / self.config.limits[1].max_speed, 1.0)
+            body[:2] /= over
         else:
             body = self._nonholonomic(p, u)
         return self.limiter(body, dt)

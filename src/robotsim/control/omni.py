@@ -54,7 +54,7 @@ class Omni3:
             [math.sin(b), math.cos(b), R],
             [-math.cos(a), math.sin(a), R],
             [-math.cos(math.pi / 2), -math.sin(math.pi / 2), R],
-        ])  # fmt: skip
+        ])
         M.setflags(write=False)
         return M
 

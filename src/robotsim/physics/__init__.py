@@ -22,4 +22,4 @@ __all__ = [
     "Body", "BodyHandle", "ContactSurface", "DriveInfo", "Joint", "JointHandle", "Light",
     "Motor", "MotorHandle", "Plane", "RobotPlacement", "Scene", "SurfacePair", "World",
     "WorldState", "to_mujoco",
-]  # fmt: skip
+]

@@ -87,7 +87,7 @@ def _add_shape_geom(spec: Any, body: Any, b: Body) -> Any:
         mesh = load_mesh(shape.path)
         spec.add_mesh(name=f"mesh:{b.name}",
                       uservert=(np.asarray(mesh.vertices) * shape.scale).ravel().tolist(),
-                      userface=np.asarray(mesh.faces, dtype=int).ravel().tolist())  # fmt: skip
+                      userface=np.asarray(mesh.faces, dtype=int).ravel().tolist())
         kw.update(type=gt.mjGEOM_MESH, meshname=f"mesh:{b.name}")
     else:  # pragma: no cover - the Scene types are closed
         raise PhysicsError(f"body {b.name!r}: unsupported shape {type(shape).__name__}")
@@ -133,10 +133,10 @@ def _add_joint(spec: Any, body: Any, b: Body, motors: list[MotorInfo]) -> None:
     pos = list(j.anchor)
     if j.type == "hinge2":
         specs = [(f"{b.name}.steer", j.axis, j.motor, j.range), (f"{b.name}.drive", j.axis2,
-                 j.motor2, None)]  # fmt: skip
+                 j.motor2, None)]
         for name, axis, motor, rng in specs:
             jj = body.add_joint(name=name, type=jt.mjJNT_HINGE, axis=list(axis), pos=pos,
-                                damping=j.damping)  # fmt: skip
+                                damping=j.damping)
             _limit(jj, rng)
             if motor is not None:
                 _add_motor(spec, name, motor, motors)
@@ -181,13 +181,13 @@ def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
 
 
 def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo],
-                  keep_visuals: bool) -> None:  # fmt: skip
+                  keep_visuals: bool) -> None:
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
     rspec = to_mjspec(r.model)
     frame = spec.worldbody.add_frame(pos=[float(v) for v in r.T_world_base[:3, 3]],
-                                     quat=_quat(r.T_world_base))  # fmt: skip
+                                     quat=_quat(r.T_world_base))
     frame.attach_body(rspec.body(r.model.root), prefix, "")
     bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
     for lk in r.model.links:
@@ -219,11 +219,11 @@ def compile_scene(scene: Scene) -> Compiled:
     spec.compiler.autolimits = True
     for i, lt in enumerate(scene.lights):
         spec.worldbody.add_light(name=f"light{i}", pos=list(lt.pos), dir=list(lt.direction),
-                                 diffuse=list(lt.diffuse))  # fmt: skip
+                                 diffuse=list(lt.diffuse))
     if scene.ground is not None:
         sx, sy = scene.ground.size
         g = spec.worldbody.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-                                    size=[sx, sy, 0.1], rgba=[0.35, 0.55, 0.35, 1])  # fmt: skip
+                                    size=[sx, sy, 0.1], rgba=[0.35, 0.55, 0.35, 1])
         _set_bits(g, WORLD_BITS)
     motors: list[MotorInfo] = []
     for b in _ordered(scene.bodies):
@@ -277,7 +277,7 @@ def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSu
         for g1 in _geoms_of(spec, p.body1):
             for g2 in _geoms_of(spec, p.body2):
                 spec.add_pair(name=f"pair:{g1}|{g2}|{p.surface}", geomname1=g1, geomname2=g2,
-                              condim=3)  # fmt: skip
+                              condim=3)
     del mujoco
 
 
@@ -311,7 +311,7 @@ def _lightest(masses: list[float]) -> float:
 
 
 def _surfaces_on_model(model: Any, scene: Scene, geom_surface: dict[str, ContactSurface],
-                       drives: dict[str, DriveInfo]) -> None:  # fmt: skip
+                       drives: dict[str, DriveInfo]) -> None:
     """Write friction/solref/solimp per geom and per pair (mass-dependent parts need the
     compiled masses, hence on the model)."""
     import mujoco

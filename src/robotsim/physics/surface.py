@@ -138,7 +138,7 @@ def bounce_stiffness(timestep: float) -> float:
 
 
 def to_mujoco(surface: ContactSurface, timestep: float, mass: float = 1.0,
-              capsule_frame: bool = False) -> MujocoContact:  # fmt: skip
+              capsule_frame: bool = False) -> MujocoContact:
     """Map ``surface`` to MuJoCo for a contact stepped at ``timestep`` (s).
 
     ``mass`` (kg) is the lighter moving body in the contact; it only matters for

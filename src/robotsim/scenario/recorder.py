@@ -1,0 +1,114 @@
+"""Where a scenario run writes its time series: a small recorder interface.
+
+The runner only calls the methods of :class:`RunRecorder` (the same calls as
+:class:`robotsim.recording.Recorder`, the run store), so any object with them can be
+passed in. :class:`CsvRecorder` is the file-based default: ``recording.csv`` (one row per
+robot and sample: ``robot, t, <signal names...>``) and ``events.csv`` (``t, type, robot,
+data``), written as the run goes (flushed every ``flush_interval`` seconds of wall time).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from robotsim.errors import InputError
+
+__all__ = ["CsvRecorder", "NullRecorder", "RunRecorder"]
+
+
+class RunRecorder(Protocol):
+    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
+                  seed: int | None = None) -> Any: ...
+
+    def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None: ...
+
+    def event(self, t: float, type: str, robot: str | None = None,
+              data: Mapping[str, Any] | None = None) -> None: ...
+
+    def finish(self, status: Any = "completed", message: str | None = None) -> None: ...
+
+
+class NullRecorder:
+    """Records nothing (benchmarks of the bare loop)."""
+
+    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
+                  seed: int | None = None) -> None:
+        return None
+
+    def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None:
+        return None
+
+    def event(self, t: float, type: str, robot: str | None = None,
+              data: Mapping[str, Any] | None = None) -> None:
+        return None
+
+    def finish(self, status: Any = "completed", message: str | None = None) -> None:
+        return None
+
+
+class CsvRecorder:
+    """CSV files in ``out_dir`` (see the module docstring)."""
+
+    def __init__(self, out_dir: str | Path, flush_interval: float = 0.5) -> None:
+        self.out_dir = Path(out_dir)
+        self.flush_interval = flush_interval
+        self.signals_path = self.out_dir / "recording.csv"
+        self.events_path = self.out_dir / "events.csv"
+        self._names: tuple[str, ...] | None = None
+        self._rows: list[list[Any]] = []
+        self._last_flush = time.monotonic()
+        self.status: str | None = None
+        self.rows_written = 0
+
+    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
+                  seed: int | None = None) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._sig_file = self.signals_path.open("w", newline="", encoding="utf-8")
+        self._sig = csv.writer(self._sig_file)
+        self._ev_file = self.events_path.open("w", newline="", encoding="utf-8")
+        self._ev = csv.writer(self._ev_file)
+        self._ev.writerow(["t", "type", "robot", "data"])
+        meta = {"scenario": scenario, "seed": seed, "parameters": dict(parameters or {})}
+        (self.out_dir / "run.json").write_text(json.dumps(meta, indent=2, default=str))
+        self.status = "running"
+
+    def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None:
+        names = tuple(names)
+        if self._names is None:
+            self._names = names
+            self._sig.writerow(["robot", "t", *names])
+        elif names != self._names:
+            raise InputError(f"CsvRecorder: robot {robot!r} records {names}, but the file's "
+                             f"columns are {self._names}")
+        vals = np.asarray(values, dtype=np.float64).reshape(-1)
+        self._rows.append([robot, f"{t:.6f}", *(f"{v:.9g}" for v in vals)])
+        if time.monotonic() - self._last_flush > self.flush_interval:
+            self._flush()
+
+    def event(self, t: float, type: str, robot: str | None = None,
+              data: Mapping[str, Any] | None = None) -> None:
+        self._ev.writerow([f"{t:.6f}", type, robot or "", json.dumps(dict(data or {}))])
+
+    def _flush(self) -> None:
+        self._sig.writerows(self._rows)
+        self.rows_written += len(self._rows)
+        self._rows.clear()
+        self._sig_file.flush()
+        self._ev_file.flush()
+        self._last_flush = time.monotonic()
+
+    def finish(self, status: Any = "completed", message: str | None = None) -> None:
+        if self.status != "running":
+            return
+        self._flush()
+        self._sig_file.close()
+        self._ev_file.close()
+        self.status = str(getattr(status, "value", status))

@@ -1,0 +1,323 @@
+"""Scenario files: YAML validated with pydantic; errors name the file and the field path.
+
+A scenario file is a mapping with a ``kind:`` that selects its schema and runner
+(:data:`robotsim.scenario.kinds.KINDS`). This module holds the shared helpers (loading,
+``--set`` overrides, error formatting) and the ``mobile`` schema: wheeled robots driving
+to goals on a field with obstacles (seed ``002_…``). See ``docs/scenarios.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from robotsim.errors import ScenarioError
+
+__all__ = [
+    "AxisGains",
+    "AxisLimits",
+    "ControllerSpec",
+    "MobileScenario",
+    "ObjectSpec",
+    "ObstacleSpec",
+    "RobotSpec",
+    "apply_overrides",
+    "format_validation_error",
+    "read_scenario_yaml",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Vec2 = tuple[float, float]
+Vec3 = tuple[float, float, float]
+
+
+class Units(_Strict):
+    angle: Literal["deg", "rad"] = "deg"
+
+
+class SurfaceSpec(_Strict):
+    """The paper's ODE contact vocabulary (see docs/physics.md)."""
+
+    mu: float = Field(1.0, ge=0)
+    mu2: float | None = Field(None, ge=0)
+    slip1: float = Field(0.0, ge=0)
+    slip2: float = Field(0.0, ge=0)
+    bounce: float = Field(0.0, ge=0, le=1)
+    bounce_vel: float = Field(0.0, ge=0)
+    soft_erp: float | None = Field(None, gt=0, le=1)
+    soft_cfm: float | None = Field(None, gt=0)
+
+
+class FieldSpec(_Strict):
+    """The playing field: ``size`` (m) x by y, centred on the origin."""
+
+    size: Vec2 = (20.0, 14.0)
+    markings: Literal["soccer", "none"] = "soccer"
+
+
+class RandomLayout(_Strict):
+    """Obstacles placed from the seed in ``region`` [[xmin, ymin], [xmax, ymax]]."""
+
+    count: int = Field(8, ge=0, le=500)
+    region: tuple[Vec2, Vec2] = ((-6.0, -4.0), (3.0, 4.0))
+    min_gap: float = Field(1.0, ge=0)
+    keep_clear: float = Field(1.5, ge=0)
+
+
+class ObstacleSpec(_Strict):
+    """Cylindrical obstacles (the paper: diameter 0.5 m), fixed or random layout."""
+
+    layout: Literal["fixed", "random"] = "fixed"
+    diameter: float = Field(0.5, gt=0)
+    height: float = Field(0.5, gt=0)
+    positions: list[Vec2] = Field(default_factory=list)
+    random: RandomLayout = Field(default_factory=RandomLayout)
+
+
+class ShapeSpec(_Strict):
+    type: Literal["box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh"]
+    size: Vec3 | None = None
+    radius: float | None = Field(None, gt=0)
+    length: float | None = Field(None, ge=0)
+    radii: Vec3 | None = None
+    file: str | None = None
+    scale: float = Field(1.0, gt=0)
+
+
+class ObjectSpec(_Strict):
+    """A free or static body: a ball, a box, an imported .3ds/.x/.obj mesh..."""
+
+    name: str
+    shape: ShapeSpec
+    position: Vec3
+    rpy: Vec3 = (0.0, 0.0, 0.0)
+    mass: float | None = Field(None, gt=0)
+    free: bool = True
+    surface: SurfaceSpec | None = None
+
+
+class AxisGains(_Strict):
+    kp: float = Field(1.0, ge=0)
+    ki: float = Field(0.0, ge=0)
+    kd: float = Field(0.0, ge=0)
+    integral_limit: float = Field(math.inf, gt=0)
+
+
+class AxisLimits(_Strict):
+    """Body-frame limits of one axis: m/s and m/s^2 (x, y), rad/s and rad/s^2 or the
+    file's angle unit per second (theta)."""
+
+    max_speed: float = Field(1.5, gt=0)
+    accel: float = Field(1.5, gt=0)
+    decel: float = Field(2.0, gt=0)
+
+
+class Tolerance(_Strict):
+    position: float = Field(0.05, gt=0)
+    heading: float = Field(3.0, gt=0)
+
+
+def _gains() -> dict[str, AxisGains]:
+    return {"x": AxisGains(kp=1.0), "y": AxisGains(kp=1.0), "theta": AxisGains(kp=2.0)}
+
+
+def _limits() -> dict[str, AxisLimits]:
+    return {"x": AxisLimits(), "y": AxisLimits(),
+            "theta": AxisLimits(max_speed=180.0, accel=360.0, decel=480.0)}
+
+
+class ControllerSpec(_Strict):
+    type: Literal["pid"] = "pid"
+    gains: dict[Literal["x", "y", "theta"], AxisGains] = Field(default_factory=_gains)
+    limits: dict[Literal["x", "y", "theta"], AxisLimits] = Field(default_factory=_limits)
+    avoidance: Literal["none", "potential", "vfh"] = "none"
+    safety_margin: float = Field(0.25, ge=0)
+    lookahead: float = Field(0.8, gt=0)
+    tolerance: Tolerance = Field(default_factory=Tolerance)
+
+
+class MotorSpec(_Strict):
+    """Wheel motors (velocity servos): gain kv (N m s/rad), force limit (N m; default
+    the joint's effort limit)."""
+
+    gain: float = Field(0.5, gt=0)
+    force: float | None = Field(None, gt=0)
+
+
+class RobotSpec(_Strict):
+    """One robot, or ``count`` copies named ``<name>1..N`` offset by ``spacing``."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_\-]+$")
+    model: str
+    start: Vec3
+    goal: Vec3 | None = None
+    path: list[Vec2] = Field(default_factory=list)
+    controller: ControllerSpec = Field(default_factory=ControllerSpec)
+    motor: MotorSpec = Field(default_factory=MotorSpec)
+    count: int = Field(1, ge=1, le=100)
+    spacing: Vec2 = (0.0, 1.0)
+    color: tuple[float, float, float] | None = None
+
+
+class Reference(_Strict):
+    """Published numbers to report beside ours (e.g. the paper's times)."""
+
+    source: str
+    time_to_goal: dict[str, float] = Field(default_factory=dict)
+    notes: str = ""
+
+
+class MobileScenario(_Strict):
+    """``kind: mobile`` — wheeled robots to goals on a field with obstacles."""
+
+    format: Literal["robotsim-scenario/1"] = "robotsim-scenario/1"
+    kind: Literal["mobile"]
+    name: str
+    description: str = ""
+    units: Units = Field(default_factory=Units)
+    duration: float = Field(30.0, gt=0)
+    timestep: float = Field(0.002, gt=0, le=0.02)
+    control_rate: float = Field(50.0, gt=0)
+    record_rate: float = Field(50.0, gt=0)
+    seed: int = 0
+    robots_collide: bool = True
+    stop_when_all_reached: bool = False
+    field: FieldSpec = Field(default_factory=FieldSpec)
+    contact: SurfaceSpec = Field(default_factory=SurfaceSpec)
+    obstacles: ObstacleSpec = Field(default_factory=ObstacleSpec)
+    objects: list[ObjectSpec] = Field(default_factory=list)
+    robots: list[RobotSpec] = Field(min_length=1)
+    plots: list[Literal["map", "response"]] = Field(default_factory=lambda: ["map"])
+    reference: Reference | None = None
+
+    @field_validator("robots")
+    @classmethod
+    def _unique_names(cls, robots: list[RobotSpec]) -> list[RobotSpec]:
+        seen: set[str] = set()
+        for r in robots:
+            if r.name in seen:
+                raise ValueError(f"duplicate robot name {r.name!r}")
+            seen.add(r.name)
+        return robots
+
+
+# -- loading and errors -----------------------------------------------------------------
+
+
+def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
+    """Parse a scenario file into a mapping (ScenarioError naming the file otherwise)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioError(f"{p}: no such scenario file")
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise ScenarioError(f"{p}: not valid YAML{where}: "
+                            f"{getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{p}: a scenario file must be a mapping with a 'kind:' key")
+    return data
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> dict[str, Any]:
+    """``["obstacles.layout=random", "robots.0.controller.avoidance=vfh"]`` -> a patched
+    copy; values are parsed as YAML."""
+    import copy
+
+    out = copy.deepcopy(data)
+    for item in overrides:
+        if "=" not in item:
+            raise ScenarioError(f"--set {item!r}: expected KEY.PATH=VALUE")
+        key, raw = item.split("=", 1)
+        parts = [k for k in key.strip().split(".") if k]
+        if not parts:
+            raise ScenarioError(f"--set {item!r}: empty key")
+        node: Any = out
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            if isinstance(node, list):
+                if not part.isdigit() or int(part) >= len(node):
+                    raise ScenarioError(f"{source}: --set {key}: {part!r} is not an index of "
+                                        f"a list of {len(node)}")
+                idx = int(part)
+                if last:
+                    node[idx] = yaml.safe_load(raw)
+                else:
+                    node = node[idx]
+            elif isinstance(node, dict):
+                if last:
+                    node[part] = yaml.safe_load(raw)
+                else:
+                    node = node.setdefault(part, {})
+            else:
+                raise ScenarioError(f"{source}: --set {key}: {part!r} is inside a value")
+    return out
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    cur: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(cur, type) and issubclass(cur, BaseModel)):
+            return None
+        f = cur.model_fields.get(str(part))
+        if f is None:
+            return None
+        cur = _unwrap(f.annotation)
+    return cur if isinstance(cur, type) and issubclass(cur, BaseModel) else None
+
+
+def _unwrap(tp: Any) -> Any:
+    while True:
+        args = get_args(tp)
+        origin = get_origin(tp)
+        if origin in (list, tuple) and args:
+            tp = args[0]
+        elif origin is dict and args:
+            tp = args[1]
+        elif args and any(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+            tp = next(a for a in args if isinstance(a, type) and issubclass(a, BaseModel))
+        else:
+            return tp
+
+
+def format_validation_error(exc: ValidationError, model: type[BaseModel], source: str) -> str:
+    """The first error as ``FILE: field.path: message`` (unknown keys list the valid)."""
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        valid = ", ".join(parent.model_fields) if parent is not None else ""
+        msg = f"unknown key {loc[-1]!r}" + (f"; valid: {valid}" if valid else "")
+    elif err["type"] == "literal_error":
+        msg = f"{err['input']!r} is not allowed; {msg[0].lower()}{msg[1:]}"
+    elif "input" in err and err["type"] not in ("missing",):
+        shown = repr(err["input"])
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        msg = f"{msg}, got {shown}"
+    more = len(exc.errors()) - 1
+    tail = f" (+{more} more error{'s' if more > 1 else ''})" if more > 0 else ""
+    return f"{source}: {_loc(loc)}: {msg}{tail}"
