@@ -1,0 +1,97 @@
+"""``robotsim motion ...`` in-process: play, check, thumbnails, make-walk, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+
+from robotsim.cli import main
+from robotsim.motion.schema import load_program
+from robotsim.recording import RunStore
+from tests.motion.test_motion_physics import LIFT_WITHOUT_SHIFT
+
+WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_writes_summary_strip_and_recording(capsys, tmp_path: Path) -> None:
+    code, out, _ = run(
+        capsys, "motion", "play", WALK, "--robot", "humanoid17", "--out", tmp_path, "--json"
+    )
+    assert code == 0
+    s = json.loads(out)
+    assert s == json.loads((tmp_path / "summary.json").read_text())
+    assert s["frames"] > 1000 and s["support_switches"] >= 6
+    assert s["max_stance_slip_m"] <= 1e-9 and s["max_penetration_m"] <= 1e-3
+    assert s["distance_walked_m"] >= 0.3
+    sm = s["speed_methods"]["all_level_8"]
+    assert sm["fixed_tick"]["ticks"] < sm["fixed_points"]["ticks"]
+    assert (tmp_path / "side_view.png").stat().st_size > 10_000
+    store = RunStore(tmp_path / "runs.sqlite")
+    (info,) = store.runs()
+    table = store.signals(info.id, "humanoid17")
+    assert len(table.t) == s["frames"] and "left_sole_height" in table.names
+    events = store.events(info.id)
+    assert sum(e["type"] == "support_switch" for e in events) == s["support_switches"]
+    store.close()
+
+
+def test_check_physics_exit_codes(capsys, tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "motion", "check", WALK, "--physics", "--json", "--out", tmp_path)
+    assert code == 0 and json.loads(out)["verdict"] == "stands"
+    assert (tmp_path / "com_path.png").is_file()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({**LIFT_WITHOUT_SHIFT, "robot": "humanoid17"}))
+    code, out, _ = run(capsys, "motion", "check", bad, "--physics")
+    assert code == 1 and "FALLS at t=" in out
+
+
+def test_thumbnails_are_rendered_and_recorded(capsys, tmp_path: Path) -> None:
+    f = tmp_path / "wave.yaml"
+    f.write_text(
+        yaml.safe_dump(
+            {
+                "format": "robotsim-motion/1",
+                "name": "wave",
+                "robot": "humanoid17",
+                "units": "deg",
+                "keyframes": [
+                    {"name": "up", "targets": {"right_shoulder_pitch": -150}, "speed": 5},
+                    {"name": "down", "targets": {"right_shoulder_pitch": 0}, "speed": 5},
+                ],
+            }
+        )
+    )
+    code, out, _ = run(capsys, "motion", "thumbnails", f)
+    assert code == 0 and "2 thumbnails" in out
+    prog = load_program(f)
+    thumbs = [tmp_path / k.thumbnail for k in prog.motions[0].keyframes]
+    assert all(p.is_file() and p.read_bytes()[:4] == b"\x89PNG" for p in thumbs)
+    assert thumbs[0].read_bytes() != thumbs[1].read_bytes()
+
+
+def test_make_walk_regenerates_the_stored_walk(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "walk.yaml"
+    code, _, _ = run(capsys, "motion", "make-walk", out)
+    assert code == 0
+    assert load_program(out) == load_program(WALK)
+
+
+def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    shutil.copy(WALK, bad)
+    text = bad.read_text().replace("speed: 8", "speed: 9", 1)
+    bad.write_text(text)
+    code, _, err = run(capsys, "motion", "play", bad, "--out", tmp_path / "o")
+    assert code == 2
+    assert err.count("\n") == 1 and "speed" in err and "(got 9)" in err
+    code, _, err = run(capsys, "motion", "play", tmp_path / "none.yaml", "--out", tmp_path)
+    assert code == 2 and "cannot read" in err
