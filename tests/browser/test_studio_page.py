@@ -143,3 +143,24 @@ def test_open_scenario_and_bad_file_from_the_page(page, studio, artifacts, tmp_p
     shot(page, artifacts / "08_pose_panel_scenario.png")
     labels = page.locator("label", has_text="joint")
     assert sum(lb.is_visible() for lb in labels.all()) == 6, studio.errors
+
+
+def test_scenario_picker_lists_and_opens_shipped_scenarios(page, studio, artifacts):
+    from robotsim.studio.scenarios import list_scenarios
+
+    shipped = [p.stem for p in list_scenarios()]
+    assert shipped, "scenarios/ ships no scenario"
+    click_tab(page, "Open")
+    page.get_by_role("button", name="Rescan", exact=True).click()
+    field(page, "Scenario").first.click()
+    options = page.get_by_role("option")
+    options.first.wait_for(timeout=10_000)
+    assert sorted(o.inner_text() for o in options.all()) == sorted(shipped)
+    name = shipped[0]
+    page.get_by_role("option", name=name, exact=True).click()
+    wait_for(lambda: studio.panels["open"].scenario.value == name, what="the choice")
+    page.get_by_role("button", name="Open scenario", exact=True).click()
+    page.get_by_text(f"scenario {name}").first.wait_for(timeout=20_000)
+    assert studio.robots
+    settled(page, 2000)
+    shot(page, artifacts / f"09_shipped_scenario_{name}.png")

@@ -242,8 +242,6 @@ def test_single_robot_scenario_with_start_and_objects(scene, tmp_path):
 
 
 def test_mobile_start_puts_the_base_on_the_ground(scene, tmp_path):
-    b = RobotBuilder("cart", kind="mobile", floating=True)
-    b.link("chassis", [Shape(Box((0.4, 0.3, 0.1)))])
     f = tmp_path / "cart.yaml"
     robot_file = tmp_path / "cart_robot.yaml"
     robot_file.write_text(
