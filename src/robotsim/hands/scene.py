@@ -17,7 +17,7 @@ from robotsim.hands.layout import HandLayout, hand_layouts
 from robotsim.model.geometry import readonly
 from robotsim.model.robot import RobotModel
 
-__all__ = ["BallSpec", "GraspParams", "HandsScene"]
+__all__ = ["BallSpec", "GraspParams", "HandsScene", "default_scene"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +123,17 @@ class HandsScene:
         return HandsScene(
             self.robot, self.T_world_robot, self.q0, ball, self.tables, self.grasp, self.gravity
         )
+
+
+def default_scene(robot: RobotModel) -> HandsScene:
+    """The teleoperation scene: the robot at the origin, fingers open, a 6 cm ball on a
+    small table in front of the left hand (as in ``scenarios/hand_ball_transfer.yaml``)."""
+    q0 = robot.pose("initial") if "initial" in robot.poses else robot.zero()
+    if "open" in robot.poses:
+        q0 = robot.q_from({k: v for k, v in robot.poses["open"].items() if "finger" in k}, base=q0)
+    return HandsScene(
+        robot,
+        q0=q0,
+        ball=BallSpec(0.03, (0.5, 0.25, 0.5)),
+        tables=(BoxObstacle("table", (0.5, 0.25, 0.235), (0.2, 0.2, 0.47)),),
+    )

@@ -1,0 +1,158 @@
+"""``robotsim teleop ROBOT [--gamepad 0,1] [--keyboard] [--mode kinematic|physics]``.
+
+Opens the studio with a "Teleop" panel and drives the two arms live: the first gamepad
+slot listed drives the left arm, the second the right; ``--keyboard`` drives one arm
+from this terminal. ``--headless`` runs the same loop without the studio for
+``--duration`` seconds and prints the events.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+__all__ = ["register"]
+
+
+def _slots(text: str) -> list[int]:
+    from robotsim.errors import InputError
+
+    if text.strip().lower() in ("", "none"):
+        return []
+    try:
+        return [int(v) for v in text.split(",") if v.strip() != ""]
+    except ValueError:
+        raise InputError(f"--gamepad: expected slots like 0,1 or 'none', got {text!r}") from None
+
+
+@click.command("teleop")
+@click.argument("robot", default="dual_arm_hands")
+@click.option(
+    "--gamepad",
+    "gamepad",
+    default="0,1",
+    show_default=True,
+    help="Gamepad slots in arm order (left, right), or 'none'.",
+)
+@click.option("--keyboard", is_flag=True, help="Drive one arm from this terminal's keyboard.")
+@click.option("--keyboard-side", type=click.Choice(["L", "R"]), default="L", show_default=True)
+@click.option(
+    "--mapping",
+    default="arm_paper",
+    show_default=True,
+    help="Gamepad mapping (name or robotsim-input/1 file).",
+)
+@click.option("--keyboard-mapping", default="keyboard_arm", show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["kinematic", "physics"]), default="kinematic", show_default=True
+)
+@click.option(
+    "--scenario",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Take the ball, tables and start pose from a hand_ball_transfer file.",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--headless", is_flag=True, help="No studio: run the loop and print events.")
+@click.option(
+    "--duration",
+    type=float,
+    default=None,
+    help="Stop after this many seconds (default: until Ctrl+C).",
+)
+def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_side: str, mapping: str,
+               keyboard_mapping: str, mode: str, scenario: Path | None, port: int, host: str,
+               headless: bool, duration: float | None) -> None:  # fmt: skip
+    """Teleoperate the two arms with 3-finger hands (gamepads or keyboard) in the studio."""
+    from robotsim.errors import InputError
+    from robotsim.hands.run import make_sim
+    from robotsim.hands.scene import default_scene
+    from robotsim.hands.teleop import HandsTeleop
+    from robotsim.model import load_robot
+
+    if duration is not None and not duration > 0:
+        raise InputError(f"--duration must be > 0 s, got {duration}")
+    if scenario is not None:
+        from robotsim.hands.scenario_spec import load_hand_scenario
+
+        spec, scene = load_hand_scenario(scenario)
+    else:
+        spec, scene = None, default_scene(load_robot(robot))
+    dt = 1.0 / 60.0 if mode == "kinematic" else 0.016
+    sim = make_sim(scene, mode, dt, spec)
+    tele = HandsTeleop(sim, _slots(gamepad), keyboard, keyboard_side, mapping, keyboard_mapping)
+    tele.open_devices()
+    try:
+        for line in tele.devices():
+            click.echo(f"robotsim teleop: {line}")
+        if headless:
+            _headless(tele, duration)
+        else:
+            _studio(tele, host, port, duration)
+    finally:
+        tele.close()
+
+
+def _headless(tele: object, duration: float | None) -> None:
+    sim = tele.sim  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    next_t = start
+    ticks = 0
+    try:
+        while duration is None or sim.t < duration - 1e-9:
+            for e in tele.tick():  # type: ignore[attr-defined]
+                hand = "" if e.hand is None else f" {e.hand}"
+                click.echo(f"{e.t:8.3f} s  {e.type}{hand}" + (f" ({e.detail})" if e.detail else ""))
+            ticks += 1
+            next_t += sim.dt
+            delay = next_t - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+    except KeyboardInterrupt:
+        pass
+    wall = time.perf_counter() - start
+    click.echo(f"robotsim teleop: {ticks} ticks of {sim.dt * 1000:.1f} ms in {wall:.2f} s "
+               f"({ticks / wall if wall > 0 else 0:.0f} Hz)")  # fmt: skip
+
+
+def _studio(tele: object, host: str, port: int, duration: float | None) -> None:
+    from functools import partial
+
+    from robotsim.studio import Studio
+    from robotsim.studio.drivers import DRIVERS
+    from robotsim.studio.hands_panel import ROBOT_NAME, HandsDriver, HandsPanel
+    from robotsim.studio.panels import TABS
+
+    sim = tele.sim  # type: ignore[attr-defined]
+    driver = HandsDriver(tele, ROBOT_NAME)  # type: ignore[arg-type]
+    TABS.insert(0, ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)))
+    DRIVERS[driver.name] = lambda: driver
+    studio = Studio(host=host, port=port, dt=sim.dt)
+    try:
+        studio.add_robot(sim.model, name=ROBOT_NAME, T_world_base=sim.scene.T_world_robot,
+                         q=sim.snapshot().q)  # fmt: skip
+        driver.attach(studio)
+        studio.driver = driver
+        studio.title = f"teleop {sim.model.name} ({sim.mode})"
+        studio.frame_camera()
+        studio.play(True)
+    except BaseException:
+        studio.stop()
+        raise
+    click.echo(f"robotsim teleop: open {studio.url} in a browser; Ctrl+C stops")
+    if duration is None:
+        studio.serve_forever()
+        return
+    studio.start()
+    try:
+        time.sleep(duration)
+    finally:
+        studio.stop()
+    click.echo(f"robotsim teleop: {driver.ticks} ticks in {duration:.1f} s")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(teleop_cmd)

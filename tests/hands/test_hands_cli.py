@@ -1,0 +1,89 @@
+"""``robotsim teleop`` (headless loop and studio panel) and ``robotsim run`` for the
+hand-to-hand transfer scenario."""
+
+from __future__ import annotations
+
+import json
+import socket
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from robotsim.cli import main
+from robotsim.hands.kinematic import KinematicHands
+from robotsim.hands.scene import default_scene
+from robotsim.hands.teleop import HandsTeleop
+from robotsim.model import load_robot
+from robotsim.teleop import GamepadManager, VirtualGamepad
+
+SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_robotsim_run_writes_the_event_timeline(tmp_path: Path, capsys) -> None:
+    assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--mode", "kinematic"]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    types = [e["type"] for e in summary["events"]]
+    assert {"touch", "grasp", "hold_both", "release", "landed"} <= set(types)
+    assert summary["mode"] == "kinematic" and summary["completed"]
+
+
+def test_teleop_headless_loop_with_a_virtual_gamepad(capsys) -> None:
+    with GamepadManager(max_slots=2), VirtualGamepad(naxes=4, nbuttons=8, nhats=2) as pad:
+        pad.set_hat(0, (0, 1))
+        rc = main(["teleop", "dual_arm_hands", "--gamepad", "0", "--headless", "--duration",
+                   "0.25"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "gamepad 0 -> L arm" in out
+    assert "15 ticks of 16.7 ms" in out
+
+
+def test_teleop_bad_options_exit_2(capsys) -> None:
+    assert main(["teleop", "--gamepad", "a,b", "--headless", "--duration", "0.1"]) == 2
+    assert "--gamepad" in capsys.readouterr().err
+    assert main(["teleop", "puma560", "--gamepad", "none", "--headless"]) == 2
+    assert "unknown joint 'L_shoulder_x'" in capsys.readouterr().err
+
+
+def test_studio_teleop_panel_shows_touch_and_grasp_state() -> None:
+    from robotsim.studio import Studio
+    from robotsim.studio.hands_panel import (
+        ROBOT_NAME,
+        HandsDriver,
+        HandsPanel,
+        hands_status_markdown,
+    )
+    from robotsim.studio.panels import TABS
+
+    sim = KinematicHands(default_scene(load_robot("dual_arm_hands")), dt=1 / 60)
+    tele = HandsTeleop(sim, gamepads=[], manager=None)
+    entry = ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele))
+    TABS.insert(0, entry)
+    try:
+        studio = Studio(port=_free_port(), dt=sim.dt)
+    finally:
+        TABS.remove(entry)
+    try:
+        driver = HandsDriver(tele)
+        studio.add_robot(sim.model, name=ROBOT_NAME, q=sim.snapshot().q)
+        driver.attach(studio)
+        studio.driver = driver
+        for _ in range(5):
+            studio.step()
+        assert driver.ticks == 5 and sim.t == studio.clock.t
+        assert np.allclose(studio.robots[ROBOT_NAME].q, sim.q)
+        assert np.allclose(driver.ball.position, sim.ball_T[:3, 3])
+        panel = studio.panels["teleop"]
+        panel.refresh()
+        text = panel.text.content
+        assert text == hands_status_markdown(tele)
+        assert "**L** touch ○ ○ ○" in text and "resting on table" in text
+    finally:
+        studio.stop()
