@@ -32,7 +32,6 @@ COMMAND_MODULES = [
     "robotsim.cli.motion",
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
-    "robotsim.cli.teleop",
 ]
 
 
