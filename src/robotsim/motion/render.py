@@ -55,28 +55,45 @@ class PoseRenderer:
         spec.visual.global_.offwidth = max(self.width, 640)
         spec.visual.global_.offheight = max(self.height, 480)
         spec.visual.headlight.ambient = [0.45, 0.45, 0.45]
-        tex = spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                               builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-                               rgb1=[0.82, 0.84, 0.86], rgb2=[0.7, 0.72, 0.75],
-                               width=64, height=64)  # fmt: skip
+        tex = spec.add_texture(
+            name="grid",
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+            rgb1=[0.82, 0.84, 0.86],
+            rgb2=[0.7, 0.72, 0.75],
+            width=64,
+            height=64,
+        )
         del tex
         mat = spec.add_material(name="grid")
         mat.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
         mat.texrepeat = [20, 20]
-        spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[5, 5, 0.1],
-                                material="grid", contype=0, conaffinity=0)  # fmt: skip
+        spec.worldbody.add_geom(
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[5, 5, 0.1],
+            material="grid",
+            contype=0,
+            conaffinity=0,
+        )
         spec.worldbody.add_light(pos=[0.5, -0.5, 2.0], dir=[-0.2, 0.2, -1], castshadow=False)
         self.mj = spec.compile()
         self.data = mujoco.MjData(self.mj)
         m = self.mj
         self._qadr = np.array([m.jnt_qposadr[m.joint(n).id] for n in self.model.joint_names])
-        self._free = int(m.jnt_qposadr[m.joint("floating_base").id]) if self.model.floating \
-            else None  # fmt: skip
+        self._free = (
+            int(m.jnt_qposadr[m.joint("floating_base").id]) if self.model.floating else None
+        )
         self._r = mujoco.Renderer(m, self.height, self.width)
         self._mujoco = mujoco
 
-    def render(self, q: np.ndarray, T_world_root: np.ndarray, view: str = "front3q",
-               target: np.ndarray | None = None, distance: float | None = None) -> np.ndarray:  # fmt: skip
+    def render(
+        self,
+        q: np.ndarray,
+        T_world_root: np.ndarray,
+        view: str = "front3q",
+        target: np.ndarray | None = None,
+        distance: float | None = None,
+    ) -> np.ndarray:
         """An RGB image ``(H, W, 3)`` uint8 of one pose."""
         if self._r is None:
             return _stick_image(self.model, q, T_world_root, self.width, self.height)
@@ -135,9 +152,14 @@ def _save_png(img: np.ndarray, path: Path) -> None:
     plt.imsave(path, img)
 
 
-def render_thumbnails(program: Program, model: RobotModel, soles: tuple[SoleSpec, ...],
-                      out_dir: Path, relative_to: Path | None = None, size: int = 160
-                      ) -> Program:  # fmt: skip
+def render_thumbnails(
+    program: Program,
+    model: RobotModel,
+    soles: tuple[SoleSpec, ...],
+    out_dir: Path,
+    relative_to: Path | None = None,
+    size: int = 160,
+) -> Program:
     """Render one PNG per keyframe into ``out_dir`` (the pose reached at that keyframe,
     standing on its lowest sole) and return the program with ``thumbnail`` paths set
     (relative to ``relative_to``, the motion file's folder, when given)."""
@@ -172,8 +194,7 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
-def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8,
-                    size: int = 200) -> Path:  # fmt: skip
+def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8, size: int = 200) -> Path:
     """A PNG of ``panels`` side views at evenly spaced ticks, left to right, labelled
     with their time; returns ``path``."""
     import matplotlib
@@ -186,20 +207,31 @@ def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8,
     span = result.T_world_root[:, :3, 3]
     centre = (span.min(axis=0) + span.max(axis=0)) / 2
     try:
-        imgs = [renderer.render(result.samples.q[i], result.T_world_root[i], view="side",
-                                target=np.array([span[i, 0], centre[1], span[i, 2]]),
-                                distance=0.9) for i in ticks]  # fmt: skip
+        imgs = [
+            renderer.render(
+                result.samples.q[i],
+                result.T_world_root[i],
+                view="side",
+                target=np.array([span[i, 0], centre[1], span[i, 2]]),
+                distance=0.9,
+            )
+            for i in ticks
+        ]
     finally:
         renderer.close()
     fig, axes = plt.subplots(1, panels, figsize=(panels * 2.0, 2.4), dpi=100)
     for ax, img, i in zip(np.atleast_1d(axes), imgs, ticks):
         ax.imshow(img)
         sup = result.foot_names[result.support[i]]
-        ax.set_title(f"t={result.samples.t[i]:.1f}s  x={span[i, 0]:.2f}m\nsupport {sup}",
-                     fontsize=7)  # fmt: skip
+        ax.set_title(
+            f"t={result.samples.t[i]:.1f}s  x={span[i, 0]:.2f}m\nsupport {sup}", fontsize=7
+        )
         ax.axis("off")
-    fig.suptitle(f"{result.model.name}: side view ({result.samples.method}, "
-                 f"{len(result.switches)} support switches)", fontsize=9)  # fmt: skip
+    fig.suptitle(
+        f"{result.model.name}: side view ({result.samples.method}, "
+        f"{len(result.switches)} support switches)",
+        fontsize=9,
+    )
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
