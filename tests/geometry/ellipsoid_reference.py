@@ -43,8 +43,7 @@ _TREE = cKDTree(_GRID)
 
 
 def _F_grid(LA, LB, r, dirs):  # type: ignore[no-untyped-def]
-    return (np.linalg.norm(dirs @ LA, axis=1) + np.linalg.norm(dirs @ LB, axis=1)
-            - dirs @ r)  # fmt: skip
+    return np.linalg.norm(dirs @ LA, axis=1) + np.linalg.norm(dirs @ LB, axis=1) - dirs @ r
 
 
 def _mp_F(LA, LB, r, n):  # type: ignore[no-untyped-def]
@@ -83,8 +82,7 @@ def _refine(LA, LB, r, n0: np.ndarray):  # type: ignore[no-untyped-def]
         while True:
             m = n + step * d
             m = m / mpmath.norm(m)
-            fm = (mpmath.sqrt((m.T * SA * m)[0]) + mpmath.sqrt((m.T * SB * m)[0])
-                  - (mr.T * m)[0])  # fmt: skip
+            fm = mpmath.sqrt((m.T * SA * m)[0]) + mpmath.sqrt((m.T * SB * m)[0]) - (mr.T * m)[0]
             if fm <= f or step < mpmath.mpf(2) ** -60:
                 break
             step /= 2

@@ -91,8 +91,9 @@ def test_identical_concentric_and_touching_cases_have_no_nan() -> None:
     assert conc.distance == pytest.approx(ref, abs=1e-7)
     touch = ellipsoid_distance([0, 0, 0], I3, [0.3, 0.2, 0.1], [0, 0, 0.25], I3, [0.4, 0.5, 0.15])
     assert touch.distance == pytest.approx(0.0, abs=1e-14)
-    sphere_like = ellipsoid_distance([0, 0, 0], R, [0.2, 0.2, 0.2 + 1e-13], [0.5, 0, 0], I3,
-                                     [0.1, 0.1, 0.1])  # fmt: skip
+    sphere_like = ellipsoid_distance(
+        [0, 0, 0], R, [0.2, 0.2, 0.2 + 1e-13], [0.5, 0, 0], I3, [0.1, 0.1, 0.1]
+    )
     assert sphere_like.distance == pytest.approx(0.2, abs=1e-12)
     for r in (same, conc, touch, sphere_like):
         assert np.all(np.isfinite(r.point_a)) and np.all(np.isfinite(r.normal))
@@ -120,8 +121,9 @@ def test_witness_points_on_surfaces_and_along_the_normal() -> None:
         for c, R, r, p in ((cA, RA, rA, res.point_a), (cB, RB, rB, res.point_b)):
             local = np.einsum("nji,nj->ni", R, p - c) / r
             np.testing.assert_allclose(np.linalg.norm(local, axis=1), 1.0, atol=1e-12)
-        np.testing.assert_allclose(res.point_b - res.point_a,
-                                   res.distance[:, None] * res.normal, atol=1e-12)  # fmt: skip
+        np.testing.assert_allclose(
+            res.point_b - res.point_a, res.distance[:, None] * res.normal, atol=1e-12
+        )
         # the normal is A's outward surface normal at point_a (and -normal is B's)
         gA = np.einsum("nij,nj->ni", RA, np.einsum("nji,nj->ni", RA, res.point_a - cA) / rA**2)
         gA /= np.linalg.norm(gA, axis=1, keepdims=True)
@@ -148,8 +150,14 @@ def test_batch_shapes_and_broadcasting() -> None:
     ],
 )
 def test_bad_input_is_a_clear_error(kwargs: dict, match: str) -> None:
-    args = {"center_a": [0, 0, 0], "rot_a": I3, "radii_a": [0.1, 0.2, 0.3],
-            "center_b": [1, 0, 0], "rot_b": I3, "radii_b": [0.1, 0.2, 0.3]}  # fmt: skip
+    args = {
+        "center_a": [0, 0, 0],
+        "rot_a": I3,
+        "radii_a": [0.1, 0.2, 0.3],
+        "center_b": [1, 0, 0],
+        "rot_b": I3,
+        "radii_b": [0.1, 0.2, 0.3],
+    }
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
         ellipsoid_distance(**args)

@@ -45,8 +45,10 @@ def test_upper_bound_and_approximation_in_general() -> None:
     assert np.all(err >= -1e-12)  # a distance between two surface points: never below
     assert err.max() > 0.01  # ...but centimetres off for elongated, rotated pairs
     # witness points are on the surfaces, as in the paper's construction
-    for c, R, r, p in ((pairs[0], pairs[1], pairs[2], paper.point_a),
-                       (pairs[3], pairs[4], pairs[5], paper.point_b)):  # fmt: skip
+    for c, R, r, p in (
+        (pairs[0], pairs[1], pairs[2], paper.point_a),
+        (pairs[3], pairs[4], pairs[5], paper.point_b),
+    ):
         local = np.einsum("nji,nj->ni", R, p - c) / r
         np.testing.assert_allclose(np.linalg.norm(local, axis=1), 1.0, atol=1e-9)
 

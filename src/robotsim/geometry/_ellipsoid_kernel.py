@@ -226,20 +226,30 @@ def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
     for it in range(60):
         w = 1.0 - lam
         y0, y1, y2 = _solve_sym(
-            w * SA[0, 0] + lam * SB[0, 0], w * SA[0, 1] + lam * SB[0, 1],
-            w * SA[0, 2] + lam * SB[0, 2], w * SA[1, 1] + lam * SB[1, 1],
-            w * SA[1, 2] + lam * SB[1, 2], w * SA[2, 2] + lam * SB[2, 2], r0, r1, r2,
-        )  # fmt: skip
+            w * SA[0, 0] + lam * SB[0, 0],
+            w * SA[0, 1] + lam * SB[0, 1],
+            w * SA[0, 2] + lam * SB[0, 2],
+            w * SA[1, 1] + lam * SB[1, 1],
+            w * SA[1, 2] + lam * SB[1, 2],
+            w * SA[2, 2] + lam * SB[2, 2],
+            r0,
+            r1,
+            r2,
+        )
         ry = y0 * r0 + y1 * r1 + y2 * r2
         if lam * w * ry > 1.0:
             k = math.sqrt(y0 * y0 + y1 * y1 + y2 * y2)
             return True, y0 / k, y1 / k, y2 / k
-        qa = (y0 * (SA[0, 0] * y0 + SA[0, 1] * y1 + SA[0, 2] * y2)
-              + y1 * (SA[1, 0] * y0 + SA[1, 1] * y1 + SA[1, 2] * y2)
-              + y2 * (SA[2, 0] * y0 + SA[2, 1] * y1 + SA[2, 2] * y2))  # fmt: skip
-        qb = (y0 * (SB[0, 0] * y0 + SB[0, 1] * y1 + SB[0, 2] * y2)
-              + y1 * (SB[1, 0] * y0 + SB[1, 1] * y1 + SB[1, 2] * y2)
-              + y2 * (SB[2, 0] * y0 + SB[2, 1] * y1 + SB[2, 2] * y2))  # fmt: skip
+        qa = (
+            y0 * (SA[0, 0] * y0 + SA[0, 1] * y1 + SA[0, 2] * y2)
+            + y1 * (SA[1, 0] * y0 + SA[1, 1] * y1 + SA[1, 2] * y2)
+            + y2 * (SA[2, 0] * y0 + SA[2, 1] * y1 + SA[2, 2] * y2)
+        )
+        qb = (
+            y0 * (SB[0, 0] * y0 + SB[0, 1] * y1 + SB[0, 2] * y2)
+            + y1 * (SB[1, 0] * y0 + SB[1, 1] * y1 + SB[1, 2] * y2)
+            + y2 * (SB[2, 0] * y0 + SB[2, 1] * y1 + SB[2, 2] * y2)
+        )
         if w * w * qa <= 1.0 and lam * lam * qb <= 1.0:
             return False, 1.0, 0.0, 0.0
         # S'(lam) = (1 - 2 lam) r.y - lam (1-lam) y^T (S_B - S_A) y
@@ -269,10 +279,16 @@ def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
 def _pw_value(SA, SB, r0, r1, r2, lam):  # type: ignore[no-untyped-def]
     w = 1.0 - lam
     x0, x1, x2 = _solve_sym(
-        w * SA[0, 0] + lam * SB[0, 0], w * SA[0, 1] + lam * SB[0, 1],
-        w * SA[0, 2] + lam * SB[0, 2], w * SA[1, 1] + lam * SB[1, 1],
-        w * SA[1, 2] + lam * SB[1, 2], w * SA[2, 2] + lam * SB[2, 2], r0, r1, r2,
-    )  # fmt: skip
+        w * SA[0, 0] + lam * SB[0, 0],
+        w * SA[0, 1] + lam * SB[0, 1],
+        w * SA[0, 2] + lam * SB[0, 2],
+        w * SA[1, 1] + lam * SB[1, 1],
+        w * SA[1, 2] + lam * SB[1, 2],
+        w * SA[2, 2] + lam * SB[2, 2],
+        r0,
+        r1,
+        r2,
+    )
     return lam * w * (x0 * r0 + x1 * r1 + x2 * r2)
 
 
@@ -388,8 +404,11 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
     qmin = np.inf
     for k in range(0, 12, 2):
         x0, x1, x2 = cand[k, 0], cand[k, 1], cand[k, 2]
-        q = (x0 * (s00 * x0 + s01 * x1 + s02 * x2) + x1 * (s01 * x0 + s11 * x1 + s12 * x2)
-             + x2 * (s02 * x0 + s12 * x1 + s22 * x2))  # fmt: skip
+        q = (
+            x0 * (s00 * x0 + s01 * x1 + s02 * x2)
+            + x1 * (s01 * x0 + s11 * x1 + s12 * x2)
+            + x2 * (s02 * x0 + s12 * x1 + s22 * x2)
+        )
         if q < qmin:
             qmin = q
             j = k
@@ -414,8 +433,11 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
                 continue
             far = True
             for m in range(nfound):
-                dot = (cand[k, 0] * found0[m, 0] + cand[k, 1] * found0[m, 1]
-                       + cand[k, 2] * found0[m, 2])  # fmt: skip
+                dot = (
+                    cand[k, 0] * found0[m, 0]
+                    + cand[k, 1] * found0[m, 1]
+                    + cand[k, 2] * found0[m, 2]
+                )
                 if dot > 0.5:
                     far = False
                     break
@@ -424,8 +446,9 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
         if j < 0:
             break
         used[j] = True
-        m0, m1, m2, f, _ = _newton(LA, LB, r0, r1, r2, cand[j, 0], cand[j, 1], cand[j, 2],
-                                   scale, best_f + 1e-9 * scale)  # fmt: skip
+        m0, m1, m2, f, _ = _newton(
+            LA, LB, r0, r1, r2, cand[j, 0], cand[j, 1], cand[j, 2], scale, best_f + 1e-9 * scale
+        )
         found0[nfound, 0] = m0
         found0[nfound, 1] = m1
         found0[nfound, 2] = m2

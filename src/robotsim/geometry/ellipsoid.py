@@ -108,8 +108,9 @@ def ellipsoid_distance(
     """
     cA, RA, rA = prepare_ellipsoids(center_a, rot_a, radii_a, "A", check)
     cB, RB, rB = prepare_ellipsoids(center_b, rot_b, radii_b, "B", check)
-    batch = np.broadcast_shapes(cA.shape[:-1], RA.shape[:-2], rA.shape[:-1],
-                                cB.shape[:-1], RB.shape[:-2], rB.shape[:-1])  # fmt: skip
+    batch = np.broadcast_shapes(
+        cA.shape[:-1], RA.shape[:-2], rA.shape[:-1], cB.shape[:-1], RB.shape[:-2], rB.shape[:-1]
+    )
     n = int(np.prod(batch, dtype=np.int64))
 
     def flat(a: np.ndarray, tail: tuple[int, ...]) -> np.ndarray:
@@ -119,9 +120,18 @@ def ellipsoid_distance(
     pA = np.empty((n, 3))
     pB = np.empty((n, 3))
     nrm = np.empty((n, 3))
-    ellipsoid_pairs(flat(cA, (3,)), flat(RA, (3, 3)), flat(rA, (3,)),
-                    flat(cB, (3,)), flat(RB, (3, 3)), flat(rB, (3,)),
-                    dist, pA, pB, nrm)  # fmt: skip
+    ellipsoid_pairs(
+        flat(cA, (3,)),
+        flat(RA, (3, 3)),
+        flat(rA, (3,)),
+        flat(cB, (3,)),
+        flat(RB, (3, 3)),
+        flat(rB, (3,)),
+        dist,
+        pA,
+        pB,
+        nrm,
+    )
     return EllipsoidDistance(
         distance=_ro(dist.reshape(batch)),
         point_a=_ro(pA.reshape(*batch, 3)),

@@ -122,8 +122,14 @@ def paper_ellipsoid_distance(
 
 
 def _broadcast(cA, RA, rA, cB, RB, rB):  # type: ignore[no-untyped-def]
-    batch = np.broadcast_shapes(cA.shape[:-1], RA.shape[:-2], rA.shape[:-1],
-                                cB.shape[:-1], RB.shape[:-2], rB.shape[:-1])  # fmt: skip
-    return (np.broadcast_to(cA, (*batch, 3)), np.broadcast_to(RA, (*batch, 3, 3)),
-            np.broadcast_to(rA, (*batch, 3)), np.broadcast_to(cB, (*batch, 3)),
-            np.broadcast_to(RB, (*batch, 3, 3)), np.broadcast_to(rB, (*batch, 3)))  # fmt: skip
+    batch = np.broadcast_shapes(
+        cA.shape[:-1], RA.shape[:-2], rA.shape[:-1], cB.shape[:-1], RB.shape[:-2], rB.shape[:-1]
+    )
+    return (
+        np.broadcast_to(cA, (*batch, 3)),
+        np.broadcast_to(RA, (*batch, 3, 3)),
+        np.broadcast_to(rA, (*batch, 3)),
+        np.broadcast_to(cB, (*batch, 3)),
+        np.broadcast_to(RB, (*batch, 3, 3)),
+        np.broadcast_to(rB, (*batch, 3)),
+    )
