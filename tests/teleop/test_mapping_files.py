@@ -57,7 +57,7 @@ def test_bindings_add_up_and_clip_and_grip_cancels() -> None:
     [
         (
             "format: robotsim-input/1\nbindings: [{button: 1, action: grab}]",
-            "bindings[0].action: 'grab' is not one of grasp, release, speed_up, speed_down",
+            "bindings[0].action: 'grab' is not one of grasp, release, speed_up, speed_down, switch",
         ),
         (
             "format: robotsim-input/1\nbindings: [{hat: 0, direction: upp, joint: a}]",

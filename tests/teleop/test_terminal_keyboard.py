@@ -44,3 +44,19 @@ def test_keys_are_held_until_the_repeats_stop() -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_held_keys_from_key_events_use_the_same_mappings() -> None:
+    from robotsim.teleop import HeldKeys, browser_key
+
+    keys = HeldKeys()
+    arm = Mapper("keyboard_arm", {"side": "L"})
+    for k in ("W", "ArrowUp", "Tab"):
+        keys.down(browser_key(k))
+    cmd = arm.update(keys.snapshot())
+    assert cmd.joint_rates["L_shoulder_x"] == 1.0 and cmd.pressed == frozenset({"switch"})
+    keys.up(browser_key("W"))
+    assert arm.update(keys.snapshot()).joint_rates["L_shoulder_x"] == 0.0
+    keys.clear()
+    assert arm.update(keys.snapshot()).idle
+    assert browser_key(" ") == "space" and browser_key("+") == "+"

@@ -12,6 +12,8 @@ from robotsim.teleop.gamepad import GamepadManager as GamepadManager
 from robotsim.teleop.gamepad import InputSnapshot as InputSnapshot
 from robotsim.teleop.keyboard import TerminalKeyboard as TerminalKeyboard
 from robotsim.teleop.keyboard import decode_keys as decode_keys
+from robotsim.teleop.keys import HeldKeys as HeldKeys
+from robotsim.teleop.keys import browser_key as browser_key
 from robotsim.teleop.mapper import Mapper as Mapper
 from robotsim.teleop.mapping import ACTIONS as ACTIONS
 from robotsim.teleop.mapping import Binding as Binding
@@ -26,12 +28,14 @@ __all__ = [
     "Binding",
     "GamepadInfo",
     "GamepadManager",
+    "HeldKeys",
     "InputMapping",
     "InputSnapshot",
     "Mapper",
     "TeleopCommand",
     "TerminalKeyboard",
     "VirtualGamepad",
+    "browser_key",
     "builtin_mappings",
     "decode_keys",
     "load_mapping",

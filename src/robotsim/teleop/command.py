@@ -22,7 +22,7 @@ class TeleopCommand:
             (m/s, m/s, rad/s).
         base_scale: current speed step / starting speed step (scales the base).
         pressed: actions that went down this tick (edges): grasp, release, speed_up,
-            speed_down.
+            speed_down, switch.
     """
 
     joint_rates: Mapping[str, float] = field(default_factory=dict)

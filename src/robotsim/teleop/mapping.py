@@ -17,8 +17,10 @@ A mapping is a small YAML file (``format: robotsim-input/1``; see ``docs/input.m
 Each binding has one *source* — ``hat`` + ``direction`` (up/down/left/right),
 ``axis`` (+ ``deadzone``), ``button`` (0-based SDL index) or ``key`` — and one
 *target* — ``joint`` (+ ``rate``), ``base`` (vx/vy/omega, + ``rate``) or ``action``
-(grasp, release, speed_up, speed_down). Joint names may hold ``{placeholders}`` filled
-in when the mapping is bound (``{side}`` -> ``L`` or ``R`` for two arms).
+(grasp, release, speed_up, speed_down, switch — what ``switch`` switches is up to the
+consumer: teleoperation uses it to move the keyboard to the other arm). Joint names may
+hold ``{placeholders}`` filled in when the mapping is bound (``{side}`` -> ``L`` or
+``R`` for two arms).
 
 Built-in mappings (``load_mapping(NAME)``): ``arm_paper``, ``mobile_base``,
 ``keyboard_arm``, ``keyboard_base``.
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 FORMAT = "robotsim-input/1"
-ACTIONS = ("grasp", "release", "speed_up", "speed_down")
+ACTIONS = ("grasp", "release", "speed_up", "speed_down", "switch")
 BASE_AXES = ("vx", "vy", "omega")
 DIRECTIONS = {"up": (1, 1), "down": (1, -1), "right": (0, 1), "left": (0, -1)}
 _LIBRARY = Path(__file__).with_name("mappings")
