@@ -1,0 +1,182 @@
+"""Mobile scenarios end to end: the paper's two experiments, determinism, random layouts,
+many robots, every shipped scenario, and clear errors for malformed files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from robotsim.cli import main
+from robotsim.errors import ScenarioError
+from robotsim.scenario import RunOptions, run_file
+from robotsim.scenario.mobile import load_mobile
+from robotsim.scenario.schema import read_scenario_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+
+
+def test_soccer_robot_reaches_goal_without_touching_an_obstacle(tmp_path: Path) -> None:
+    out = tmp_path / "soccer"
+    code = main(["run", str(SCENARIOS / "soccer_obstacles.yaml"), "--out", str(out),
+                 "--duration", "22", "--set", "stop_when_all_reached=true"])
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    r = summary["robots"]["omni"]
+    assert r["reached_goal"] and r["time_to_goal"] < 22
+    assert r["collisions"] == 0 and r["min_obstacle_clearance"] > 0.0
+    assert len(summary["obstacles"]) == 8
+    assert all(d == 0.5 for _, _, d in summary["obstacles"])
+    for key in ("reached_goal", "time_to_goal", "path_length", "overshoot",
+                "min_obstacle_clearance", "collisions"):
+        assert key in r
+    assert r["path_length"] >= np.hypot(14.5, 10.0) - 0.1
+    assert (out / "map.png").stat().st_size > 10_000
+    header = (out / "recording.csv").read_text().splitlines()[0]
+    assert header.startswith("robot,t,x,y,theta")
+
+
+def test_p_versus_pd_ordering_and_overshoot(tmp_path: Path) -> None:
+    summary = run_file(SCENARIOS / "pid_p_vs_pd.yaml", RunOptions(out_dir=tmp_path, duration=20))
+    p, pd = summary["robots"]["P"], summary["robots"]["PD"]
+    assert p["reached_goal"] and pd["reached_goal"]
+    assert pd["time_to_goal"] < p["time_to_goal"]  # the paper: 14.0 s < 16.2 s
+    assert p["overshoot"] < 0.005  # P: no overshoot
+    assert 0.005 < pd["overshoot"] < 0.2  # PD: a slight one
+    assert p["collisions"] == pd["collisions"] == 0  # same start, cannot interfere
+    ref = summary["reference"]["time_to_goal"]
+    assert ref["P"]["paper_s"] == pytest.approx(16.239) and ref["PD"]["paper_s"] == 14.026
+    assert (tmp_path / "response.png").exists() and (tmp_path / "map.png").exists()
+
+
+def _short(path: Path, seconds: float, *overrides: str) -> dict:
+    return run_file(path, RunOptions(duration=seconds), list(overrides))
+
+
+def test_same_scenario_and_seed_give_the_same_numbers(tmp_path: Path) -> None:
+    a = run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(tmp_path / "a", duration=3))
+    b = run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(tmp_path / "b", duration=3))
+    assert a["robots"] == b["robots"]
+    assert (tmp_path / "a" / "recording.csv").read_text() == (
+        tmp_path / "b" / "recording.csv"
+    ).read_text()
+
+
+def test_random_layout_follows_the_seed() -> None:
+    data = read_scenario_yaml(SCENARIOS / "soccer_obstacles.yaml")
+    data["obstacles"]["layout"] = "random"
+    _, _, o1 = load_mobile(data, "soccer", seed=1)
+    _, _, o1b = load_mobile(data, "soccer", seed=1)
+    _, _, o2 = load_mobile(data, "soccer", seed=2)
+    assert len(o1) == 8 and np.array_equal(o1, o1b) and not np.array_equal(o1, o2)
+    gaps = np.hypot(*(o1[:, None, :2] - o1[None, :, :2]).transpose(2, 0, 1))
+    assert gaps[~np.eye(8, dtype=bool)].min() >= 0.5 + 1.2 - 1e-9  # diameter + min_gap
+
+
+def test_random_layout_run_reaches_goal_without_collision() -> None:
+    s = _short(SCENARIOS / "soccer_obstacles.yaml", 24, "obstacles.layout=random",
+               "stop_when_all_reached=true")
+    r = s["robots"]["omni"]
+    assert r["reached_goal"] and r["collisions"] == 0
+
+
+def test_many_robots_from_one_entry(tmp_path: Path) -> None:
+    sc = {
+        "kind": "mobile", "name": "fleet", "duration": 2.0, "robots_collide": True,
+        "robots": [
+            {"name": "omni", "model": "omni3", "start": [-6, -4, 0], "goal": [-3, -4, 0],
+             "count": 4, "spacing": [0, 1.5]},
+            {"name": "dd", "model": "diffdrive", "start": [2, 0, 0], "goal": [3, 0, 0]},
+        ],
+    }
+    f = tmp_path / "fleet.yaml"
+    f.write_text(yaml.safe_dump(sc))
+    s = run_file(f, RunOptions(out_dir=tmp_path / "out"))
+    assert sorted(s["robots"]) == ["dd", "omni1", "omni2", "omni3", "omni4"]
+    assert s["robots"]["omni4"]["start"][1] == pytest.approx(-4 + 3 * 1.5)
+    for name in ("omni1", "omni4", "dd"):
+        assert s["robots"][name]["path_length"] > 0.2  # every robot drove
+    assert all(r["collisions"] == 0 for r in s["robots"].values())
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_scenario_runs(path: Path, tmp_path: Path) -> None:
+    data = read_scenario_yaml(path)
+    assert main(["run", str(path), "--out", str(tmp_path), "--duration", "1"]) == 0
+    assert (tmp_path / "summary.json").exists()
+    if data["kind"] == "mobile":
+        assert (tmp_path / "map.png").exists()
+
+
+BASE = {"kind": "mobile", "name": "bad", "robots": [
+    {"name": "r", "model": "omni3", "start": [0, 0, 0], "goal": [3, 0, 0]}]}
+
+
+def _err(tmp_path: Path, data: dict, capsys: pytest.CaptureFixture[str]) -> str:
+    f = tmp_path / "bad.yaml"
+    f.write_text(yaml.safe_dump(data))
+    assert main(["run", str(f), "--duration", "0.1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err
+    return err
+
+
+def test_malformed_files_give_one_line_errors_with_the_field_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["controler"] = {}
+    err = _err(tmp_path, bad, capsys)
+    assert "bad.yaml: robots[0].controler: unknown key 'controler'; valid: name, model" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["controller"] = {"gains": {"x": {"kp": "fast"}}}
+    err = _err(tmp_path, bad, capsys)
+    assert "robots[0].controller.gains.x.kp:" in err and "'fast'" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["obstacles"] = {"positions": [[5, 5], [0.3, 0.1]]}
+    err = _err(tmp_path, bad, capsys)
+    assert "obstacles.positions[1]: obstacle at (0.3, 0.1) overlaps the start of robot 'r'" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["model"] = "omni4"
+    err = _err(tmp_path, bad, capsys)
+    assert "robots[0].model: unknown robot 'omni4'; valid:" in err and "omni3" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["model"] = "puma560"
+    assert "has no wheel drive" in _err(tmp_path, bad, capsys)
+
+    bad = json.loads(json.dumps(BASE))
+    bad["kind"] = "mobil"
+    assert "kind: 'mobil' is not a scenario kind; valid: mobile" in _err(tmp_path, bad, capsys)
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["controller"] = {"avoidance": "bug2"}
+    err = _err(tmp_path, bad, capsys)
+    assert "robots[0].controller.avoidance: 'bug2' is not allowed" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["goal"] = [30, 0, 0]
+    assert "robots[0].goal: (30, 0) is outside the field" in _err(tmp_path, bad, capsys)
+
+
+def test_bad_yaml_and_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "broken.yaml"
+    f.write_text("kind: mobile\nrobots: [\n")
+    assert main(["run", str(f)]) == 2
+    assert "broken.yaml: not valid YAML" in capsys.readouterr().err
+    with pytest.raises(ScenarioError, match=r"expected KEY\.PATH=VALUE"):
+        run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(duration=0.1), ["layout"])
+    with pytest.raises(ScenarioError, match="not an index"):
+        run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(duration=0.1),
+                 ["robots.5.model=omni3"])
+    data = read_scenario_yaml(SCENARIOS / "soccer_obstacles.yaml")
+    data["obstacles"].update(layout="random", random={"count": 400, "region": [[0, 0], [1, 1]]})
+    with pytest.raises(ScenarioError, match=r"obstacles\.random: placed only"):
+        load_mobile(data, "soccer")
