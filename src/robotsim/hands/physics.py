@@ -54,6 +54,7 @@ class PhysicsOptions:
         weld_frequency: natural frequency (Hz) of the assisting spring.
         coupling_timeconst: MuJoCo ``solref`` time constant (s) of the phalanx couplings.
         impratio, noslip_iterations: MuJoCo friction options (see ``_tune_model``).
+        rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
     """
@@ -71,6 +72,7 @@ class PhysicsOptions:
     coupling_timeconst: float = 0.01
     finger_armature: float = 2e-4
     impratio: float = 10.0
+    rolling_friction: float = 0.002
     noslip_iterations: int = 4
 
     def __post_init__(self) -> None:
@@ -192,6 +194,11 @@ class PhysicsHands:
         wm.opt.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
         wm.opt.impratio = self.options.impratio
         wm.opt.noslip_iterations = self.options.noslip_iterations
+        # The ball rolls with a little resistance (condim 6: torsional and rolling
+        # friction), so a dropped ball comes to rest instead of rolling on for ever.
+        g = int(wm.body_geomadr[self._ball_id])
+        wm.geom_condim[g] = 6
+        wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
         for e in range(wm.neq):
             wm.eq_solref[e] = (self.options.coupling_timeconst, 1.0)
             wm.eq_solimp[e] = (0.99, 0.999, 0.001, 0.5, 2.0)
