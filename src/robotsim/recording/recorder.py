@@ -31,6 +31,7 @@ import platform
 import socket
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Mapping, Sequence
 from itertools import repeat
@@ -163,11 +164,17 @@ class Recorder:
                     .where(r.c.id == self.run_id)
                     .values(status=status.value, ended_at=end, heartbeat=end, message=message)
                 )
+        except Exception as exc:  # the database went away: say so in our own terms
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            cause = f"writer failed: {err}; " if err is not None else ""
+            raise RecordingError(
+                f"run {self.run_id}: {cause}cannot set status {status.value!r}: {first}"
+            ) from exc
         finally:
             self.status = status
             _live.discard(self)
         if err is not None:
-            raise RecordingError(f"run {self.run_id}: {err}") from err
+            raise RecordingError(f"run {self.run_id}: writer failed: {err}") from err
 
     def close(self) -> None:
         """Finish as ``interrupted`` if still running, then release the database."""
@@ -184,10 +191,15 @@ class Recorder:
         if self.status is RunStatus.RUNNING:
             if exc_type is None:
                 self.finish(RunStatus.COMPLETED)
-            elif issubclass(exc_type, KeyboardInterrupt):
-                self.finish(RunStatus.INTERRUPTED, "interrupted (Ctrl-C)")
             else:
-                self.finish(RunStatus.FAILED, f"{exc_type.__name__}: {exc}")
+                status = RunStatus.FAILED
+                message = f"{exc_type.__name__}: {exc}"
+                if issubclass(exc_type, KeyboardInterrupt):
+                    status, message = RunStatus.INTERRUPTED, "interrupted (Ctrl-C)"
+                try:
+                    self.finish(status, message)
+                except RecordingError as rec_err:  # keep the original exception going
+                    warnings.warn(str(rec_err), RuntimeWarning, stacklevel=2)
         self.store.close()
 
     # -- the hot path -----------------------------------------------------------------
@@ -305,7 +317,10 @@ class Recorder:
         finally:
             if raw is not None:
                 try:
-                    raw.close()
+                    if self._error is not None:
+                        raw.invalidate()  # do not hand a broken connection back to the pool
+                    else:
+                        raw.close()
                 except Exception:  # the connection may already be gone with the server
                     pass
 
