@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from robotsim.cli import main
 from robotsim.hands.kinematic import KinematicHands
@@ -87,3 +88,25 @@ def test_studio_teleop_panel_shows_touch_and_grasp_state() -> None:
         assert "**L** touch ○ ○ ○" in text and "resting on table" in text
     finally:
         studio.stop()
+
+
+def test_robotsim_run_records_into_the_run_store_with_overrides(tmp_path: Path) -> None:
+    from robotsim.recording.store import RunStore
+
+    db = tmp_path / "runs.sqlite"
+    args = ["run", str(SCENARIO), "--out", str(tmp_path / "out"), "--db", str(db),
+            "--set", "ball.bounce=0.5"]  # fmt: skip
+    assert main(args) == 0
+    with RunStore(str(db)) as store:
+        (info,) = store.runs()
+        assert info.scenario == "hand_ball_transfer" and info.status.value == "completed"
+        events = store.events(info.id)
+        types = [e["type"] for e in events]
+        assert types.count("landed") == 1 and "hold_both" in types
+        t_land = next(e["t"] for e in events if e["type"] == "landed")
+        table = store.signals(info.id, "hands", ["ball_z"])
+        t, z = table.t, table.column("ball_z")
+    # With bounce 0.5 the ball rebounds from the floor, then comes to rest on it.
+    r = 0.03
+    assert z[t > t_land].max() > r + 0.05
+    assert z[-1] == pytest.approx(r, abs=1e-12)

@@ -52,13 +52,33 @@ def run_hand_scenario(
     scene: HandsScene,
     mode: str = "kinematic",
     out_dir: str | Path | None = None,
+    recorder: Any = None,
 ) -> dict[str, Any]:
-    """Run the script; returns the summary (also written to ``out_dir``)."""
+    """Run the script; returns the summary (also written to ``out_dir``). A
+    ``recorder`` (:class:`robotsim.scenario.recorder.RunRecorder`, e.g. the run store)
+    receives the ball and grasp signals every tick and the events."""
     sim = make_sim(scene, mode, spec.dt, spec)
     rows: list[HandsState] = []
+    if recorder is not None:
+        recorder.start_run(spec.name, {"kind": spec.kind, "mode": mode, "dt": spec.dt})
+
+    def tick(state: HandsState) -> None:
+        rows.append(state)
+        if recorder is not None:
+            _record(recorder, state)
+
     wall = time.perf_counter()
-    result = run_script(sim, spec.steps(), spec.speed_rad, on_tick=rows.append)
+    try:
+        result = run_script(sim, spec.steps(), spec.speed_rad, on_tick=tick)
+    except BaseException as exc:
+        if recorder is not None:
+            recorder.finish("failed", str(exc))
+        raise
     wall = time.perf_counter() - wall
+    if recorder is not None:
+        for e in result.events:
+            recorder.event(e.t, e.type, e.hand, {"detail": e.detail} if e.detail else None)
+        recorder.finish("completed")
     final = result.final
     types = [e.type for e in result.events]
     missing = [t for t in spec.expect if t not in types]
@@ -100,14 +120,41 @@ def run_hand_scenario(
 
 
 def run_hand_data(
-    data: Any, source: str, mode: str | None = None, out_dir: str | Path | None = None
+    data: Any,
+    source: str,
+    mode: str | None = None,
+    out_dir: str | Path | None = None,
+    recorder: Any = None,
 ) -> dict[str, Any]:
     """Run a parsed ``hand_ball_transfer`` mapping (``--set`` overrides applied by the
     caller); ``source`` is the file name for messages."""
     from robotsim.hands.scenario_spec import hand_scenario_from_data
 
     spec, scene = hand_scenario_from_data(data, source)
-    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir)
+    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder)
+
+
+SIGNALS = (
+    "ball_x",
+    "ball_y",
+    "ball_z",
+    "grasped_L",
+    "grasped_R",
+    "held_by_both",
+    "touch_L1",
+    "touch_L2",
+    "touch_L3",
+    "touch_R1",
+    "touch_R2",
+    "touch_R3",
+)
+
+
+def _record(recorder: Any, s: HandsState) -> None:
+    p = s.ball_position
+    flags = [float(s.hands["L"].grasped), float(s.hands["R"].grasped), float(s.held_by_both)]
+    touch = [float(b) for side in ("L", "R") for b in s.hands[side].touching]
+    recorder.signal("hands", s.t, SIGNALS, [p[0], p[1], p[2], *flags, *touch])
 
 
 def _mode_options(sim: HandsSim) -> dict[str, Any]:

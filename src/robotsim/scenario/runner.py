@@ -56,9 +56,14 @@ def run_mobile_kind(data: dict[str, Any], source: str, options: RunOptions) -> d
 
 
 def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    """``kind: hand_ball_transfer`` (the arm-and-hand paper); its own module runs it."""
-    from robotsim.hands.run import run_hand_scenario
-    from robotsim.hands.scenario_spec import load_hand_scenario
+    """``kind: hand_ball_transfer`` (the arm-and-hand paper); its own module runs it
+    (``trace.csv`` in ``--out``; the run store too with ``--db``)."""
+    from robotsim.hands.run import run_hand_data
 
-    spec, scene = load_hand_scenario(source)
-    return run_hand_scenario(spec, scene, options.mode or "kinematic", options.out_dir)
+    recorder = make_recorder(options) if options.db else None
+    try:
+        return run_hand_data(data, source, options.mode, options.out_dir, recorder)
+    finally:
+        close = getattr(recorder, "close", None)
+        if close is not None:
+            close()
