@@ -110,3 +110,47 @@ def test_bad_arguments_exit_2(
         )
         == 2
     )
+
+
+def test_plot_writes_a_png(
+    store_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "p.png"
+    assert (
+        main(
+            [
+                "runs",
+                "plot",
+                "1",
+                "--db",
+                str(store_dir),
+                "--robot",
+                "P",
+                "--signals",
+                "y,x",
+                "--out",
+                str(png),
+            ]
+        )
+        == 0
+    )
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (
+        main(
+            [
+                "runs",
+                "plot",
+                "1",
+                "--db",
+                str(store_dir),
+                "--robot",
+                "P",
+                "--signals",
+                "z",
+                "--out",
+                str(png),
+            ]
+        )
+        == 2
+    )
+    assert "unknown signal of robot 'P' 'z'; valid: x, y" in capsys.readouterr().err

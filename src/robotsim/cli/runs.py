@@ -112,6 +112,56 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
         click.echo(f"    ... {len(ev) - 50} more (use --json)")
 
 
+@runs_group.command("plot")
+@click.argument("run")
+@click.option("--robot", default=None, help="Robot to plot (default: the first one).")
+@click.option(
+    "--signals",
+    "signals",
+    default=None,
+    help="Comma-separated signal names (default: all of the robot's, up to 12).",
+)
+@click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write."
+)
+@click.option("--db", default=None, help=_DB_HELP)
+def plot_cmd(run: str, robot: str | None, signals: str | None, out: str, db: str | None) -> None:
+    """Plot a robot's signals of one run against time (PNG), events as vertical lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    with open_store_for_reading(db) as store:
+        info = store.run(run)
+        robots = store.robots(info.id)
+        if not robots:
+            raise InputError(f"run {info.id} recorded no signals")
+        name = robot or robots[0]
+        names = None if signals is None else [n for n in signals.split(",") if n]
+        table = store.signals(info.id, name, names)
+        events = [e for e in store.events(info.id) if e["robot"] in (None, name)]
+    cols = list(table.names[:12])
+    fig, axes = plt.subplots(
+        len(cols), 1, figsize=(8, 1.6 * len(cols) + 0.6), sharex=True, squeeze=False
+    )
+    for ax, col in zip(axes[:, 0], cols):
+        v = table.column(col)
+        ok = ~np.isnan(v)
+        ax.plot(table.t[ok], v[ok], lw=1.2)
+        ax.set_ylabel(col, rotation=0, ha="right", va="center", fontsize=8)
+        ax.grid(alpha=0.3)
+        for e in events:
+            ax.axvline(e["t"], color="0.5", lw=0.8, ls="--")
+    axes[-1, 0].set_xlabel("t (s)")
+    fig.suptitle(f"run {info.id}: {info.scenario} — {name} [{info.status.value}]", fontsize=10)
+    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.35 / fig.get_figheight()))
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    click.echo(out)
+
+
 @click.command("export")
 @click.argument("run")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="csv", show_default=True)
