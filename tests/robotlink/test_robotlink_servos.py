@@ -81,3 +81,16 @@ def test_silent_servo_bus_is_a_clear_error() -> None:
         emu.tables.pop(5)  # servo 5 unplugged from the bus
         with ServoBus(dev, model, prof) as bus, pytest.raises(LinkError, match="ping servo 5"):
             bus.ping()
+
+
+def test_servo_port_unplugged_mid_stream() -> None:
+    model, prof = load_robot("humanoid17"), load_profile("humanoid17")
+    with emulated_robot() as (dev, emu), ServoBus(dev, model, prof) as bus:
+        bus.torque(True)
+        bus.write_q(model.pose("crouch"))
+        emu.stop()
+        emu.t.close()  # the robot side goes away (cable pulled)
+        with pytest.raises(LinkError, match=r"unplugged|ping servo"):
+            for _ in range(3):
+                bus.write_q(model.zero())
+                bus.ping()

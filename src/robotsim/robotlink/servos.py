@@ -8,7 +8,10 @@ allows) and reports how far the servos' read-back positions were from the comman
 
 from __future__ import annotations
 
+import termios
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +23,17 @@ from robotsim.motion.timeline import Samples
 from robotsim.robotlink.servomap import ServoMap
 
 __all__ = ["ServoBus", "StreamReport", "stream"]
+
+
+@contextmanager
+def _port_errors(port: str) -> Iterator[None]:
+    """pyserial/termios failures inside dynamixel-sdk -> LinkError (unplugged adapter)."""
+    import serial
+
+    try:
+        yield
+    except (OSError, serial.SerialException, termios.error) as exc:
+        raise LinkError(f"servo port {port} failed (unplugged?): {exc}") from None
 
 
 class ServoBus:
@@ -34,6 +48,7 @@ class ServoBus:
         self.model = model
         self.map = ServoMap.from_profile(model, profile)
         self.bus = profile.servos
+        self.port_name = port
         self.port = sdk.PortHandler(port)
         self.packets = sdk.PacketHandler(2.0)
         try:
@@ -61,41 +76,45 @@ class ServoBus:
 
     def ping(self) -> dict[str, int]:
         """Model number of every servo, by joint name."""
-        out = {}
-        for name, sid in zip(self.map.joints, self.map.ids):
-            model, res, err = self.packets.ping(self.port, int(sid))
-            self._check(res, err, f"ping servo {sid} ({name})")
-            out[name] = int(model)
-        return out
+        with _port_errors(self.port_name):
+            out = {}
+            for name, sid in zip(self.map.joints, self.map.ids):
+                model, res, err = self.packets.ping(self.port, int(sid))
+                self._check(res, err, f"ping servo {sid} ({name})")
+                out[name] = int(model)
+            return out
 
     def torque(self, on: bool) -> None:
-        for name, sid in zip(self.map.joints, self.map.ids):
-            res, err = self.packets.write1ByteTxRx(
-                self.port, int(sid), self.bus.addr_torque_enable, int(on)
-            )
-            self._check(res, err, f"torque {'on' if on else 'off'} servo {sid} ({name})")
+        with _port_errors(self.port_name):
+            for name, sid in zip(self.map.joints, self.map.ids):
+                res, err = self.packets.write1ByteTxRx(
+                    self.port, int(sid), self.bus.addr_torque_enable, int(on)
+                )
+                self._check(res, err, f"torque {'on' if on else 'off'} servo {sid} ({name})")
 
     def write_q(self, q: np.ndarray) -> np.ndarray:
         """Sync-write goal positions for ``q`` ``(nq,)`` rad; returns the ticks sent."""
-        ticks = self.map.to_ticks(q)
-        self._writer.clearParam()
-        for sid, t in zip(self.map.ids, ticks):
-            self._writer.addParam(int(sid), list(int(t).to_bytes(4, "little", signed=True)))
-        res = self._writer.txPacket()
-        if res != self._sdk.COMM_SUCCESS:
-            raise LinkError(f"sync write of goal positions: {self.packets.getTxRxResult(res)}")
-        return ticks
+        with _port_errors(self.port_name):
+            ticks = self.map.to_ticks(q)
+            self._writer.clearParam()
+            for sid, t in zip(self.map.ids, ticks):
+                self._writer.addParam(int(sid), list(int(t).to_bytes(4, "little", signed=True)))
+            res = self._writer.txPacket()
+            if res != self._sdk.COMM_SUCCESS:
+                raise LinkError(f"sync write of goal positions: {self.packets.getTxRxResult(res)}")
+            return ticks
 
     def read_ticks(self) -> np.ndarray:
         """Present positions ``(S,)`` in ticks (one READ per servo)."""
-        out = np.empty(len(self.map.ids), dtype=np.int64)
-        for k, sid in enumerate(self.map.ids):
-            v, res, err = self.packets.read4ByteTxRx(
-                self.port, int(sid), self.bus.addr_present_position
-            )
-            self._check(res, err, f"read present position of servo {sid}")
-            out[k] = int(np.int32(np.uint32(v)))
-        return out
+        with _port_errors(self.port_name):
+            out = np.empty(len(self.map.ids), dtype=np.int64)
+            for k, sid in enumerate(self.map.ids):
+                v, res, err = self.packets.read4ByteTxRx(
+                    self.port, int(sid), self.bus.addr_present_position
+                )
+                self._check(res, err, f"read present position of servo {sid}")
+                out[k] = int(np.int32(np.uint32(v)))
+            return out
 
     def read_q(self, base: np.ndarray | None = None) -> np.ndarray:
         """Present configuration ``(nq,)`` rad (joints without servos from ``base``)."""

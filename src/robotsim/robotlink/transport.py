@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import select
+import termios
 import time
 
 from robotsim.errors import LinkError
@@ -51,7 +52,7 @@ class SerialTransport(Transport):
                 if left <= 0:
                     return b""
                 select.select([self._ser.fileno()], [], [], min(left, 0.05))
-        except (OSError, serial.SerialException, TypeError) as exc:
+        except (OSError, serial.SerialException, TypeError, termios.error) as exc:
             raise LinkError(f"serial port {self.name} failed (unplugged?): {exc}") from None
 
     def write(self, data: bytes) -> None:
@@ -60,7 +61,7 @@ class SerialTransport(Transport):
         try:
             self._ser.write(data)
             self._ser.flush()
-        except (OSError, serial.SerialException, TypeError) as exc:
+        except (OSError, serial.SerialException, TypeError, termios.error) as exc:
             raise LinkError(f"serial port {self.name} failed (unplugged?): {exc}") from None
 
     def close(self) -> None:
