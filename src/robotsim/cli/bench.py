@@ -17,6 +17,7 @@ AREAS: dict[str, str] = {
     "io": "robotsim.bench.io",
     "studio": "robotsim.bench.studio",
     "motion": "robotsim.bench.motion",
+    "hands": "robotsim.bench.hands",
 }
 
 
