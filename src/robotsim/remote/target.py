@@ -22,7 +22,14 @@ from robotsim.kinematics.floating import AnchoredState
 from robotsim.model.robot import JointType, RobotModel
 from robotsim.spatial import R_to_quat
 
-__all__ = ["KinematicTarget", "RobotInfo", "SimulationTarget", "pose7", "pose_json"]
+__all__ = [
+    "KinematicTarget",
+    "RobotInfo",
+    "SimulationTarget",
+    "pos_quat_json",
+    "pose7",
+    "pose_json",
+]
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,16 @@ class SimulationTarget(Protocol):
 def pose7(T: np.ndarray) -> list[float]:
     """A world pose ``(4, 4)`` as ``[x, y, z, qw, qx, qy, qz]`` (m, unit quaternion)."""
     return [*(float(v) for v in T[:3, 3]), *(float(v) for v in R_to_quat(T[:3, :3]))]
+
+
+def pos_quat_json(pos: np.ndarray, quat: np.ndarray) -> dict[str, Any]:
+    """Position (3,) m and unit quaternion (4,) wxyz -> the protocol's pose object."""
+    w, x, y, z = (float(v) for v in quat)
+    return {
+        "position": [float(v) for v in pos],
+        "quaternion": [w, x, y, z],
+        "yaw": math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z)),
+    }
 
 
 def pose_json(T: np.ndarray) -> dict[str, Any]:

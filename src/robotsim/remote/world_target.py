@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.remote.target import RobotInfo, pose_json
+from robotsim.remote.target import RobotInfo, pos_quat_json
 
 __all__ = ["WorldTarget"]
 
@@ -84,15 +84,17 @@ class WorldTarget:
 
     def state(self, robots: Sequence[str] | None = None) -> dict[str, Any]:
         w = self.world
+        d = w.data
         out: dict[str, Any] = {}
         for name in self._infos if robots is None else robots:
             self._check(name)
+            bid = w.body(self._roots[name]).id
             jq, jqd = {}, {}
             for j in self._joints[name]:
                 h = w.joint(f"{name}/{j}")
                 jq[j], jqd[j] = h.q, h.qd
             entry: dict[str, Any] = {
-                "base": pose_json(np.asarray(w.body(self._roots[name]).pose)),
+                "base": pos_quat_json(d.xpos[bid], d.xquat[bid]),
                 "joints": jq,
                 "velocities": jqd,
             }
