@@ -170,7 +170,10 @@ def test_bad_requests_get_error_replies_and_the_server_lives_on(
     if b'"id": 3' in payload and message != "malformed JSON":
         assert reply["id"] == 3
     assert client.ping() >= 0.0
-    assert client.stats()["stats"]["errors"] >= 1
+    stats = client.stats()["stats"]
+    assert stats["errors"] >= 1
+    if message in ("malformed JSON", "must be a JSON object"):
+        assert stats["malformed"] == 1
 
 
 def test_oversized_datagram_and_string_ids(server: RemoteServer, client: Client) -> None:

@@ -53,7 +53,18 @@ OPS = (
 
 
 class ProtocolError(InputError):
-    """A request that cannot be served; the message goes back in ``"error"``."""
+    """A request that cannot be served; the message goes back in ``"error"``.
+
+    ``request_id``: the request's id when it could be read; ``malformed``: the datagram
+    was not a JSON object at all.
+    """
+
+    def __init__(
+        self, message: str, request_id: int | str | None = None, malformed: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.request_id = request_id
+        self.malformed = malformed
 
 
 @dataclass(frozen=True)
@@ -70,27 +81,25 @@ def _reject_constant(name: str) -> float:
 def decode_request(data: bytes) -> Request:
     """Bytes of one datagram -> a checked :class:`Request`.
 
-    Raises :class:`ProtocolError`; its ``request_id`` attribute holds the id when the
-    JSON parsed far enough to have one (so the error reply can carry it).
+    Raises :class:`ProtocolError` (with ``request_id`` when the JSON parsed far enough to
+    have one, so the error reply can carry it).
     """
     try:
         msg = json.loads(data, parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise ProtocolError(f"malformed JSON: {exc}") from None
+        raise ProtocolError(f"malformed JSON: {exc}", malformed=True) from None
     if not isinstance(msg, dict):
-        raise ProtocolError(f"a request must be a JSON object, got {type(msg).__name__}")
+        raise ProtocolError(
+            f"a request must be a JSON object, got {type(msg).__name__}", malformed=True
+        )
     rid = msg.get("id")
     if rid is not None and (isinstance(rid, bool) or not isinstance(rid, int | str)):
         raise ProtocolError(f"'id' must be an integer or a string, got {json.dumps(rid)}")
     op = msg.get("op")
     if not isinstance(op, str):
-        err = ProtocolError(f"'op' must be a string, one of: {', '.join(OPS)}")
-        err.request_id = rid  # type: ignore[attr-defined]
-        raise err
+        raise ProtocolError(f"'op' must be a string, one of: {', '.join(OPS)}", rid)
     if op not in OPS:
-        err = ProtocolError(f"unknown op {op!r}; valid: {', '.join(OPS)}")
-        err.request_id = rid  # type: ignore[attr-defined]
-        raise err
+        raise ProtocolError(f"unknown op {op!r}; valid: {', '.join(OPS)}", rid)
     return Request(rid, op, msg)
 
 

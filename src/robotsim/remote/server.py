@@ -308,8 +308,8 @@ class RemoteServer:
             reply = self._handlers[req.op](req, addr)
         except RobotsimError as exc:
             if isinstance(exc, ProtocolError) and rid is None:
-                rid = getattr(exc, "request_id", None)
-                if "malformed" in str(exc) or "JSON object" in str(exc):
+                rid = exc.request_id
+                if exc.malformed:
                     self.stats.malformed += 1
             self.stats.errors += 1
             self._send(error_reply(rid, str(exc)), addr)
