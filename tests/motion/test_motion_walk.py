@@ -159,3 +159,22 @@ def test_walk_under_both_speed_methods(method: str) -> None:
     assert len(r.switches) == len(walk_result().switches)
     assert r.max_stance_slip_m <= 1e-9 and r.max_penetration_m <= 1e-3
     assert r.distance_walked_m == pytest.approx(walk_result().distance_walked_m, abs=1e-6)
+
+
+def test_live_player_matches_play() -> None:
+    from robotsim.motion.playback import Player
+
+    model = biped()
+    prog = program_from_dict(_push_into_floor())
+    tl = compile_program(prog, model)
+    res = play(model, tl, SOLES)
+    player = Player(model, tl, SOLES)
+    switches = []
+    while not player.done:
+        sw = player.step()
+        if sw is not None:
+            switches.append(sw)
+        assert np.array_equal(player.state.T_world_root, res.T_world_root[player.i])
+    assert tuple(switches) == res.switches and player.label[2] == "land"
+    player.reset()
+    assert player.i == 0 and np.array_equal(player.state.T_world_root, res.T_world_root[0])

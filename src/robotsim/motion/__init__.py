@@ -13,6 +13,7 @@ from robotsim.motion.balance import com_world as com_world
 from robotsim.motion.gait import WalkParams as WalkParams
 from robotsim.motion.gait import static_walk as static_walk
 from robotsim.motion.playback import PlaybackResult as PlaybackResult
+from robotsim.motion.playback import Player as Player
 from robotsim.motion.playback import StepMeasure as StepMeasure
 from robotsim.motion.playback import compare_speed_methods as compare_speed_methods
 from robotsim.motion.playback import play as play
@@ -40,6 +41,7 @@ __all__ = [
     "Keyframe",
     "Motion",
     "PlaybackResult",
+    "Player",
     "Program",
     "ProgramStep",
     "RobotProfile",

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.kinematics.floating import AnchoredState
 from robotsim.model.robot import RobotModel
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.motion.profile import SoleSpec
@@ -22,7 +23,7 @@ from robotsim.motion.support import ContactSettings, SupportTracker, Switch
 from robotsim.motion.timeline import Samples, SpeedMethod, Timeline
 from robotsim.spatial import rot_log
 
-__all__ = ["PlaybackResult", "StepMeasure", "compare_speed_methods", "play"]
+__all__ = ["PlaybackResult", "Player", "StepMeasure", "compare_speed_methods", "play"]
 
 
 @dataclass(frozen=True)
@@ -259,44 +260,103 @@ class PlaybackResult:
         }
 
 
+class Player:
+    """Tick-by-tick playback for live use (the studio's play button): each
+    :meth:`step` advances one sample with support switching; :attr:`state` is the
+    :class:`~robotsim.kinematics.AnchoredState` to draw. :func:`play` runs the same
+    loop to the end and collects the results."""
+
+    def __init__(
+        self,
+        model: RobotModel,
+        timeline: Timeline,
+        soles: tuple[SoleSpec, ...],
+        method: SpeedMethod = "fixed_tick",
+        tick: float = 0.01,
+        points: int = 50,
+        settings: ContactSettings | None = None,
+    ) -> None:
+        self.model = model
+        self.timeline = timeline
+        self.soles = tuple(soles)
+        self.settings = settings or ContactSettings()
+        self.samples = timeline.sample(method, tick=tick, points=points)
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the start pose (tick 0)."""
+        self.tracker = SupportTracker(self.model, self.soles, self.samples.q[0], self.settings)
+        self.i = 0
+
+    @property
+    def state(self) -> AnchoredState:
+        return self.tracker.state
+
+    @property
+    def t(self) -> float:
+        """Time (s) of the current sample."""
+        return float(self.samples.t[self.i])
+
+    @property
+    def done(self) -> bool:
+        return self.i >= self.samples.ticks
+
+    @property
+    def label(self) -> tuple[str, int, str]:
+        """(motion, repeat, keyframe) being moved into."""
+        return self.timeline.labels[int(self.samples.seg[self.i])]
+
+    def step(self) -> Switch | None:
+        """Advance one tick (no-op when done); returns the support switch made, if any."""
+        if self.done:
+            return None
+        s = self.samples
+        i = self.i + 1
+        k = int(s.seg[i])
+        u0 = float(s.u[i - 1]) if s.seg[i - 1] == k else 0.0
+        u1 = float(s.u[i])
+        tl = self.timeline
+
+        def q_of(x: float) -> np.ndarray:
+            return tl.q_at(k, u0 + x * (u1 - u0))
+
+        sw = self.tracker.step(s.q[i], q_of)
+        self.i = i
+        if sw is None:
+            return None
+        return Switch(i, float(s.t[i]), sw.from_foot, sw.to_foot, sw.error_m)
+
+
 def play(
     model: RobotModel,
     timeline: Timeline,
     soles: tuple[SoleSpec, ...],
     method: SpeedMethod = "fixed_tick",
     tick: float = 0.01,
-    points: int = 20,
+    points: int = 50,
     settings: ContactSettings | None = None,
 ) -> PlaybackResult:
     """Play ``timeline`` kinematically with support switching (module docs)."""
-    samples = timeline.sample(method, tick=tick, points=points)
-    settings = settings or ContactSettings()
-    tracker = SupportTracker(model, soles, samples.q[0], settings)
+    player = Player(model, timeline, soles, method, tick, points, settings)
+    samples = player.samples
     n = samples.ticks + 1
     T_root = np.empty((n, 4, 4))
     support = np.empty(n, dtype=np.int64)
     heights = np.empty((n, len(soles)))
+    tracker = player.tracker
     T_root[0] = tracker.state.T_world_root
     support[0] = tracker.support
     heights[0] = tracker.heights
     switches: list[Switch] = []
-    Q, seg, u = samples.q, samples.seg, samples.u
     for i in range(1, n):
-        k = seg[i]
-        u0 = u[i - 1] if seg[i - 1] == k else 0.0
-        u1 = u[i]
-
-        def q_of(x: float, k: int = k, u0: float = u0, u1: float = u1) -> np.ndarray:
-            return timeline.q_at(k, u0 + x * (u1 - u0))
-
-        sw = tracker.step(Q[i], q_of)
+        sw = player.step()
         if sw is not None:
-            switches.append(Switch(i, float(samples.t[i]), sw.from_foot, sw.to_foot, sw.error_m))
+            switches.append(sw)
         T_root[i] = tracker.state.T_world_root
         support[i] = tracker.support
         heights[i] = tracker.heights
     return PlaybackResult(
-        model, samples, tuple(soles), settings, T_root, support, heights, tuple(switches)
+        model, samples, tuple(soles), player.settings, T_root, support, heights, tuple(switches)
     )
 
 
@@ -305,7 +365,7 @@ def compare_speed_methods(
     timeline: Timeline,
     soles: tuple[SoleSpec, ...],
     tick: float = 0.01,
-    points: int = 20,
+    points: int = 50,
     detection: str = "tick",
 ) -> dict[str, dict[str, float]]:
     """The paper's two speed methods side by side on the same program, with the
