@@ -13,8 +13,9 @@ the other two) is measured on the model, not assumed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -70,8 +71,10 @@ class HandLayout:
         tip_radius: float | None = None,
         q_ref: Sequence[float] | None = None,
     ) -> HandLayout:
-        """Resolve ``{side}_shoulder_x`` ... ``{side}_finger3``, ``{side}_tip1..3`` and
-        ``{side}_palm`` on ``model``; an unknown name lists the valid ones.
+        """Resolve ``{side}_shoulder_x`` ... ``{side}_wrist_x`` and the fingers, tips,
+        palm and thumb on ``model``: from the robot file's ``metadata.hands.<side>`` when
+        present, else ``{side}_finger1..3`` (thumb last), ``{side}_tip1..3`` and
+        ``{side}_palm``. An unknown name lists the valid ones.
 
         Args:
             tip_radius: bounding-sphere radius (m); default: the radius of a sphere on
@@ -87,27 +90,44 @@ class HandLayout:
             name = p + role
             model.joint_index(name)  # raises UnknownNameError listing q joints
             arm[role] = name
-        fingers = tuple(p + r for r in FINGER_ROLES)
+        meta = _hand_metadata(model, side)
+        fingers = tuple(meta.get("fingers") or (p + r for r in FINGER_ROLES))
+        tips = tuple(meta.get("tips") or (f"{p}tip{i}" for i in (1, 2, 3)))
+        palm = str(meta.get("palm") or p + "palm")
+        if len(fingers) != 3 or len(tips) != 3:
+            raise InputError(f"{model.name}: hand {side} needs 3 fingers and 3 tips, got "
+                             f"{list(fingers)} and {list(tips)}")  # fmt: skip
         for name in fingers:
             model.joint_index(name)
+        thumb_name = meta.get("thumb", fingers[-1])
+        if thumb_name not in fingers:
+            raise UnknownNameError(f"thumb of hand {side}", str(thumb_name), fingers)
         frames = set(model.frame_names) | set(model.link_names)
-        tips = tuple(f"{p}tip{i}" for i in (1, 2, 3))
-        for name in (*tips, p + "palm"):
+        for name in (*tips, palm):
             if name not in frames:
                 raise UnknownNameError("frame", name, model.frame_names)
         if tip_radius is None:
-            tip_radius = _sphere_radius(model, tips[0])
+            tip_radius = meta.get("tip_radius") or _sphere_radius(model, tips[0])
         if not np.isfinite(tip_radius) or tip_radius <= 0:
             raise InputError(f"tip_radius must be > 0 m, got {tip_radius!r}")
         if q_ref is None:
             q_ref = model.pose("initial") if "initial" in model.poses else model.zero()
         closing = _closing_signs(model, np.asarray(q_ref, float), fingers, tips)
-        return cls(side, arm, fingers, tips, p + "palm", closing, float(tip_radius))
+        thumb = fingers.index(str(thumb_name))
+        return cls(side, arm, fingers, tips, palm, closing, float(tip_radius), thumb)
 
 
 def hand_layouts(model: RobotModel, tip_radius: float | None = None) -> dict[str, HandLayout]:
     """Both sides of a dual-arm model: ``{"L": ..., "R": ...}``."""
     return {s: HandLayout.from_model(model, s, tip_radius) for s in ("L", "R")}
+
+
+def _hand_metadata(model: RobotModel, side: str) -> dict[str, Any]:
+    """``metadata.hands.<side>`` of the robot file (fingers, tips, palm, thumb,
+    tip_radius), when it has one."""
+    hands = model.metadata.get("hands") if isinstance(model.metadata, Mapping) else None
+    entry = hands.get(side) if isinstance(hands, Mapping) else None
+    return dict(entry) if isinstance(entry, Mapping) else {}
 
 
 def _sphere_radius(model: RobotModel, tip_frame: str) -> float:
