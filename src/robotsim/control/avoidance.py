@@ -31,13 +31,13 @@ def clearances(position: ArrayLike, obstacles: np.ndarray, robot_radius: float) 
     """Gap (N,) in m between the robot disc at ``position`` and each obstacle disc."""
     if len(obstacles) == 0:
         return np.zeros(0)
-    p = np.asarray(position, dtype=np.float64)[:2]
-    d = np.linalg.norm(obstacles[:, :2] - p, axis=1)
+    p = np.asarray(position, dtype=np.float64)
+    d = np.hypot(obstacles[:, 0] - p[0], obstacles[:, 1] - p[1])
     return d - obstacles[:, 2] - robot_radius
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
+    n = math.hypot(v[0], v[1]) if len(v) == 2 else float(np.linalg.norm(v))
     return v / n if n > 1e-12 else np.zeros_like(v)
 
 
@@ -77,49 +77,56 @@ class VFH:
     def _centres(self) -> np.ndarray:
         return np.arange(self.sectors) * (2 * math.pi / self.sectors)
 
+    def _discs(self, p: np.ndarray, obstacles: np.ndarray,
+               reach: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Bearing, angular half-width and weight (each (M,)) of the enlarged obstacles
+        within ``reach`` of ``p``."""
+        rel = obstacles[:, :2] - p
+        dc = np.hypot(rel[:, 0], rel[:, 1])
+        enlarged = obstacles[:, 2] + self.robot_radius + self.safety
+        near = dc - enlarged <= reach
+        rel, dc, enlarged = rel[near], dc[near], enlarged[near]
+        bearing = np.arctan2(rel[:, 1], rel[:, 0])
+        ratio = np.minimum(enlarged / np.maximum(dc, 1e-9), 1.0)
+        half = np.where(dc <= enlarged, math.pi / 2, np.arcsin(ratio))
+        weight = 1.0 + np.maximum(0.0, reach - np.maximum(dc - enlarged, 0.0)) / reach
+        return bearing, half, weight
+
+    def _density(self, angles: np.ndarray, discs: tuple[np.ndarray, ...]) -> np.ndarray:
+        bearing, half, weight = discs
+        width = 2 * math.pi / self.sectors
+        diff = np.abs((angles[None, :] - bearing[:, None] + math.pi) % (2 * math.pi) - math.pi)
+        covered = diff <= (half + width / 2)[:, None]
+        return (covered * weight[:, None]).sum(axis=0)
+
     def histogram(self, position: ArrayLike, obstacles: np.ndarray,
                   horizon: float) -> np.ndarray:
         """Polar obstacle density (sectors,) around ``position``; sector i points at
         ``2 pi i / sectors`` rad. Obstacles farther than ``horizon`` are ignored."""
         p = np.asarray(position, dtype=np.float64)[:2]
-        width = 2 * math.pi / self.sectors
-        reach = min(self.window, horizon)
         if len(obstacles) == 0:
             return np.zeros(self.sectors)
-        rel = obstacles[:, :2] - p
-        dc = np.hypot(rel[:, 0], rel[:, 1])
-        enlarged = obstacles[:, 2] + self.robot_radius + self.safety
-        near = dc - enlarged <= reach
-        if not near.any():
-            return np.zeros(self.sectors)
-        rel, dc, enlarged = rel[near], dc[near], enlarged[near]
-        bearing = np.arctan2(rel[:, 1], rel[:, 0])
-        inside = dc <= enlarged
-        half = np.where(inside, math.pi / 2, np.arcsin(np.minimum(enlarged / np.maximum(dc, 1e-9),
-                                                                  1.0)))
-        weight = 1.0 + np.maximum(0.0, reach - np.maximum(dc - enlarged, 0.0)) / reach
-        diff = np.abs((self._centres[None, :] - bearing[:, None] + math.pi) % (2 * math.pi)
-                      - math.pi)
-        covered = diff <= (half + width / 2)[:, None]
-        return (covered * weight[:, None]).sum(axis=0)
+        discs = self._discs(p, obstacles, min(self.window, horizon))
+        return self._density(self._centres, discs)
 
     def __call__(self, position: ArrayLike, goal: ArrayLike, obstacles: np.ndarray,
                  previous: float | None = None) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
-        dist = float(np.linalg.norm(to_goal))
+        dist = math.hypot(to_goal[0], to_goal[1])
         goal_dir = math.atan2(to_goal[1], to_goal[0])
         if len(obstacles) == 0:
             return _unit(to_goal), 1.0
-        h = self.histogram(p, obstacles, horizon=dist + self.robot_radius)
-        free = h <= self.threshold
-        width = 2 * math.pi / self.sectors
-        centres = np.arange(self.sectors) * width
         gaps = clearances(p, obstacles, self.robot_radius)
-        factor = float(np.clip(gaps.min() / self.slow_distance, 0.15, 1.0))
+        factor = min(1.0, max(0.15, float(gaps.min()) / self.slow_distance))
+        width = 2 * math.pi / self.sectors
+        discs = self._discs(p, obstacles, min(self.window, dist + self.robot_radius))
         goal_sector = round(goal_dir / width) % self.sectors
-        if free[goal_sector]:
+        # the goal sector alone first: most ticks the way is clear and that is enough
+        if self._density(np.array([goal_sector * width]), discs)[0] <= self.threshold:
             return _unit(to_goal), factor
+        centres = self._centres
+        free = self._density(centres, discs) <= self.threshold
         if not free.any():  # boxed in: back away from the nearest obstacle, slowly
             i = int(np.argmin(gaps))
             return _unit(p - obstacles[i, :2]), 0.15

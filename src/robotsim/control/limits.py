@@ -49,11 +49,11 @@ class RateLimiter:
 
     def __call__(self, command: ArrayLike, dt: float) -> np.ndarray:
         """The command ``(n,)`` after speed, acceleration and deceleration limits."""
-        c = np.clip(np.asarray(command, dtype=np.float64), -self.vmax, self.vmax)
+        c = np.minimum(np.maximum(np.asarray(command, dtype=np.float64), -self.vmax), self.vmax)
         prev = self.last
         delta = c - prev
-        speeding_up = (np.abs(c) > np.abs(prev)) & (np.sign(c) * np.sign(prev) >= 0)
+        speeding_up = (np.abs(c) > np.abs(prev)) & (c * prev >= 0)
         step = np.where(speeding_up, self.acc, self.dec) * dt
-        out = prev + np.clip(delta, -step, step)
+        out = prev + np.minimum(np.maximum(delta, -step), step)
         self.last = out
         return out.copy()

@@ -98,8 +98,9 @@ class MobileController:
     def at_goal(self, pose: ArrayLike) -> bool:
         """Within the position and heading tolerances."""
         p = np.asarray(pose, dtype=np.float64)
-        d = float(np.hypot(*(self.goal[:2] - p[:2])))
-        dth = abs(float(wrap_angle(self.goal[2] - p[2])))
+        d = math.hypot(self.goal[0] - p[0], self.goal[1] - p[1])
+        e = self.goal[2] - p[2]
+        dth = abs(math.pi - (math.pi - e) % (2 * math.pi))
         return d <= self.config.position_tolerance and dth <= self.config.heading_tolerance
 
     def command(self, pose: ArrayLike, dt: float) -> np.ndarray:

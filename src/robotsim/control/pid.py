@@ -65,18 +65,20 @@ class PID:
 
     def __call__(self, error: float, dt: float, measurement: float | None = None) -> float:
         g = self.gains
+        error = float(error)
         sig = error if self.derivative_on == "error" or measurement is None else -measurement
         d = 0.0 if self._prev is None or dt <= 0 else (sig - self._prev) / dt
         self._prev = sig
         p = g.kp * error
-        i_lim = g.integral_limit / g.ki if g.ki > 0 else 0.0
-        trial = self.integral + error * dt
-        unsat = p + g.ki * self.integral + g.kd * d
-        pushing_out = abs(unsat) >= g.output_limit and np.sign(error) == np.sign(unsat)
-        if g.ki > 0 and not pushing_out:  # conditional integration (anti-windup)
-            self.integral = float(np.clip(trial, -i_lim, i_lim))
+        lim = g.output_limit
+        if g.ki > 0:
+            unsat = p + g.ki * self.integral + g.kd * d
+            pushing_out = abs(unsat) >= lim and (error > 0) == (unsat > 0) and error != 0
+            if not pushing_out:  # conditional integration (anti-windup)
+                i_lim = g.integral_limit / g.ki
+                self.integral = min(i_lim, max(-i_lim, self.integral + error * dt))
         out = p + g.ki * self.integral + g.kd * d
-        return float(np.clip(out, -g.output_limit, g.output_limit))
+        return min(lim, max(-lim, out))
 
 
 class PosePID:
@@ -94,7 +96,7 @@ class PosePID:
         p = np.asarray(pose, dtype=np.float64)
         t = np.asarray(target, dtype=np.float64)
         e = t - p
-        e[2] = float(wrap_angle(e[2]))
+        e[2] = math.pi - (math.pi - e[2]) % (2 * math.pi)
         return e
 
     def __call__(self, pose: ArrayLike, target: ArrayLike, dt: float) -> np.ndarray:

@@ -317,18 +317,25 @@ class MobileRun:
         for g in range(m.ngeom):
             obstacle_geom[g] = self.world.body_names[m.geom_bodyid[g]] in names
         self._geom_obstacle = obstacle_geom
+        # hit tables: [geom1, geom2] -> robot index touching something it must not (a
+        # robot geom against an obstacle/object or another robot), else n ("nobody")
+        o = self._geom_owner
+        n = len(self.robots)
+        o1, o2 = o[:, None], o[None, :]
+        ob1, ob2 = obstacle_geom[:, None], obstacle_geom[None, :]
+        hit1 = (o1 >= 0) & (ob2 | ((o2 >= 0) & (o2 != o1)))
+        hit2 = (o2 >= 0) & (ob1 | ((o1 >= 0) & (o1 != o2)))
+        self._hit1 = np.where(hit1, np.broadcast_to(o1, hit1.shape), n)
+        self._hit2 = np.where(hit2, np.broadcast_to(o2, hit2.shape), n)
 
     def _check_contacts(self) -> None:
         d = self.world.data
-        touching = np.zeros(len(self.robots), dtype=bool)
+        touching = np.zeros(len(self.robots) + 1, dtype=bool)  # last slot: "nobody"
         if d.ncon:
             geom = d.contact.geom
-            o1, o2 = self._geom_owner[geom[:, 0]], self._geom_owner[geom[:, 1]]
-            ob1, ob2 = self._geom_obstacle[geom[:, 0]], self._geom_obstacle[geom[:, 1]]
-            hit1 = (o1 >= 0) & (ob2 | ((o2 >= 0) & (o2 != o1)))
-            hit2 = (o2 >= 0) & (ob1 | ((o1 >= 0) & (o1 != o2)))
-            touching[o1[hit1]] = True
-            touching[o2[hit2]] = True
+            touching[self._hit1[geom[:, 0], geom[:, 1]]] = True
+            touching[self._hit2[geom[:, 0], geom[:, 1]]] = True
+        touching = touching[:-1]
         new = touching & ~self._touching
         for i in np.flatnonzero(new):
             self.collisions[i] += 1

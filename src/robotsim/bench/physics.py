@@ -1,0 +1,137 @@
+"""``robotsim bench physics``: real-time factors of the mobile-robot worlds and the cost of
+our step loop over MuJoCo's.
+
+- ``soccer_rtf``: ``scenarios/soccer_obstacles.yaml`` with its VFH + PID controller at
+  50 Hz and CSV recording at 50 Hz (simulated seconds per wall second).
+- ``loop_overhead_pct``: ``World.step`` per control tick (10 physics steps: motor targets,
+  divergence checks) against a bare ``mujoco.mj_step(model, data, 10)`` on the same
+  compiled model and state, in percent; ``loop_overhead_single_step_pct`` does the same
+  one step per call (Python call overhead dominates there).
+- ``soccer_rtf_2ms``: the same scenario stepped at 2 ms instead of its own 4 ms.
+- ``robots10_rtf``: ten omni robots with VFH + PID controllers in one world (2 ms steps,
+  robots colliding with each other), recording on.
+
+Medians of repeats, measurements of ours and the bare loop interleaved so machine load
+hits both alike. ``*_rtf_cpu`` divide by this process's CPU time instead of wall time
+(what the figure would be on an otherwise idle core).
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from robotsim.scenario.mobile import MobileRun, load_mobile
+from robotsim.scenario.recorder import CsvRecorder
+from robotsim.scenario.schema import read_scenario_yaml
+
+__all__ = ["run"]
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+
+
+def _soccer_data() -> dict[str, Any]:
+    path = SCENARIOS / "soccer_obstacles.yaml"
+    if path.exists():
+        return read_scenario_yaml(path)
+    raise FileNotFoundError(path)
+
+
+def _rtf(data: dict[str, Any], seconds: float) -> tuple[float, float]:
+    """(wall-clock RTF, CPU-time RTF) of a mobile scenario with CSV recording."""
+    sc, robots, obstacles = load_mobile(data, "bench")
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = CsvRecorder(tmp)
+        rec.start_run(sc.name)
+        run = MobileRun(sc, robots, obstacles, recorder=rec)
+        t0, c0 = time.perf_counter(), time.process_time()
+        run.run(seconds)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        rec.finish()
+    return run.world.time / wall, run.world.time / max(cpu, 1e-9)
+
+
+def _fleet(n: int) -> dict[str, Any]:
+    return {
+        "kind": "mobile", "name": f"fleet{n}", "duration": 10.0, "robots_collide": True,
+        "robots": [{"name": "omni", "model": "omni3", "start": [-8, -6, 0],
+                    "goal": [6, -6, 90], "count": n, "spacing": [0, 1.2],
+                    "controller": {"avoidance": "vfh"}}],
+    }  # fmt: skip
+
+
+def _overhead(quick: bool) -> dict[str, float]:
+    import mujoco
+
+    sc, robots, obstacles = load_mobile(_soccer_data(), "bench")
+    run = MobileRun(sc, robots, obstacles)
+    run.run(2.0)  # driving, wheels turning, contacts active
+    world = run.world
+    m, d = world.model, world.data
+    snapshot = (d.qpos.copy(), d.qvel.copy(), d.act.copy(), float(d.time), d.ctrl.copy())
+    n = run.steps_per_tick
+    ticks = 200 if quick else 1000
+
+    def restore() -> None:
+        d.qpos[:], d.qvel[:], d.act[:] = snapshot[0], snapshot[1], snapshot[2]
+        d.time = snapshot[3]
+        d.ctrl[:] = snapshot[4]
+        mujoco.mj_forward(m, d)
+        world._next_check = d.time + world.check_interval
+
+    def ours(k: int) -> float:
+        restore()
+        t0 = time.perf_counter()
+        for _ in range(ticks):
+            world.step(k)
+        return time.perf_counter() - t0
+
+    def bare(k: int) -> float:
+        restore()
+        t0 = time.perf_counter()
+        for _ in range(ticks):
+            mujoco.mj_step(m, d, k)
+        return time.perf_counter() - t0
+
+    out = {}
+    for label, k in (("loop_overhead_pct", n), ("loop_overhead_single_step_pct", 1)):
+        ratios = []
+        for _ in range(5 if quick else 9):
+            a, b = ours(k), bare(k)
+            ratios.append(a / b)
+        out[label] = (statistics.median(ratios) - 1.0) * 100.0
+    restore()
+    t_bare = min(bare(n) for _ in range(3))
+    out["mj_step_us"] = t_bare / (ticks * n) * 1e6
+    return out
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    seconds = 5.0 if quick else 20.0
+    repeats = 1 if quick else 3
+    data = _soccer_data()
+    soccer = [_rtf(data, seconds) for _ in range(repeats)]
+    fine = dict(data, timestep=0.002)
+    soccer_2ms = [_rtf(fine, seconds / 2) for _ in range(repeats)]
+    fleet = [_rtf(_fleet(10), seconds / 2) for _ in range(repeats)]
+    out: dict[str, Any] = {
+        "soccer_rtf": statistics.median(s[0] for s in soccer),
+        "robots10_rtf": statistics.median(f[0] for f in fleet),
+        "soccer_rtf_cpu": statistics.median(s[1] for s in soccer),
+        "robots10_rtf_cpu": statistics.median(f[1] for f in fleet),
+        "soccer_rtf_2ms": statistics.median(s[0] for s in soccer_2ms),
+        **_overhead(quick),
+        "soccer_sim_seconds": seconds,
+        "soccer_timestep_s": float(data.get("timestep", 0.002)),
+        "robots10_timestep_s": 0.002,
+        "control_hz": 50,
+        "record_hz": 50,
+        "note": "RTF = simulated s / wall s, controller and CSV recording included",
+    }
+    out["loop_overhead_pct"] = float(np.round(out["loop_overhead_pct"], 2))
+    return out
