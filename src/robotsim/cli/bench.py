@@ -18,6 +18,7 @@ AREAS: dict[str, str] = {
     "studio": "robotsim.bench.studio",
     "motion": "robotsim.bench.motion",
     "hands": "robotsim.bench.hands",
+    "physics": "robotsim.bench.physics",
 }
 
 
