@@ -154,3 +154,18 @@ def test_plot_writes_a_png(
         == 2
     )
     assert "unknown signal of robot 'P' 'z'; valid: x, y" in capsys.readouterr().err
+
+
+def test_list_show_export_against_postgresql(
+    pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Recorder(pg_url) as rec:
+        rid = rec.start_run("pg-cli", {"k": 1})
+        rec.signal("r", 0.5, ("a",), [2.5])
+    assert main(["runs", "show", str(rid), "--db", pg_url, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["scenario"] == "pg-cli" and shown["signals"] == {"r": ["a"]}
+    assert main(["runs", "list", "--db", pg_url, "--json"]) == 0
+    assert rid in [r["id"] for r in json.loads(capsys.readouterr().out)["runs"]]
+    assert main(["export", str(rid), "--db", pg_url, "--out", str(tmp_path / "e")]) == 0
+    assert (tmp_path / "e" / "signals_r.csv").read_text() == "t,a\n0.5,2.5\n"

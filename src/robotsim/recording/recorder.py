@@ -223,16 +223,16 @@ class Recorder:
         if self._error is not None or self.status is not RunStatus.RUNNING:
             self._not_running()
         key = (robot, names if type(names) is tuple else tuple(names))
+        if isinstance(values, np.ndarray) and values.dtype == np.float64:
+            vals = values.tolist()
+        else:
+            vals = np.asarray(values, dtype=np.float64).reshape(-1).tolist()
+        if len(vals) != len(key[1]):
+            raise InputError(f"signal {robot!r}: {len(key[1])} names but {len(vals)} values")
         with self._lock:
             chs = self._chan.get(key)
             if chs is None:
                 chs = self._channels(*key)
-            if isinstance(values, np.ndarray) and values.dtype == np.float64:
-                vals = values.tolist()
-            else:
-                vals = np.asarray(values, dtype=np.float64).reshape(-1).tolist()
-            if len(vals) != len(chs):
-                raise InputError(f"signal {robot!r}: {len(key[1])} names but {len(vals)} values")
             self._sig.append((chs, float(t), vals))
 
     def signals(self, robot: str, t: ArrayLike, names: Sequence[str], values: ArrayLike) -> None:
