@@ -29,7 +29,7 @@ from robotsim.hands.layout import ARM_ROLES, HandLayout
 from robotsim.hands.state import EVENT_TYPES, HandEvent, HandsState
 from robotsim.model.robot import RobotModel
 
-__all__ = ["HandsSim", "ScriptResult", "ScriptStep", "run_script"]
+__all__ = ["HandsSim", "ScriptPlayer", "ScriptResult", "ScriptStep", "StepRecord", "run_script"]
 
 STEP_KINDS = ("move", "close", "open", "wait", "wait_for")
 
@@ -133,6 +133,98 @@ def _move_command(sim: HandsSim, step: ScriptStep, speed: float) -> tuple[ArmCom
     return ArmCommand(rates=rates, speed=speed), False
 
 
+class ScriptPlayer:
+    """Plays ``steps`` on ``sim`` one simulation tick per :meth:`tick` call (the studio
+    drives it from its clock; :func:`run_script` runs it to the end).
+
+    Args:
+        speed: the joint speed step (rad/s).
+        on_tick: called with the new state after every tick.
+    """
+
+    def __init__(
+        self,
+        sim: HandsSim,
+        steps: Sequence[ScriptStep],
+        speed: float,
+        on_tick: Callable[[HandsState], None] | None = None,
+    ) -> None:
+        self.sim, self.steps, self.speed, self.on_tick = sim, list(steps), speed, on_tick
+        self.events: list[HandEvent] = []
+        self.records: list[StepRecord] = []
+        self.index = 0
+        self._prev_start = 0
+        self._begin()
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.steps)
+
+    @property
+    def current(self) -> ScriptStep | None:
+        return None if self.finished else self.steps[self.index]
+
+    def _begin(self) -> None:
+        self._t0 = self.sim.t
+        # wait_for also accepts an event that already happened during the previous step
+        self._seen, self._prev_start = self._prev_start, len(self.events)
+
+    def _end(self, done: bool) -> None:
+        step = self.steps[self.index]
+        n = self.index
+        label = step.label or f"{n}:{step.kind}{'' if step.hand is None else ' ' + step.hand}"
+        self.records.append(StepRecord(label, step.kind, step.hand, self._t0, self.sim.t, done))
+        self.index += 1
+        if not self.finished:
+            self._begin()
+
+    def _decide(self, step: ScriptStep) -> tuple[dict[str, ArmCommand], bool | None]:
+        """This tick's commands, or an outcome (True/False) when the step is over."""
+        sim, hand = self.sim, step.hand or "L"
+        if step.kind == "move":
+            c, done = _move_command(sim, step, self.speed)
+            return ({}, True) if done else ({hand: c}, None)  # type: ignore[dict-item]
+        if step.kind == "close":
+            if sim.snapshot().hands[hand].grasped:
+                return {}, True
+            return {hand: ArmCommand(grip=Grip.CLOSE, speed=self.speed)}, None
+        if step.kind == "open":
+            return {hand: ArmCommand(grip=Grip.OPEN, speed=self.speed)}, None
+        if step.kind == "wait":
+            return ({}, True) if sim.t - self._t0 >= step.seconds - 1e-9 else ({}, None)
+        if any(e.type == step.event for e in self.events[self._seen :]):
+            return {}, True
+        return {}, None
+
+    def tick(self) -> bool:
+        """Advance the simulation one tick (closing steps that end without one first);
+        False once the script is over (nothing was stepped)."""
+        sim = self.sim
+        while not self.finished:
+            step = self.steps[self.index]
+            if sim.t - self._t0 >= step.max_time - 1e-9:
+                self._end(False)  # out of time
+                continue
+            cmd, outcome = self._decide(step)
+            if outcome is not None:
+                self._end(outcome)
+                continue
+            before = sim.command_q().copy()
+            self.events.extend(sim.step(cmd))
+            if self.on_tick is not None:
+                self.on_tick(sim.snapshot())
+            hand = step.hand or "L"
+            if step.kind == "move" and sim.snapshot().hands[hand].blocked:
+                self._end(_move_command(sim, step, self.speed)[1])  # something in the way
+            elif step.kind in ("close", "open") and np.array_equal(before, sim.command_q()):
+                self._end(step.kind == "open")  # fully open; a stalled close did not grasp
+            return True
+        return False
+
+    def result(self) -> ScriptResult:
+        return ScriptResult(tuple(self.events), tuple(self.records), self.sim.snapshot())
+
+
 def run_script(
     sim: HandsSim,
     steps: Sequence[ScriptStep],
@@ -140,48 +232,7 @@ def run_script(
     on_tick: Callable[[HandsState], None] | None = None,
 ) -> ScriptResult:
     """Run ``steps`` in order on ``sim`` at joint speed step ``speed`` (rad/s)."""
-    events: list[HandEvent] = []
-    records: list[StepRecord] = []
-    prev_start = 0
-    for n, step in enumerate(steps):
-        t0 = sim.t
-        label = step.label or f"{n}:{step.kind}{'' if step.hand is None else ' ' + step.hand}"
-        done = False
-        # wait_for also accepts an event that already happened during the previous step
-        seen_before, prev_start = prev_start, len(events)
-        while sim.t - t0 < step.max_time - 1e-9:
-            cmd: dict[str, ArmCommand] = {}
-            if step.kind == "move":
-                c, done = _move_command(sim, step, speed)
-                if done:
-                    break
-                cmd[step.hand or "L"] = c  # type: ignore[assignment]
-                before = sim.command_q().copy()
-            elif step.kind == "close":
-                if sim.snapshot().hands[step.hand or "L"].grasped:
-                    done = True
-                    break
-                cmd[step.hand or "L"] = ArmCommand(grip=Grip.CLOSE, speed=speed)
-                before = sim.command_q().copy()
-            elif step.kind == "open":
-                cmd[step.hand or "L"] = ArmCommand(grip=Grip.OPEN, speed=speed)
-                before = sim.command_q().copy()
-            elif step.kind == "wait":
-                if sim.t - t0 >= step.seconds - 1e-9:
-                    done = True
-                    break
-            elif any(e.type == step.event for e in events[seen_before:]):
-                done = True
-                break
-            new = sim.step(cmd)
-            events.extend(new)
-            if on_tick is not None:
-                on_tick(sim.snapshot())
-            if step.kind == "move" and sim.snapshot().hands[step.hand or "L"].blocked:
-                _, done = _move_command(sim, step, speed)
-                break  # the floor, a table or the ball is in the way
-            if step.kind in ("close", "open") and np.array_equal(before, sim.command_q()):
-                done = step.kind == "open"  # fully open; a close that stalls did not grasp
-                break
-        records.append(StepRecord(label, step.kind, step.hand, t0, sim.t, done))
-    return ScriptResult(tuple(events), tuple(records), sim.snapshot())
+    player = ScriptPlayer(sim, steps, speed, on_tick)
+    while player.tick():
+        pass
+    return player.result()
