@@ -95,3 +95,26 @@ def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
     assert err.count("\n") == 1 and "speed" in err and "(got 9)" in err
     code, _, err = run(capsys, "motion", "play", tmp_path / "none.yaml", "--out", tmp_path)
     assert code == 2 and "cannot read" in err
+
+
+def test_fixed_base_arm_plays_without_soles(capsys, tmp_path: Path) -> None:
+    f = tmp_path / "arm.yaml"
+    f.write_text(
+        yaml.safe_dump(
+            {
+                "format": "robotsim-motion/1",
+                "name": "arm",
+                "robot": "puma560",
+                "units": "deg",
+                "start": "qz",
+                "interpolation": "minjerk",
+                "keyframes": [{"name": "up", "targets": {"joint2": 45, "joint3": -90}, "speed": 3}],
+            }
+        )
+    )
+    code, out, _ = run(capsys, "motion", "play", f, "--out", tmp_path / "o", "--json", "--no-strip")
+    s = json.loads(out)
+    assert code == 0 and s["support_switches"] == 0 and s["distance_walked_m"] == 0.0
+    assert s["phases"][0]["support"] == "fixed base"
+    code, _, err = run(capsys, "motion", "check", f, "--physics")
+    assert code == 2 and "needs a legged robot" in err

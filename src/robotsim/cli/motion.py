@@ -18,8 +18,9 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 
 
 def _load(file: str, robot: str | None):  # -> (program, model, profile)
+    from robotsim.errors import UnknownNameError
     from robotsim.model import load_robot
-    from robotsim.motion.profile import load_profile
+    from robotsim.motion.profile import RobotProfile, load_profile
     from robotsim.motion.schema import load_program
 
     program = load_program(file)
@@ -27,7 +28,13 @@ def _load(file: str, robot: str | None):  # -> (program, model, profile)
     if name is None:
         raise InputError(f"{file}: no robot: give --robot or a 'robot:' field in the file")
     model = load_robot(name)
-    return program, model, load_profile(model.name)
+    try:
+        profile = load_profile(model.name)
+    except UnknownNameError:
+        if model.floating:
+            raise
+        profile = RobotProfile(robot=model.name)  # a fixed-base robot needs no soles
+    return program, model, profile
 
 
 def _method_options(f):  # type: ignore[no-untyped-def]
@@ -218,6 +225,11 @@ def check_cmd(
 
     del physics
     program, model, profile = _load(file, robot)
+    if not profile.soles:
+        raise InputError(
+            f"{model.name}: the physics check needs a legged robot with foot soles "
+            "in its robot profile"
+        )
     res = play(model, compile_program(program, model, file), profile.soles)
     chk = check_physics(res, profile)
     summary = {

@@ -77,6 +77,8 @@ class PlaybackResult:
 
     @cached_property
     def double(self) -> np.ndarray:
+        if not self.soles:
+            return np.zeros(self.ticks + 1, dtype=bool)
         return np.all(self.heights <= self.settings.contact_tol, axis=1)
 
     def link_poses(self) -> np.ndarray:
@@ -90,12 +92,24 @@ class PlaybackResult:
     @cached_property
     def sole_poses(self) -> np.ndarray:
         """``(F, N+1, 4, 4)`` world poses of the sole frames."""
+        if not self.soles:
+            return np.zeros((0, self.ticks + 1, 4, 4))
         return np.stack([self.frame_poses(n) for n in self.foot_names])
 
     @cached_property
     def phases(self) -> list[dict[str, Any]]:
         """Support phases: ``{"support": foot|"double", "tick_start", "tick_end",
         "t_start", "t_end"}`` (double when every sole is in contact)."""
+        if not self.soles:
+            return [
+                {
+                    "support": "fixed base",
+                    "tick_start": 0,
+                    "tick_end": self.ticks,
+                    "t_start": 0.0,
+                    "t_end": float(self.samples.t[-1]),
+                }
+            ]
         labels = np.where(self.double, -1, self.support)
         out: list[dict[str, Any]] = []
         start = 0
@@ -125,6 +139,8 @@ class PlaybackResult:
         """Signed distance (m) of the CoM's ground projection inside the support
         polygon (hull of the corners of the soles within ``contact_tol`` of the floor)
         at every sample ``(N+1,)``; negative = outside (statically unstable)."""
+        if not self.soles:
+            return np.full(self.ticks + 1, np.nan)
         S = self.sole_poses
         corners = [np.vstack([s.corners().T, np.ones(4)]) for s in self.soles]
         out = np.empty(self.ticks + 1)
@@ -146,6 +162,8 @@ class PlaybackResult:
         ``(N+1,)`` (m; position and 1 m x rotation angle, whichever is larger)."""
         S = self.sole_poses
         out = np.zeros(self.ticks + 1)
+        if not self.soles:
+            return out
         start = 0
         sup = self.support
         for i in range(1, self.ticks + 2):
@@ -165,7 +183,7 @@ class PlaybackResult:
     @property
     def max_penetration_m(self) -> float:
         """Deepest sole corner below the floor over the whole playback (m, >= 0)."""
-        return float(max(0.0, -np.min(self.heights)))
+        return float(max(0.0, -np.min(self.heights, initial=0.0)))
 
     @property
     def max_touchdown_error_m(self) -> float:
@@ -199,6 +217,8 @@ class PlaybackResult:
 
     @cached_property
     def steps(self) -> list[StepMeasure]:
+        if not self.soles:
+            return []
         S = self.sole_poses
         out: list[StepMeasure] = []
         bounds = [0, *[s.tick for s in self.switches], self.ticks + 1]
@@ -252,7 +272,7 @@ class PlaybackResult:
             "max_body_step_m": self.max_body_step_m,
             "body_step_at_switches_m": self.body_step_at_switches(),
             "double_support_fraction": float(np.mean(self.double)),
-            "min_support_margin_m": float(np.min(self.support_margin)),
+            "min_support_margin_m": float(np.min(self.support_margin)) if self.soles else None,
             "switches": [s.__dict__ for s in self.switches],
             "phases": self.phases,
             "steps": [s.__dict__ for s in self.steps],

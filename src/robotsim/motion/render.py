@@ -105,10 +105,11 @@ class PoseRenderer:
             d.qpos[self._free + 3 : self._free + 7] = R_to_quat(T_world_root[:3, :3])
         mujoco.mj_kinematics(self.mj, d)
         cam = mujoco.MjvCamera()
-        look = T_world_root[:3, 3] if target is None else target
-        cam.lookat[:] = [look[0], look[1], max(look[2] * 0.75, 0.05)]
-        size = float(np.max(np.abs(d.xpos - d.xpos[1:2]))) if self.mj.nbody > 1 else 0.3
-        cam.distance = distance or max(0.5, 3.2 * size)
+        pts = d.xpos[1:] if self.mj.nbody > 1 else d.xpos
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        look = (lo + hi) / 2 if target is None else np.asarray(target, dtype=float)
+        cam.lookat[:] = look
+        cam.distance = distance or max(0.4, 1.6 * float(np.max(hi - lo)) + 0.25)
         cam.azimuth, cam.elevation = (90.0, -8.0) if view == "side" else (150.0, -18.0)
         opt = mujoco.MjvOption()
         opt.geomgroup[:] = [1, 0, 1, 0, 0, 0]  # shapes (0) and visual-only shapes (2)
@@ -173,7 +174,7 @@ def render_thumbnails(
                 continue
             seen.add((motion, kf))
             q = tl.knots[k + 1]
-            T0, _ = initial_root(model, q, soles)
+            T0 = initial_root(model, q, soles)[0] if soles else np.eye(4)
             path = Path(out_dir) / f"{_safe(program.name)}__{_safe(motion)}__{_safe(kf)}.png"
             _save_png(renderer.render(q, T0), path)
             rel = os.path.relpath(path, relative_to) if relative_to is not None else str(path)
@@ -222,7 +223,7 @@ def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8, size: i
     fig, axes = plt.subplots(1, panels, figsize=(panels * 2.0, 2.4), dpi=100)
     for ax, img, i in zip(np.atleast_1d(axes), imgs, ticks):
         ax.imshow(img)
-        sup = result.foot_names[result.support[i]]
+        sup = result.foot_names[result.support[i]] if result.soles else "fixed base"
         ax.set_title(
             f"t={result.samples.t[i]:.1f}s  x={span[i, 0]:.2f}m\nsupport {sup}", fontsize=7
         )

@@ -102,7 +102,8 @@ class SupportTracker:
     """Moves an :class:`AnchoredState` sample by sample with support switching.
 
     Args:
-        model: the robot; ``soles`` its feet (at least one).
+        model: the robot; ``soles`` its feet (none for a fixed-base robot: then the
+            root stays at the world origin and nothing switches).
         q0: start configuration ``(nq,)``; the robot is placed by :func:`initial_root`.
         q_between: ``f(u_from, u_to, u) -> q`` is not needed: pass each tick's segment
             endpoints to :meth:`step` instead (see ``q_of``).
@@ -115,8 +116,10 @@ class SupportTracker:
         q0: np.ndarray,
         settings: ContactSettings | None = None,
     ) -> None:
-        if not soles:
-            raise InputError(f"{model.name}: support switching needs at least one sole")
+        if not soles and model.floating:
+            raise InputError(
+                f"{model.name}: a floating robot needs foot soles (a robot profile) to be played"
+            )
         self.model = model
         self.soles = tuple(soles)
         self.settings = settings or ContactSettings()
@@ -128,6 +131,11 @@ class SupportTracker:
             C = np.vstack([s.corners().T, np.ones(4)])
             self._link.append(li)
             self._corners.append(np.asarray(T_lf) @ C)
+        if not self.soles:  # a fixed-base robot: no support, the root stays put
+            self.support = -1
+            self.state = AnchoredState(model, np.asarray(q0, float))
+            self.heights = np.zeros(0)
+            return
         T0, self.support = initial_root(model, np.asarray(q0, float), self.soles)
         self.state = AnchoredState(
             model, np.asarray(q0, float), T0, anchor=self.soles[self.support].frame
@@ -135,8 +143,8 @@ class SupportTracker:
         self.heights = self._heights()
 
     @property
-    def support_name(self) -> str:
-        return self.soles[self.support].frame
+    def support_name(self) -> str | None:
+        return self.soles[self.support].frame if self.soles else None
 
     def _heights(self) -> np.ndarray:
         """Lowest corner height (m) of every sole in the current state ``(F,)``."""
@@ -148,6 +156,9 @@ class SupportTracker:
         ``u`` in [0, 1] of the way from the previous sample to ``q`` (used by exact
         detection). Returns the switch made in this tick, if any."""
         st = self.state
+        if not self.soles:
+            st.set_q(q)
+            return None
         s = self.settings
         q_prev = st.q
         h_prev = self.heights
