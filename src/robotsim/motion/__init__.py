@@ -5,7 +5,7 @@ support foot as the root of the tree; a static walk; the physics check.
 The editor-facing API: :func:`load_program` / :func:`save_program`; the frozen
 :class:`Program`, :class:`Motion` and :class:`Keyframe` with ``add_keyframe``,
 ``delete_keyframe``, ``move_keyframe``, ``duplicate_keyframe``, ``replace_keyframe``,
-``set_speed``, ``Program.with_motion``; :func:`render_thumbnails` (lazy import of
+``set_speed``, ``Program.with_motion``; :func:`render_thumbnails` and :func:`render_pose_png` (lazy import of
 :mod:`robotsim.motion.render`, which needs MuJoCo).
 """
 
@@ -60,6 +60,7 @@ __all__ = [
     "load_program",
     "play",
     "program_from_dict",
+    "render_pose_png",
     "render_thumbnails",
     "save_program",
     "speed_seconds",
@@ -68,8 +69,8 @@ __all__ = [
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
-    if name == "render_thumbnails":
-        from robotsim.motion.render import render_thumbnails
+    if name in ("render_thumbnails", "render_pose_png"):
+        from robotsim.motion import render
 
-        return render_thumbnails
+        return getattr(render, name)
     raise AttributeError(name)

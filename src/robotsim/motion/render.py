@@ -25,7 +25,7 @@ from robotsim.spatial import R_to_quat
 
 os.environ.setdefault("MUJOCO_GL", "egl")
 
-__all__ = ["PoseRenderer", "render_thumbnails", "side_view_strip"]
+__all__ = ["PoseRenderer", "render_pose_png", "render_thumbnails", "side_view_strip"]
 
 
 class PoseRenderer:
@@ -151,6 +151,20 @@ def _save_png(img: np.ndarray, path: Path) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     plt.imsave(path, img)
+
+
+def render_pose_png(
+    model: RobotModel, q: np.ndarray, path: Path, soles: tuple[SoleSpec, ...] = (), size: int = 160
+) -> Path:
+    """One thumbnail PNG of configuration ``q`` (standing on its lowest sole when
+    ``soles`` are given) — what an editor calls when it captures a keyframe."""
+    renderer = PoseRenderer(model, size, size)
+    try:
+        T0 = initial_root(model, np.asarray(q, float), soles)[0] if soles else np.eye(4)
+        _save_png(renderer.render(np.asarray(q, float), T0), Path(path))
+    finally:
+        renderer.close()
+    return Path(path)
 
 
 def render_thumbnails(
