@@ -110,3 +110,24 @@ def test_robotsim_run_records_into_the_run_store_with_overrides(tmp_path: Path) 
     r = 0.03
     assert z[t > t_land].max() > r + 0.05
     assert z[-1] == pytest.approx(r, abs=1e-12)
+
+
+def test_studio_opens_the_transfer_scenario_and_plays_its_script() -> None:
+    from robotsim.studio import Studio
+
+    studio = Studio(port=_free_port())
+    try:
+        text = studio.open(str(SCENARIO))
+        assert "scripted hand-to-hand transfer" in text
+        driver = studio.driver
+        assert driver.name == "hand transfer script"
+        for _ in range(1200):  # 20 s of simulated time at the studio's 60 Hz
+            studio.tick()
+        kinds = [(e.type, e.hand) for e in driver.player.events if e.type != "touch"]
+        assert kinds[-1] == ("landed", None) and ("hold_both", None) in kinds
+        studio.push()
+        assert np.allclose(driver.ball.position, driver.sim.ball_T[:3, 3])
+        studio.reset()
+        assert driver.sim.t == 0.0 and driver.player.index == 0
+    finally:
+        studio.stop()

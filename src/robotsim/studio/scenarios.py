@@ -244,3 +244,7 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     studio.title = f"scenario {path.stem}"
     studio.frame_camera()
     return f"{studio.title}: " + ", ".join(studio.robots)
+
+
+# Capabilities with their own scenario kinds register openers when imported.
+import robotsim.studio.hands_panel  # noqa: E402, F401
