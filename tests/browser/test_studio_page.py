@@ -164,3 +164,29 @@ def test_scenario_picker_lists_and_opens_shipped_scenarios(page, studio, artifac
     assert studio.robots
     settled(page, 2000)
     shot(page, artifacts / f"09_shipped_scenario_{name}.png")
+
+
+def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
+    studio.load_default()
+    editor = studio.panels["motion"]
+    editor.new()
+    robot = editor.robot.value
+    click_tab(page, "Motion")
+    page.get_by_role("button", name="Capture pose", exact=True).click()
+    wait_for(lambda: editor.motion() is not None and len(editor.rows) == 1, what="keyframe 1")
+    joint = studio.robots[robot].model.joint_names[-1]
+    studio.set_joint(robot, joint, 0.5)
+    page.get_by_role("button", name="Capture pose", exact=True).click()
+    wait_for(lambda: len(editor.rows) == 2, what="keyframe 2")
+    assert editor.last_source == "browser"  # the page rendered the thumbnails
+    thumbs = page.locator("img")
+    wait_for(lambda: sum(i.is_visible() for i in thumbs.all()) >= 2, what="two thumbnails")
+    settled(page, 800)
+    shot(page, artifacts / "10_motion_two_keyframes.png")
+    page.get_by_role("button", name="Play motion", exact=True).click()
+    wait_for(lambda: editor.player is not None and editor.player.finished, timeout=60,
+             what="the motion to end")  # fmt: skip
+    page.get_by_text("finished").first.wait_for(timeout=10_000)
+    settled(page, 800)
+    shot(page, artifacts / "11_motion_played_to_end.png")
+    editor.stop()

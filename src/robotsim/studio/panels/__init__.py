@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from robotsim.studio.panels.files import FilesPanel
+from robotsim.studio.panels.motion import MotionPanel
 from robotsim.studio.panels.pose import PosePanel
 from robotsim.studio.panels.sim import SimPanel
 from robotsim.studio.panels.view import ViewPanel
@@ -18,11 +19,20 @@ from robotsim.studio.panels.view import ViewPanel
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
-__all__ = ["TABS", "FilesPanel", "PosePanel", "SimPanel", "ViewPanel", "build_panels"]
+__all__ = [
+    "TABS",
+    "FilesPanel",
+    "MotionPanel",
+    "PosePanel",
+    "SimPanel",
+    "ViewPanel",
+    "build_panels",
+]
 
 # (tab label, icon name, panel class)
 TABS: list[tuple[str, str, Any]] = [
     ("Pose", "hand-finger", PosePanel),
+    ("Motion", "movie", MotionPanel),
     ("Open", "folder-open", FilesPanel),
     ("View", "eye", ViewPanel),
 ]

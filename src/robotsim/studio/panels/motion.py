@@ -1,0 +1,391 @@
+"""Motion editor (seed 000): capture poses as keyframes with thumbnails of the 3D view,
+edit the keyframe list (go to, reorder, duplicate, delete, speed level), load and save
+motion/program files, and play them with the stance foot highlighted."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.errors import InputError
+from robotsim.model.robot import JointType
+
+if TYPE_CHECKING:
+    from robotsim.motion.schema import Keyframe, Motion, Program
+    from robotsim.studio.app import Studio
+    from robotsim.studio.robot_view import RobotView
+
+__all__ = ["MotionPanel"]
+
+THUMB_SIZE = 128
+_serial = itertools.count(1)
+
+
+class MotionPanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        self.program: Program | None = None
+        self.motion_name = ""
+        self.path: Path | None = None
+        self.images: dict[str, np.ndarray] = {}  # thumbnail path -> RGB image
+        self.thumb_dir = Path(tempfile.mkdtemp(prefix="robotsim-thumbs-"))
+        self.player: Any = None
+        self.last_source = ""
+        self._lock = threading.RLock()
+        gui = studio.server.gui
+        self.robot = gui.add_dropdown("Robot", ("",), initial_value="")
+        self.file = gui.add_text(
+            "Motion file", initial_value="", hint="A motion or program YAML file"
+        )
+        file_buttons = gui.add_button_group("File", ("Load", "Save", "New"))
+        self.speed = gui.add_slider(
+            "New speed", min=1, max=8, step=1, initial_value=4, hint="1 slow .. 8 fast"
+        )
+        self.capture_button = gui.add_button("Capture pose", icon="camera")
+        play_buttons = gui.add_button_group("Motion", ("Play motion", "Stop"))
+        self.motion_select = gui.add_dropdown("Edit motion", ("",), initial_value="")
+        self.readout = gui.add_markdown("_no motion: pose the robot and capture keyframes_")
+        self._robot_chosen = False
+        self.list = gui.add_folder("Keyframes")
+        self.rows: list[Any] = []
+
+        @self.robot.on_update
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None:
+                self._robot_chosen = True
+            self.refresh_readout()
+
+        @self.motion_select.on_update
+        @studio.guarded("edit motion")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            name = self.motion_select.value
+            if event.client is not None and self.program is not None and name:
+                self.motion_name = self.program.motion(name).name
+                self.rebuild()
+
+        @file_buttons.on_click
+        @studio.guarded("motion file")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            action = event.target.value
+            if action == "Load":
+                self.load(self.file.value)
+            elif action == "Save":
+                self.save(self.file.value)
+            else:
+                self.new()
+
+        @self.capture_button.on_click
+        @studio.guarded("capture pose")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.capture()
+
+        @play_buttons.on_click
+        @studio.guarded("play motion")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.target.value == "Play motion":
+                self.play()
+            else:
+                self.stop()
+
+        studio.on("robots", self.on_robots)
+        studio.on("clock", self.refresh_readout)
+        self.on_robots()
+
+    # -------------------------------------------------------------- helpers
+    def on_robots(self) -> None:
+        names = tuple(self.studio.robots) or ("",)
+        self.robot.options = names
+        if self.robot.value not in names or not self._robot_chosen:
+            humanoids = [n for n, v in self.studio.robots.items() if v.model.kind == "humanoid"]
+            self.robot.value = humanoids[0] if humanoids else names[0]
+
+    def view(self) -> RobotView:
+        return self.studio.robot(self.robot.value)
+
+    def motion(self) -> Motion | None:
+        if self.program is None:
+            return None
+        return self.program.motion(self.motion_name)
+
+    def _scales(self, view: RobotView) -> dict[str, float]:
+        """File value per SI value: degrees for revolute joints (program units), m."""
+        deg = 180.0 / np.pi if self.program is None or self.program.units == "deg" else 1.0
+        m = view.model
+        return {n: 1.0 if m.joint(n).type is JointType.PRISMATIC else deg for n in m.joint_names}
+
+    def _set_motion(self, motion: Motion | None) -> None:
+        from robotsim.motion.schema import Program
+
+        if motion is None:  # the last keyframe of the motion went
+            rest = [] if self.program is None else [
+                m for m in self.program.motions if m.name != self.motion_name
+            ]  # fmt: skip
+            if not rest:
+                self.program, self.motion_name = None, ""
+            else:
+                data = self.program.model_dump()  # type: ignore[union-attr]
+                data["motions"] = [m.model_dump() for m in rest]
+                data["sequence"] = [s for s in data["sequence"] if s["motion"] != self.motion_name]
+                self.program = Program.model_validate(data)
+                self.motion_name = rest[0].name
+        elif self.program is None:
+            self.program = Program(
+                name="studio", robot=self.view().model.name, units="deg", motions=[motion]
+            )
+            self.motion_name = motion.name
+        else:
+            self.program = self.program.with_motion(motion)
+            self.motion_name = motion.name
+        self.rebuild()
+
+    # ------------------------------------------------------------ editing
+    def capture(self, name: str | None = None) -> Keyframe:
+        """Add the robot's current pose as a keyframe (all joints) with a thumbnail."""
+        from robotsim.motion.schema import Keyframe, Motion
+        from robotsim.studio.thumbnails import capture, save_png
+
+        with self._lock:
+            view = self.view()
+            if self.program is not None and self.program.robot not in (None, view.model.name):
+                raise InputError(
+                    f"the motion is for {self.program.robot}, not {view.model.name}: "
+                    "choose that robot or start a new motion"
+                )
+            scales = self._scales(view)
+            targets = {n: round(float(v) * scales[n], 6) for n, v in zip(view.model.joint_names,
+                                                                        view.q)}  # fmt: skip
+            motion = self.motion()
+            used = set() if motion is None else set(motion.keyframe_names)
+            k = len(used) + 1
+            while name is None or name in used:
+                name, k = f"pose{k}", k + 1
+            img, self.last_source = capture(self.studio, view, THUMB_SIZE)
+            thumb = save_png(img, self.thumb_dir / f"{name}_{next(_serial)}.png")
+            self.images[str(thumb)] = img
+            kf = Keyframe(name=name, targets=targets, speed=int(self.speed.value),
+                          thumbnail=str(thumb))  # fmt: skip
+            if motion is None:
+                motion = Motion(name="motion1", keyframes=[kf])
+            else:
+                motion = motion.add_keyframe(kf)
+            self._set_motion(motion)
+            return kf
+
+    def go_to(self, keyframe: str) -> None:
+        """Put the robot in a keyframe's pose (joints it does not name keep their value)."""
+        motion = self.motion()
+        if motion is None:
+            return
+        view = self.view()
+        scales = self._scales(view)
+        kf = motion.keyframe(keyframe)
+        q = view.model.q_from({n: v / scales[n] for n, v in kf.targets.items()}, base=view.q)
+        self.studio.set_q(view.name, q)
+
+    def move(self, keyframe: str, delta: int) -> None:
+        motion = self.motion()
+        if motion is not None:
+            i = int(np.clip(motion.index(keyframe) + delta, 0, len(motion.keyframes) - 1))
+            self._set_motion(motion.move_keyframe(keyframe, i))
+
+    def duplicate(self, keyframe: str) -> None:
+        motion = self.motion()
+        if motion is not None:
+            self._set_motion(motion.duplicate_keyframe(keyframe))
+
+    def delete(self, keyframe: str) -> None:
+        motion = self.motion()
+        if motion is None:
+            return
+        self._set_motion(motion.delete_keyframe(keyframe) if len(motion.keyframes) > 1 else None)
+
+    def set_speed(self, keyframe: str, level: int) -> None:
+        motion = self.motion()
+        if motion is not None and motion.keyframe(keyframe).speed != int(level):
+            self._set_motion(motion.set_speed(keyframe, int(level)))
+
+    def new(self) -> None:
+        self.stop()
+        self.program, self.motion_name, self.path = None, "", None
+        self.rebuild()
+
+    # --------------------------------------------------------------- files
+    def load(self, path: str | Path) -> None:
+        """Read a motion or program file; its robot is chosen (added if missing)."""
+        from robotsim.motion.schema import load_program
+        from robotsim.studio.thumbnails import load_png
+
+        path = Path(str(path).strip())
+        program = load_program(path)
+        robot = program.robot
+        if robot is not None and not any(
+            v.model.name == robot for v in self.studio.robots.values()
+        ):
+            self.studio.add_robot(robot)
+            self.studio.frame_camera()
+        if robot is not None:
+            chosen = self.robot.value
+            if chosen not in self.studio.robots or self.studio.robots[chosen].model.name != robot:
+                self.robot.value = next(n for n, v in self.studio.robots.items()
+                                        if v.model.name == robot)  # fmt: skip
+        for m in program.motions:
+            for kf in m.keyframes:
+                if kf.thumbnail:
+                    p = Path(kf.thumbnail)
+                    p = p if p.is_absolute() else path.parent / p
+                    img = load_png(p)
+                    if img is not None:
+                        self.images[kf.thumbnail] = img
+        self.stop()
+        self.program, self.motion_name, self.path = program, program.motions[0].name, path
+        self.file.value = str(path)
+        self.rebuild()
+
+    def save(self, path: str | Path) -> Path:
+        """Write the program (``robotsim-program/1``); thumbnails are copied next to it,
+        into ``<name>_thumbnails/``, with paths relative to the file."""
+        from robotsim.motion.schema import save_program
+
+        if self.program is None:
+            raise InputError("nothing to save: capture a keyframe or load a motion first")
+        s = str(path).strip()
+        if not s:
+            raise InputError("give the motion file path (e.g. motions/my_motion.yaml)")
+        path = Path(s)
+        if path.suffix.lower() not in (".yaml", ".yml"):
+            raise InputError(f"{path}: motion files end in .yaml or .yml")
+        folder = path.parent / f"{path.stem}_thumbnails"
+        program = self.program
+        for m in program.motions:
+            mm = m
+            for kf in m.keyframes:
+                if not kf.thumbnail:
+                    continue
+                src = Path(kf.thumbnail)
+                src = src if src.is_absolute() else (self.path or path).parent / src
+                if not src.is_file():
+                    continue
+                dst = folder / src.name
+                if src.resolve() != dst.resolve():
+                    folder.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(src, dst)
+                rel = str(dst.relative_to(path.parent))
+                if kf.thumbnail in self.images:
+                    self.images[rel] = self.images[kf.thumbnail]
+                mm = mm.replace_keyframe(kf.name, thumbnail=rel)
+            program = program.with_motion(mm)
+        save_program(program, path)
+        self.program, self.path = program, path
+        self.rebuild()
+        return path
+
+    # ------------------------------------------------------------- playback
+    def play(self) -> None:
+        """Play the whole program on the chosen robot from its start; pauses at the end."""
+        from robotsim.studio.motion_player import MotionPlayback, prepare
+
+        if self.program is None:
+            raise InputError("no motion to play: capture keyframes or load a motion file")
+        st = self.studio
+        prepared = prepare(st, self.view().name, self.program)
+        self.stop()
+        with st.lock:
+            st.clock.playing = False
+            st.clock.reset()
+            self.player = MotionPlayback(st, prepared)
+            st.driver = self.player
+            self.player.reset(st)
+        st.push()
+        st.play(True)
+
+    def stop(self) -> None:
+        st = self.studio
+        if self.player is not None:
+            st.play(False)
+            with st.lock:
+                self.player.remove()
+                if st.driver is self.player:
+                    from robotsim.studio.drivers import PoseTour
+
+                    st.driver = PoseTour()
+                self.player = None
+
+    # ------------------------------------------------------------------ view
+    def refresh_readout(self) -> None:
+        motion = self.motion()
+        if motion is None:
+            self.readout.content = "_no motion: pose the robot and capture keyframes_"
+            return
+        n = len(motion.keyframes)
+        text = f"**{self.program.name}** · motion `{motion.name}` · {n} keyframes"  # type: ignore[union-attr]
+        p = self.player
+        if p is not None:
+            tick = p.tick
+            label = p.prepared.labels[tick][1] if p.prepared.labels else ""
+            state = (
+                "finished" if p.finished else ("playing" if self.studio.clock.playing else "paused")
+            )
+            text += (
+                f"<br>{state}: t = {p.prepared.t[tick]:.2f} / {p.prepared.duration:.2f} s,"
+                f" keyframe `{label}`"
+            )
+            if p.support_name():
+                text += f", stance foot **{p.support_name()}**"
+        self.readout.content = text
+
+    def rebuild(self) -> None:
+        """Rebuild the keyframe rows (thumbnail, speed, actions)."""
+        with self._lock:
+            for row in self.rows:
+                row.remove()
+            self.rows = []
+            motion = self.motion()
+            names = ("",) if self.program is None else tuple(m.name for m in self.program.motions)
+            self.motion_select.options = names
+            self.motion_select.value = self.motion_name if self.motion_name in names else names[0]
+            self.refresh_readout()
+            if motion is None:
+                return
+            gui = self.studio.server.gui
+            with self.list:
+                for i, kf in enumerate(motion.keyframes):
+                    folder = gui.add_folder(f"{i + 1}. {kf.name}", expand_by_default=True)
+                    self.rows.append(folder)
+                    with folder:
+                        img = self.images.get(kf.thumbnail or "")
+                        if img is not None:
+                            gui.add_image(img, format="jpeg")
+                        speed = gui.add_slider("Speed", min=1, max=8, step=1,
+                                               initial_value=int(kf.speed))  # fmt: skip
+                        actions = gui.add_button_group("", ("Go", "Up", "Down", "Copy", "Delete"))
+                    speed.on_update(self.studio.guarded("keyframe speed")(self._on_speed(kf.name)))
+                    actions.on_click(self.studio.guarded("keyframe")(self._on_action(kf.name)))
+
+    def _on_speed(self, name: str):  # type: ignore[no-untyped-def]
+        def cb(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None:
+                self.set_speed(name, int(event.target.value))
+
+        return cb
+
+    def _on_action(self, name: str):  # type: ignore[no-untyped-def]
+        def cb(event) -> None:  # type: ignore[no-untyped-def]
+            action = event.target.value
+            if action == "Go":
+                self.go_to(name)
+            elif action == "Up":
+                self.move(name, -1)
+            elif action == "Down":
+                self.move(name, +1)
+            elif action == "Copy":
+                self.duplicate(name)
+            elif action == "Delete":
+                self.delete(name)
+
+        return cb

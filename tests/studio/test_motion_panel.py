@@ -1,0 +1,91 @@
+"""The motion editor without a browser: capture (offscreen thumbnails), edit, save and
+load, play with support switching to the end."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from robotsim.errors import InputError, ScenarioError
+
+os.environ.setdefault("MUJOCO_GL", "egl")
+
+
+@pytest.fixture
+def editor(studio):
+    studio.clear()
+    studio.add_robot("humanoid17")
+    panel = studio.panels["motion"]
+    panel.new()
+    yield panel
+    panel.new()
+    studio.clear()
+
+
+def test_capture_edit_keyframes(editor, studio):
+    view = studio.robot("humanoid17")
+    first = editor.capture()
+    studio.set_joint("humanoid17", "left_knee", 0.5)
+    second = editor.capture()
+    assert (first.name, second.name) == ("pose1", "pose2")
+    assert editor.last_source == "offscreen"  # no page connected
+    assert len(editor.rows) == 2
+    assert all(editor.images[kf.thumbnail].shape == (128, 128, 3) for kf in (first, second))
+    assert second.targets["left_knee"] == pytest.approx(np.degrees(0.5), abs=1e-6)
+    editor.go_to("pose1")
+    assert view.q[view.model.joint_index("left_knee")] == pytest.approx(0.0, abs=1e-9)
+    editor.duplicate("pose2")
+    editor.move("pose2", -1)
+    editor.set_speed("pose1", 8)
+    motion = editor.motion()
+    assert motion.keyframe_names[0] == "pose2" and len(motion.keyframes) == 3
+    assert motion.keyframe("pose1").speed == 8
+    for name in list(motion.keyframe_names):
+        editor.delete(name)
+    assert editor.program is None and editor.rows == []
+
+
+def test_save_and_load_with_thumbnails(editor, studio, tmp_path):
+    editor.capture()
+    path = editor.save(tmp_path / "m.yaml")
+    thumb = editor.motion().keyframes[0].thumbnail
+    assert not os.path.isabs(thumb) and (tmp_path / thumb).is_file()
+    editor.new()
+    editor.load(path)
+    assert editor.motion().keyframes[0].thumbnail == thumb
+    assert thumb in editor.images
+    with pytest.raises(InputError, match="end in .yaml"):
+        editor.save(tmp_path / "m.txt")
+
+
+def test_bad_motion_file_keeps_the_editor(editor, tmp_path):
+    editor.capture()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: robotsim-program/1\nname: x\nmotions: []\n")
+    with pytest.raises(ScenarioError, match="bad.yaml"):
+        editor.load(bad)
+    assert len(editor.motion().keyframes) == 1
+
+
+def test_play_to_the_end_with_the_stance_foot_shown(editor, studio):
+    view = studio.robot("humanoid17")
+    editor.speed.value = 8
+    editor.capture()
+    studio.set_joint("humanoid17", "left_shoulder_pitch", 0.6)
+    editor.capture()
+    editor.play()
+    player = editor.player
+    assert studio.clock.playing and player.prepared.soles
+    stance = [h for h, _ in player.plates if h.visible]
+    assert stance, "a stance plate is shown"
+    end = player.prepared.duration
+    while studio.clock.playing:
+        studio.tick()
+        assert studio.clock.t <= end + 2 * studio.clock.dt
+    assert player.finished
+    np.testing.assert_allclose(view.q, player.prepared.q[-1])
+    assert "finished" in (editor.refresh_readout() or editor.readout.content)
+    editor.stop()
+    assert studio.driver.name == "pose tour"
