@@ -56,7 +56,7 @@ def test_save_and_load_with_thumbnails(editor, studio, tmp_path):
     editor.load(path)
     assert editor.motion().keyframes[0].thumbnail == thumb
     assert thumb in editor.images
-    with pytest.raises(InputError, match="end in .yaml"):
+    with pytest.raises(InputError, match=r"end in \.yaml"):
         editor.save(tmp_path / "m.txt")
 
 
@@ -64,7 +64,7 @@ def test_bad_motion_file_keeps_the_editor(editor, tmp_path):
     editor.capture()
     bad = tmp_path / "bad.yaml"
     bad.write_text("format: robotsim-program/1\nname: x\nmotions: []\n")
-    with pytest.raises(ScenarioError, match="bad.yaml"):
+    with pytest.raises(ScenarioError, match=r"bad\.yaml"):
         editor.load(bad)
     assert len(editor.motion().keyframes) == 1
 
