@@ -83,6 +83,30 @@ def test_soft_cfm_makes_contacts_softer_as_in_ode() -> None:
         assert pen == pytest.approx(2.0 * 9.81 * 0.002 * cfm / 0.2, rel=0.1)
 
 
+def _creep_speed(slip: float) -> float:
+    """Box on a 10 degree slope (mu 1: it sticks) with an explicit surface pair."""
+    from robotsim.physics import SurfacePair
+
+    R = rot_y(-math.radians(10.0))
+    slope = Body("slope", Box((4, 4, 0.1)), make_T(R, R @ [0, 0, -0.05]))
+    box = Body("box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.0505]), joint=Joint("free"),
+               mass=1.0)
+    surf = ContactSurface(mu=1.0, slip1=slip, slip2=slip)
+    w = World(Scene(bodies=(slope, box), ground=None, surfaces={"s": surf},
+                    pairs=(SurfacePair("slope", "box", "s"),)))
+    w.step(250)
+    p0 = w.body("box").position
+    w.step(250)
+    return float(np.linalg.norm(w.body("box").position - p0)) / 0.5
+
+
+def test_slip_makes_a_sticking_body_creep() -> None:
+    # ODE's force-dependent slip, mapped approximately (docs/physics.md): monotonic creep
+    v0, v1, v5 = _creep_speed(0.0), _creep_speed(0.01), _creep_speed(0.05)
+    assert v0 < 1e-3 < v1 < v5
+    assert v5 < 0.05 * 9.81 * math.sin(math.radians(10.0))  # never more than ODE's
+
+
 def _free_box() -> World:
     box = Body("box", Box((0.2, 0.2, 0.2)), trans([0, 0, 0.1]), joint=Joint("free"), mass=2.0)
     return World(Scene(bodies=(box,), default_surface=ContactSurface(mu=0.0)))

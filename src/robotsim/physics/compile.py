@@ -274,6 +274,10 @@ def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSu
                     geom_surface[g.name] = scene.surfaces[r.surface]
                     g.priority = 1
     for p in scene.pairs:
+        # the pair replaces the dynamic contacts of these two bodies (no double contact)
+        b1 = "world" if p.body1 == "ground" else p.body1
+        b2 = "world" if p.body2 == "ground" else p.body2
+        spec.add_exclude(bodyname1=b1, bodyname2=b2)
         for g1 in _geoms_of(spec, p.body1):
             for g2 in _geoms_of(spec, p.body2):
                 spec.add_pair(name=f"pair:{g1}|{g2}|{p.surface}", geomname1=g1, geomname2=g2,
