@@ -118,3 +118,14 @@ def test_fixed_base_arm_plays_without_soles(capsys, tmp_path: Path) -> None:
     assert s["phases"][0]["support"] == "fixed base"
     code, _, err = run(capsys, "motion", "check", f, "--physics")
     assert code == 2 and "needs a legged robot" in err
+
+
+def test_render_pose_png_for_an_editor(tmp_path: Path) -> None:
+    from robotsim import load_robot
+    from robotsim.motion import load_profile, render_pose_png
+
+    model = load_robot("humanoid17")
+    soles = load_profile("humanoid17").soles
+    a = render_pose_png(model, model.pose("crouch"), tmp_path / "a.png", soles)
+    b = render_pose_png(model, model.pose("arms_forward"), tmp_path / "b.png")
+    assert a.read_bytes()[:4] == b"\x89PNG" and a.read_bytes() != b.read_bytes()

@@ -5,8 +5,8 @@ support foot as the root of the tree; a static walk; the physics check.
 The editor-facing API: :func:`load_program` / :func:`save_program`; the frozen
 :class:`Program`, :class:`Motion` and :class:`Keyframe` with ``add_keyframe``,
 ``delete_keyframe``, ``move_keyframe``, ``duplicate_keyframe``, ``replace_keyframe``,
-``set_speed``, ``Program.with_motion``; :func:`render_thumbnails` and :func:`render_pose_png` (lazy import of
-:mod:`robotsim.motion.render`, which needs MuJoCo).
+``set_speed``, ``Program.with_motion``; :func:`render_thumbnails` and
+:func:`render_pose_png` (lazy import of :mod:`robotsim.motion.render`, which needs MuJoCo).
 """
 
 from robotsim.motion.balance import com_world as com_world
