@@ -107,6 +107,7 @@ def test_bad_calls_give_clear_errors(tmp_path: Path) -> None:
         rec.signal("r", 0.0, ("a", "b"), [1.0, 2.0, 3.0])
     with pytest.raises(InputError, match=r"shape \(2, 1\)"):
         rec.signals("r", [0.0, 1.0], ("a",), [1.0, 2.0, 3.0])
+    rec.signal("r", 0.0, ("a",), [1.0])  # the bad calls above recorded nothing
     rec.finish()
     with pytest.raises(RecordingError, match="finished"):
         rec.event(0.0, "late")
