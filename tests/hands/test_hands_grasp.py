@@ -159,3 +159,27 @@ def test_hand_never_goes_below_the_floor_and_only_that_move_is_blocked(model) ->
     assert lowest < 1e-3  # ...and the hand did reach the floor
     assert blocked > 0
     assert sim.q[iy] > y_before + 0.5  # the outward swing went on regardless
+
+
+def test_joint_limits_hold_and_the_fingers_move_together(model) -> None:
+    scene = HandsScene(model, q0=_open_q(model), ball=BallSpec(R_BALL, (1.5, 0.0, R_BALL)))
+    sim = KinematicHands(scene, dt=0.05)
+    rng = np.random.default_rng(7)
+    roles = ("shoulder_x", "shoulder_y", "elbow_y", "elbow_r", "wrist_x")
+    fingers = [model.joint_index(f"R_finger{i}") for i in (1, 2, 3)]
+    for k in range(400):
+        cmds = {
+            s: ArmCommand(
+                rates={r: float(np.sign(v)) for r, v in zip(roles, rng.uniform(-1, 1, 5))},
+                grip=Grip(int(rng.integers(-1, 2))),
+                speed=np.radians(90),
+            )
+            for s in ("L", "R")
+        }
+        before = sim.q[fingers].copy()
+        sim.step(cmds)
+        model.check_limits(sim.q, tol=0.0)  # raises naming the joint if outside
+        moved = sim.q[fingers] - before
+        # The three fingers of a hand open and close together (away from the ball).
+        assert np.allclose(moved, moved[0], atol=1e-12), k
+    assert np.isclose(sim.q, model.lower).any() or np.isclose(sim.q, model.upper).any()
