@@ -134,10 +134,8 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
         com_st = (x_stance, y_st)
 
         def feet(xs: float, zs: float) -> tuple:
-            f = [None, None]
-            f[stance] = foot(x_stance, stance)
-            f[swing] = foot(xs, swing, zs)
-            return tuple(f)
+            planted, moving = foot(x_stance, stance), foot(xs, swing, zs)
+            return (planted, moving) if stance == 0 else (moving, planted)
 
         specs = shift(f"{prefix}_shift", feet(x_from, 0.0), com_from, com_st)
         specs.append(_Spec(f"{prefix}_lift", feet(x_from, c), com_st, p.lift_speed))

@@ -245,7 +245,7 @@ class PlaybackResult:
                     foot=self.foot_names[f],
                     t_start=float(t[a]),
                     t_end=float(t[b - 1]),
-                    position=tuple(float(x) for x in pos),
+                    position=(float(pos[0]), float(pos[1]), float(pos[2])),
                     stride_m=stride,
                     clearance_m=clear,
                     body_advance_m=adv,

@@ -138,7 +138,7 @@ def _stick_image(model: RobotModel, q: np.ndarray, T: np.ndarray, w: int, h: int
     ax.set_aspect("equal")
     ax.axis("off")
     fig.canvas.draw()
-    img = np.asarray(fig.canvas.buffer_rgba())[..., :3].copy()
+    img = np.asarray(fig.canvas.buffer_rgba())[..., :3].copy()  # type: ignore[attr-defined]
     plt.close(fig)
     return img
 
@@ -183,16 +183,16 @@ def render_thumbnails(
     seen: set[tuple[str, str]] = set()
     paths: dict[tuple[str, str], str] = {}
     try:
-        for k, (motion, _rep, kf) in enumerate(tl.labels):
-            if (motion, kf) in seen:
+        for k, (motion, _rep, kf_name) in enumerate(tl.labels):
+            if (motion, kf_name) in seen:
                 continue
-            seen.add((motion, kf))
+            seen.add((motion, kf_name))
             q = tl.knots[k + 1]
             T0 = initial_root(model, q, soles)[0] if soles else np.eye(4)
-            path = Path(out_dir) / f"{_safe(program.name)}__{_safe(motion)}__{_safe(kf)}.png"
+            path = Path(out_dir) / f"{_safe(program.name)}__{_safe(motion)}__{_safe(kf_name)}.png"
             _save_png(renderer.render(q, T0), path)
             rel = os.path.relpath(path, relative_to) if relative_to is not None else str(path)
-            paths[(motion, kf)] = rel
+            paths[(motion, kf_name)] = rel
     finally:
         renderer.close()
     out = program
