@@ -45,10 +45,13 @@ def _soccer_markings(ax: Any, sx: float, sy: float) -> None:
 
 def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarray,
              trajectories: Sequence[dict[str, Any]], title: str = "",
-             markings: str = "soccer") -> Path:
+             markings: str = "soccer",
+             objects: Sequence[dict[str, Any]] = ()) -> Path:
     """Write the top-down map. ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
     is a mapping with ``name``, ``xy`` ``(K, 2)``, ``start``/``goal`` ``(3,)`` (x, y,
-    theta), optional ``radius`` (footprint), ``tolerance`` and ``color``."""
+    theta), optional ``radius`` (footprint), ``tolerance`` and ``color``; ``objects``
+    are other bodies drawn grey and labelled: mappings with ``name``, ``xy`` and either
+    ``radius`` (m) or ``size`` (2,) m and ``yaw`` (rad) for a box."""
     from matplotlib.patches import Circle, Rectangle
 
     sx, sy = float(field_size[0]), float(field_size[1])
@@ -60,6 +63,20 @@ def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarra
         _soccer_markings(ax, sx, sy)
     for x, y, r in np.asarray(obstacles).reshape(-1, 3):
         ax.add_patch(Circle((x, y), r, color="#e07020", ec="black", lw=0.6, zorder=3))
+    for ob in objects:
+        x, y = ob["xy"]
+        if "size" in ob:
+            sx_, sy_ = ob["size"]
+            yaw = float(ob.get("yaw", 0.0))
+            c, s_ = np.cos(yaw), np.sin(yaw)
+            corner = (x - (c * sx_ - s_ * sy_) / 2, y - (s_ * sx_ + c * sy_) / 2)
+            ax.add_patch(Rectangle(corner, sx_, sy_, angle=float(np.degrees(yaw)),
+                                   color="#9a9a9a", ec="black", lw=0.6, zorder=3))
+            top = 0.5 * float(np.hypot(sx_, sy_))
+        else:
+            top = float(ob["radius"])
+            ax.add_patch(Circle((x, y), top, color="#9a9a9a", ec="black", lw=0.6, zorder=3))
+        ax.text(x, y + top + 0.1, ob["name"], ha="center", fontsize=7, color="white", zorder=7)
     for i, tr in enumerate(trajectories):
         color = tr.get("color") or PALETTE[i % len(PALETTE)]
         xy = np.asarray(tr["xy"]).reshape(-1, 2)

@@ -180,3 +180,33 @@ def test_bad_yaml_and_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data["obstacles"].update(layout="random", random={"count": 400, "region": [[0, 0], [1, 1]]})
     with pytest.raises(ScenarioError, match=r"obstacles\.random: placed only"):
         load_mobile(data, "soccer")
+
+
+def test_objects_including_legacy_meshes_are_in_the_world(tmp_path: Path) -> None:
+    fixtures = ROOT.parent / "shared" / "fixtures" / "meshes"
+    sc = {
+        "kind": "mobile", "name": "objects", "duration": 1.0,
+        "robots": [{"name": "r", "model": "omni3", "start": [0, 0, 0], "goal": [1, 0, 0]}],
+        "objects": [
+            {"name": "ball", "shape": {"type": "sphere", "radius": 0.11},
+             "position": [1, 2, 0.6], "mass": 0.45, "surface": {"bounce": 0.8}},
+            {"name": "crate", "shape": {"type": "mesh", "file": str(fixtures / "X" /
+             "test_cube_binary.x"), "scale": 0.1}, "position": [3, 3, 0.5]},
+            {"name": "wall", "shape": {"type": "box", "size": [0.2, 3, 0.5]},
+             "position": [5, 0, 0.25], "free": False},
+        ],
+    }
+    f = tmp_path / "objects.yaml"
+    f.write_text(yaml.safe_dump(sc))
+    from robotsim.scenario.mobile import open_mobile
+
+    run = open_mobile(f)
+    for _ in range(40):
+        run.step()
+    assert run.world.body("ball").position[2] < 0.6  # falling or bouncing
+    assert run.world.body("crate").position[2] < 0.5
+    assert run.world.body("wall").position[2] == pytest.approx(0.25)
+    bad = dict(sc, objects=[{"name": "x", "shape": {"type": "box"}, "position": [1, 1, 1]}])
+    f.write_text(yaml.safe_dump(bad))
+    with pytest.raises(ScenarioError, match=r"objects\[0\]\.shape\.size: required for a box"):
+        open_mobile(f)

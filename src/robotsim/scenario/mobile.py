@@ -38,7 +38,7 @@ from robotsim.scenario.schema import (
 )
 from robotsim.spatial import make_T, rot_z, rpy_to_R
 
-__all__ = ["MobileRun", "RobotSetup", "build_mobile", "load_mobile", "run_mobile"]
+__all__ = ["MobileRun", "RobotSetup", "build_mobile", "load_mobile", "open_mobile", "run_mobile"]
 
 SIGNALS = ("x", "y", "theta", "vx", "vy", "w", "cmd_vx", "cmd_vy", "cmd_w", "clearance")
 
@@ -409,6 +409,20 @@ class MobileRun:
         return out
 
 
+def open_mobile(path: str | Path, seed: int | None = None, overrides: list[str] | None = None,
+                recorder: RunRecorder | None = None) -> MobileRun:
+    """A ready-to-step :class:`MobileRun` for a scenario file (for viewers and servers:
+    ``run.step()`` advances one control tick, ``run.world.state()`` gives the poses)."""
+    from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
+
+    source = str(path)
+    data = read_scenario_yaml(path)
+    if overrides:
+        data = apply_overrides(data, list(overrides), source)
+    sc, robots, obstacles = load_mobile(data, source, seed)
+    return MobileRun(sc, robots, obstacles, source, seed, recorder)
+
+
 def run_mobile(
     data: dict[str, Any], source: str, out_dir: str | Path | None = None,
     duration: float | None = None, seed: int | None = None,
@@ -440,7 +454,8 @@ def run_mobile(
 
         outputs = {"summary": "summary.json", "map": "map.png"}  # the map always
         plots.save_map(out / "map.png", sc.field.size, obstacles, _trajectories(run),
-                       title=f"{sc.name} (seed {run.seed})", markings=sc.field.markings)
+                       title=f"{sc.name} (seed {run.seed})", markings=sc.field.markings,
+                       objects=_objects(run))
         if "response" in sc.plots:
             plots.save_responses(out / "response.png", _responses(run))
             outputs["response"] = "response.png"
@@ -459,6 +474,28 @@ def _trajectories(run: MobileRun) -> list[dict[str, Any]]:
         out.append({"name": rb.name, "xy": poses[:, :2], "start": rb.start, "goal": rb.goal,
                     "radius": rb.radius, "tolerance": rb.spec.controller.tolerance.position,
                     "color": rb.spec.color})
+    return out
+
+
+def _objects(run: MobileRun) -> list[dict[str, Any]]:
+    """Scene objects at their final poses, as the map draws them."""
+    out: list[dict[str, Any]] = []
+    names = {o.name for o in run.sc.objects}
+    for b in run.scene.bodies:
+        if b.name not in names:
+            continue
+        T = run.world.body(b.name).pose
+        ob: dict[str, Any] = {"name": b.name, "xy": (float(T[0, 3]), float(T[1, 3]))}
+        g = b.shape
+        if isinstance(g, Box):
+            ob.update(size=(g.size[0], g.size[1]), yaw=math.atan2(T[1, 0], T[0, 0]))
+        elif isinstance(g, Sphere | Cylinder | Capsule):
+            ob["radius"] = g.radius
+        elif isinstance(g, Ellipsoid):
+            ob["radius"] = max(g.radii[:2])
+        else:
+            ob["radius"] = 0.2
+        out.append(ob)
     return out
 
 
