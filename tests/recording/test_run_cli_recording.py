@@ -44,7 +44,7 @@ def test_kill_9_during_run_keeps_committed_batches(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "robotsim", "run", str(sc), "--db", str(db)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
     try:
         committed_t = None
