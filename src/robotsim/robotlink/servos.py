@@ -40,7 +40,12 @@ class ServoBus:
     """The servos of ``profile`` on ``port`` (a serial device path)."""
 
     def __init__(
-        self, port: str, model: RobotModel, profile: RobotProfile, baudrate: int | None = None
+        self,
+        port: str,
+        model: RobotModel,
+        profile: RobotProfile,
+        baudrate: int | None = None,
+        retries: int = 2,
     ) -> None:
         import dynamixel_sdk as sdk
 
@@ -49,6 +54,7 @@ class ServoBus:
         self.map = ServoMap.from_profile(model, profile)
         self.bus = profile.servos
         self.port_name = port
+        self.retries = int(retries)
         self.port = sdk.PortHandler(port)
         self.packets = sdk.PacketHandler(2.0)
         try:
@@ -68,6 +74,17 @@ class ServoBus:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _txrx(self, call, what: str):  # type: ignore[no-untyped-def]
+        """Run an SDK transaction returning ``(..., result, error)``; a lost or damaged
+        status packet is retried up to ``retries`` times (busy buses drop packets)."""
+        for attempt in range(self.retries + 1):
+            out = call()
+            result, error = out[-2], out[-1]
+            if result == self._sdk.COMM_SUCCESS or attempt == self.retries:
+                self._check(result, error, what)
+                return out
+        raise AssertionError("unreachable")
+
     def _check(self, result: int, error: int, what: str) -> None:
         if result != self._sdk.COMM_SUCCESS:
             raise LinkError(f"{what}: {self.packets.getTxRxResult(result)}")
@@ -79,18 +96,22 @@ class ServoBus:
         with _port_errors(self.port_name):
             out = {}
             for name, sid in zip(self.map.joints, self.map.ids):
-                model, res, err = self.packets.ping(self.port, int(sid))
-                self._check(res, err, f"ping servo {sid} ({name})")
+                model, _, _ = self._txrx(
+                    lambda sid=sid: self.packets.ping(self.port, int(sid)),
+                    f"ping servo {sid} ({name})",
+                )
                 out[name] = int(model)
             return out
 
     def torque(self, on: bool) -> None:
         with _port_errors(self.port_name):
             for name, sid in zip(self.map.joints, self.map.ids):
-                res, err = self.packets.write1ByteTxRx(
-                    self.port, int(sid), self.bus.addr_torque_enable, int(on)
+                self._txrx(
+                    lambda sid=sid: self.packets.write1ByteTxRx(
+                        self.port, int(sid), self.bus.addr_torque_enable, int(on)
+                    ),
+                    f"torque {'on' if on else 'off'} servo {sid} ({name})",
                 )
-                self._check(res, err, f"torque {'on' if on else 'off'} servo {sid} ({name})")
 
     def write_q(self, q: np.ndarray) -> np.ndarray:
         """Sync-write goal positions for ``q`` ``(nq,)`` rad; returns the ticks sent."""
@@ -109,10 +130,12 @@ class ServoBus:
         with _port_errors(self.port_name):
             out = np.empty(len(self.map.ids), dtype=np.int64)
             for k, sid in enumerate(self.map.ids):
-                v, res, err = self.packets.read4ByteTxRx(
-                    self.port, int(sid), self.bus.addr_present_position
+                v, _, _ = self._txrx(
+                    lambda sid=sid: self.packets.read4ByteTxRx(
+                        self.port, int(sid), self.bus.addr_present_position
+                    ),
+                    f"read present position of servo {sid}",
                 )
-                self._check(res, err, f"read present position of servo {sid}")
                 out[k] = int(np.int32(np.uint32(v)))
             return out
 
