@@ -9,7 +9,8 @@
   ``$ROBOTSIM_BENCH_PG_URL``.
 - ``udp_requests_per_s``, ``udp_p99_ms``: a client in this process sends ``state``
   requests one after the other (each waits for its reply) to ``robotsim serve`` running
-  in another process with a physics world in real time; ``udp_sim_rtf`` is simulated
+  in another process with a physics world in real time (the soccer scenario when
+  ``scenarios/soccer_obstacles.yaml`` exists, else a PUMA 560); ``udp_sim_rtf`` is simulated
   time / wall time over the same window (1.0 = the world kept real time) and
   ``udp_overruns`` counts the times the server fell more than 0.25 s behind.
   ``udp_pipelined_requests_per_s``: the same with 8 requests in flight (an asynchronous
@@ -67,22 +68,21 @@ def _postgres(calls: int, repeats: int) -> tuple[float | None, str]:
         return None, f"no PostgreSQL: {exc}"
 
 
+def _served_world() -> tuple[str, str]:
+    """The soccer scenario when the repository has it, else a PUMA 560 in MuJoCo."""
+    soccer = Path(__file__).resolve().parents[3] / "scenarios" / "soccer_obstacles.yaml"
+    if soccer.is_file():
+        return str(soccer), "soccer_obstacles scenario in MuJoCo, real time"
+    return "puma560", "puma560 in MuJoCo, dt 0.002 s, real time"
+
+
 def _udp(requests: int) -> dict[str, Any]:
     from robotsim.remote import Client
 
-    cmd = [
-        sys.executable,
-        "-m",
-        "robotsim",
-        "serve",
-        "puma560",
-        "--udp",
-        "127.0.0.1:0",
-        "--json",
-        "--sender-rate",
-        "1000000",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    target, world = _served_world()
+    cmd = [sys.executable, "-m", "robotsim", "serve", target, "--udp", "127.0.0.1:0",
+           "--json", "--sender-rate", "1000000"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
         hello = json.loads(proc.stdout.readline())
@@ -109,8 +109,8 @@ def _udp(requests: int) -> dict[str, Any]:
             "udp_sim_rtf": sim / sim_wall if sim_wall > 0 else None,
             "udp_overruns": after["stats"]["overruns"] - before["stats"]["overruns"],
             "udp_pipelined_requests_per_s": pipelined,
-            "udp_world": "puma560 in MuJoCo, dt 0.002 s, real time",
-            "udp_op": "state (one robot, 6 joints), one request in flight",
+            "udp_world": world,
+            "udp_op": "state (all robots), one request in flight",
         }
     finally:
         proc.terminate()
