@@ -35,6 +35,11 @@ def test_play_writes_summary_strip_and_recording(capsys, tmp_path: Path) -> None
     sm = s["speed_methods"]["all_level_8"]
     assert sm["fixed_tick"]["ticks"] < sm["fixed_points"]["ticks"]
     assert (tmp_path / "side_view.png").stat().st_size > 10_000
+    import numpy as np
+
+    traj = np.load(tmp_path / "trajectory.npz")
+    assert traj["link_pos"].shape == (s["frames"], len(traj["link_names"]), 3)
+    assert traj["link_quat"].shape[-1] == 4
     store = RunStore(tmp_path / "runs.sqlite")
     (info,) = store.runs()
     table = store.signals(info.id, "humanoid17")

@@ -135,6 +135,7 @@ def play_cmd(
 
         summary["side_view_png"] = str(side_view_strip(res, out / "side_view.png"))
     summary["recording"] = str(_record(res, out / "runs.sqlite", program.name))
+    summary["trajectory"] = str(_save_trajectory(res, out / "trajectory.npz"))
     (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
     if as_json:
         echo_json(summary)
@@ -155,6 +156,28 @@ def _all_speed(program, level: int):  # type: ignore[no-untyped-def]
             mm = mm.set_speed(kf.name, level)
         out = out.with_motion(mm)
     return out
+
+
+def _save_trajectory(res, path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """Every link's world pose at every tick (positions m, quaternions wxyz), with the
+    joint values, support foot and sole heights, as a compressed ``.npz``."""
+    from robotsim.spatial import R_to_quat
+
+    P = res.link_poses()
+    np.savez_compressed(
+        path,
+        t=res.samples.t,
+        q=res.samples.q,
+        joint_names=np.array(res.model.joint_names),
+        link_names=np.array(res.model.link_names),
+        link_pos=P[..., :3, 3],
+        link_quat=R_to_quat(P[..., :3, :3]),
+        T_world_root=res.T_world_root,
+        support=res.support,
+        foot_names=np.array(res.foot_names),
+        sole_heights=res.heights,
+    )
+    return path
 
 
 def _record(res, db: Path, name: str) -> Path:  # type: ignore[no-untyped-def]
