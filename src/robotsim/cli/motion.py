@@ -76,7 +76,7 @@ def motion_group() -> None:
     "out_dir",
     type=click.Path(file_okay=False),
     required=True,
-    help="Folder for summary.json, side_view.png and runs.sqlite.",
+    help="Folder for summary.json, side_view.png, trajectory.npz and runs.sqlite.",
 )
 @_method_options
 @click.option(
