@@ -178,3 +178,38 @@ def test_live_player_matches_play() -> None:
     assert tuple(switches) == res.switches and player.label[2] == "land"
     player.reset()
     assert player.i == 0 and np.array_equal(player.state.T_world_root, res.T_world_root[0])
+
+
+def _random_program(seed: int) -> dict:
+    """Ten random keyframes bending, lifting and rolling both legs of the test biped."""
+    rng = np.random.default_rng(seed)
+    kfs = []
+    for i in range(10):
+        t: dict[str, float] = {}
+        for side in "lr":
+            a, b, r = rng.uniform(0.0, 0.6), rng.uniform(0.0, 0.3), rng.uniform(-0.1, 0.1)
+            t |= {
+                f"{side}_hip_pitch": -a - b,
+                f"{side}_knee": 2 * a,
+                f"{side}_ankle_pitch": -a + b,
+                f"{side}_hip_roll": r,
+                f"{side}_ankle_roll": -r,
+            }
+        kfs.append({"name": f"k{i}", "targets": t, "speed": int(rng.integers(3, 9))})
+    return {"name": "random", "units": "rad", "start": "stand", "keyframes": kfs}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_switching_invariants_on_random_motions(seed: int) -> None:
+    """Whatever the motion: the support never slides, the body never jumps, exact
+    detection keeps every sole within ~sink_tol of the floor, tick detection sinks more."""
+    model = biped()
+    tl = compile_program(program_from_dict(_random_program(seed)), model)
+    exact = play(model, tl, SOLES)
+    tick = play(model, tl, SOLES, settings=ContactSettings(detection="tick"))
+    for r in (exact, tick):
+        assert len(r.switches) >= 2
+        assert r.max_stance_slip_m <= 1e-9
+        assert r.max_body_step_m < 0.01  # 10 ms ticks, joints below 4 rad/s
+    assert exact.max_penetration_m <= 2 * exact.settings.sink_tol
+    assert tick.max_penetration_m > exact.max_penetration_m
