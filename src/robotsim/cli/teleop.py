@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from robotsim.hands.teleop import HandsTeleop
 
 __all__ = ["register"]
 
@@ -96,14 +100,14 @@ def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_side: str, map
         tele.close()
 
 
-def _headless(tele: object, duration: float | None) -> None:
-    sim = tele.sim  # type: ignore[attr-defined]
+def _headless(tele: HandsTeleop, duration: float | None) -> None:
+    sim = tele.sim
     start = time.perf_counter()
     next_t = start
     ticks = 0
     try:
         while duration is None or sim.t < duration - 1e-9:
-            for e in tele.tick():  # type: ignore[attr-defined]
+            for e in tele.tick():
                 hand = "" if e.hand is None else f" {e.hand}"
                 click.echo(f"{e.t:8.3f} s  {e.type}{hand}" + (f" ({e.detail})" if e.detail else ""))
             ticks += 1
@@ -118,7 +122,7 @@ def _headless(tele: object, duration: float | None) -> None:
                f"({ticks / wall if wall > 0 else 0:.0f} Hz)")  # fmt: skip
 
 
-def _studio(tele: object, host: str, port: int, duration: float | None) -> None:
+def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None) -> None:
     from functools import partial
 
     from robotsim.studio import Studio
@@ -126,8 +130,8 @@ def _studio(tele: object, host: str, port: int, duration: float | None) -> None:
     from robotsim.studio.hands_panel import ROBOT_NAME, HandsDriver, HandsPanel
     from robotsim.studio.panels import TABS
 
-    sim = tele.sim  # type: ignore[attr-defined]
-    driver = HandsDriver(tele, ROBOT_NAME)  # type: ignore[arg-type]
+    sim = tele.sim
+    driver = HandsDriver(tele, ROBOT_NAME)
     TABS.insert(0, ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)))
     DRIVERS[driver.name] = lambda: driver
     studio = Studio(host=host, port=port, dt=sim.dt)

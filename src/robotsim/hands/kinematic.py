@@ -94,7 +94,7 @@ class KinematicHands:
         self.ball_T[:3, 3] = self.scene.ball.position
         self.ball_v = np.zeros(3)
         self.grasped = {s: False for s in SIDES}
-        self.touch = {s: (False, False, False) for s in SIDES}
+        self.touch: dict[str, tuple[bool, bool, bool]] = {s: (False, False, False) for s in SIDES}
         self.T_palm_ball = {s: np.eye(4) for s in SIDES}
         self.blocked = {s: False for s in SIDES}
         self.spread = {s: 0.0 for s in SIDES}
@@ -288,7 +288,8 @@ class KinematicHands:
             lay = self.layouts[side]
             tips = self.tip_positions(side)
             d = tip_depths(tips, lay.tip_radius, self.ball_T[:3, 3], sc.ball.radius)
-            self.touch[side] = tuple(bool(b) for b in touching(d, sc.grasp.touch_tol))
+            t1, t2, t3 = (bool(b) for b in touching(d, sc.grasp.touch_tol))
+            self.touch[side] = (t1, t2, t3)
             self.spread[side] = thumb_spread(tips, lay.thumb)
 
     def _update_grasp(self, events: list[HandEvent]) -> None:

@@ -111,8 +111,10 @@ class HandLayout:
         if not np.isfinite(tip_radius) or tip_radius <= 0:
             raise InputError(f"tip_radius must be > 0 m, got {tip_radius!r}")
         if q_ref is None:
-            q_ref = model.pose("initial") if "initial" in model.poses else model.zero()
-        closing = _closing_signs(model, np.asarray(q_ref, float), fingers, tips)
+            q = model.pose("initial") if "initial" in model.poses else model.zero()
+        else:
+            q = np.asarray(q_ref, float)
+        closing = _closing_signs(model, q, fingers, tips)
         thumb = fingers.index(str(thumb_name))
         return cls(side, arm, fingers, tips, palm, closing, float(tip_radius), thumb)
 

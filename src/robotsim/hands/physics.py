@@ -122,7 +122,7 @@ class PhysicsHands:
             bodies.append(
                 ph.Body(t.name, Box(t.size), make_T(None, t.center), rgba=(0.6, 0.45, 0.3, 1))
             )
-        q0 = {n: float(v) for n, v in zip(m.joint_names, scene.q0, strict=True)}
+        q0 = {n: float(v) for n, v in zip(m.joint_names, np.asarray(scene.q0), strict=True)}
         self.world_scene = ph.Scene(
             bodies=tuple(bodies),
             robots=(

@@ -108,17 +108,17 @@ class HandScenario(_Strict):
     name: str = KIND
     description: str = ""
     robot: str = "dual_arm_hands"
-    base: Placement = Placement()
-    units: Units = Units()
+    base: Placement = Field(default_factory=Placement)
+    units: Units = Field(default_factory=Units)
     dt: float = Field(0.01, gt=0, le=0.05)
     speed: float = Field(45.0, gt=0, description="joint speed step (angle units per s)")
     start_pose: str | None = "initial"
     start: dict[str, float] = {}
     ball: BallFile
     tables: list[TableFile] = []
-    grasp: GraspFile = GraspFile()
+    grasp: GraspFile = Field(default_factory=lambda: GraspFile.model_validate({}))
     gravity: float = Field(9.81, gt=0)
-    physics: PhysicsFile = PhysicsFile()
+    physics: PhysicsFile = Field(default_factory=lambda: PhysicsFile.model_validate({}))
     script: list[StepFile] = Field(min_length=1)
     expect: list[str] = []
 
@@ -162,18 +162,18 @@ class HandScenario(_Strict):
         s = self.angle_scale
         out = []
         for st in self.script:
-            common = {"max_time": st.max_time, "label": st.label}
+            mt, lb = st.max_time, st.label
             if st.move is not None:
                 targets = {k: v * s for k, v in (st.to or {}).items()}
-                out.append(ScriptStep("move", st.move, targets, **common))
+                out.append(ScriptStep("move", st.move, targets, max_time=mt, label=lb))
             elif st.close is not None:
-                out.append(ScriptStep("close", st.close, **common))
+                out.append(ScriptStep("close", st.close, max_time=mt, label=lb))
             elif st.open is not None:
-                out.append(ScriptStep("open", st.open, **common))
+                out.append(ScriptStep("open", st.open, max_time=mt, label=lb))
             elif st.wait is not None:
-                out.append(ScriptStep("wait", seconds=st.wait, **common))
+                out.append(ScriptStep("wait", seconds=st.wait, max_time=mt, label=lb))
             else:
-                out.append(ScriptStep("wait_for", event=st.wait_for, **common))
+                out.append(ScriptStep("wait_for", event=st.wait_for, max_time=mt, label=lb))
         return out
 
 

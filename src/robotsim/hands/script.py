@@ -26,7 +26,8 @@ import numpy as np
 from robotsim.errors import InputError
 from robotsim.hands.commands import ArmCommand, Grip
 from robotsim.hands.layout import ARM_ROLES, HandLayout
-from robotsim.hands.state import EVENT_TYPES, HandEvent, HandsState
+from robotsim.hands.scene import HandsScene
+from robotsim.hands.state import EVENT_TYPES, HandEvent, HandsObservable, HandsState
 from robotsim.model.robot import RobotModel
 
 __all__ = ["HandsSim", "ScriptPlayer", "ScriptResult", "ScriptStep", "StepRecord", "run_script"]
@@ -37,12 +38,17 @@ STEP_KINDS = ("move", "close", "open", "wait", "wait_for")
 class HandsSim(Protocol):
     """What a script drives: :class:`KinematicHands` or the MuJoCo mode."""
 
+    mode: str
     dt: float
     model: RobotModel
+    scene: HandsScene
     layouts: dict[str, HandLayout]
+    observable: HandsObservable
 
     @property
     def t(self) -> float: ...
+
+    def reset(self) -> None: ...
 
     def command_q(self) -> np.ndarray:
         """The commanded joint values ``(nq,)`` (rad)."""

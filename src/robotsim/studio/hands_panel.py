@@ -43,7 +43,7 @@ class _HandsView:
     def __init__(self, sim: HandsSim, robot: str = ROBOT_NAME) -> None:
         self.sim = sim
         self.robot = robot
-        self.ball = None
+        self.ball: Any = None
         self.ticks = 0
 
     def attach(self, studio: Studio) -> None:
@@ -173,7 +173,7 @@ class HandsPanel:
         self.teleop = teleop
         gui = studio.server.gui
         self.text = gui.add_markdown("")
-        self.reset = gui.add_button("Reset hands and ball", icon="refresh")
+        self.reset = gui.add_button("Reset hands and ball", icon="refresh")  # type: ignore[arg-type]
 
         @self.reset.on_click
         @studio.guarded("reset hands")
