@@ -51,3 +51,6 @@ def test_lifting_a_foot_without_shifting_weight_falls() -> None:
     assert "tilt" in chk.reason or "height" in chk.reason
     assert chk.fell_at_s is not None and chk.fell_at_s < 2.0
     assert chk.diverges_at_s is not None and chk.diverges_at_s <= chk.fell_at_s
+    assert (
+        chk.fell_during == "motion 'lift_left_without_shifting_weight' (repeat 1) keyframe 'lift'"
+    )

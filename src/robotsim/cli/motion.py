@@ -269,7 +269,11 @@ def check_cmd(
     if as_json:
         echo_json(summary)
     else:
-        fell = f" at t={chk.fell_at_s:.2f} s ({chk.reason})" if chk.fell_at_s is not None else ""
+        fell = (
+            f" at t={chk.fell_at_s:.2f} s during {chk.fell_during} ({chk.reason})"
+            if chk.fell_at_s is not None
+            else ""
+        )
         click.echo(
             f"{program.name} on {model.name}: {chk.verdict.upper()}{fell}; CoM margin "
             f"min {summary['min_support_margin_m']:.3f} m; max divergence from the "

@@ -53,6 +53,8 @@ class PhysicsCheck:
     support_margin: np.ndarray  # (T,) m, negative = CoM outside the support polygon
     divergence_m: np.ndarray  # (T,) |body sim - body kinematic|
     diverges_at_s: float | None
+    fell_during: str | None
+    diverges_during: str | None
     sim_seconds: float
     wall_seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
@@ -74,6 +76,8 @@ class PhysicsCheck:
             "max_divergence_m": float(np.max(self.divergence_m)),
             "final_divergence_m": float(self.divergence_m[-1]),
             "diverges_at_s": self.diverges_at_s,
+            "fell_during": self.fell_during,
+            "diverges_during": self.diverges_during,
             "distance_walked_m": float(
                 (self.base_pos[-1, :2] - self.base_pos[0, :2]) @ _heading(self.base_pos_ref)
             ),
@@ -152,6 +156,7 @@ def check_physics(
     T_base = np.empty((n, 4, 4))
     q_sim = np.empty((n, model.nq))
     fell_at = None
+    fall_tick: int | None = None
     reason = "body height and tilt stayed within the thresholds"
     stop_at = None
     cos_max = np.cos(np.radians(fall.max_tilt_deg))
@@ -166,6 +171,7 @@ def check_physics(
         k = i + 1
         if fell_at is None and (T_b[2, 3] < fall.min_base_height or T_b[2, 2] < cos_max):
             fell_at = float(samples.t[i])
+            fall_tick = i
             tilt = float(np.degrees(np.arccos(np.clip(T_b[2, 2], -1, 1))))
             reason = (
                 f"body height {T_b[2, 3]:.3f} m < {fall.min_base_height} m"
@@ -207,6 +213,8 @@ def check_physics(
         support_margin=margin,
         divergence_m=div,
         diverges_at_s=float(t[over[0]]) if over.size else None,
+        fell_during=playback.label_at(fall_tick) if fall_tick is not None else None,
+        diverges_during=playback.label_at(int(over[0])) if over.size else None,
         sim_seconds=float(world.time),  # settling included, as in the wall time
         wall_seconds=wall,
         extra={"timestep_s": world.timestep, "settle_s": settle, "diverge_threshold_m": diverge_m},

@@ -65,7 +65,15 @@ class PlaybackResult:
     support: np.ndarray
     heights: np.ndarray
     switches: tuple[Switch, ...]
+    labels: tuple[tuple[str, int, str], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def label_at(self, tick: int) -> str:
+        """ "motion 'm' (repeat r) keyframe 'k'" being moved into at ``tick``."""
+        if not self.labels:
+            return ""
+        m, r, k = self.labels[int(self.samples.seg[tick])]
+        return f"motion {m!r} (repeat {r + 1}) keyframe {k!r}"
 
     @property
     def ticks(self) -> int:
@@ -376,7 +384,15 @@ def play(
         support[i] = tracker.support
         heights[i] = tracker.heights
     return PlaybackResult(
-        model, samples, tuple(soles), player.settings, T_root, support, heights, tuple(switches)
+        model,
+        samples,
+        tuple(soles),
+        player.settings,
+        T_root,
+        support,
+        heights,
+        tuple(switches),
+        timeline.labels,
     )
 
 
