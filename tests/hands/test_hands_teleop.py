@@ -105,3 +105,27 @@ def test_commands_for_unknown_hands_and_bad_scenes_fail_clearly() -> None:
         HandsScene(robotsim.load_robot("puma560"))
     with pytest.raises(InputError, match="q0 must have 16 values"):
         HandsScene(sim.model, q0=np.zeros(3))
+
+
+def test_keyboard_drives_the_right_hand_through_a_pty() -> None:
+    import os
+
+    from robotsim.teleop import TerminalKeyboard
+
+    sim = _at_the_ball()
+    master, slave = os.openpty()
+    try:
+        kb = TerminalKeyboard(slave, hold=10.0, first_hold=10.0)  # keys stay held here
+        tele = HandsTeleop(sim, gamepads=[], keyboard=True, keyboard_side="R", keyboard_device=kb)
+        assert tele.devices() == ["keyboard -> R arm"]
+        os.write(master, b"wo")  # W: shoulder x up, O: upper arm rotation
+        tele.tick()
+        cmd = tele.last_commands["R"]
+        assert cmd.rates["shoulder_x"] == 1.0 and cmd.rates["elbow_r"] == 1.0
+        assert "L" not in tele.last_commands
+        m = sim.model
+        assert sim.q[m.joint_index("R_elbow_r")] > 0.0
+        kb.close()
+    finally:
+        os.close(master)
+        os.close(slave)
