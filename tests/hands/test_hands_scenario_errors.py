@@ -1,0 +1,54 @@
+"""Bad ``hand_ball_transfer`` files: one-line errors naming the file and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from robotsim.cli import main
+from robotsim.errors import ScenarioError
+from robotsim.hands.scenario_spec import load_hand_scenario
+
+SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+
+
+def _write(tmp_path: Path, change) -> Path:  # type: ignore[no-untyped-def]
+    doc = yaml.safe_load(SCENARIO.read_text())
+    change(doc)
+    p = tmp_path / "bad.yaml"
+    p.write_text(yaml.safe_dump(doc))
+    return p
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["script"][0].update(close="L"), r"script\.0: a step needs exactly one"),
+        (lambda d: d["script"][0]["to"].update(knee=10), r"script\.0: unknown arm joint 'knee'"),
+        (lambda d: d.update(colour="red"), r"colour: Extra inputs are not permitted"),
+        (lambda d: d["ball"].update(radius=-1), r"ball\.radius"),
+        (lambda d: d["script"].append({"wait_for": "explode"}), r"script\.\d+\.wait_for"),
+        (lambda d: d.update(start={"L_knee": 10}), r"unknown joint 'L_knee'"),
+        (
+            lambda d: d.update(robot="puma560", start_pose="qr", start={}),
+            r"unknown joint 'L_shoulder_x'",
+        ),
+    ],
+)
+def test_bad_fields_name_the_file_and_the_field(tmp_path: Path, change, message) -> None:  # type: ignore[no-untyped-def]
+    p = _write(tmp_path, change)
+    with pytest.raises(ScenarioError, match=message) as info:
+        load_hand_scenario(p)
+    assert str(p) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_robotsim_run_exits_2_on_a_bad_file(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    p = _write(tmp_path, lambda d: d["script"][0].update(close="L"))
+    assert main(["run", str(p), "--mode", "kinematic"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "script.0" in err and err.count("\n") == 1
+    bad_yaml = tmp_path / "broken.yaml"
+    bad_yaml.write_text("kind: hand_ball_transfer\nscript: [\n")
+    assert main(["run", str(bad_yaml)]) == 2
