@@ -3,7 +3,8 @@
 - ``store_sqlite_rows_per_s``: signal rows (one value of one signal at one time) per
   second through :class:`~robotsim.recording.Recorder` into a SQLite file, from the
   first ``signal()`` call until ``finish()`` has committed everything (20 signals per
-  call, the shape of a robot's state).
+  call, the shape of a robot's state); ``..._per_cpu_s`` divides by this process's CPU
+  time instead (what the code costs when the machine is shared: see ``load_average_1min``).
 - ``store_postgres_rows_per_s``: the same into a throwaway local PostgreSQL server
   (started for the bench; needs the Debian ``postgresql`` package), or the server at
   ``$ROBOTSIM_BENCH_PG_URL``.
@@ -31,30 +32,32 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.bench.timing import median_time
-
 __all__ = ["run"]
 
 NAMES = tuple(f"s{i}" for i in range(20))
 
 
-def _store_rate(db: str, calls: int, repeats: int) -> float:
+def _store_rate(db: str, calls: int, repeats: int) -> tuple[float, float]:
+    """Rows per wall second and per CPU second of this process (medians of repeats)."""
     from robotsim.recording import Recorder
 
     values = np.linspace(0.0, 1.0, len(NAMES))
-
-    def once() -> None:
+    walls, cpus = [], []
+    for _ in range(repeats):
         rec = Recorder(db)
         rec.start_run("bench-io")
+        w0, c0 = time.perf_counter(), time.process_time()
         for k in range(calls):
             rec.signal("bot", k * 0.001, NAMES, values)
         rec.finish()
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
         rec.close()
+    rows = calls * len(NAMES)
+    return rows / statistics.median(walls), rows / statistics.median(cpus)
 
-    return calls * len(NAMES) / median_time(once, repeats=repeats, warmup=0)
 
-
-def _postgres(calls: int, repeats: int) -> tuple[float | None, str]:
+def _postgres(calls: int, repeats: int) -> tuple[tuple[float, float] | None, str]:
     url = os.environ.get("ROBOTSIM_BENCH_PG_URL")
     if url:
         return _store_rate(url, calls, repeats), "server from $ROBOTSIM_BENCH_PG_URL"
@@ -142,6 +145,7 @@ def _pipelined(host: str, port: int, requests: int, window: int) -> float:
 def run(quick: bool = False) -> dict[str, Any]:
     calls = 20_000 if quick else 50_000
     repeats = 3 if quick else 5
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="robotsim-bench-io-") as tmp:
         sqlite = _store_rate(str(Path(tmp) / "runs.sqlite"), calls, repeats)
     pg, pg_note = _postgres(calls, repeats)
@@ -159,9 +163,13 @@ def run(quick: bool = False) -> dict[str, Any]:
         udp[key] = statistics.median(vals) if vals else None
     udp["udp_overruns"] = max(r["udp_overruns"] for r in udp_runs)
     return {
-        "store_sqlite_rows_per_s": sqlite,
-        "store_postgres_rows_per_s": pg,
+        "store_sqlite_rows_per_s": sqlite[0],
+        "store_sqlite_rows_per_cpu_s": sqlite[1],
+        "store_postgres_rows_per_s": None if pg is None else pg[0],
+        "store_postgres_rows_per_cpu_s": None if pg is None else pg[1],
         "store_postgres_note": pg_note,
         "store_signals_per_call": len(NAMES),
         **udp,
+        "load_average_1min": load,
+        "cpus": os.cpu_count(),
     }
