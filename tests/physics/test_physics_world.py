@@ -258,3 +258,23 @@ def test_bad_names_and_values_are_clear() -> None:
         Scene(bodies=(Body("b", Sphere(0.1), surface="ice"),))
     with pytest.raises(InputError, match="no free joint"):
         World(Scene(bodies=(Body("wall", Box((1, 1, 1))),))).body("wall").set_velocity()
+
+
+def test_library_arm_in_a_world_with_position_motors() -> None:
+    from robotsim.model import load_robot
+    from robotsim.physics import RobotPlacement
+
+    puma = load_robot("puma560")
+    q0 = dict(zip(puma.joint_names, [0.0, -0.5, 0.5, 0.0, 0.3, 0.0]))
+    arm = RobotPlacement("arm", puma, trans([0, 0, 0]), q0=q0,
+                         default_motor=Motor("position", gain=2000.0, damping=50.0))
+    w = World(Scene(robots=(arm,)))
+    assert set(w.motor_names) == {f"arm/{j}" for j in puma.joint_names}
+    assert w.joint("arm/" + puma.joint_names[1]).q == pytest.approx(-0.5)
+    w.motor("arm/" + puma.joint_names[0]).set(0.4)
+    w.step(500)
+    assert w.joint("arm/" + puma.joint_names[0]).q == pytest.approx(0.4, abs=0.02)
+    # the body poses MuJoCo reports agree with our kinematics at the same q
+    q = np.array([w.joint("arm/" + j).q for j in puma.joint_names])
+    tip = puma.fk(q, puma.links[-1].name)[:3, 3]
+    assert w.body("arm/" + puma.links[-1].name).position == pytest.approx(tip, abs=1e-6)

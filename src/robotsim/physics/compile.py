@@ -197,6 +197,14 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo],
                 spec.delete(g)  # visual-only: no mass (density 0), no contact, ~40% of a step
             else:
                 _set_bits(g, bits)
+    names = [lk.name for lk in r.model.links]
+    if r.self_collision:  # adjacent links never touch (MuJoCo's parent filter does not
+        # apply when the parent is welded to the world: a fixed base)
+        pairs = [(j.parent, j.child) for j in r.model.joints]
+    else:
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    for a, b in pairs:
+        spec.add_exclude(bodyname1=prefix + a, bodyname2=prefix + b)
     for jn in r.model.joint_names:
         motor = r.motors.get(jn, r.default_motor)
         if motor is not None:

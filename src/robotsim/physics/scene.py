@@ -148,7 +148,9 @@ class RobotPlacement:
 
     ``T_world_base`` ``(4, 4)``; ``q0`` initial joint values by name; ``motors`` per
     joint name (joints not listed get ``default_motor``; ``None`` = unactuated).
-    ``surface`` names the contact surface of the robot's geoms.
+    ``surface`` names the contact surface of the robot's geoms. ``self_collision``:
+    whether the robot's non-adjacent links collide with each other (off by default:
+    simplified collision shapes of neighbouring links often overlap).
     """
 
     name: str
@@ -159,6 +161,7 @@ class RobotPlacement:
     default_motor: Motor | None = field(default_factory=lambda: Motor("position", gain=200.0))
     surface: str | None = None
     collide_with_robots: bool = True
+    self_collision: bool = False
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
