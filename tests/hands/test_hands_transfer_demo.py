@@ -85,3 +85,21 @@ def test_transfer_has_no_jump_and_the_ball_is_still_while_both_hold() -> None:
     # Afterwards it moves with the right hand, no faster than the arm's speed step allows.
     assert jumps.max() < 0.02
     assert np.linalg.norm(poses[-1][:3, 3] - poses[0][:3, 3]) > 0.1
+
+
+def test_physics_friction_alone_lifts_and_holds_the_ball() -> None:
+    from robotsim.hands.physics import PhysicsHands, PhysicsOptions
+
+    spec, scene = load_hand_scenario(SCENARIO)
+    sim = PhysicsHands(scene, spec.dt, PhysicsOptions(weld_assist=False))
+    steps = spec.steps()
+    lift = next(i for i, s in enumerate(steps) if s.label == "lift")
+    res = run_script(sim, steps[: lift + 1], spec.speed_rad)
+    assert [(e.type, e.hand) for e in res.events if e.type != "touch"] == [("grasp", "L")]
+    for _ in range(100):  # one more second, hand still
+        sim.step({})
+    state = sim.snapshot()
+    assert state.grasped_by == ("L",)
+    # Off the table (its top at 0.47 m, the ball's radius 0.03 m) by more than 8 cm.
+    assert state.ball_position[2] > 0.47 + 0.03 + 0.08
+    assert sim.world.contacts() and all("table" not in c[:2] for c in sim.world.contacts())
