@@ -183,3 +183,25 @@ def test_joint_limits_hold_and_the_fingers_move_together(model) -> None:
         # The three fingers of a hand open and close together (away from the ball).
         assert np.allclose(moved, moved[0], atol=1e-12), k
     assert np.isclose(sim.q, model.lower).any() or np.isclose(sim.q, model.upper).any()
+
+
+def test_physics_mode_also_keeps_the_hand_above_the_floor(model) -> None:
+    from robotsim.hands.physics import PhysicsHands
+
+    scene = HandsScene(
+        model,
+        T_world_robot=trans([0, 0, -0.35]),
+        q0=_open_q(model),
+        ball=BallSpec(R_BALL, (1.5, 1, R_BALL)),
+    )
+    sim = PhysicsHands(scene, dt=0.01)
+    lay = sim.layouts["L"]
+    lowest, blocked = np.inf, 0
+    for _ in range(150):
+        sim.step({"L": ArmCommand(rates={"shoulder_x": -1.0, "elbow_y": -1.0, "wrist_x": -1.0})})
+        tips = sim.tip_positions("L")[:, 2] - lay.tip_radius
+        palm = sim.palm_pose("L")[2, 3] - scene.grasp.palm_radius
+        lowest = min(lowest, float(tips.min()), palm)
+        blocked += sim.snapshot().hands["L"].blocked
+    assert blocked > 0  # the setpoints stopped at the floor
+    assert -2e-3 < lowest < 0.01  # the real hand reached it without sinking in
