@@ -56,8 +56,8 @@ def run_mobile_kind(data: dict[str, Any], source: str, options: RunOptions) -> d
 
 
 def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    """``kind: hand_ball_transfer`` (the arm-and-hand paper); its own module runs it
-    (``trace.csv`` in ``--out``; the run store too with ``--db``)."""
+    """``kind: hand_ball_transfer`` (the arm-and-hand paper): its script sets the length,
+    so ``--duration`` does not apply; ``--mode`` picks kinematic (default) or physics."""
     from robotsim.hands.run import run_hand_data
 
     recorder = make_recorder(options) if options.db else None
