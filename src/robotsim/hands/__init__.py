@@ -7,7 +7,6 @@ See ``docs/hands.md``.
 
 from robotsim.hands.commands import ArmCommand as ArmCommand
 from robotsim.hands.commands import Grip as Grip
-from robotsim.hands.commands import SpeedStep as SpeedStep
 from robotsim.hands.contact import BoxObstacle as BoxObstacle
 from robotsim.hands.kinematic import KinematicHands as KinematicHands
 from robotsim.hands.layout import ARM_ROLES as ARM_ROLES
@@ -34,5 +33,4 @@ __all__ = [
     "HandsScene",
     "HandsState",
     "KinematicHands",
-    "SpeedStep",
 ]

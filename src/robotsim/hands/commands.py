@@ -2,7 +2,8 @@
 
 This is what a gamepad (or the keyboard, or a script) produces; both simulation modes
 consume it. Rates are fractions of the speed step in [-1, 1], so a half-pushed stick
-moves a joint at half speed; the speed step is the paper's ``m_speed`` as a velocity.
+moves a joint at half speed; the speed step is the paper's ``m_speed`` as a velocity
+(the input mapping's ``speed_levels``, stepped with the speed buttons).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from robotsim.errors import InputError
 from robotsim.hands.layout import ARM_ROLES
 
-__all__ = ["ArmCommand", "Grip", "SpeedStep"]
+__all__ = ["ArmCommand", "Grip"]
 
 
 class Grip(enum.IntEnum):
@@ -54,27 +55,3 @@ class ArmCommand:
     @property
     def idle(self) -> bool:
         return self.grip is Grip.HOLD and not any(self.rates.values())
-
-
-@dataclass(frozen=True)
-class SpeedStep:
-    """The speed step levels a user cycles through (rad/s), lowest first."""
-
-    levels: tuple[float, ...] = tuple(np.radians([10.0, 20.0, 45.0, 90.0]).tolist())
-    index: int = 2
-
-    def __post_init__(self) -> None:
-        if not self.levels or any(v <= 0 or not np.isfinite(v) for v in self.levels):
-            raise InputError(f"speed levels must be > 0 rad/s, got {self.levels}")
-        if not 0 <= self.index < len(self.levels):
-            raise InputError(f"speed index {self.index} outside 0..{len(self.levels) - 1}")
-
-    @property
-    def speed(self) -> float:
-        return self.levels[self.index]
-
-    def faster(self) -> SpeedStep:
-        return SpeedStep(self.levels, min(self.index + 1, len(self.levels) - 1))
-
-    def slower(self) -> SpeedStep:
-        return SpeedStep(self.levels, max(self.index - 1, 0))
