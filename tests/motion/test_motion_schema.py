@@ -137,3 +137,21 @@ def test_program_sequence_names_and_capacity() -> None:
     with pytest.raises(ScenarioError, match="21 motions"):
         check_capacity(long, prof)
     check_capacity(load_program(WALK), prof)  # the walk fits the paper's controller
+
+
+def test_editor_captures_a_pose_and_reads_keyframe_poses() -> None:
+    import numpy as np
+
+    from robotsim.motion.timeline import keyframe_from_q, keyframe_poses
+
+    model = biped()
+    q = model.q_from({"l_knee": 0.7, "r_hip_pitch": -0.2})
+    kf = keyframe_from_q(model, q, "captured", units="deg", speed=6)
+    assert kf.targets["l_knee"] == pytest.approx(np.degrees(0.7)) and kf.speed == 6
+    prog = program_from_dict(_motion_dict())
+    motion = prog.motions[0].add_keyframe(kf)
+    poses = keyframe_poses(prog.with_motion(motion), model)
+    assert np.allclose(poses[("wave", "captured")], q, atol=1e-9)
+    b = poses[("wave", "b")]
+    assert np.degrees(b[model.joint_index("l_knee")]) == pytest.approx(40)
+    assert np.degrees(poses[("wave", "a")][model.joint_index("r_knee")]) == pytest.approx(0)

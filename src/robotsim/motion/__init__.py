@@ -5,7 +5,8 @@ support foot as the root of the tree; a static walk; the physics check.
 The editor-facing API: :func:`load_program` / :func:`save_program`; the frozen
 :class:`Program`, :class:`Motion` and :class:`Keyframe` with ``add_keyframe``,
 ``delete_keyframe``, ``move_keyframe``, ``duplicate_keyframe``, ``replace_keyframe``,
-``set_speed``, ``Program.with_motion``; :func:`render_thumbnails` and
+``set_speed``, ``Program.with_motion``; :func:`keyframe_from_q` (record a pose),
+:func:`keyframe_poses` (the pose each keyframe reaches); :func:`render_thumbnails` and
 :func:`render_pose_png` (lazy import of :mod:`robotsim.motion.render`, which needs MuJoCo).
 """
 
@@ -35,6 +36,8 @@ from robotsim.motion.support import Switch as Switch
 from robotsim.motion.timeline import Samples as Samples
 from robotsim.motion.timeline import Timeline as Timeline
 from robotsim.motion.timeline import compile_program as compile_program
+from robotsim.motion.timeline import keyframe_from_q as keyframe_from_q
+from robotsim.motion.timeline import keyframe_poses as keyframe_poses
 
 __all__ = [
     "ContactSettings",
@@ -56,6 +59,8 @@ __all__ = [
     "com_world",
     "compare_speed_methods",
     "compile_program",
+    "keyframe_from_q",
+    "keyframe_poses",
     "load_profile",
     "load_program",
     "play",

@@ -36,9 +36,18 @@ import numpy as np
 
 from robotsim.errors import ScenarioError
 from robotsim.model.robot import JointType, RobotModel
-from robotsim.motion.schema import Program, speed_seconds
+from robotsim.motion.schema import Keyframe, Program, speed_seconds
 
-__all__ = ["KINDS", "Samples", "SpeedMethod", "Timeline", "compile_program", "profile"]
+__all__ = [
+    "KINDS",
+    "Samples",
+    "SpeedMethod",
+    "Timeline",
+    "compile_program",
+    "keyframe_from_q",
+    "keyframe_poses",
+    "profile",
+]
 
 KINDS = ("linear", "cubic", "minjerk")
 PEAK = np.array([1.0, 1.5, 1.875])
@@ -265,3 +274,37 @@ def _compile(program: Program, model: RobotModel) -> Timeline:
         speed=np.array(speed, dtype=np.int64),
         labels=tuple(labels),
     )
+
+
+def keyframe_from_q(
+    model: RobotModel,
+    q: np.ndarray,
+    name: str,
+    units: str = "deg",
+    speed: int = 4,
+    joints: list[str] | None = None,
+) -> Keyframe:
+    """Capture configuration ``q`` ``(nq,)`` (rad/m) as a keyframe in file ``units``
+    (all joints, or only ``joints``) — what an editor does when the user records a pose."""
+    scales = _joint_scales(model, units)
+    names = list(model.joint_names) if joints is None else list(joints)
+    targets = {n: round(float(q[model.joint_index(n)]) / scales[n], 9) for n in names}
+    return Keyframe(name=name, targets=targets, speed=speed)
+
+
+def keyframe_poses(program: Program, model: RobotModel) -> dict[tuple[str, str], np.ndarray]:
+    """The configuration ``(nq,)`` each keyframe reaches, keyed by (motion, keyframe),
+    at its first visit in the program (joints a keyframe does not name hold the values
+    they had, so a pose depends on what came before)."""
+    tl = compile_program(program, model)
+    out: dict[tuple[str, str], np.ndarray] = {}
+    for k, (motion, _rep, kf) in enumerate(tl.labels):
+        out.setdefault((motion, kf), tl.knots[k + 1])
+    for m in program.motions:  # motions not in the sequence: from the start pose
+        for kf in m.keyframes:
+            if (m.name, kf.name) not in out:
+                base = tl.knots[0]
+                out[(m.name, kf.name)] = targets_to_q(
+                    model, kf.targets, base, program.units, f"motions[{m.name}]"
+                )
+    return out
