@@ -47,6 +47,14 @@ def test_bounce_0_does_not_rebound_and_half_bounce_is_lower() -> None:
     )
 
 
+def test_bounce_vel_is_the_minimum_impact_speed_for_a_bounce() -> None:
+    surface = ContactSurface(bounce=0.9, bounce_vel=1.0)
+    # 0.3 m drop hits at 2.4 m/s > 1 m/s: bounces; 3 cm drop hits at 0.77 m/s: dead
+    assert _rebound_ratio(_ball_world(surface, 0.3), 0.3) == pytest.approx(0.81, abs=0.04)
+    assert _rebound_ratio(_ball_world(surface, 0.03), 0.03) < 0.05
+    assert _rebound_ratio(_ball_world(ContactSurface(bounce=0.9), 0.03), 0.03) > 0.7
+
+
 def _slide_distance(mu: float, degrees: float) -> float:
     """Box resting on an inclined plane: distance travelled along it in 1 s."""
     R = rot_y(-math.radians(degrees))

@@ -18,7 +18,7 @@ touch the world but not each other (the P-versus-PD comparison needs that).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -56,6 +56,10 @@ class Compiled:
     drives: dict[str, DriveInfo]
     qpos0: np.ndarray
     geom_surface: dict[str, ContactSurface] = field(default_factory=dict)
+    #: moving geoms whose surface has bounce and bounce_vel: (geom id, bounce_vel m/s,
+    #: bouncy solref, dead solref); the World picks one at each contact onset
+    bounce_geoms: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
+        default_factory=list)
 
 
 def _quat(T: np.ndarray) -> list[float]:
@@ -254,7 +258,7 @@ def compile_scene(scene: Scene) -> Compiled:
         model = spec.compile()
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
         raise PhysicsError(f"scene {scene.name!r} does not compile: {exc}") from None
-    _surfaces_on_model(model, scene, geom_surface, drives)
+    bounce_geoms = _surfaces_on_model(model, scene, geom_surface, drives)
     qpos0 = model.qpos0.copy()
     for r in scene.robots:
         for jn, v in r.q0.items():
@@ -262,7 +266,7 @@ def compile_scene(scene: Scene) -> Compiled:
                 raise UnknownNameError(f"joint of robot {r.name!r}", jn, r.model.joint_names)
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
-    return Compiled(spec, model, motors, drives, qpos0, geom_surface)
+    return Compiled(spec, model, motors, drives, qpos0, geom_surface, bounce_geoms)
 
 
 def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSurface]) -> None:
@@ -322,13 +326,16 @@ def _lightest(masses: list[float]) -> float:
     return min(finite) if finite else 1.0
 
 
-def _surfaces_on_model(model: Any, scene: Scene, geom_surface: dict[str, ContactSurface],
-                       drives: dict[str, DriveInfo]) -> None:
+def _surfaces_on_model(
+    model: Any, scene: Scene, geom_surface: dict[str, ContactSurface],
+    drives: dict[str, DriveInfo],
+) -> list[tuple[int, float, tuple[float, float], tuple[float, float]]]:
     """Write friction/solref/solimp per geom and per pair (mass-dependent parts need the
     compiled masses, hence on the model)."""
     import mujoco
 
     h = scene.timestep
+    bounce: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
     free_masses = [_moving_mass(model, b) for b in range(1, model.nbody)]
     default_mass = _lightest(free_masses)
     for gid in range(model.ngeom):
@@ -336,6 +343,10 @@ def _surfaces_on_model(model: Any, scene: Scene, geom_surface: dict[str, Contact
         surf = geom_surface.get(name, scene.default_surface)
         m = _moving_mass(model, int(model.geom_bodyid[gid]))
         mc = to_mujoco(surf, h, m if math.isfinite(m) else default_mass)
+        if surf.bounce > 0 and surf.bounce_vel > 0 and math.isfinite(m):
+            dead = to_mujoco(replace(surf, bounce=0.0), h, m).solref
+            bounce.append((gid, surf.bounce_vel, mc.solref, dead))
+            model.geom_priority[gid] = 2  # its solref decides, also against a bouncy floor
         model.geom_friction[gid] = (mc.friction[0], mc.friction[2], mc.friction[3])
         model.geom_solref[gid] = mc.solref
         model.geom_solimp[gid] = mc.solimp
@@ -358,3 +369,4 @@ def _surfaces_on_model(model: Any, scene: Scene, geom_surface: dict[str, Contact
         model.pair_solreffriction[pid] = mc.solreffriction
         model.pair_solimp[pid] = mc.solimp
         model.pair_dim[pid] = mc.condim
+    return bounce

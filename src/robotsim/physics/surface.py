@@ -18,8 +18,9 @@ mapping, with what is exact and what is approximate, is in ``docs/physics.md``:
 - ``slip1`` / ``slip2``: ODE's force-dependent slip (creep speed = slip x tangential
   force) becomes the damping of the friction rows (``solreffriction``), so MuJoCo's soft
   friction creeps at about the same speed. Only explicit pairs carry ``solreffriction``.
-- ``bounce_vel``: MuJoCo's spring contact cannot switch restitution off below a speed;
-  the value is kept and reported, small impacts still rebound (and decay geometrically).
+- ``bounce_vel``: MuJoCo's spring contact cannot switch restitution by speed, so the
+  World swaps a moving geom's ``solref`` between the bouncy and a dead one at each
+  contact onset, from its body's speed (approximate; see docs/physics.md).
 """
 
 from __future__ import annotations

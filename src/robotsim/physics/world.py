@@ -251,6 +251,7 @@ class World:
                                            mujoco.mjtWarning.mjWARN_BADQPOS)]
         self._handles: dict[tuple[str, str], Any] = {}
         self._chunk = max(1, round(self.check_interval / self.timestep))
+        self._bounce = list(self._compiled.bounce_geoms)
         self.reset()
 
     # -- life cycle -------------------------------------------------------------------
@@ -274,6 +275,8 @@ class World:
         self._next_check = self.check_interval
         self._warn_counts = [0, 0, 0]
         self._forward()
+        if self._bounce:
+            self._update_bounce()
 
     def pause(self) -> None:
         """Stop :meth:`advance` from stepping (explicit :meth:`step` still steps)."""
@@ -314,6 +317,8 @@ class World:
             if d.time >= self._next_check:
                 self._next_check = d.time + self.check_interval
                 self._check_speeds()
+            if self._bounce:
+                self._update_bounce()
         if self._has_pending:
             d.qfrc_applied[:] = 0.0
             self._qfrc_pending[:] = 0.0
@@ -326,6 +331,22 @@ class World:
         n = max(1, round(duration / self.timestep))
         self.step(n)
         return n
+
+    def _update_bounce(self) -> None:
+        """ODE's ``bounce_vel``: at each contact onset (checked every step chunk, 10 ms)
+        a bouncy geom keeps its restitution only if its body moves at least at
+        ``bounce_vel``; slower impacts get the dead (critically damped) contact."""
+        import mujoco
+
+        m, d = self.model, self.data
+        touching = set(d.contact.geom[: d.ncon].ravel().tolist()) if d.ncon else set()
+        v = np.zeros(6)
+        for gid, vmin, bouncy, dead in self._bounce:
+            if gid in touching:
+                continue  # keep the choice made at the onset for the whole contact
+            body = int(m.geom_bodyid[gid])
+            mujoco.mj_objectVelocity(m, d, mujoco.mjtObj.mjOBJ_BODY, body, v, 0)
+            m.geom_solref[gid] = bouncy if float(np.linalg.norm(v[3:])) >= vmin else dead
 
     def _ramp(self, dt: float) -> None:
         ctrl = self.data.ctrl
