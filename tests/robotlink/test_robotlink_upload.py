@@ -107,3 +107,14 @@ def test_unknown_joint_is_refused_by_the_robot() -> None:
     with emulated_robot() as (dev, _), _link(dev) as link:
         with pytest.raises(LinkError, match=r"INVALID_PROGRAM: .*targets.tail: unknown joint"):
             link.upload(bad)
+
+
+def test_lost_commit_ack_is_resent_not_recommitted() -> None:
+    walk = load_program(WALK)
+    chunks = -(-len(encode_program(walk)) // 256)
+    commit = 1 + chunks  # frame index of COMMIT (BEGIN is 0)
+    with emulated_robot(FaultPlan(corrupt_tx={commit})) as (dev, emu), _link(dev) as link:
+        rep = link.upload(walk)
+        assert rep.retransmissions == 1 and rep.chunks == chunks
+        assert emu.frames_in == commit + 2  # the COMMIT arrived twice, answered from cache
+        assert emu.program == encode_program(walk)
