@@ -87,8 +87,17 @@ def test_bad_mapping_files_and_unknown_joints_fail_at_start(tmp_path: Path) -> N
         "format: robotsim-input/1\nname: wrong\nbindings:\n"
         '  - {button: 0, joint: "{side}_knee", rate: 1}\n'
     )
-    with pytest.raises(UnknownNameError, match="L_knee"):
+    with pytest.raises(
+        UnknownNameError, match=r"'L_knee'.*wrong_joint\.yaml|wrong_joint\.yaml.*'L_knee'"
+    ):
         HandsTeleop(sim, gamepads=[0], gamepad_mapping=str(wrong), manager=object())
+    finger = tmp_path / "finger.yaml"
+    finger.write_text(
+        "format: robotsim-input/1\nname: finger\nbindings:\n"
+        '  - {button: 0, joint: "{side}_finger1", rate: 1}\n'
+    )
+    with pytest.raises(UnknownNameError, match=r"L_finger1.*valid: L_shoulder_x"):
+        HandsTeleop(sim, gamepads=[0], gamepad_mapping=str(finger), manager=object())
     with pytest.raises(InputError, match="at most two pads"):
         HandsTeleop(sim, gamepads=[0, 1, 2])
     with pytest.raises(InputError, match="distinct"):

@@ -74,15 +74,18 @@ class HandsTeleop:
             raise InputError(f"--gamepad: slots must be distinct and >= 0, got {list(gamepads)}")
         if keyboard_side not in sides:
             raise InputError(f"keyboard side must be 'L' or 'R', got {keyboard_side!r}")
-        joints = list(sim.model.joint_names)
+        # A mapping may only drive the arm joints of its side (fingers: grip buttons).
+        arm = {s: list(sim.layouts[s].arm_joints.values()) for s in sides}
         self.pad_side = {slot: sides[k] for k, slot in enumerate(gamepads)}
         self.pad_mappers = {
-            slot: Mapper(gamepad_mapping, {"side": side}, joints)
+            slot: Mapper(gamepad_mapping, {"side": side}, arm[side])
             for slot, side in self.pad_side.items()
         }
         self.keyboard_side = keyboard_side
         self.key_mapper = (
-            Mapper(keyboard_mapping, {"side": keyboard_side}, joints) if keyboard else None
+            Mapper(keyboard_mapping, {"side": keyboard_side}, arm[keyboard_side])
+            if keyboard
+            else None
         )
         self._manager = manager
         self._keyboard = keyboard_device
