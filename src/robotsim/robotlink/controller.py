@@ -12,6 +12,7 @@ before that leaves the robot with its previous program (see ``docs/robotlink.md`
 from __future__ import annotations
 
 import json
+import secrets
 import struct
 import zlib
 from dataclasses import dataclass
@@ -62,7 +63,9 @@ class ControllerLink:
         self.t = SerialTransport(transport, baudrate) if isinstance(transport, str) else transport
         self.timeout = timeout
         self.retries = retries
-        self._seq = 0
+        # a fresh session starts at a random SEQ, so the controller's reply cache (which
+        # answers a repeated TYPE+SEQ without acting again) never mistakes it for a resend
+        self._seq = secrets.randbelow(256)
         self._buf = b""
         self.retransmissions = 0
 
