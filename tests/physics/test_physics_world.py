@@ -152,14 +152,17 @@ def test_velocity_motor_reaches_target_with_limits() -> None:
     assert w.motor("wheel").target == 3.0
     w.step(25)  # 0.05 s: the acceleration limit allows 0.5 rad/s of target
     assert w.motor("wheel").applied == pytest.approx(0.5, abs=1e-9)
+    assert 0.1 < w.joint("wheel").qd < 0.5  # the wheel followed the ramp, not a jump
     w.step(500)
     assert w.joint("wheel").qd == pytest.approx(3.0, rel=0.02)
 
 
 def test_position_and_torque_motors() -> None:
-    w = _wheel_world(Motor("position", gain=20.0, damping=1.0))
+    w = _wheel_world(Motor("position", gain=20.0, damping=1.0, velocity=2.0))
     w.motor("wheel").set(1.0)
-    w.step(1500)
+    w.step(100)  # 0.2 s: the velocity limit lets the target move 0.4 rad
+    assert w.motor("wheel").applied == pytest.approx(0.4)
+    w.step(1400)
     assert w.joint("wheel").q == pytest.approx(1.0, abs=0.01)
     w = _wheel_world(Motor("torque", force=0.5))
     w.motor("wheel").set(5.0)  # clipped to the 0.5 N m force limit

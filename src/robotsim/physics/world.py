@@ -178,7 +178,8 @@ class JointHandle:
 class MotorHandle:
     """A motor (actuator) named like its joint. ``set(target)``: velocity (rad/s or m/s),
     position (rad or m) or torque/force (N m or N) depending on the motor kind. The
-    motor's acceleration limit ramps the applied target towards it, step call by call."""
+    applied target follows it no faster than the acceleration limit (velocity motors) or
+    the velocity limit (position motors), updated every 10 ms step chunk."""
 
     def __init__(self, world: World, name: str, aid: int, kind: str, velocity: float,
                  acceleration: float) -> None:
@@ -241,7 +242,11 @@ class World:
         self.motor_names = tuple(mi.name for mi in self._compiled.motors)
         self._motor_ids = {n: m.actuator(n).id for n in self.motor_names}
         self._targets = np.zeros(m.nu)
-        acc = np.array([mi.motor.acceleration for mi in self._compiled.motors], dtype=float)
+        # how fast each motor's applied target may move (per second): velocity motors by
+        # their acceleration limit, position motors by their velocity limit
+        acc = np.array([mi.motor.velocity if mi.motor.kind == "position"
+                        else mi.motor.acceleration if mi.motor.kind == "velocity" else np.inf
+                        for mi in self._compiled.motors], dtype=float)
         self._acc = acc if acc.size else np.zeros(0)
         self._ramped = bool(np.isfinite(acc).any())
         self._qfrc_pending = np.zeros(m.nv)
@@ -298,9 +303,8 @@ class World:
         import mujoco
 
         m, d = self.model, self.data
-        if self._ramped:
-            self._ramp(n * self.timestep)
-        else:
+        ramped = self._ramped
+        if not ramped:
             d.ctrl[:] = self._targets
         if self._has_pending:
             d.qfrc_applied[:] = self._qfrc_pending
@@ -309,6 +313,8 @@ class World:
         while n > 0:
             k = chunk if n > chunk else n
             t0 = d.time
+            if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
+                self._ramp(k * self.timestep)
             mujoco.mj_step(m, d, k)
             n -= k
             if (w[ids[0]].number != counts[0] or w[ids[1]].number != counts[1]
