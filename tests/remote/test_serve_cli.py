@@ -13,9 +13,9 @@ import pytest
 
 from robotsim import load_robot
 from robotsim.cli import main
-from robotsim.physics import RobotPlacement, Scene, World
+from robotsim.physics import Motor, RobotPlacement, Scene, World
 from robotsim.recording import RunStatus, RunStore
-from robotsim.remote import Client, RemoteServer, SimulationTarget
+from robotsim.remote import Client, RemoteError, RemoteServer, SimulationTarget
 from robotsim.remote.world_target import WorldTarget
 
 
@@ -64,8 +64,13 @@ def test_serve_process_answers_records_and_stops_on_ctrl_c(tmp_path: Path) -> No
         assert q1[0] == 0.0 and q1[-1] == pytest.approx(0.2)
 
 
+def _arm_world(gain: float, damping: float = 0.0) -> World:
+    motor = Motor("position", gain=gain, damping=damping)
+    return World(Scene(robots=(RobotPlacement("arm", load_robot("puma560"), default_motor=motor),)))
+
+
 def test_physics_world_as_a_target() -> None:
-    world = World(Scene(robots=(RobotPlacement("arm", load_robot("puma560")),)))
+    world = _arm_world(gain=50.0, damping=5.0)  # a servo the light wrist links can take
     target = WorldTarget(world)
     assert isinstance(target, SimulationTarget)
     assert target.robots()["arm"].joints == load_robot("puma560").joint_names
@@ -82,6 +87,35 @@ def test_physics_world_as_a_target() -> None:
         assert all(len(p) == 7 for p in links.values())
         c.reset()
         assert c.state()["t"] == 0.0
+
+
+def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> None:
+    target = WorldTarget(_arm_world(gain=1e7))  # an absurdly stiff servo: MuJoCo diverges
+    with RemoteServer(target, port=0).start() as srv, Client(srv.address) as c:
+        c.set_joints("arm", {"joint6": 1.0})  # while running
+        deadline = time.monotonic() + 5
+        while c.state()["fault"] is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        st = c.state()
+        assert st["paused"] is True and "simulation diverged" in st["fault"]
+        assert "PhysicsError" in c.request("ping")["fault"]  # still answering
+        with pytest.raises(RemoteError, match=r"stopped on an error .* send 'reset' first"):
+            c.resume()
+        with pytest.raises(RemoteError, match="send 'reset' first"):
+            c.step(1)
+        # paused by hand, then a step diverges: the error comes back in the reply and a
+        # reset clears it, leaving the simulation paused as it was
+        c.pause()
+        c.reset()
+        assert c.state()["fault"] is None
+        c.pause()
+        c.set_joints("arm", {"joint6": 1.0})
+        with pytest.raises(RemoteError, match="simulation diverged"):
+            c.step(50)
+        assert c.stats()["stats"]["faults"] >= 2
+        c.reset()
+        st = c.state()
+        assert st["fault"] is None and st["paused"] is True and st["t"] == 0.0
 
 
 def test_bad_serve_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

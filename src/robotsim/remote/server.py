@@ -107,6 +107,7 @@ class ServerStats:
     pushed: int = 0
     steps: int = 0
     overruns: int = 0
+    faults: int = 0
     extra: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, int]:
@@ -143,6 +144,8 @@ class RemoteServer:
         self.on_step = on_step
         self.stats = ServerStats()
         self.paused = False
+        self.fault: str | None = None
+        self._paused_by_fault = False
         self._subs: dict[Address, _Sub] = {}
         self._buckets: dict[Address, _Bucket] = {}
         self._stop = threading.Event()
@@ -179,8 +182,11 @@ class RemoteServer:
                     break
                 if not self.paused:
                     n = 0
-                    while self._next_step <= now:
-                        self._step(1)
+                    while self._next_step <= now and not self.paused:
+                        try:
+                            self._step(1)
+                        except RobotsimError:
+                            break  # faulted: paused, reported to every client
                         self._next_step += dt_wall
                         n += 1
                         if n % 16 == 0:  # behind: keep answering while catching up
@@ -221,11 +227,20 @@ class RemoteServer:
         self.close()
 
     def _step(self, n: int) -> None:
-        for _ in range(n):
-            self.target.step(1)
-            self.stats.steps += 1
-            if self.on_step is not None:
-                self.on_step(self.target)
+        """Step; a RobotsimError (divergence, a failed recorder...) pauses the simulation
+        and is kept in :attr:`fault` until a reset."""
+        try:
+            for _ in range(n):
+                self.target.step(1)
+                self.stats.steps += 1
+                if self.on_step is not None:
+                    self.on_step(self.target)
+        except RobotsimError as exc:
+            self.fault = f"{type(exc).__name__}: {exc}"
+            self._paused_by_fault = not self.paused
+            self.paused = True
+            self.stats.faults += 1
+            raise
 
     # -- the socket -------------------------------------------------------------------
     def _serve_until(self, deadline: float, max_datagrams: int = 1 << 30) -> None:
@@ -377,10 +392,10 @@ class RemoteServer:
         if links:
             for name, entry in states.items():
                 entry["links"] = {lk: pose7(T) for lk, T in self.target.link_poses(name).items()}
-        return {"t": self.target.time, "paused": self.paused, "robots": states}
+        return {"t": self.target.time, "paused": self.paused, "fault": self.fault, "robots": states}
 
     def _op_ping(self, req: Request, addr: Address) -> dict[str, Any]:
-        return {"t": self.target.time}
+        return {"t": self.target.time, "fault": self.fault}
 
     def _op_info(self, req: Request, addr: Address) -> dict[str, Any]:
         lim = self.limits
@@ -391,6 +406,7 @@ class RemoteServer:
             "rate": self.rate,
             "t": self.target.time,
             "paused": self.paused,
+            "fault": self.fault,
             "robots": {n: i.to_json() for n, i in self.target.robots().items()},
             "limits": {
                 "max_datagram": lim.max_datagram,
@@ -445,9 +461,17 @@ class RemoteServer:
 
     def _op_pause(self, req: Request, addr: Address) -> dict[str, Any]:
         self.paused = True
+        self._paused_by_fault = False  # stays paused after a reset
         return {"t": self.target.time, "paused": True}
 
+    def _check_fault(self, op: str) -> None:
+        if self.fault is not None:
+            raise ProtocolError(
+                f"{op}: the simulation stopped on an error ({self.fault}); send 'reset' first"
+            )
+
     def _op_resume(self, req: Request, addr: Address) -> dict[str, Any]:
+        self._check_fault("resume")
         if self.paused:
             self.paused = False
             self._next_step = time.monotonic()
@@ -455,10 +479,14 @@ class RemoteServer:
 
     def _op_reset(self, req: Request, addr: Address) -> dict[str, Any]:
         self.target.reset()
+        if self.fault is not None:  # a reset clears the error (and runs again if it ran)
+            self.fault = None
+            self.paused = not self._paused_by_fault
         self._next_step = time.monotonic()
         return {"t": self.target.time, "paused": self.paused}
 
     def _op_step(self, req: Request, addr: Address) -> dict[str, Any]:
+        self._check_fault("step")
         if not self.paused:
             raise ProtocolError("step: the simulation is running; send 'pause' first")
         n = get_int(req.body, req.op, "n", 1, 1, self.limits.max_step)
@@ -488,6 +516,7 @@ class RemoteServer:
             "subscribers": len(self._subs),
             "senders": len(self._buckets),
             "t": self.target.time,
+            "fault": self.fault,
             "wall_s": wall,
             "sim_s": sim,
             "real_time_factor": sim / wall if wall > 0 else 0.0,
