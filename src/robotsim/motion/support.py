@@ -35,6 +35,7 @@ floor (its yaw and x, y kept) and becomes the support.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -105,8 +106,12 @@ class SupportTracker:
         model: the robot; ``soles`` its feet (none for a fixed-base robot: then the
             root stays at the world origin and nothing switches).
         q0: start configuration ``(nq,)``; the robot is placed by :func:`initial_root`.
-        q_between: ``f(u_from, u_to, u) -> q`` is not needed: pass each tick's segment
-            endpoints to :meth:`step` instead (see ``q_of``).
+        settings: contact tolerances and the detection mode (module docs).
+
+    Attributes:
+        state: the :class:`AnchoredState` (the support sole is its anchor).
+        support: index of the support sole in ``soles`` (-1 without soles).
+        heights: lowest-corner height of every sole now ``(F,)`` (m).
     """
 
     def __init__(
@@ -151,10 +156,14 @@ class SupportTracker:
         W = self.state.link_poses()
         return np.array([np.min(W[li, 2] @ C) for li, C in zip(self._link, self._corners)])
 
-    def step(self, q: np.ndarray, q_of: object = None) -> Switch | None:
-        """Advance to ``q``; ``q_of(u) -> q`` gives the configuration at fraction
-        ``u`` in [0, 1] of the way from the previous sample to ``q`` (used by exact
-        detection). Returns the switch made in this tick, if any."""
+    def step(
+        self, q: np.ndarray, q_of: Callable[[float], np.ndarray] | None = None
+    ) -> Switch | None:
+        """Advance to ``q`` ``(nq,)``; ``q_of(u)`` gives the configuration at fraction
+        ``u`` in [0, 1] of the way from the previous sample to ``q`` along the motion
+        (exact detection bisects on it; default: a straight line in joint space).
+        Returns the switch made in this tick, if any (its ``tick`` and ``t`` are left
+        for the caller to fill: -1 and nan)."""
         st = self.state
         if not self.soles:
             st.set_q(q)
@@ -162,6 +171,12 @@ class SupportTracker:
         s = self.settings
         q_prev = st.q
         h_prev = self.heights
+        if q_of is None:
+            q_new = np.asarray(q, dtype=np.float64)
+
+            def q_of(u: float) -> np.ndarray:
+                return q_prev + u * (q_new - q_prev)
+
         st.set_q(q)
         h = self._heights()
         a = self.support
@@ -184,14 +199,14 @@ class SupportTracker:
             lo, hi = 0.0, 1.0  # h_b(lo) > 0 >= h_b(hi)
             for _ in range(60):
                 mid = 0.5 * (lo + hi)
-                st.set_q(q_of(mid))  # type: ignore[operator]
+                st.set_q(q_of(mid))
                 if self._heights()[b] > 0.0:
                     lo = mid
                 else:
                     hi = mid
                 if hi - lo < 1e-13:
                     break
-            st.set_q(q_of(hi))  # type: ignore[operator]
+            st.set_q(q_of(hi))
             err = float(self._heights()[b])
             st.set_anchor(self.soles[b].frame)
             st.set_q(q)
