@@ -16,8 +16,18 @@ import numpy as np
 
 __all__ = ["save_map", "save_responses"]
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-           "#bcbd22", "#7f7f7f", "#ff7f0e")
+PALETTE = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#7f7f7f",
+    "#ff7f0e",
+)
 
 
 def _figure(figsize: tuple[float, float]) -> tuple[Any, Any]:
@@ -43,10 +53,15 @@ def _soccer_markings(ax: Any, sx: float, sy: float) -> None:
         ax.add_patch(Rectangle((x, -box_h / 2), box_w, box_h, **kw))
 
 
-def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarray,
-             trajectories: Sequence[dict[str, Any]], title: str = "",
-             markings: str = "soccer",
-             objects: Sequence[dict[str, Any]] = ()) -> Path:
+def save_map(
+    path: str | Path,
+    field_size: Sequence[float],
+    obstacles: np.ndarray,
+    trajectories: Sequence[dict[str, Any]],
+    title: str = "",
+    markings: str = "soccer",
+    objects: Sequence[dict[str, Any]] = (),
+) -> Path:
     """Write the top-down map. ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
     is a mapping with ``name``, ``xy`` ``(K, 2)``, ``start``/``goal`` ``(3,)`` (x, y,
     theta), optional ``radius`` (footprint), ``tolerance`` and ``color``; ``objects``
@@ -57,8 +72,15 @@ def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarra
     sx, sy = float(field_size[0]), float(field_size[1])
     fig, ax = _figure((8.0, 8.0 * sy / sx + 0.6))
     margin = 0.5
-    ax.add_patch(Rectangle((-sx / 2 - margin, -sy / 2 - margin), sx + 2 * margin,
-                           sy + 2 * margin, color="#3f7f3f", zorder=0))
+    ax.add_patch(
+        Rectangle(
+            (-sx / 2 - margin, -sy / 2 - margin),
+            sx + 2 * margin,
+            sy + 2 * margin,
+            color="#3f7f3f",
+            zorder=0,
+        )
+    )
     if markings == "soccer":
         _soccer_markings(ax, sx, sy)
     for x, y, r in np.asarray(obstacles).reshape(-1, 3):
@@ -70,8 +92,18 @@ def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarra
             yaw = float(ob.get("yaw", 0.0))
             c, s_ = np.cos(yaw), np.sin(yaw)
             corner = (x - (c * sx_ - s_ * sy_) / 2, y - (s_ * sx_ + c * sy_) / 2)
-            ax.add_patch(Rectangle(corner, sx_, sy_, angle=float(np.degrees(yaw)),
-                                   color="#9a9a9a", ec="black", lw=0.6, zorder=3))
+            ax.add_patch(
+                Rectangle(
+                    corner,
+                    sx_,
+                    sy_,
+                    angle=float(np.degrees(yaw)),
+                    color="#9a9a9a",
+                    ec="black",
+                    lw=0.6,
+                    zorder=3,
+                )
+            )
             top = 0.5 * float(np.hypot(sx_, sy_))
         else:
             top = float(ob["radius"])
@@ -86,8 +118,9 @@ def save_map(path: str | Path, field_size: Sequence[float], obstacles: np.ndarra
         if rad > 0 and len(xy):
             ax.add_patch(Circle(tuple(xy[-1]), rad, fill=False, color=color, lw=1.0, zorder=5))
         ax.plot(*s[:2], marker="o", color=color, mec="black", ms=8, zorder=6)
-        ax.arrow(s[0], s[1], 0.5 * np.cos(s[2]), 0.5 * np.sin(s[2]), color=color,
-                 width=0.03, zorder=6)
+        ax.arrow(
+            s[0], s[1], 0.5 * np.cos(s[2]), 0.5 * np.sin(s[2]), color=color, width=0.03, zorder=6
+        )
         ax.plot(*g[:2], marker="*", color="gold", mec="black", ms=14, zorder=6)
         tol = float(tr.get("tolerance") or 0.0)
         if tol > 0:
@@ -121,8 +154,9 @@ def save_responses(path: str | Path, responses: Sequence[dict[str, Any]]) -> Pat
     axes = [fig.add_subplot(n, 1, i + 1) for i in range(n)]
     for ax, r in zip(axes, responses):
         t, y = np.asarray(r["t"]), np.asarray(r["response"])
-        for a, (label, color) in enumerate((("x", "#1f77b4"), ("y", "#d62728"),
-                                            ("theta", "#2ca02c"))):
+        for a, (label, color) in enumerate(
+            (("x", "#1f77b4"), ("y", "#d62728"), ("theta", "#2ca02c"))
+        ):
             ax.plot(t, y[:, a], color=color, lw=1.6, label=label)
         ax.axhline(1.0, color="black", lw=0.8, ls="--")
         if r.get("time_to_goal") is not None:

@@ -42,8 +42,9 @@ def test_pid_anti_windup_recovers_without_overshoot_from_saturation() -> None:
     charge up during the long saturated approach, so the overshoot stays small."""
 
     def run(windup_guard: bool) -> float:
-        gains = PIDGains(kp=2.0, ki=1.0, output_limit=1.0,
-                         integral_limit=0.3 if windup_guard else 1e9)
+        gains = PIDGains(
+            kp=2.0, ki=1.0, output_limit=1.0, integral_limit=0.3 if windup_guard else 1e9
+        )
         pid = PID(gains)
         if not windup_guard:
             pid.__class__ = _NaivePID
@@ -65,8 +66,7 @@ class _NaivePID(PID):
     def __call__(self, error: float, dt: float, measurement: float | None = None) -> float:
         g = self.gains
         self.integral += error * dt
-        return float(np.clip(g.kp * error + g.ki * self.integral, -g.output_limit,
-                             g.output_limit))
+        return float(np.clip(g.kp * error + g.ki * self.integral, -g.output_limit, g.output_limit))
 
 
 def test_pid_derivative_and_wrap() -> None:
@@ -102,7 +102,9 @@ def test_path_follower_progresses_and_never_goes_back() -> None:
 
 
 def _simulate(
-    ctrl: MobileController, start: tuple[float, float, float], holonomic: bool = True,
+    ctrl: MobileController,
+    start: tuple[float, float, float],
+    holonomic: bool = True,
     seconds: float = 40.0,
 ) -> tuple[np.ndarray, float | None]:
     """Ideal base: the commanded body twist is what happens. Returns the path and the

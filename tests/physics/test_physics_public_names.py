@@ -7,8 +7,9 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["robotsim.physics", "robotsim.control", "robotsim.scenario",
-                                    "robotsim.plots"])
+@pytest.mark.parametrize(
+    "module", ["robotsim.physics", "robotsim.control", "robotsim.scenario", "robotsim.plots"]
+)
 def test_all_names_import(module: str) -> None:
     mod = importlib.import_module(module)
     assert mod.__all__

@@ -18,8 +18,9 @@ FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 
 
 def _ball_world(surface: ContactSurface, height: float, timestep: float = 0.002) -> World:
-    ball = Body("ball", Sphere(0.1), trans([0, 0, 0.1 + height]), joint=Joint("free"),
-                mass=1.0, surface="s")
+    ball = Body(
+        "ball", Sphere(0.1), trans([0, 0, 0.1 + height]), joint=Joint("free"), mass=1.0, surface="s"
+    )
     return World(Scene(bodies=(ball,), surfaces={"s": surface}, timestep=timestep))
 
 
@@ -59,8 +60,9 @@ def _slide_distance(mu: float, degrees: float) -> float:
     """Box resting on an inclined plane: distance travelled along it in 1 s."""
     R = rot_y(-math.radians(degrees))
     slope = Body("slope", Plane(), make_T(R, [0, 0, 0]))
-    box = Body("box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.051]), joint=Joint("free"),
-               mass=1.0)
+    box = Body(
+        "box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.051]), joint=Joint("free"), mass=1.0
+    )
     w = World(Scene(bodies=(slope, box), ground=None, default_surface=ContactSurface(mu=mu)))
     w.step(100)
     p0 = w.body("box").position
@@ -97,11 +99,18 @@ def _creep_speed(slip: float) -> float:
 
     R = rot_y(-math.radians(10.0))
     slope = Body("slope", Box((4, 4, 0.1)), make_T(R, R @ [0, 0, -0.05]))
-    box = Body("box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.0505]), joint=Joint("free"),
-               mass=1.0)
+    box = Body(
+        "box", Box((0.2, 0.2, 0.1)), make_T(R, R @ [0, 0, 0.0505]), joint=Joint("free"), mass=1.0
+    )
     surf = ContactSurface(mu=1.0, slip1=slip, slip2=slip)
-    w = World(Scene(bodies=(slope, box), ground=None, surfaces={"s": surf},
-                    pairs=(SurfacePair("slope", "box", "s"),)))
+    w = World(
+        Scene(
+            bodies=(slope, box),
+            ground=None,
+            surfaces={"s": surf},
+            pairs=(SurfacePair("slope", "box", "s"),),
+        )
+    )
     w.step(250)
     p0 = w.body("box").position
     w.step(250)
@@ -141,8 +150,14 @@ def test_three_ways_of_moving_a_body() -> None:
 
 def _wheel_world(motor: Motor) -> World:
     base = Body("base", Box((0.4, 0.4, 0.4)), trans([0, 0, 1.0]))
-    wheel = Body("wheel", Cylinder(0.1, 0.05), trans([0, 0.4, 0]), parent="base",
-                 joint=Joint("hinge", axis=(0, 0, 1), motor=motor), mass=1.0)
+    wheel = Body(
+        "wheel",
+        Cylinder(0.1, 0.05),
+        trans([0, 0.4, 0]),
+        parent="base",
+        joint=Joint("hinge", axis=(0, 0, 1), motor=motor),
+        mass=1.0,
+    )
     return World(Scene(bodies=(base, wheel), ground=None))
 
 
@@ -175,16 +190,43 @@ def test_joint_types_compile_and_move() -> None:
     base = Body("base", Box((0.2, 0.2, 0.2)), trans([0, 0, 2.0]))
     bodies = (
         base,
-        Body("pend", Capsule(0.03, 0.3), trans([0.3, 0, 0]), parent="base",
-             joint=Joint("ball", anchor=(-0.2, 0, 0)), mass=0.5),
-        Body("slide", Box((0.1, 0.1, 0.1)), trans([0, 0.5, 0]), parent="base",
-             joint=Joint("slider", axis=(0, 0, 1), range=(-0.3, 0.0)), mass=0.5),
-        Body("fixed", Ellipsoid((0.1, 0.05, 0.05)), trans([0, -0.5, 0]), parent="base",
-             joint=Joint("fixed")),
-        Body("steer", Cylinder(0.1, 0.04), trans([0.5, 0.5, 0]), parent="base",
-             joint=Joint("hinge2", axis=(0, 0, 1), axis2=(0, 1, 0),
-                         motor=Motor("position", gain=10.0, damping=0.5),
-                         motor2=Motor("velocity", gain=2.0)), mass=0.3),
+        Body(
+            "pend",
+            Capsule(0.03, 0.3),
+            trans([0.3, 0, 0]),
+            parent="base",
+            joint=Joint("ball", anchor=(-0.2, 0, 0)),
+            mass=0.5,
+        ),
+        Body(
+            "slide",
+            Box((0.1, 0.1, 0.1)),
+            trans([0, 0.5, 0]),
+            parent="base",
+            joint=Joint("slider", axis=(0, 0, 1), range=(-0.3, 0.0)),
+            mass=0.5,
+        ),
+        Body(
+            "fixed",
+            Ellipsoid((0.1, 0.05, 0.05)),
+            trans([0, -0.5, 0]),
+            parent="base",
+            joint=Joint("fixed"),
+        ),
+        Body(
+            "steer",
+            Cylinder(0.1, 0.04),
+            trans([0.5, 0.5, 0]),
+            parent="base",
+            joint=Joint(
+                "hinge2",
+                axis=(0, 0, 1),
+                axis2=(0, 1, 0),
+                motor=Motor("position", gain=10.0, damping=0.5),
+                motor2=Motor("velocity", gain=2.0),
+            ),
+            mass=0.3,
+        ),
     )
     w = World(Scene(bodies=bodies, ground=None))
     assert {"slide", "steer.steer", "steer.drive"} <= set(w.joint_names)
@@ -201,16 +243,16 @@ def test_joint_types_compile_and_move() -> None:
     assert w.body("pend").position[2] < 2.0  # the ball-jointed pendulum hangs down
 
 
-@pytest.mark.parametrize("rel", ["X/test_cube_text.x", "X/test_cube_binary.x",
-                                 "3DS/RotatingCube.3DS", "OBJ/box.obj"])
+@pytest.mark.parametrize(
+    "rel", ["X/test_cube_text.x", "X/test_cube_binary.x", "3DS/RotatingCube.3DS", "OBJ/box.obj"]
+)
 def test_legacy_mesh_bodies_fall_and_rest_on_their_convex_hull(rel: str) -> None:
     from robotsim.model.meshes import load_mesh
 
     path = FIXTURES / "meshes" / rel
     extent = float(np.max(load_mesh(path).extents))
     s = 0.3 / extent  # any file unit -> a 0.3 m object
-    body = Body("thing", Mesh(path, (s, s, s)), trans([0, 0, 1.0]), joint=Joint("free"),
-                mass=1.0)
+    body = Body("thing", Mesh(path, (s, s, s)), trans([0, 0, 1.0]), joint=Joint("free"), mass=1.0)
     w = World(Scene(bodies=(body,)))
     w.step(1500)
     lowest = w.data.geom_xpos[w.model.geom("thing").id][2]
@@ -251,8 +293,9 @@ def test_same_scene_and_seed_give_the_same_numbers() -> None:
         w = _ball_world(ContactSurface(bounce=0.5, mu=0.4), 0.7)
         w.body("ball").set_velocity([0.3, -0.2, 0.0], [1.0, 2.0, 0.0])
         w.step(700)
-        return np.concatenate([w.state().body_pos.ravel(), w.state().body_quat.ravel(),
-                               w.rng.random(3)])
+        return np.concatenate(
+            [w.state().body_pos.ravel(), w.state().body_quat.ravel(), w.rng.random(3)]
+        )
 
     assert np.array_equal(run(), run())
 
@@ -277,8 +320,13 @@ def test_library_arm_in_a_world_with_position_motors() -> None:
 
     puma = load_robot("puma560")
     q0 = dict(zip(puma.joint_names, [0.0, -0.5, 0.5, 0.0, 0.3, 0.0]))
-    arm = RobotPlacement("arm", puma, trans([0, 0, 0]), q0=q0,
-                         default_motor=Motor("position", gain=2000.0, damping=50.0))
+    arm = RobotPlacement(
+        "arm",
+        puma,
+        trans([0, 0, 0]),
+        q0=q0,
+        default_motor=Motor("position", gain=2000.0, damping=50.0),
+    )
     w = World(Scene(robots=(arm,)))
     assert set(w.motor_names) == {f"arm/{j}" for j in puma.joint_names}
     assert w.joint("arm/" + puma.joint_names[1]).q == pytest.approx(-0.5)

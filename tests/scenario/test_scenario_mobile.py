@@ -22,8 +22,18 @@ SCENARIOS = ROOT / "scenarios"
 
 def test_soccer_robot_reaches_goal_without_touching_an_obstacle(tmp_path: Path) -> None:
     out = tmp_path / "soccer"
-    code = main(["run", str(SCENARIOS / "soccer_obstacles.yaml"), "--out", str(out),
-                 "--duration", "22", "--set", "stop_when_all_reached=true"])
+    code = main(
+        [
+            "run",
+            str(SCENARIOS / "soccer_obstacles.yaml"),
+            "--out",
+            str(out),
+            "--duration",
+            "22",
+            "--set",
+            "stop_when_all_reached=true",
+        ]
+    )
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
     r = summary["robots"]["omni"]
@@ -31,8 +41,14 @@ def test_soccer_robot_reaches_goal_without_touching_an_obstacle(tmp_path: Path) 
     assert r["collisions"] == 0 and r["min_obstacle_clearance"] > 0.0
     assert len(summary["obstacles"]) == 8
     assert all(d == 0.5 for _, _, d in summary["obstacles"])
-    for key in ("reached_goal", "time_to_goal", "path_length", "overshoot",
-                "min_obstacle_clearance", "collisions"):
+    for key in (
+        "reached_goal",
+        "time_to_goal",
+        "path_length",
+        "overshoot",
+        "min_obstacle_clearance",
+        "collisions",
+    ):
         assert key in r
     assert r["path_length"] >= np.hypot(14.5, 10.0) - 0.1
     assert (out / "map.png").stat().st_size > 10_000
@@ -78,18 +94,31 @@ def test_random_layout_follows_the_seed() -> None:
 
 
 def test_random_layout_run_reaches_goal_without_collision() -> None:
-    s = _short(SCENARIOS / "soccer_obstacles.yaml", 24, "obstacles.layout=random",
-               "stop_when_all_reached=true")
+    s = _short(
+        SCENARIOS / "soccer_obstacles.yaml",
+        24,
+        "obstacles.layout=random",
+        "stop_when_all_reached=true",
+    )
     r = s["robots"]["omni"]
     assert r["reached_goal"] and r["collisions"] == 0
 
 
 def test_many_robots_from_one_entry(tmp_path: Path) -> None:
     sc = {
-        "kind": "mobile", "name": "fleet", "duration": 2.0, "robots_collide": True,
+        "kind": "mobile",
+        "name": "fleet",
+        "duration": 2.0,
+        "robots_collide": True,
         "robots": [
-            {"name": "omni", "model": "omni3", "start": [-6, -4, 0], "goal": [-3, -4, 0],
-             "count": 4, "spacing": [0, 1.5]},
+            {
+                "name": "omni",
+                "model": "omni3",
+                "start": [-6, -4, 0],
+                "goal": [-3, -4, 0],
+                "count": 4,
+                "spacing": [0, 1.5],
+            },
             {"name": "dd", "model": "diffdrive", "start": [2, 0, 0], "goal": [3, 0, 0]},
         ],
     }
@@ -112,8 +141,11 @@ def test_every_shipped_scenario_runs(path: Path, tmp_path: Path) -> None:
         assert (tmp_path / "map.png").exists()
 
 
-BASE = {"kind": "mobile", "name": "bad", "robots": [
-    {"name": "r", "model": "omni3", "start": [0, 0, 0], "goal": [3, 0, 0]}]}
+BASE = {
+    "kind": "mobile",
+    "name": "bad",
+    "robots": [{"name": "r", "model": "omni3", "start": [0, 0, 0], "goal": [3, 0, 0]}],
+}
 
 
 def _err(tmp_path: Path, data: dict, capsys: pytest.CaptureFixture[str]) -> str:
@@ -174,8 +206,9 @@ def test_bad_yaml_and_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[st
     with pytest.raises(ScenarioError, match=r"expected KEY\.PATH=VALUE"):
         run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(duration=0.1), ["layout"])
     with pytest.raises(ScenarioError, match="not an index"):
-        run_file(SCENARIOS / "soccer_obstacles.yaml", RunOptions(duration=0.1),
-                 ["robots.5.model=omni3"])
+        run_file(
+            SCENARIOS / "soccer_obstacles.yaml", RunOptions(duration=0.1), ["robots.5.model=omni3"]
+        )
     data = read_scenario_yaml(SCENARIOS / "soccer_obstacles.yaml")
     data["obstacles"].update(layout="random", random={"count": 400, "region": [[0, 0], [1, 1]]})
     with pytest.raises(ScenarioError, match=r"obstacles\.random: placed only"):
@@ -185,15 +218,33 @@ def test_bad_yaml_and_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_objects_including_legacy_meshes_are_in_the_world(tmp_path: Path) -> None:
     fixtures = ROOT.parent / "shared" / "fixtures" / "meshes"
     sc = {
-        "kind": "mobile", "name": "objects", "duration": 1.0,
+        "kind": "mobile",
+        "name": "objects",
+        "duration": 1.0,
         "robots": [{"name": "r", "model": "omni3", "start": [0, 0, 0], "goal": [1, 0, 0]}],
         "objects": [
-            {"name": "ball", "shape": {"type": "sphere", "radius": 0.11},
-             "position": [1, 2, 0.6], "mass": 0.45, "surface": {"bounce": 0.8}},
-            {"name": "crate", "shape": {"type": "mesh", "file": str(fixtures / "X" /
-             "test_cube_binary.x"), "scale": 0.1}, "position": [3, 3, 0.5]},
-            {"name": "wall", "shape": {"type": "box", "size": [0.2, 3, 0.5]},
-             "position": [5, 0, 0.25], "free": False},
+            {
+                "name": "ball",
+                "shape": {"type": "sphere", "radius": 0.11},
+                "position": [1, 2, 0.6],
+                "mass": 0.45,
+                "surface": {"bounce": 0.8},
+            },
+            {
+                "name": "crate",
+                "shape": {
+                    "type": "mesh",
+                    "file": str(fixtures / "X" / "test_cube_binary.x"),
+                    "scale": 0.1,
+                },
+                "position": [3, 3, 0.5],
+            },
+            {
+                "name": "wall",
+                "shape": {"type": "box", "size": [0.2, 3, 0.5]},
+                "position": [5, 0, 0.25],
+                "free": False,
+            },
         ],
     }
     f = tmp_path / "objects.yaml"

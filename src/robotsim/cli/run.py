@@ -17,21 +17,48 @@ __all__ = ["register"]
 
 @click.command("run")
 @click.argument("scenario", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
-              help="Output folder (summary.json, map.png, recording). Default: none written.")
-@click.option("--duration", type=float, default=None,
-              help="Simulated seconds (overrides the file).")
-@click.option("--seed", type=int, default=None,
-              help="Seed (random layouts, noise); overrides the file.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
-              help="Override a field, e.g. --set obstacles.layout=random (repeatable).")
-@click.option("--mode", type=click.Choice(["physics", "kinematic"]), default=None,
-              help="Engine, for scenario kinds that support both.")
-@click.option("--db", default=None,
-              help="Record into a run store (SQLite path or SQLAlchemy URL) instead of CSV.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (summary.json, map.png, recording). Default: none written.",
+)
+@click.option(
+    "--duration", type=float, default=None, help="Simulated seconds (overrides the file)."
+)
+@click.option(
+    "--seed", type=int, default=None, help="Seed (random layouts, noise); overrides the file."
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY.PATH=VALUE",
+    help="Override a field, e.g. --set obstacles.layout=random (repeatable).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["physics", "kinematic"]),
+    default=None,
+    help="Engine, for scenario kinds that support both.",
+)
+@click.option(
+    "--db",
+    default=None,
+    help="Record into a run store (SQLite path or SQLAlchemy URL) instead of CSV.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def run_cmd(scenario: Path, out_dir: Path | None, duration: float | None, seed: int | None,
-            overrides: tuple[str, ...], mode: str | None, db: str | None, as_json: bool) -> None:
+def run_cmd(
+    scenario: Path,
+    out_dir: Path | None,
+    duration: float | None,
+    seed: int | None,
+    overrides: tuple[str, ...],
+    mode: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Run a scenario file headless and write its results."""
     from robotsim.errors import InputError
     from robotsim.scenario import RunOptions, run_file
@@ -44,14 +71,21 @@ def run_cmd(scenario: Path, out_dir: Path | None, duration: float | None, seed: 
         echo_json(summary)
         return
     robots = summary.get("robots", {})
-    click.echo(f"{summary.get('scenario', scenario)}: simulated {summary.get('sim_time', 0):.2f} s"
-               + (f" at {summary['real_time_factor']:.0f}x real time"
-                  if summary.get("real_time_factor") else ""))
+    click.echo(
+        f"{summary.get('scenario', scenario)}: simulated {summary.get('sim_time', 0):.2f} s"
+        + (
+            f" at {summary['real_time_factor']:.0f}x real time"
+            if summary.get("real_time_factor")
+            else ""
+        )
+    )
     for name, r in robots.items():
         ttg = r.get("time_to_goal")
-        click.echo(f"  {name}: reached={r.get('reached_goal')} time_to_goal="
-                   f"{'-' if ttg is None else f'{ttg:.2f} s'} path={r.get('path_length', 0):.2f} m "
-                   f"collisions={r.get('collisions')}")
+        click.echo(
+            f"  {name}: reached={r.get('reached_goal')} time_to_goal="
+            f"{'-' if ttg is None else f'{ttg:.2f} s'} path={r.get('path_length', 0):.2f} m "
+            f"collisions={r.get('collisions')}"
+        )
     if out_dir is not None:
         click.echo(f"wrote {out_dir}/summary.json")
 

@@ -15,7 +15,17 @@ from robotsim.control.pid import PosePID as PosePID
 from robotsim.control.pid import wrap_angle as wrap_angle
 
 __all__ = [
-    "PID", "VFH", "AxisLimit", "DiffDrive", "MobileController", "MobileControllerConfig",
-    "Omni3", "PIDGains", "PathFollower", "PosePID", "PotentialField", "RateLimiter",
+    "PID",
+    "VFH",
+    "AxisLimit",
+    "DiffDrive",
+    "MobileController",
+    "MobileControllerConfig",
+    "Omni3",
+    "PIDGains",
+    "PathFollower",
+    "PosePID",
+    "PotentialField",
+    "RateLimiter",
     "wrap_angle",
 ]

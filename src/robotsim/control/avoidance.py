@@ -48,8 +48,9 @@ class PotentialField:
     repulsion: float = 0.5
     slow_distance: float = 0.5
 
-    def __call__(self, position: ArrayLike, goal: ArrayLike,
-                 obstacles: np.ndarray) -> tuple[np.ndarray, float]:
+    def __call__(
+        self, position: ArrayLike, goal: ArrayLike, obstacles: np.ndarray
+    ) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
         force = _unit(to_goal)
@@ -77,8 +78,9 @@ class VFH:
     def _centres(self) -> np.ndarray:
         return np.arange(self.sectors) * (2 * math.pi / self.sectors)
 
-    def _discs(self, p: np.ndarray, obstacles: np.ndarray,
-               reach: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _discs(
+        self, p: np.ndarray, obstacles: np.ndarray, reach: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Bearing, angular half-width and weight (each (M,)) of the enlarged obstacles
         within ``reach`` of ``p``."""
         rel = obstacles[:, :2] - p
@@ -99,8 +101,7 @@ class VFH:
         covered = diff <= (half + width / 2)[:, None]
         return (covered * weight[:, None]).sum(axis=0)
 
-    def histogram(self, position: ArrayLike, obstacles: np.ndarray,
-                  horizon: float) -> np.ndarray:
+    def histogram(self, position: ArrayLike, obstacles: np.ndarray, horizon: float) -> np.ndarray:
         """Polar obstacle density (sectors,) around ``position``; sector i points at
         ``2 pi i / sectors`` rad. Obstacles farther than ``horizon`` are ignored."""
         p = np.asarray(position, dtype=np.float64)[:2]
@@ -109,8 +110,13 @@ class VFH:
         discs = self._discs(p, obstacles, min(self.window, horizon))
         return self._density(self._centres, discs)
 
-    def __call__(self, position: ArrayLike, goal: ArrayLike, obstacles: np.ndarray,
-                 previous: float | None = None) -> tuple[np.ndarray, float]:
+    def __call__(
+        self,
+        position: ArrayLike,
+        goal: ArrayLike,
+        obstacles: np.ndarray,
+        previous: float | None = None,
+    ) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
         dist = math.hypot(to_goal[0], to_goal[1])

@@ -83,7 +83,8 @@ class MobileBase:
     def set_wheel_rates(self, rates: ArrayLike) -> None:
         r = np.asarray(rates, dtype=np.float64).reshape(-1)
         if r.shape != (len(self.motors),):
-            raise InputError(f"robot {self.robot!r} has {len(self.motors)} wheels, "
-                             f"got {r.shape[0]} rates")
+            raise InputError(
+                f"robot {self.robot!r} has {len(self.motors)} wheels, got {r.shape[0]} rates"
+            )
         for mot, v in zip(self.motors, r):
             mot.set(float(v))

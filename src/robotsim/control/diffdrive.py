@@ -23,8 +23,10 @@ class DiffDrive:
 
     def __post_init__(self) -> None:
         if not (self.track > 0 and self.wheel_radius > 0):
-            raise InputError(f"diffdrive: track and wheel_radius must be > 0, got "
-                             f"{self.track}, {self.wheel_radius}")
+            raise InputError(
+                f"diffdrive: track and wheel_radius must be > 0, got "
+                f"{self.track}, {self.wheel_radius}"
+            )
 
     def wheel_rates(self, v: ArrayLike, w: ArrayLike) -> np.ndarray:
         """Forward speed ``v`` (m/s) and yaw rate ``w`` (rad/s), any matching shapes ->
@@ -39,5 +41,6 @@ class DiffDrive:
         r = np.asarray(rates, dtype=np.float64) * self.wheel_radius
         if r.shape[-1:] != (2,):
             raise InputError(f"diffdrive rates must end with 2 values, got {r.shape}")
-        return np.stack([(r[..., 0] + r[..., 1]) / 2, (r[..., 1] - r[..., 0]) / self.track],
-                        axis=-1)
+        return np.stack(
+            [(r[..., 0] + r[..., 1]) / 2, (r[..., 1] - r[..., 0]) / self.track], axis=-1
+        )

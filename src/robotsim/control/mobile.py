@@ -68,9 +68,13 @@ class MobileController:
     """Drives a base to ``goal`` ``(x, y, theta)``, optionally along ``path`` ``(N, 2)``,
     avoiding ``obstacles`` ``(N, 3)`` ``[x, y, radius]``."""
 
-    def __init__(self, config: MobileControllerConfig, goal: ArrayLike,
-                 path: ArrayLike | None = None,
-                 obstacles: ArrayLike | None = None) -> None:
+    def __init__(
+        self,
+        config: MobileControllerConfig,
+        goal: ArrayLike,
+        path: ArrayLike | None = None,
+        obstacles: ArrayLike | None = None,
+    ) -> None:
         self.config = config
         self.goal = np.asarray(goal, dtype=np.float64).reshape(3)
         self.follower: PathFollower | None = None
@@ -129,8 +133,11 @@ class MobileController:
         if self.config.holonomic:
             body = np.array([c * u[0] + s * u[1], -s * u[0] + c * u[1], u[2]])
             # keep the direction of travel: scale both axes when one exceeds its limit
-            over = max(abs(body[0]) / self.config.limits[0].max_speed,
-                       abs(body[1]) / self.config.limits[1].max_speed, 1.0)
+            over = max(
+                abs(body[0]) / self.config.limits[0].max_speed,
+                abs(body[1]) / self.config.limits[1].max_speed,
+                1.0,
+            )
             body[:2] /= over
         else:
             body = self._nonholonomic(p, u)

@@ -50,11 +50,13 @@ class Omni3:
     def matrix(self) -> np.ndarray:
         """``M`` (3, 3) with ``v = k M [Vx, Vy, Vr]`` (eq. 1 without ``k``)."""
         a, b, R = self.alpha, self.beta, self.R
-        M = np.array([
-            [math.sin(b), math.cos(b), R],
-            [-math.cos(a), math.sin(a), R],
-            [-math.cos(math.pi / 2), -math.sin(math.pi / 2), R],
-        ])
+        M = np.array(
+            [
+                [math.sin(b), math.cos(b), R],
+                [-math.cos(a), math.sin(a), R],
+                [-math.cos(math.pi / 2), -math.sin(math.pi / 2), R],
+            ]
+        )
         M.setflags(write=False)
         return M
 

@@ -53,8 +53,9 @@ class PIDGains:
 class PID:
     """One PID loop (see the module docstring). Call with the error and ``dt`` (s)."""
 
-    def __init__(self, gains: PIDGains,
-                 derivative_on: Literal["error", "measurement"] = "error") -> None:
+    def __init__(
+        self, gains: PIDGains, derivative_on: Literal["error", "measurement"] = "error"
+    ) -> None:
         self.gains = gains
         self.derivative_on = derivative_on
         self.reset()

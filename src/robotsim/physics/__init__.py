@@ -19,7 +19,20 @@ from robotsim.physics.world import World as World
 from robotsim.physics.world import WorldState as WorldState
 
 __all__ = [
-    "Body", "BodyHandle", "ContactSurface", "DriveInfo", "Joint", "JointHandle", "Light",
-    "Motor", "MotorHandle", "Plane", "RobotPlacement", "Scene", "SurfacePair", "World",
-    "WorldState", "to_mujoco",
+    "Body",
+    "BodyHandle",
+    "ContactSurface",
+    "DriveInfo",
+    "Joint",
+    "JointHandle",
+    "Light",
+    "Motor",
+    "MotorHandle",
+    "Plane",
+    "RobotPlacement",
+    "Scene",
+    "SurfacePair",
+    "World",
+    "WorldState",
+    "to_mujoco",
 ]

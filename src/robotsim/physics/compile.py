@@ -59,7 +59,8 @@ class Compiled:
     #: moving geoms whose surface has bounce and bounce_vel: (geom id, bounce_vel m/s,
     #: bouncy solref, dead solref); the World picks one at each contact onset
     bounce_geoms: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 def _quat(T: np.ndarray) -> list[float]:
@@ -89,9 +90,11 @@ def _add_shape_geom(spec: Any, body: Any, b: Body) -> Any:
         from robotsim.model.meshes import load_mesh
 
         mesh = load_mesh(shape.path)
-        spec.add_mesh(name=f"mesh:{b.name}",
-                      uservert=(np.asarray(mesh.vertices) * shape.scale).ravel().tolist(),
-                      userface=np.asarray(mesh.faces, dtype=int).ravel().tolist())
+        spec.add_mesh(
+            name=f"mesh:{b.name}",
+            uservert=(np.asarray(mesh.vertices) * shape.scale).ravel().tolist(),
+            userface=np.asarray(mesh.faces, dtype=int).ravel().tolist(),
+        )
         kw.update(type=gt.mjGEOM_MESH, meshname=f"mesh:{b.name}")
     else:  # pragma: no cover - the Scene types are closed
         raise PhysicsError(f"body {b.name!r}: unsupported shape {type(shape).__name__}")
@@ -136,11 +139,14 @@ def _add_joint(spec: Any, body: Any, b: Body, motors: list[MotorInfo]) -> None:
         return
     pos = list(j.anchor)
     if j.type == "hinge2":
-        specs = [(f"{b.name}.steer", j.axis, j.motor, j.range), (f"{b.name}.drive", j.axis2,
-                 j.motor2, None)]
+        specs = [
+            (f"{b.name}.steer", j.axis, j.motor, j.range),
+            (f"{b.name}.drive", j.axis2, j.motor2, None),
+        ]
         for name, axis, motor, rng in specs:
-            jj = body.add_joint(name=name, type=jt.mjJNT_HINGE, axis=list(axis), pos=pos,
-                                damping=j.damping)
+            jj = body.add_joint(
+                name=name, type=jt.mjJNT_HINGE, axis=list(axis), pos=pos, damping=j.damping
+            )
             _limit(jj, rng)
             if motor is not None:
                 _add_motor(spec, name, motor, motors)
@@ -184,14 +190,16 @@ def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
     geom.contype, geom.conaffinity = bits
 
 
-def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo],
-                  keep_visuals: bool) -> None:
+def _attach_robot(
+    spec: Any, r: RobotPlacement, motors: list[MotorInfo], keep_visuals: bool
+) -> None:
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
     rspec = to_mjspec(r.model)
-    frame = spec.worldbody.add_frame(pos=[float(v) for v in r.T_world_base[:3, 3]],
-                                     quat=_quat(r.T_world_base))
+    frame = spec.worldbody.add_frame(
+        pos=[float(v) for v in r.T_world_base[:3, 3]], quat=_quat(r.T_world_base)
+    )
     frame.attach_body(rspec.body(r.model.root), prefix, "")
     bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
     for lk in r.model.links:
@@ -206,7 +214,7 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo],
         # apply when the parent is welded to the world: a fixed base)
         pairs = [(j.parent, j.child) for j in r.model.joints]
     else:
-        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     for a, b in pairs:
         spec.add_exclude(bodyname1=prefix + a, bodyname2=prefix + b)
     for jn in r.model.joint_names:
@@ -230,12 +238,17 @@ def compile_scene(scene: Scene) -> Compiled:
     spec.option.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
     spec.compiler.autolimits = True
     for i, lt in enumerate(scene.lights):
-        spec.worldbody.add_light(name=f"light{i}", pos=list(lt.pos), dir=list(lt.direction),
-                                 diffuse=list(lt.diffuse))
+        spec.worldbody.add_light(
+            name=f"light{i}", pos=list(lt.pos), dir=list(lt.direction), diffuse=list(lt.diffuse)
+        )
     if scene.ground is not None:
         sx, sy = scene.ground.size
-        g = spec.worldbody.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-                                    size=[sx, sy, 0.1], rgba=[0.35, 0.55, 0.35, 1])
+        g = spec.worldbody.add_geom(
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[sx, sy, 0.1],
+            rgba=[0.35, 0.55, 0.35, 1],
+        )
         _set_bits(g, WORLD_BITS)
     motors: list[MotorInfo] = []
     for b in _ordered(scene.bodies):
@@ -292,8 +305,9 @@ def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSu
         spec.add_exclude(bodyname1=b1, bodyname2=b2)
         for g1 in _geoms_of(spec, p.body1):
             for g2 in _geoms_of(spec, p.body2):
-                spec.add_pair(name=f"pair:{g1}|{g2}|{p.surface}", geomname1=g1, geomname2=g2,
-                              condim=3)
+                spec.add_pair(
+                    name=f"pair:{g1}|{g2}|{p.surface}", geomname1=g1, geomname2=g2, condim=3
+                )
     del mujoco
 
 
@@ -327,7 +341,9 @@ def _lightest(masses: list[float]) -> float:
 
 
 def _surfaces_on_model(
-    model: Any, scene: Scene, geom_surface: dict[str, ContactSurface],
+    model: Any,
+    scene: Scene,
+    geom_surface: dict[str, ContactSurface],
     drives: dict[str, DriveInfo],
 ) -> list[tuple[int, float, tuple[float, float], tuple[float, float]]]:
     """Write friction/solref/solimp per geom and per pair (mass-dependent parts need the

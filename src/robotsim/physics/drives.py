@@ -84,8 +84,10 @@ def wheel_joints(model: Any, kind: str) -> tuple[str, ...]:
     names = [n["joint"] if isinstance(n, dict) else str(n) for n in names]
     for n in names:
         if n not in model.joint_names:
-            raise ModelError(f"robot {model.name!r}: metadata.{kind} names wheel joint {n!r} "
-                             f"which is not a joint; joints: {', '.join(model.joint_names)}")
+            raise ModelError(
+                f"robot {model.name!r}: metadata.{kind} names wheel joint {n!r} "
+                f"which is not a joint; joints: {', '.join(model.joint_names)}"
+            )
     return tuple(names)
 
 
@@ -99,8 +101,10 @@ def wheel_radius(model: Any, kind: str, joint: str) -> float:
     for sh in (*link.collisions, *link.visuals):
         if isinstance(sh.geometry, Cylinder | Sphere):
             return float(sh.geometry.radius)
-    raise ModelError(f"robot {model.name!r}: no wheel_radius in metadata.{kind} and wheel "
-                     f"link {link.name!r} has no cylinder or sphere to read it from")
+    raise ModelError(
+        f"robot {model.name!r}: no wheel_radius in metadata.{kind} and wheel "
+        f"link {link.name!r} has no cylinder or sphere to read it from"
+    )
 
 
 def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
@@ -116,14 +120,17 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     joints = wheel_joints(model, kind)
     radius = wheel_radius(model, kind, joints[0])
     if kind == "omni":
-        surface = ContactSurface(mu=float(meta.get("mu", OMNI_SURFACE.mu)),
-                                 mu2=float(meta.get("mu2", OMNI_SURFACE.mu2 or 0.0)))
+        surface = ContactSurface(
+            mu=float(meta.get("mu", OMNI_SURFACE.mu)),
+            mu2=float(meta.get("mu2", OMNI_SURFACE.mu2 or 0.0)),
+        )
     else:
         surface = ContactSurface(mu=float(meta.get("mu", TYRE_SURFACE.mu)))
     if placement.surface is not None:
         surface = scene.surfaces[placement.surface]
-    info = DriveInfo(kind, placement.name, tuple(prefix + j for j in joints), radius, surface,
-                     params=meta)
+    info = DriveInfo(
+        kind, placement.name, tuple(prefix + j for j in joints), radius, surface, params=meta
+    )
     for jn in joints:
         joint = spec.joint(prefix + jn)
         motor = placement.motors.get(jn, placement.default_motor)
@@ -136,10 +143,17 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
         axis = axis / np.linalg.norm(axis)
         pos = np.asarray(joint.pos, dtype=float)
         a, b = pos - TYRE_HALF_LENGTH * axis, pos + TYRE_HALF_LENGTH * axis
-        tyre = body.add_geom(name=f"{prefix}{jn}:tyre", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                             fromto=[*a, *b], size=[radius, 0, 0], density=0.0,
-                             rgba=[0.15, 0.15, 0.15, 1.0], contype=0, conaffinity=0,
-                             group=3)
+        tyre = body.add_geom(
+            name=f"{prefix}{jn}:tyre",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            fromto=[*a, *b],
+            size=[radius, 0, 0],
+            density=0.0,
+            rgba=[0.15, 0.15, 0.15, 1.0],
+            contype=0,
+            conaffinity=0,
+            group=3,
+        )
         spec.add_exclude(bodyname1="world", bodyname2=body.name)
         pname = f"drive:{prefix}{jn}"
         spec.add_pair(name=pname, geomname1="ground", geomname2=tyre.name, condim=3)
@@ -148,17 +162,28 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     if caster:
         body = spec.body(prefix + str(caster))
         if body is None:
-            raise ModelError(f"robot {model.name!r}: metadata.{kind}.caster {caster!r} is not "
-                             f"a link; links: {', '.join(model.link_names)}")
+            raise ModelError(
+                f"robot {model.name!r}: metadata.{kind}.caster {caster!r} is not "
+                f"a link; links: {', '.join(model.link_names)}"
+            )
         spec.add_exclude(bodyname1="world", bodyname2=body.name)
         touching = [g for g in body.geoms if g.contype or g.conaffinity]
         if not touching:  # a visual-only caster: give it a contact sphere of its size
             link = model.link(str(caster))
-            r = next((sh.geometry.radius for sh in link.visuals
-                      if isinstance(sh.geometry, Sphere)), 0.01)
-            touching = [body.add_geom(name=f"{body.name}:ball", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                                      size=[r, 0, 0], density=0.0, contype=0, conaffinity=0,
-                                      group=3)]
+            r = next(
+                (sh.geometry.radius for sh in link.visuals if isinstance(sh.geometry, Sphere)), 0.01
+            )
+            touching = [
+                body.add_geom(
+                    name=f"{body.name}:ball",
+                    type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                    size=[r, 0, 0],
+                    density=0.0,
+                    contype=0,
+                    conaffinity=0,
+                    group=3,
+                )
+            ]
         for i, g in enumerate(touching):
             g.name = g.name or f"{body.name}#caster{i}"
             pname = f"caster:{g.name}"

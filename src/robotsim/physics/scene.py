@@ -101,8 +101,9 @@ class Joint:
             if np.linalg.norm(getattr(self, name)) < 1e-12:
                 raise InputError(f"joint {name} must be a non-zero vector")
         if self.range is not None and not self.range[0] < self.range[1]:
-            raise InputError(f"joint range must be (lower, upper) with lower < upper, "
-                             f"got {self.range}")
+            raise InputError(
+                f"joint range must be (lower, upper) with lower < upper, got {self.range}"
+            )
         if self.type in ("ball", "free", "fixed") and (self.motor or self.motor2):
             raise InputError(f"a {self.type} joint has no motor axis; use torques instead")
         if self.type != "hinge2" and self.motor2 is not None:
@@ -227,11 +228,15 @@ class Scene:
             seen.add(n)
         for b in self.bodies:
             if b.surface is not None and b.surface not in self.surfaces:
-                raise InputError(f"body {b.name!r}: unknown surface {b.surface!r}; valid: "
-                                 f"{', '.join(self.surfaces) or '(none defined)'}")
+                raise InputError(
+                    f"body {b.name!r}: unknown surface {b.surface!r}; valid: "
+                    f"{', '.join(self.surfaces) or '(none defined)'}"
+                )
             if b.parent is not None and b.parent not in seen:
                 raise InputError(f"body {b.name!r}: unknown parent {b.parent!r}")
         for p in self.pairs:
             if p.surface not in self.surfaces:
-                raise InputError(f"surface pair {p.body1}-{p.body2}: unknown surface "
-                                 f"{p.surface!r}; valid: {', '.join(self.surfaces)}")
+                raise InputError(
+                    f"surface pair {p.body1}-{p.body2}: unknown surface "
+                    f"{p.surface!r}; valid: {', '.join(self.surfaces)}"
+                )

@@ -138,8 +138,9 @@ def bounce_stiffness(timestep: float) -> float:
     return math.pi / (BOUNCE_HALF_PERIOD_STEPS * timestep)
 
 
-def to_mujoco(surface: ContactSurface, timestep: float, mass: float = 1.0,
-              capsule_frame: bool = False) -> MujocoContact:
+def to_mujoco(
+    surface: ContactSurface, timestep: float, mass: float = 1.0, capsule_frame: bool = False
+) -> MujocoContact:
     """Map ``surface`` to MuJoCo for a contact stepped at ``timestep`` (s).
 
     ``mass`` (kg) is the lighter moving body in the contact; it only matters for

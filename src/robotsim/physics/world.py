@@ -104,12 +104,17 @@ class BodyHandle:
         import mujoco
 
         v = np.zeros(6)
-        mujoco.mj_objectVelocity(self.world.model, self.world.data, mujoco.mjtObj.mjOBJ_BODY,
-                                 self.id, v, 0)
+        mujoco.mj_objectVelocity(
+            self.world.model, self.world.data, mujoco.mjtObj.mjOBJ_BODY, self.id, v, 0
+        )
         return v[3:].copy(), v[:3].copy()
 
-    def apply_force(self, force: ArrayLike = (0, 0, 0), torque: ArrayLike = (0, 0, 0),
-                    point: ArrayLike | None = None) -> None:
+    def apply_force(
+        self,
+        force: ArrayLike = (0, 0, 0),
+        torque: ArrayLike = (0, 0, 0),
+        point: ArrayLike | None = None,
+    ) -> None:
         """Add a world-frame force (N) at ``point`` (world, m; default the centre of mass)
         and a torque (N m) during the next :meth:`World.step` call (ODE's
         ``dBodyAddForce``: accumulators are cleared after each step call)."""
@@ -130,8 +135,10 @@ class BodyHandle:
     def set_velocity(self, linear: ArrayLike = (0, 0, 0), angular: ArrayLike = (0, 0, 0)) -> None:
         """Set a free body's linear (m/s, world) and angular (rad/s, world) velocity."""
         if self._free_adr is None:
-            raise InputError(f"body {self.name!r} has no free joint; only free bodies can have "
-                             f"their velocity set (use a motor or a force)")
+            raise InputError(
+                f"body {self.name!r} has no free joint; only free bodies can have "
+                f"their velocity set (use a motor or a force)"
+            )
         lin = np.asarray(linear, dtype=np.float64)
         ang = np.asarray(angular, dtype=np.float64)
         if lin.shape != (3,) or ang.shape != (3,):
@@ -181,8 +188,9 @@ class MotorHandle:
     applied target follows it no faster than the acceleration limit (velocity motors) or
     the velocity limit (position motors), updated every 10 ms step chunk."""
 
-    def __init__(self, world: World, name: str, aid: int, kind: str, velocity: float,
-                 acceleration: float) -> None:
+    def __init__(
+        self, world: World, name: str, aid: int, kind: str, velocity: float, acceleration: float
+    ) -> None:
         self.world, self.name, self.id, self.kind = world, name, aid, kind
         self.velocity_limit, self.acceleration_limit = velocity, acceleration
 
@@ -215,8 +223,9 @@ class World:
         check_interval: simulated seconds between the speed checks.
     """
 
-    def __init__(self, scene: Scene, seed: int = 0, max_speed: float = 1e3,
-                 check_interval: float = 0.01) -> None:
+    def __init__(
+        self, scene: Scene, seed: int = 0, max_speed: float = 1e3, check_interval: float = 0.01
+    ) -> None:
         import mujoco
 
         self.scene = scene
@@ -230,12 +239,16 @@ class World:
         self.paused = False
         m = self.model
         name = mujoco.mj_id2name
-        self.body_names = tuple(name(m, mujoco.mjtObj.mjOBJ_BODY, i) or f"body{i}"
-                                for i in range(m.nbody))
+        self.body_names = tuple(
+            name(m, mujoco.mjtObj.mjOBJ_BODY, i) or f"body{i}" for i in range(m.nbody)
+        )
         self._body_ids = {n: i for i, n in enumerate(self.body_names)}
         one_dof = (2, 3)  # slide, hinge
-        self.joint_names = tuple(name(m, mujoco.mjtObj.mjOBJ_JOINT, j) or f"joint{j}"
-                                 for j in range(m.njnt) if m.jnt_type[j] in one_dof)
+        self.joint_names = tuple(
+            name(m, mujoco.mjtObj.mjOBJ_JOINT, j) or f"joint{j}"
+            for j in range(m.njnt)
+            if m.jnt_type[j] in one_dof
+        )
         self._joint_ids = {n: m.joint(n).id for n in self.joint_names}
         self._jq = np.array([m.jnt_qposadr[self._joint_ids[n]] for n in self.joint_names], int)
         self._jv = np.array([m.jnt_dofadr[self._joint_ids[n]] for n in self.joint_names], int)
@@ -244,16 +257,29 @@ class World:
         self._targets = np.zeros(m.nu)
         # how fast each motor's applied target may move (per second): velocity motors by
         # their acceleration limit, position motors by their velocity limit
-        acc = np.array([mi.motor.velocity if mi.motor.kind == "position"
-                        else mi.motor.acceleration if mi.motor.kind == "velocity" else np.inf
-                        for mi in self._compiled.motors], dtype=float)
+        acc = np.array(
+            [
+                mi.motor.velocity
+                if mi.motor.kind == "position"
+                else mi.motor.acceleration
+                if mi.motor.kind == "velocity"
+                else np.inf
+                for mi in self._compiled.motors
+            ],
+            dtype=float,
+        )
         self._acc = acc if acc.size else np.zeros(0)
         self._ramped = bool(np.isfinite(acc).any())
         self._qfrc_pending = np.zeros(m.nv)
         self._has_pending = False
-        self._warn_ids = [int(w) for w in (mujoco.mjtWarning.mjWARN_BADQACC,
-                                           mujoco.mjtWarning.mjWARN_BADQVEL,
-                                           mujoco.mjtWarning.mjWARN_BADQPOS)]
+        self._warn_ids = [
+            int(w)
+            for w in (
+                mujoco.mjtWarning.mjWARN_BADQACC,
+                mujoco.mjtWarning.mjWARN_BADQVEL,
+                mujoco.mjtWarning.mjWARN_BADQPOS,
+            )
+        ]
         self._handles: dict[tuple[str, str], Any] = {}
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._bounce = list(self._compiled.bounce_geoms)
@@ -317,8 +343,11 @@ class World:
                 self._ramp(k * self.timestep)
             mujoco.mj_step(m, d, k)
             n -= k
-            if (w[ids[0]].number != counts[0] or w[ids[1]].number != counts[1]
-                    or w[ids[2]].number != counts[2]):
+            if (
+                w[ids[0]].number != counts[0]
+                or w[ids[1]].number != counts[1]
+                or w[ids[2]].number != counts[2]
+            ):
                 self._diverged_warning(t0)
             if d.time >= self._next_check:
                 self._next_check = d.time + self.check_interval
@@ -378,9 +407,11 @@ class World:
             if w[wid].number != self._warn_counts[k]:
                 self._warn_counts[k] = int(w[wid].number)
                 body = self._body_of_dof(int(w[wid].lastinfo))
-                raise PhysicsError(f"simulation diverged at t={t0 + self.timestep:.4f} s (within "
-                                   f"{self.time - t0:.3g} s): bad {kinds[k]} (NaN, inf or "
-                                   f"huge) at body {body!r}")
+                raise PhysicsError(
+                    f"simulation diverged at t={t0 + self.timestep:.4f} s (within "
+                    f"{self.time - t0:.3g} s): bad {kinds[k]} (NaN, inf or "
+                    f"huge) at body {body!r}"
+                )
 
     def _check_speeds(self) -> None:
         qv = self.data.qvel
@@ -389,9 +420,11 @@ class World:
         i = int(np.argmax(np.abs(qv)))
         v = float(qv[i])
         if not (abs(v) <= self.max_speed):
-            raise PhysicsError(f"simulation diverged at t={self.time:.4f} s: body "
-                               f"{self._body_of_dof(i)!r} moves at {v:.3g} (limit "
-                               f"{self.max_speed:g} m/s or rad/s)")
+            raise PhysicsError(
+                f"simulation diverged at t={self.time:.4f} s: body "
+                f"{self._body_of_dof(i)!r} moves at {v:.3g} (limit "
+                f"{self.max_speed:g} m/s or rad/s)"
+            )
 
     # -- named access -----------------------------------------------------------------
     def body(self, name: str) -> BodyHandle:
@@ -416,8 +449,14 @@ class World:
             if name not in self._motor_ids:
                 raise UnknownNameError("motor", name, self.motor_names)
             mi = next(x for x in self._compiled.motors if x.name == name)
-            h = MotorHandle(self, name, self._motor_ids[name], mi.motor.kind, mi.motor.velocity,
-                            mi.motor.acceleration)
+            h = MotorHandle(
+                self,
+                name,
+                self._motor_ids[name],
+                mi.motor.kind,
+                mi.motor.velocity,
+                mi.motor.acceleration,
+            )
             self._handles[("motor", name)] = h
         return h
 
@@ -430,8 +469,9 @@ class World:
         """A read-only snapshot of every body pose and 1-DoF joint."""
         d = self.data
         q, qd = _ro(d.qpos[self._jq]), _ro(d.qvel[self._jv])
-        return WorldState(self.time, self.body_names, _ro(d.xpos), _ro(d.xquat),
-                          self.joint_names, q, qd)
+        return WorldState(
+            self.time, self.body_names, _ro(d.xpos), _ro(d.xquat), self.joint_names, q, qd
+        )
 
     def contacts(self) -> list[tuple[str, str, float]]:
         """Current contacts as (body 1, body 2, penetration depth m >= 0); geoms of the
@@ -440,8 +480,13 @@ class World:
         out = []
         for i in range(d.ncon):
             c = d.contact[i]
-            out.append((self._contact_name(int(c.geom1)), self._contact_name(int(c.geom2)),
-                        max(0.0, -float(c.dist))))
+            out.append(
+                (
+                    self._contact_name(int(c.geom1)),
+                    self._contact_name(int(c.geom2)),
+                    max(0.0, -float(c.dist)),
+                )
+            )
         return out
 
     def _contact_name(self, geom: int) -> str:

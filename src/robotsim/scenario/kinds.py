@@ -42,7 +42,8 @@ KINDS: dict[str, str] = {
 def runner_for(kind: object, source: str) -> Callable[[dict[str, Any], str, RunOptions], dict]:
     if not isinstance(kind, str) or kind not in KINDS:
         shown = "missing" if kind is None else repr(kind)
-        raise ScenarioError(f"{source}: kind: {shown} is not a scenario kind; valid: "
-                            f"{', '.join(KINDS)}")
+        raise ScenarioError(
+            f"{source}: kind: {shown} is not a scenario kind; valid: {', '.join(KINDS)}"
+        )
     module, func = KINDS[kind].split(":")
     return getattr(importlib.import_module(module), func)

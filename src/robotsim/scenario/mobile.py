@@ -94,8 +94,10 @@ def _load_model(name: str, where: str, source: str, base: Path) -> RobotModel:
         return load_robot(target)
     except RobotsimError as exc:
         if target == name and name not in library_names():
-            raise ScenarioError(f"{source}: {where}: unknown robot {name!r}; valid: "
-                                f"{', '.join(library_names())} or a robot file") from None
+            raise ScenarioError(
+                f"{source}: {where}: unknown robot {name!r}; valid: "
+                f"{', '.join(library_names())} or a robot file"
+            ) from None
         raise ScenarioError(f"{source}: {where}: {exc}") from None
 
 
@@ -117,8 +119,10 @@ def load_mobile(
             models[r.model] = _load_model(r.model, f"robots[{i}].model", source, base)
         model = models[r.model]
         if drive_kind(model) is None:
-            raise ScenarioError(f"{source}: robots[{i}].model: robot {r.model!r} has no wheel "
-                                f"drive (metadata 'omni:' or 'diffdrive:'); it cannot drive")
+            raise ScenarioError(
+                f"{source}: robots[{i}].model: robot {r.model!r} has no wheel "
+                f"drive (metadata 'omni:' or 'diffdrive:'); it cannot drive"
+            )
         for k in range(r.count):
             off = np.array([r.spacing[0] * k, r.spacing[1] * k, 0.0])
             start = np.array([r.start[0], r.start[1], _angle(sc, r.start[2])]) + off
@@ -128,9 +132,11 @@ def load_mobile(
             name = r.name if r.count == 1 else f"{r.name}{k + 1}"
             for label, p in (("start", start), ("goal", goal)):
                 if abs(p[0]) > hx or abs(p[1]) > hy:
-                    raise ScenarioError(f"{source}: robots[{i}].{label}: ({p[0]:g}, {p[1]:g}) is "
-                                        f"outside the field ({2 * hx:g} x {2 * hy:g} m, centred "
-                                        f"on the origin)")
+                    raise ScenarioError(
+                        f"{source}: robots[{i}].{label}: ({p[0]:g}, {p[1]:g}) is "
+                        f"outside the field ({2 * hx:g} x {2 * hy:g} m, centred "
+                        f"on the origin)"
+                    )
             robots.append(RobotSetup(name, r, model, start, goal, path, footprint_radius(model)))
     names = [r.name for r in robots]
     if len(set(names)) != len(names):
@@ -139,8 +145,7 @@ def load_mobile(
     return sc, robots, obstacles
 
 
-def _obstacles(sc: MobileScenario, robots: list[RobotSetup], source: str,
-               seed: int) -> np.ndarray:
+def _obstacles(sc: MobileScenario, robots: list[RobotSetup], source: str, seed: int) -> np.ndarray:
     ob = sc.obstacles
     r = ob.diameter / 2
     if ob.layout == "fixed":
@@ -172,9 +177,11 @@ def _obstacles(sc: MobileScenario, robots: list[RobotSetup], source: str,
             continue
         placed.append(p)
     if len(placed) < rnd.count:
-        raise ScenarioError(f"{source}: obstacles.random: placed only {len(placed)} of "
-                            f"{rnd.count} obstacles in the region with min_gap "
-                            f"{rnd.min_gap:g} m; enlarge the region or lower the count")
+        raise ScenarioError(
+            f"{source}: obstacles.random: placed only {len(placed)} of "
+            f"{rnd.count} obstacles in the region with min_gap "
+            f"{rnd.min_gap:g} m; enlarge the region or lower the count"
+        )
     pts = np.array(placed).reshape(-1, 2)
     return np.column_stack([pts, np.full(len(pts), r)]) if len(pts) else np.zeros((0, 3))
 
@@ -209,19 +216,32 @@ def _object_body(o: ObjectSpec, base: Path, idx: int, source: str) -> Body:
             raise ScenarioError(f"{where}.file: {f} does not exist")
         geom = Mesh(f, (sh.scale, sh.scale, sh.scale))
     T = make_T(rpy_to_R(np.radians(o.rpy)), o.position)
-    return Body(o.name, geom, T, joint=Joint("free") if o.free else None, mass=o.mass,
-                surface=f"object:{o.name}" if o.surface is not None else None)
+    return Body(
+        o.name,
+        geom,
+        T,
+        joint=Joint("free") if o.free else None,
+        mass=o.mass,
+        surface=f"object:{o.name}" if o.surface is not None else None,
+    )
 
 
-def build_mobile(sc: MobileScenario, robots: list[RobotSetup], obstacles: np.ndarray,
-                 source: str = "<scenario>") -> Scene:
+def build_mobile(
+    sc: MobileScenario, robots: list[RobotSetup], obstacles: np.ndarray, source: str = "<scenario>"
+) -> Scene:
     """The physics Scene: field plane, obstacle cylinders, objects, robots at their starts."""
     base = Path(source).resolve().parent if source != "<scenario>" else Path.cwd()
     bodies: list[Body] = []
     h = sc.obstacles.height
     for i, (x, y, r) in enumerate(obstacles):
-        bodies.append(Body(f"obstacle{i + 1}", Cylinder(r, h), make_T(None, [x, y, h / 2]),
-                           rgba=(0.85, 0.45, 0.1, 1.0)))
+        bodies.append(
+            Body(
+                f"obstacle{i + 1}",
+                Cylinder(r, h),
+                make_T(None, [x, y, h / 2]),
+                rgba=(0.85, 0.45, 0.1, 1.0),
+            )
+        )
     surfaces: dict[str, ContactSurface] = {}
     for i, o in enumerate(sc.objects):
         bodies.append(_object_body(o, base, i, source))
@@ -233,19 +253,36 @@ def build_mobile(sc: MobileScenario, robots: list[RobotSetup], obstacles: np.nda
         motors = {}
         for jn in wheel_joints(rb.model, drive_kind(rb.model) or ""):
             effort = rb.model.joint(jn).limits.effort
-            force = motor_force if motor_force is not None else (effort if math.isfinite(effort)
-                                                                 else 5.0)
+            force = (
+                motor_force
+                if motor_force is not None
+                else (effort if math.isfinite(effort) else 5.0)
+            )
             motors[jn] = Motor("velocity", gain=rb.spec.motor.gain, force=force)
         T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0])
-        placements.append(RobotPlacement(rb.name, rb.model, T, motors=motors, default_motor=None,
-                                         collide_with_robots=sc.robots_collide))
-    return Scene(bodies=tuple(bodies), robots=tuple(placements), surfaces=surfaces,
-                 default_surface=_surface(sc.contact), timestep=sc.timestep,
-                 name=sc.name)
+        placements.append(
+            RobotPlacement(
+                rb.name,
+                rb.model,
+                T,
+                motors=motors,
+                default_motor=None,
+                collide_with_robots=sc.robots_collide,
+            )
+        )
+    return Scene(
+        bodies=tuple(bodies),
+        robots=tuple(placements),
+        surfaces=surfaces,
+        default_surface=_surface(sc.contact),
+        timestep=sc.timestep,
+        name=sc.name,
+    )
 
 
-def _controller(sc: MobileScenario, rb: RobotSetup, obstacles: np.ndarray,
-                holonomic: bool) -> MobileController:
+def _controller(
+    sc: MobileScenario, rb: RobotSetup, obstacles: np.ndarray, holonomic: bool
+) -> MobileController:
     c = rb.spec.controller
     ang = math.radians(1.0) if sc.units.angle == "deg" else 1.0
     gains = []
@@ -253,8 +290,7 @@ def _controller(sc: MobileScenario, rb: RobotSetup, obstacles: np.ndarray,
     for axis in ("x", "y", "theta"):
         g = c.gains.get(axis)
         g = g if g is not None else type(next(iter(c.gains.values())))()
-        gains.append(PIDGains(kp=g.kp, ki=g.ki, kd=g.kd,
-                              integral_limit=g.integral_limit))
+        gains.append(PIDGains(kp=g.kp, ki=g.ki, kd=g.kd, integral_limit=g.integral_limit))
         lm = c.limits.get(axis)
         scale = ang if axis == "theta" else 1.0
         if lm is None:
@@ -262,28 +298,41 @@ def _controller(sc: MobileScenario, rb: RobotSetup, obstacles: np.ndarray,
         else:
             limits.append(AxisLimit(lm.max_speed * scale, lm.accel * scale, lm.decel * scale))
     cfg = MobileControllerConfig(
-        gains=(gains[0], gains[1], gains[2]), limits=(limits[0], limits[1], limits[2]),
-        avoidance=c.avoidance, robot_radius=rb.radius, safety_margin=c.safety_margin,
-        position_tolerance=c.tolerance.position, heading_tolerance=c.tolerance.heading * ang,
-        lookahead=c.lookahead, holonomic=holonomic,
+        gains=(gains[0], gains[1], gains[2]),
+        limits=(limits[0], limits[1], limits[2]),
+        avoidance=c.avoidance,
+        robot_radius=rb.radius,
+        safety_margin=c.safety_margin,
+        position_tolerance=c.tolerance.position,
+        heading_tolerance=c.tolerance.heading * ang,
+        lookahead=c.lookahead,
+        holonomic=holonomic,
     )
-    return MobileController(cfg, rb.goal, path=rb.path if len(rb.path) else None,
-                            obstacles=obstacles)
+    return MobileController(
+        cfg, rb.goal, path=rb.path if len(rb.path) else None, obstacles=obstacles
+    )
 
 
 class MobileRun:
     """A mobile scenario in a physics World, stepped controller tick by tick."""
 
-    def __init__(self, sc: MobileScenario, robots: list[RobotSetup], obstacles: np.ndarray,
-                 source: str = "<scenario>", seed: int | None = None,
-                 recorder: RunRecorder | None = None) -> None:
+    def __init__(
+        self,
+        sc: MobileScenario,
+        robots: list[RobotSetup],
+        obstacles: np.ndarray,
+        source: str = "<scenario>",
+        seed: int | None = None,
+        recorder: RunRecorder | None = None,
+    ) -> None:
         self.sc, self.robots, self.obstacles, self.source = sc, robots, obstacles, source
         self.seed = sc.seed if seed is None else int(seed)
         self.scene = build_mobile(sc, robots, obstacles, source)
         self.world = World(self.scene, seed=self.seed)
         self.bases = [MobileBase(self.world, rb.name) for rb in robots]
-        self.controllers = [_controller(sc, rb, obstacles, b.holonomic)
-                            for rb, b in zip(robots, self.bases)]
+        self.controllers = [
+            _controller(sc, rb, obstacles, b.holonomic) for rb, b in zip(robots, self.bases)
+        ]
         self.recorder = recorder
         h = self.world.timestep
         self.tick = 1.0 / sc.control_rate
@@ -355,9 +404,13 @@ class MobileRun:
                     self.recorder.event(t, "goal_reached", rb.name, {"pose": pose.tolist()})
             gap = math.inf
             if len(self.obstacles):
-                gap = float((np.hypot(self.obstacles[:, 0] - pose[0],
-                                      self.obstacles[:, 1] - pose[1])
-                             - self.obstacles[:, 2]).min() - rb.radius)
+                gap = float(
+                    (
+                        np.hypot(self.obstacles[:, 0] - pose[0], self.obstacles[:, 1] - pose[1])
+                        - self.obstacles[:, 2]
+                    ).min()
+                    - rb.radius
+                )
                 self.min_clearance[i] = min(self.min_clearance[i], gap)
             cmd = ctrl.command(pose, self.tick)
             base.set_twist(cmd)
@@ -409,8 +462,12 @@ class MobileRun:
         return out
 
 
-def open_mobile(path: str | Path, seed: int | None = None, overrides: list[str] | None = None,
-                recorder: RunRecorder | None = None) -> MobileRun:
+def open_mobile(
+    path: str | Path,
+    seed: int | None = None,
+    overrides: list[str] | None = None,
+    recorder: RunRecorder | None = None,
+) -> MobileRun:
     """A ready-to-step :class:`MobileRun` for a scenario file (for viewers and servers:
     ``run.step()`` advances one control tick, ``run.world.state()`` gives the poses)."""
     from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
@@ -424,9 +481,13 @@ def open_mobile(path: str | Path, seed: int | None = None, overrides: list[str] 
 
 
 def run_mobile(
-    data: dict[str, Any], source: str, out_dir: str | Path | None = None,
-    duration: float | None = None, seed: int | None = None,
-    recorder: RunRecorder | None = None, progress: Any = None,
+    data: dict[str, Any],
+    source: str,
+    out_dir: str | Path | None = None,
+    duration: float | None = None,
+    seed: int | None = None,
+    recorder: RunRecorder | None = None,
+    progress: Any = None,
 ) -> dict[str, Any]:
     """Load, run and (with ``out_dir``) write ``summary.json``, ``map.png`` and the plots
     the file asks for; returns the summary."""
@@ -437,8 +498,9 @@ def run_mobile(
     sc, robots, obstacles = load_mobile(data, source, seed)
     run = MobileRun(sc, robots, obstacles, source, seed, recorder)
     if recorder is not None:
-        recorder.start_run(sc.name, {"file": source, "duration": duration or sc.duration},
-                           seed=run.seed)
+        recorder.start_run(
+            sc.name, {"file": source, "duration": duration or sc.duration}, seed=run.seed
+        )
     status = "failed"
     try:
         run.run(duration, progress)
@@ -453,9 +515,15 @@ def run_mobile(
         from robotsim import plots
 
         outputs = {"summary": "summary.json", "map": "map.png"}  # the map always
-        plots.save_map(out / "map.png", sc.field.size, obstacles, _trajectories(run),
-                       title=f"{sc.name} (seed {run.seed})", markings=sc.field.markings,
-                       objects=_objects(run))
+        plots.save_map(
+            out / "map.png",
+            sc.field.size,
+            obstacles,
+            _trajectories(run),
+            title=f"{sc.name} (seed {run.seed})",
+            markings=sc.field.markings,
+            objects=_objects(run),
+        )
         if "response" in sc.plots:
             plots.save_responses(out / "response.png", _responses(run))
             outputs["response"] = "response.png"
@@ -471,9 +539,17 @@ def _trajectories(run: MobileRun) -> list[dict[str, Any]]:
     out = []
     for i, rb in enumerate(run.robots):
         poses = np.array(run.samples[i]) if run.samples[i] else rb.start[None, :]
-        out.append({"name": rb.name, "xy": poses[:, :2], "start": rb.start, "goal": rb.goal,
-                    "radius": rb.radius, "tolerance": rb.spec.controller.tolerance.position,
-                    "color": rb.spec.color})
+        out.append(
+            {
+                "name": rb.name,
+                "xy": poses[:, :2],
+                "start": rb.start,
+                "goal": rb.goal,
+                "radius": rb.radius,
+                "tolerance": rb.spec.controller.tolerance.position,
+                "color": rb.spec.color,
+            }
+        )
     return out
 
 
@@ -506,9 +582,14 @@ def _responses(run: MobileRun) -> list[dict[str, Any]]:
     t = np.array(run.times)
     for i, rb in enumerate(run.robots):
         poses = np.array(run.samples[i])
-        out.append({"name": rb.name, "t": t[: len(poses)],
-                    "response": normalised_response(poses, rb.start, rb.goal),
-                    "time_to_goal": run.reached_at[i]})
+        out.append(
+            {
+                "name": rb.name,
+                "t": t[: len(poses)],
+                "response": normalised_response(poses, rb.start, rb.goal),
+                "time_to_goal": run.reached_at[i],
+            }
+        )
     return out
 
 
@@ -534,6 +615,9 @@ def _summary(run: MobileRun, source: str, duration: float | None) -> dict[str, A
         for name, theirs in sc.reference.time_to_goal.items():
             ours = summary["robots"].get(name, {}).get("time_to_goal")
             comp[name] = {"ours_s": ours, "paper_s": theirs}
-        summary["reference"] = {"source": sc.reference.source, "time_to_goal": comp,
-                                "notes": sc.reference.notes}
+        summary["reference"] = {
+            "source": sc.reference.source,
+            "time_to_goal": comp,
+            "notes": sc.reference.notes,
+        }
     return summary

@@ -25,13 +25,15 @@ __all__ = ["CsvRecorder", "NullRecorder", "RunRecorder"]
 
 
 class RunRecorder(Protocol):
-    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
-                  seed: int | None = None) -> Any: ...
+    def start_run(
+        self, scenario: str, parameters: Mapping[str, Any] | None = None, seed: int | None = None
+    ) -> Any: ...
 
     def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None: ...
 
-    def event(self, t: float, type: str, robot: str | None = None,
-              data: Mapping[str, Any] | None = None) -> None: ...
+    def event(
+        self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
+    ) -> None: ...
 
     def finish(self, status: Any = "completed", message: str | None = None) -> None: ...
 
@@ -39,15 +41,17 @@ class RunRecorder(Protocol):
 class NullRecorder:
     """Records nothing (benchmarks of the bare loop)."""
 
-    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
-                  seed: int | None = None) -> None:
+    def start_run(
+        self, scenario: str, parameters: Mapping[str, Any] | None = None, seed: int | None = None
+    ) -> None:
         return None
 
     def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None:
         return None
 
-    def event(self, t: float, type: str, robot: str | None = None,
-              data: Mapping[str, Any] | None = None) -> None:
+    def event(
+        self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
+    ) -> None:
         return None
 
     def finish(self, status: Any = "completed", message: str | None = None) -> None:
@@ -68,8 +72,9 @@ class CsvRecorder:
         self.status: str | None = None
         self.rows_written = 0
 
-    def start_run(self, scenario: str, parameters: Mapping[str, Any] | None = None,
-                  seed: int | None = None) -> None:
+    def start_run(
+        self, scenario: str, parameters: Mapping[str, Any] | None = None, seed: int | None = None
+    ) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._sig_file = self.signals_path.open("w", newline="", encoding="utf-8")
         self._sig = csv.writer(self._sig_file)
@@ -86,15 +91,18 @@ class CsvRecorder:
             self._names = names
             self._sig.writerow(["robot", "t", *names])
         elif names != self._names:
-            raise InputError(f"CsvRecorder: robot {robot!r} records {names}, but the file's "
-                             f"columns are {self._names}")
+            raise InputError(
+                f"CsvRecorder: robot {robot!r} records {names}, but the file's "
+                f"columns are {self._names}"
+            )
         vals = np.asarray(values, dtype=np.float64).reshape(-1)
         self._rows.append([robot, f"{t:.6f}", *(f"{v:.9g}" for v in vals)])
         if time.monotonic() - self._last_flush > self.flush_interval:
             self._flush()
 
-    def event(self, t: float, type: str, robot: str | None = None,
-              data: Mapping[str, Any] | None = None) -> None:
+    def event(
+        self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
+    ) -> None:
         self._ev.writerow([f"{t:.6f}", type, robot or "", json.dumps(dict(data or {}))])
 
     def _flush(self) -> None:

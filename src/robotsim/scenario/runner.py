@@ -18,8 +18,9 @@ from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
 __all__ = ["make_recorder", "run_file", "run_hand_kind", "run_mobile_kind"]
 
 
-def run_file(path: str | Path, options: RunOptions | None = None,
-             overrides: list[str] | None = None) -> dict[str, Any]:
+def run_file(
+    path: str | Path, options: RunOptions | None = None, overrides: list[str] | None = None
+) -> dict[str, Any]:
     """Run the scenario file at ``path``; returns its summary (also written to
     ``options.out_dir`` when given)."""
     opts = options or RunOptions()
@@ -47,8 +48,15 @@ def run_mobile_kind(data: dict[str, Any], source: str, options: RunOptions) -> d
         raise InputError(f"--mode {options.mode!r}: mobile scenarios run in physics only")
     recorder = make_recorder(options)
     try:
-        return run_mobile(data, source, options.out_dir, options.duration, options.seed,
-                          recorder, options.progress)
+        return run_mobile(
+            data,
+            source,
+            options.out_dir,
+            options.duration,
+            options.seed,
+            recorder,
+            options.progress,
+        )
     finally:
         close = getattr(recorder, "close", None)
         if close is not None:

@@ -130,8 +130,11 @@ def _gains() -> dict[str, AxisGains]:
 
 
 def _limits() -> dict[str, AxisLimits]:
-    return {"x": AxisLimits(), "y": AxisLimits(),
-            "theta": AxisLimits(max_speed=180.0, accel=360.0, decel=480.0)}
+    return {
+        "x": AxisLimits(),
+        "y": AxisLimits(),
+        "theta": AxisLimits(max_speed=180.0, accel=360.0, decel=480.0),
+    }
 
 
 class ControllerSpec(_Strict):
@@ -222,8 +225,7 @@ def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise ScenarioError(f"{p}: not valid YAML{where}: "
-                            f"{getattr(exc, 'problem', exc)}") from None
+        raise ScenarioError(f"{p}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{p}: a scenario file must be a mapping with a 'kind:' key")
     return data
@@ -247,8 +249,9 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> 
             last = i == len(parts) - 1
             if isinstance(node, list):
                 if not part.isdigit() or int(part) >= len(node):
-                    raise ScenarioError(f"{source}: --set {key}: {part!r} is not an index of "
-                                        f"a list of {len(node)}")
+                    raise ScenarioError(
+                        f"{source}: --set {key}: {part!r} is not an index of a list of {len(node)}"
+                    )
                 idx = int(part)
                 if last:
                     node[idx] = yaml.safe_load(raw)
