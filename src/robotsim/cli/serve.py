@@ -182,10 +182,17 @@ def serve_cmd(
         raise
     finally:
         server.close()
+        if server.fault is not None and status == "completed":
+            status = "failed"
         if recorder is not None:
-            recorder.finish(status)
+            recorder.finish(status, server.fault)
             recorder.close()
-    stats: dict[str, Any] = {"stats": server.stats.to_json(), "t": sim.time, "status": status}
+    stats: dict[str, Any] = {
+        "stats": server.stats.to_json(),
+        "t": sim.time,
+        "status": status,
+        "fault": server.fault,
+    }
     if as_json:
         echo_json(stats)
     else:
