@@ -185,8 +185,8 @@ class RemoteServer:
                     while self._next_step <= now and not self.paused:
                         try:
                             self._step(1)
-                        except RobotsimError:
-                            break  # faulted: paused, reported to every client
+                        except Exception:  # faulted: paused, reported to every client
+                            break
                         self._next_step += dt_wall
                         n += 1
                         if n % 16 == 0:  # behind: keep answering while catching up
@@ -227,15 +227,15 @@ class RemoteServer:
         self.close()
 
     def _step(self, n: int) -> None:
-        """Step; a RobotsimError (divergence, a failed recorder...) pauses the simulation
-        and is kept in :attr:`fault` until a reset."""
+        """Step; an error (divergence, a failed recorder, a bug in a target) pauses the
+        simulation and is kept in :attr:`fault` until a reset, then re-raised."""
         try:
             for _ in range(n):
                 self.target.step(1)
                 self.stats.steps += 1
                 if self.on_step is not None:
                     self.on_step(self.target)
-        except RobotsimError as exc:
+        except Exception as exc:
             self.fault = f"{type(exc).__name__}: {exc}"
             self._paused_by_fault = not self.paused
             self.paused = True
