@@ -46,3 +46,21 @@ def test_mappings_list_and_bad_var(capsys: pytest.CaptureFixture[str]) -> None:
     assert maps["arm_paper"]["placeholders"] == ["side"]
     assert main(["input", "watch", "--var", "side", "--seconds", "0"]) == 2
     assert "--var: expected NAME=VALUE" in capsys.readouterr().err
+
+
+def test_a_virtual_pad_drives_a_served_robot_over_udp() -> None:
+    from robotsim import load_robot
+    from robotsim.remote import Client, KinematicTarget, RemoteServer
+
+    target = KinematicTarget({"omni3": load_robot("omni3")}, dt=0.002)
+    with RemoteServer(target, port=0).start() as srv, GamepadManager():
+        with VirtualGamepad(naxes=4, nbuttons=8, nhats=1) as pad:
+            pad.set_axis(1, -1.0)  # left stick fully up: forward at 0.5 m/s
+            host, port = srv.address
+            args = ["input", "drive", "--server", f"{host}:{port}", "--seconds", "0.6"]
+            assert main(args) == 0
+        with Client(srv.address) as c:
+            st = c.state()["robots"]["omni3"]
+    x, y, _ = st["base"]["position"]
+    assert 0.1 < x < 0.5 and abs(y) < 1e-9  # drove forward, then was stopped
+    assert st["base_velocity"] == {"vx": 0.0, "vy": 0.0, "omega": 0.0}

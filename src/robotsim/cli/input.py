@@ -133,5 +133,89 @@ def watch_cmd(
             kb.close()
 
 
+@input_group.command("drive")
+@click.option(
+    "--server", default="127.0.0.1:9870", show_default=True, help="HOST:PORT of robotsim serve."
+)
+@click.option("--robot", default=None, help="Robot to drive (default: the first mobile one).")
+@click.option(
+    "--mapping",
+    "mapping",
+    default=None,
+    help="Mapping name or file (default: mobile_base, keyboard_base with --keyboard).",
+)
+@click.option("--var", "variables", multiple=True, help="Placeholder value, e.g. side=L.")
+@click.option("--slot", type=int, default=0, show_default=True, help="Gamepad slot to read.")
+@click.option("--keyboard", is_flag=True, help="Read the terminal keyboard instead.")
+@click.option("--seconds", type=float, default=None, help="Stop after this long.")
+@click.option("--hz", type=float, default=30.0, show_default=True, help="Command rate.")
+def drive_cmd(
+    server: str,
+    robot: str | None,
+    mapping: str | None,
+    variables: tuple[str, ...],
+    slot: int,
+    keyboard: bool,
+    seconds: float | None,
+    hz: float,
+) -> None:
+    """Drive a served robot from a gamepad or the keyboard, over UDP: base velocity from
+    the mapping's base bindings, joint targets moved at the mapping's joint velocities."""
+    from robotsim.remote import Client, RemoteError
+    from robotsim.teleop import GamepadManager, InputSnapshot, Mapper, TerminalKeyboard
+
+    if not hz > 0:
+        raise InputError(f"--hz must be > 0, got {hz}")
+    name = mapping or ("keyboard_base" if keyboard else "mobile_base")
+    mapper = Mapper(name, _vars(variables) or None)
+    dt = 1.0 / hz
+    with Client(server, timeout=1.0) as sim:
+        robots = sim.info()["robots"]
+        if robot is None:
+            robot = next((n for n, r in robots.items() if r["mobile"]), next(iter(robots)))
+        if robot not in robots:
+            raise InputError(f"--robot: unknown robot {robot!r}; valid: {', '.join(robots)}")
+        info = robots[robot]
+        joints = dict(sim.state([robot])["robots"][robot]["joints"])
+        kb = TerminalKeyboard() if keyboard else None
+        pads = None if keyboard else GamepadManager(max_slots=max(2, slot + 1))
+        end = None if seconds is None else time.monotonic() + seconds
+        moving = False
+        try:
+            while end is None or time.monotonic() < end:
+                snap = (
+                    kb.poll()
+                    if kb is not None
+                    else (
+                        pads.poll().get(slot, InputSnapshot())
+                        if pads is not None
+                        else InputSnapshot()
+                    )
+                )
+                cmd = mapper.update(snap)
+                if info["mobile"] and (any(cmd.base_rates) or moving):
+                    sim.set_base_velocity(robot, *cmd.base_velocity)
+                    moving = any(cmd.base_rates)
+                targets = {
+                    j: joints[j] + v * dt
+                    for j, v in cmd.joint_velocities.items()
+                    if v and j in joints and j in info["joints"]
+                }
+                if targets:
+                    try:
+                        sim.set_joints(robot, targets)
+                        joints.update(targets)
+                    except RemoteError:  # at a joint limit: hold there
+                        pass
+                time.sleep(dt)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if info["mobile"]:
+                sim.set_base_velocity(robot, 0.0, 0.0, 0.0)
+            if kb is not None:
+                kb.close()
+
+
 def register(group: click.Group) -> None:
     group.add_command(input_group)
