@@ -190,3 +190,32 @@ def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     settled(page, 800)
     shot(page, artifacts / "11_motion_played_to_end.png")
     editor.stop()
+
+
+def test_mobile_map_plots_and_goal_by_clicking_the_ground(page, studio, artifacts):
+    from robotsim.studio.scenarios import list_scenarios
+
+    soccer = next(p for p in list_scenarios() if p.stem == "soccer_obstacles")
+    studio.open(soccer)
+    panel = studio.panels["mobile"]
+    click_tab(page, "Mobile")
+    page.get_by_text("Top-down map").first.wait_for(timeout=10_000)
+    page.get_by_role("button", name="Play", exact=True).click()
+    wait_for(lambda: studio.clock.t > 2.0, timeout=60, what="the robot to drive")
+    page.get_by_role("button", name="Pause", exact=True).click()
+    wait_for(lambda: not studio.clock.playing, what="pause")
+    panel.refresh(force=True)
+    settled(page, 1500)
+    shot(page, artifacts / "12_mobile_map_and_plots.png")
+    before = studio.driver.goals["omni"].copy()
+    page.get_by_label("Click ground = goal").click()
+    wait_for(lambda: panel.click_goal.value, what="click mode")
+    page.wait_for_timeout(500)
+    page.mouse.click(600, 440)  # near the field centre (the camera looks at it)
+    wait_for(lambda: not np.allclose(studio.driver.goals["omni"], before), what="a new goal")
+    goal = studio.driver.goals["omni"]
+    assert abs(goal[0]) <= 10 and abs(goal[1]) <= 7
+    settled(page, 1500)
+    shot(page, artifacts / "13_mobile_goal_clicked.png")
+    page.get_by_label("Click ground = goal").click()
+    wait_for(lambda: not panel.click_goal.value, what="click mode off")

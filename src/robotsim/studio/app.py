@@ -322,13 +322,16 @@ class Studio:
         self.frame_camera()
         return self.title
 
-    def frame_camera(self) -> None:
-        """Point the camera (initial and every connected client) at all robots."""
+    def frame_camera(self, bounds: np.ndarray | None = None) -> None:
+        """Point the camera (initial and every connected client) at ``bounds`` ``(2, 3)``
+        (m; default: all robots)."""
         with self.lock:
-            if not self.robots:
+            if bounds is None and not self.robots:
                 return
-            bs = np.array([v.world_bounds() for v in self.robots.values()])
-        lo, hi = bs[:, 0].min(axis=0), bs[:, 1].max(axis=0)
+            if bounds is None:
+                bs = np.array([v.world_bounds() for v in self.robots.values()])
+                bounds = np.stack([bs[:, 0].min(axis=0), bs[:, 1].max(axis=0)])
+        lo, hi = np.asarray(bounds, dtype=float)
         centre = 0.5 * (lo + hi)
         radius = max(0.5, 0.5 * float(np.linalg.norm(hi - lo)))
         eye = centre + radius * np.array([1.7, -0.9, 0.75])
@@ -368,9 +371,9 @@ class Studio:
         with self.lock:
             self.clock.playing = False
             self.clock.reset()
-            self.driver.reset(self)
             for v in self.robots.values():
                 v.reset()
+            self.driver.reset(self)
         self.push()
         self.emit("state")
         self.emit("clock")

@@ -75,6 +75,7 @@ class RobotView:
         }  # fmt: skip
         self.show = {"visual": True, "collision": False, "frames": False}
         self._bounds_local: dict[str, np.ndarray] = {}
+        self._override: np.ndarray | None = None  # link poses set by a physics engine
         self.dirty = True
         self._root = server.scene.add_frame(self.root_path, show_axes=False)
         self.link_handles = self._build()
@@ -153,7 +154,7 @@ class RobotView:
         """Axis-aligned bounds ``(2, 3)`` (m) of the visual and collision shapes (link
         origins for links without shapes) at the current pose."""
         pts = []
-        for link, T in zip(self.model.link_names, self.state.link_poses()):
+        for link, T in zip(self.model.link_names, self.link_poses()):
             b = self._bounds_local.get(link)
             if b is None:
                 pts.append(T[:3, 3][None])
@@ -173,25 +174,38 @@ class RobotView:
         :meth:`push`."""
         qa = np.clip(np.asarray(q, dtype=np.float64), self.model.lower, self.model.upper)
         self.state.set_q(qa)
+        self._override = None
         self.dirty = True
 
     def set_base(self, T_world_root: np.ndarray) -> None:
         self.state.set_root(T_world_root)
+        self._override = None
+        self.dirty = True
+
+    def set_link_poses(self, poses: np.ndarray) -> None:
+        """Show link world poses ``(L, 4, 4)`` computed elsewhere (a physics engine)
+        instead of the kinematics; the next :meth:`set_q` or :meth:`reset` ends it."""
+        P = np.asarray(poses, dtype=np.float64)
+        if P.shape != (len(self.model.links), 4, 4):
+            raise ValueError(f"expected ({len(self.model.links)}, 4, 4) poses, got {P.shape}")
+        self._override = P
         self.dirty = True
 
     def reset(self) -> None:
         self.state = AnchoredState(self.model, self.initial_q.copy(), self.initial_T_world_root)
+        self._override = None
         self.dirty = True
 
     def link_poses(self) -> np.ndarray:
-        """World poses ``(L, 4, 4)`` of the links (``model.link_names`` order)."""
-        return self.state.link_poses()
+        """World poses ``(L, 4, 4)`` of the links (``model.link_names`` order): the
+        kinematics, or the poses given to :meth:`set_link_poses`."""
+        return self.state.link_poses() if self._override is None else self._override
 
     def push(self, force: bool = False) -> int:
         """Send the link poses to the clients; returns the number of links sent."""
         if not (self.dirty or force):
             return 0
-        poses = self.state.link_poses()
+        poses = self.link_poses()
         quats = R_to_quat(poses[:, :3, :3])
         pos = poses[:, :3, 3]
         for h, qw, p in zip(self.link_handles, quats, pos):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from robotsim.studio.panels.files import FilesPanel
+from robotsim.studio.panels.mobile import MobilePanel
 from robotsim.studio.panels.motion import MotionPanel
 from robotsim.studio.panels.pose import PosePanel
 from robotsim.studio.panels.sim import SimPanel
@@ -33,6 +34,7 @@ __all__ = [
 TABS: list[tuple[str, str, Any]] = [
     ("Pose", "hand-finger", PosePanel),
     ("Motion", "movie", MotionPanel),
+    ("Mobile", "car", MobilePanel),
     ("Open", "folder-open", FilesPanel),
     ("View", "eye", ViewPanel),
 ]
@@ -43,7 +45,8 @@ def build_panels(studio: Studio) -> dict[str, Any]:
     gui = studio.server.gui
     panels: dict[str, Any] = {"sim": SimPanel(studio)}
     tabs = gui.add_tab_group()
-    for label, icon, cls in TABS:
-        with tabs.add_tab(label, icon=icon):
+    for label, _icon, cls in TABS:
+        # Labels only: with icons, five tabs no longer fit on one row.
+        with tabs.add_tab(label):
             panels[label.lower()] = cls(studio)
     return panels

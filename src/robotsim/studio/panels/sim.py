@@ -47,6 +47,7 @@ class SimPanel:
 
         studio.on("clock", self.refresh)
         studio.on("robots", self.refresh)
+        studio.on("driver", self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
@@ -57,6 +58,11 @@ class SimPanel:
         self._last = (now, st.updates)
         state = "playing" if st.clock.playing else "paused"
         self.title.content = f"**robotsim studio** — {st.title}"
+        name = st.driver.name
+        if name not in self.driver.options:
+            self.driver.options = (*DRIVERS, name)
+        if self.driver.value != name:
+            self.driver.value = name
         self.readout.content = (
             f"t = {st.clock.t:.2f} s · {state} · real-time factor "
             f"{st.clock.real_time_factor:.2f} · {rate:.0f} scene updates/s"

@@ -1,0 +1,225 @@
+"""Mobile-robot scenarios (``kind: mobile``, seed 002) live in the studio.
+
+Opening one builds the same physics run as ``robotsim run`` (:class:`MobileRun`: MuJoCo
+world, wheel motors, PID/avoidance controllers). It then draws the field, the obstacles
+and each robot's start and goal, and makes :class:`MobileDriver` the studio's driver.
+While the studio plays, the driver steps the controllers and the physics up to the
+simulated time. It copies every link's world pose from MuJoCo into the view and keeps
+the traces the Mobile panel plots: the path, the distance to the goal, the wheel speeds.
+Goals can be moved while it runs (:meth:`MobileDriver.set_goal`).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.model.geometry import Box, Cylinder
+from robotsim.spatial import make_T, quat_to_R, rot_z
+from robotsim.studio.scenarios import SCENARIO_OPENERS
+from robotsim.studio.shapes import geometry_mesh
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["MobileDriver", "open_mobile"]
+
+FIELD_RGB = (95, 150, 95)
+OBSTACLE_RGB = (224, 112, 32)
+START_RGB = (60, 110, 220)
+GOAL_RGB = (240, 200, 40)
+
+
+class MobileDriver:
+    """Steps a mobile scenario's physics run with the studio clock (module docs)."""
+
+    name = "mobile physics"
+
+    def __init__(self, data: dict[str, Any], source: str) -> None:
+        self.data, self.source = data, source
+        self.goal_markers: dict[str, Any] = {}
+        self.new_run()
+
+    def new_run(self) -> None:
+        from robotsim.scenario.mobile import MobileRun, load_mobile
+
+        self.sc, self.robots, self.obstacles = load_mobile(self.data, self.source)
+        goals = getattr(self, "goals", None)
+        self.run = MobileRun(self.sc, self.robots, self.obstacles, self.source)
+        self.goals = {rb.name: rb.goal.copy() for rb in self.robots}
+        if goals:  # goals moved by the user survive a reset
+            for i, rb in enumerate(self.robots):
+                self.goals[rb.name] = goals[rb.name]
+                self.run.controllers[i].goal = goals[rb.name].copy()
+        self.t: list[float] = []
+        self.error: dict[str, list[float]] = {rb.name: [] for rb in self.robots}
+        self.wheels: dict[str, list[np.ndarray]] = {rb.name: [] for rb in self.robots}
+        from robotsim.physics.drives import drive_kind, wheel_joints
+
+        self.wheel_names = {
+            rb.name: wheel_joints(rb.model, drive_kind(rb.model) or "") for rb in self.robots
+        }
+        self.finished = False
+        self._bodies: dict[str, np.ndarray] = {}  # robot -> MuJoCo body index per link
+
+    @property
+    def duration(self) -> float:
+        return float(self.sc.duration)
+
+    def index(self, robot: str) -> int:
+        from robotsim.errors import UnknownNameError
+
+        for i, rb in enumerate(self.robots):
+            if rb.name == robot:
+                return i
+        raise UnknownNameError("mobile robot", robot, [rb.name for rb in self.robots])
+
+    def set_goal(self, studio: Studio, robot: str, xy: tuple[float, float]) -> None:
+        """Send ``robot`` to a new goal ``(x, y)`` (m), heading kept; the goal must lie
+        on the field."""
+        from robotsim.errors import InputError
+
+        hx, hy = self.sc.field.size[0] / 2, self.sc.field.size[1] / 2
+        x, y = float(xy[0]), float(xy[1])
+        if not (abs(x) <= hx and abs(y) <= hy):
+            raise InputError(
+                f"goal ({x:.2f}, {y:.2f}) is off the field ({2 * hx:g} x {2 * hy:g} m)"
+            )
+        i = self.index(robot)
+        goal = np.array([x, y, self.goals[robot][2]])
+        self.goals[robot] = goal
+        self.run.controllers[i].goal = goal.copy()
+        self.run.reached_at[i] = None
+        marker = self.goal_markers.get(robot)
+        if marker is not None:
+            marker.position = (x, y, 0.01)
+        self.finished = False
+
+    # -------------------------------------------------------------- driver
+    def reset(self, studio: Studio) -> None:
+        self.new_run()
+        self.apply(studio)
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        run = self.run
+        while run.world.time < min(t, self.duration) - 1e-9:
+            run.step()
+            self.t.append(run.world.time)
+            for i, rb in enumerate(self.robots):
+                pose = run.bases[i].pose()
+                g = self.goals[rb.name]
+                self.error[rb.name].append(math.hypot(g[0] - pose[0], g[1] - pose[1]))
+                self.wheels[rb.name].append(
+                    np.array(
+                        [run.world.joint(f"{rb.name}/{j}").qd for j in self.wheel_names[rb.name]]
+                    )
+                )
+        if t >= self.duration:
+            self.finished = True
+            studio.clock.playing = False
+        self.apply(studio)
+
+    def apply(self, studio: Studio) -> None:
+        """Copy the physics link poses into the robot views."""
+        world = self.run.world
+        xpos, xquat = world.data.xpos, world.data.xquat
+        for rb in self.robots:
+            view = studio.robots.get(rb.name)
+            if view is None:
+                continue
+            idx = self._bodies.get(rb.name)
+            if idx is None:
+                names = world.body_names
+                idx = np.array([names.index(f"{rb.name}/{link}") for link in view.model.link_names])
+                self._bodies[rb.name] = idx
+            view.set_link_poses(make_T(quat_to_R(xquat[idx]), xpos[idx]))
+
+    # ---------------------------------------------------------------- data
+    def trajectories(self) -> list[dict[str, Any]]:
+        from robotsim.scenario.mobile import _trajectories
+
+        out = _trajectories(self.run)
+        for tr in out:
+            tr["goal"] = self.goals[tr["name"]]
+        return out
+
+    def status(self) -> list[str]:
+        lines = []
+        for i, rb in enumerate(self.robots):
+            pose = self.run.bases[i].pose()
+            g = self.goals[rb.name]
+            reached = self.run.reached_at[i]
+            clear = self.run.min_clearance[i]
+            lines.append(
+                f"**{rb.name}** at ({pose[0]:.2f}, {pose[1]:.2f}) m, "
+                f"{math.degrees(pose[2]):.0f}°; goal ({g[0]:.2f}, {g[1]:.2f}): "
+                f"{math.hypot(g[0] - pose[0], g[1] - pose[1]):.2f} m to go"
+                + (f", reached at {reached:.2f} s" if reached is not None else "")
+                + f"; collisions {self.run.collisions[i]}"
+                + (f"; min clearance {clear:.2f} m" if math.isfinite(clear) else "")
+            )
+        return lines
+
+
+def _disc(studio: Studio, node: str, radius: float, rgb: tuple[int, int, int],
+          xy: np.ndarray) -> Any:  # fmt: skip
+    m = geometry_mesh(Cylinder(radius, 0.01))
+    return studio.server.scene.add_mesh_simple(
+        node, np.asarray(m.vertices, np.float32), np.asarray(m.faces, np.uint32), color=rgb,
+        position=(float(xy[0]), float(xy[1]), 0.01), cast_shadow=False,
+    )  # fmt: skip
+
+
+def open_mobile(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
+    """Opener for ``kind: mobile`` scenarios (registered in ``SCENARIO_OPENERS``)."""
+    driver = MobileDriver(doc, str(path))  # validates before the scene changes
+    studio.clear()
+    for rb in driver.robots:
+        T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0])
+        studio.add_robot(rb.model, name=rb.name, T_world_base=T)
+    scene = studio.server.scene
+    sx, sy = driver.sc.field.size
+    f = geometry_mesh(Box((float(sx), float(sy), 0.01)))
+    objects = [
+        scene.add_mesh_simple(
+            "/objects/field",
+            np.asarray(f.vertices, np.float32),
+            np.asarray(f.faces, np.uint32),
+            color=FIELD_RGB,
+            position=(0.0, 0.0, -0.015),
+            flat_shading=True,
+            cast_shadow=False,
+        )
+    ]
+    h = driver.sc.obstacles.height
+    for k, (x, y, r) in enumerate(driver.obstacles):
+        m = geometry_mesh(Cylinder(float(r), float(h)))
+        objects.append(
+            scene.add_mesh_simple(
+                f"/objects/obstacle{k + 1}",
+                np.asarray(m.vertices, np.float32),
+                np.asarray(m.faces, np.uint32),
+                color=OBSTACLE_RGB,
+                position=(x, y, h / 2),
+            )
+        )
+    for rb in driver.robots:
+        objects.append(_disc(studio, f"/objects/start_{rb.name}", 0.15, START_RGB, rb.start))
+        goal = _disc(studio, f"/objects/goal_{rb.name}", 0.2, GOAL_RGB, rb.goal)
+        driver.goal_markers[rb.name] = goal
+        objects.append(goal)
+    studio.objects = objects
+    with studio.lock:
+        studio.driver = driver
+        driver.apply(studio)
+    studio.push()
+    studio.title = f"scenario {path.stem} (mobile, physics)"
+    studio.frame_camera(np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 1.0]]) * 0.7)
+    studio.emit("driver")
+    return f"{studio.title}: " + ", ".join(studio.robots)
+
+
+SCENARIO_OPENERS.append((lambda doc: doc.get("kind") == "mobile", open_mobile))

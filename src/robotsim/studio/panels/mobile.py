@@ -1,0 +1,179 @@
+"""Mobile robots (seed 002): the 2D top-down map beside the 3D view (field,
+obstacles, trajectories, start and goal), live plots of the distance to the goal and the
+wheel speeds, and a new goal set by clicking the ground in the 3D view."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.errors import InputError
+from robotsim.studio.mobile import MobileDriver
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = ["MobilePanel", "ground_point"]
+
+_IDLE = "_open a mobile scenario (Open tab, e.g. soccer_obstacles) to drive robots here_"
+_PLACEHOLDER = np.full((8, 8, 3), 245, dtype=np.uint8)
+
+
+def ground_point(origin: Any, direction: Any) -> np.ndarray | None:
+    """Where a ray ``origin + s * direction`` (s > 0) meets the ground z = 0, or None."""
+    o, d = np.asarray(origin, float), np.asarray(direction, float)
+    if abs(d[2]) < 1e-9:
+        return None
+    s = -o[2] / d[2]
+    return None if s <= 0 else o + s * d
+
+
+class MobilePanel:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        gui = studio.server.gui
+        self.status = gui.add_markdown(_IDLE)
+        self.robot = gui.add_dropdown("Goal for", ("",), initial_value="")
+        self.click_goal = gui.add_checkbox("Click ground = goal", initial_value=False,
+                                           hint="Click the ground in the 3D view to send the "
+                                           "chosen robot there")  # fmt: skip
+        self.map = gui.add_image(_PLACEHOLDER, label="Top-down map", format="png")
+        self.plot_error = gui.add_uplot(
+            (np.zeros(2), np.zeros(2)), ({"label": "t (s)"}, {"label": "to goal (m)",
+                                                            "stroke": "#2060c0"}),
+            title="Distance to goal", aspect=2.0,
+        )  # fmt: skip
+        self.plot_wheels = gui.add_uplot(
+            (np.zeros(2), np.zeros(2)), ({"label": "t (s)"}, {"label": "wheel", "stroke": "red"}),
+            title="Wheel speeds (rad/s)", aspect=2.0,
+        )  # fmt: skip
+        self._wheel_series = 1
+        self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
+        self._last_map = 0.0
+        self._lock = threading.Lock()
+        self._drawing = threading.Event()
+        self._clicks: list[Any] = []
+        self.map_updates = 0
+        self._shown_ticks = -1  # physics ticks shown by the last refresh
+
+        @self.click_goal.on_update
+        @studio.guarded("click to set the goal")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.set_click_mode(self.click_goal.value)
+
+        studio.on("driver", self.on_driver)
+        studio.on("robots", self.on_driver)
+        studio.on("clock", self.on_clock)
+
+    @property
+    def driver(self) -> MobileDriver | None:
+        d = self.studio.driver
+        return d if isinstance(d, MobileDriver) else None
+
+    # ----------------------------------------------------------------- goals
+    def set_click_mode(self, on: bool) -> None:
+        scene = self.studio.server.scene
+        for cb in self._clicks:
+            scene.remove_click_callback(cb)
+        self._clicks = []
+        if not on:
+            return
+
+        @self.studio.guarded("set goal")
+        def on_click(event) -> None:  # type: ignore[no-untyped-def]
+            p = ground_point(event.ray_origin, event.ray_direction)
+            if p is None:
+                raise InputError("that click does not hit the ground; click the field")
+            self.set_goal(self.robot.value, (p[0], p[1]))
+
+        scene.on_click()(on_click)
+        self._clicks.append(on_click)
+
+    def set_goal(self, robot: str, xy: tuple[float, float]) -> None:
+        d = self.driver
+        if d is None:
+            raise InputError("no mobile scenario is open")
+        with self.studio.lock:
+            d.set_goal(self.studio, robot, xy)
+        self.refresh(force=True)
+
+    # --------------------------------------------------------------- refresh
+    def on_driver(self) -> None:
+        d = self.driver
+        names = tuple(rb.name for rb in d.robots) if d is not None else ("",)
+        self.robot.options = names
+        if self.robot.value not in names:
+            self.robot.value = names[0]
+        self.refresh(force=True)
+
+    def on_clock(self) -> None:
+        d = self.driver
+        if d is not None and len(d.t) != self._shown_ticks:
+            self.refresh()
+
+    def refresh(self, force: bool = False) -> None:
+        """Status, plots and (at most once a second unless forced) the map."""
+        d = self.driver
+        if d is None:
+            self.status.content = _IDLE
+            return
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            with self.studio.lock:
+                lines = d.status()
+                t = np.array(d.t)
+                err = np.array(d.error.get(self.robot.value, []))
+                wheels = np.array(d.wheels.get(self.robot.value, []))
+                names = d.wheel_names.get(self.robot.value, ())
+                traj = d.trajectories()
+                self._shown_ticks = len(d.t)
+            state = "finished" if d.finished else f"t = {self.studio.clock.t:.2f} s"
+            self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
+            if len(t) >= 2:
+                self.plot_error.data = (t, err)
+                if wheels.ndim == 2 and wheels.shape[1]:
+                    if self._wheel_series != wheels.shape[1]:
+                        self.plot_wheels.series = ({"label": "t (s)"}, *(
+                            {"label": n, "stroke": c}
+                            for n, c in zip(names, ("#d03030", "#30a030", "#3050d0", "#a040a0"))
+                        ))  # fmt: skip
+                        self._wheel_series = wheels.shape[1]
+                    self.plot_wheels.data = (t, *wheels.T)
+            now = time.monotonic()
+            if force:
+                self._last_map = now
+                self.map.image = self.draw_map(d, traj)
+                self.map_updates += 1
+            elif now - self._last_map > 1.0 and not self._drawing.is_set():
+                # Off the studio loop's thread: a matplotlib map takes ~0.2 s.
+                self._last_map = now
+                self._drawing.set()
+                threading.Thread(target=self._draw_async, args=(d, traj), daemon=True).start()
+        finally:
+            self._lock.release()
+
+    def _draw_async(self, d: MobileDriver, traj: list[dict[str, Any]]) -> None:
+        try:
+            self.map.image = self.draw_map(d, traj)
+            self.map_updates += 1
+        except Exception as exc:
+            self.studio.report_error("map", exc)
+        finally:
+            self._drawing.clear()
+
+    def draw_map(self, d: MobileDriver, trajectories: list[dict[str, Any]]) -> np.ndarray:
+        """The top-down map (the same drawing as ``robotsim run``'s map.png) as RGB."""
+        from robotsim import plots
+        from robotsim.studio.thumbnails import load_png
+
+        path = self._map_dir / "map.png"
+        plots.save_map(path, d.sc.field.size, d.obstacles, trajectories,
+                       title=d.sc.name, markings=d.sc.field.markings)  # fmt: skip
+        img = load_png(path)
+        return _PLACEHOLDER if img is None else img[::2, ::2].copy()

@@ -1,0 +1,77 @@
+"""Mobile scenarios in the studio: physics driver, poses from MuJoCo, goals, map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.errors import InputError
+from robotsim.studio.mobile import MobileDriver
+from robotsim.studio.panels.mobile import ground_point
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+SOCCER = SCENARIOS / "soccer_obstacles.yaml"
+
+
+@pytest.fixture
+def soccer(studio):
+    studio.open(SOCCER)
+    yield studio
+    studio.clear()
+
+
+def test_open_builds_the_field_and_the_physics_driver(soccer):
+    d = soccer.driver
+    assert isinstance(d, MobileDriver)
+    assert list(soccer.robots) == ["omni"]
+    # field + 8 obstacles + start and goal markers
+    assert len(soccer.objects) == 1 + len(d.obstacles) + 2
+    base = soccer.robots["omni"].scene_link_poses()[0]
+    np.testing.assert_allclose(base[:2], [-9.0, -5.0], atol=1e-3)
+    panel = soccer.panels["mobile"]
+    assert panel.map.image.shape[0] > 100  # the map was drawn
+    assert panel.robot.value == "omni"
+
+
+def test_playing_steps_the_physics_and_the_view_follows(soccer):
+    d = soccer.driver
+    view = soccer.robots["omni"]
+    start = d.error["omni"] or [np.hypot(14.5, 10.0)]
+    for _ in range(120):  # 2 s
+        soccer.tick()
+    soccer.push()
+    assert d.run.world.time == pytest.approx(soccer.clock.t, abs=d.run.tick)
+    assert d.error["omni"][-1] < start[0] - 0.5  # it drives toward the goal
+    body = d.run.world.state().pose("omni/base")
+    np.testing.assert_allclose(view.scene_link_poses()[0, :3], body[:3, 3], atol=1e-9)
+    assert len(d.wheels["omni"][-1]) == 3
+    soccer.reset()
+    assert d.run.world.time == 0.0 and soccer.clock.t == 0.0
+
+
+def test_goals_move_on_the_field_only(soccer):
+    panel = soccer.panels["mobile"]
+    panel.set_goal("omni", (1.0, 2.0))
+    np.testing.assert_allclose(soccer.driver.goals["omni"][:2], [1.0, 2.0])
+    np.testing.assert_allclose(soccer.driver.goal_markers["omni"].position[:2], [1.0, 2.0])
+    with pytest.raises(InputError, match="off the field"):
+        panel.set_goal("omni", (30.0, 0.0))
+    soccer.reset()  # a moved goal survives a reset
+    np.testing.assert_allclose(soccer.driver.goals["omni"][:2], [1.0, 2.0])
+
+
+def test_ground_point_of_a_click_ray():
+    np.testing.assert_allclose(ground_point([0, 0, 2], [0.6, 0, -0.8]), [1.5, 0, 0])
+    assert ground_point([0, 0, 2], [1, 0, 0]) is None  # parallel to the ground
+    assert ground_point([0, 0, 2], [0, 0, 1]) is None  # pointing up
+
+
+def test_two_robot_scenario(studio):
+    studio.open(SCENARIOS / "pid_p_vs_pd.yaml")
+    try:
+        assert set(studio.robots) == {"P", "PD"}
+        assert studio.panels["mobile"].robot.options == ("P", "PD")
+    finally:
+        studio.clear()
