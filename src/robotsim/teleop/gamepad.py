@@ -123,9 +123,10 @@ class GamepadManager:
         return sorted(infos, key=lambda i: i.slot)
 
     def close(self) -> None:
+        """Forget the pads. SDL's joystick subsystem stays up: other managers, virtual
+        pads or pygame users in the process may still use it."""
         self._pads.clear()
         self._slot_of.clear()
-        self._pg.joystick.quit()
 
     def __enter__(self) -> GamepadManager:
         return self
