@@ -70,7 +70,10 @@ class GamepadManager:
             self._add(i)
 
     def _add(self, device_index: int) -> None:
-        js = self._pg.joystick.Joystick(device_index)
+        try:
+            js = self._pg.joystick.Joystick(device_index)
+        except self._pg.error:  # a stale plug-in event: the device is gone again
+            return
         iid = js.get_instance_id()
         if iid in self._pads:
             return
