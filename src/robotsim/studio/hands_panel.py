@@ -53,9 +53,11 @@ class _HandsView:
         self.ball = srv.add_icosphere(
             "/hands/ball", radius=scene.ball.radius, color=(230, 120, 40), subdivisions=3
         )
+        studio.objects.append(self.ball)  # removed with the scene (Studio.clear)
         for t in scene.tables:
-            srv.add_box(f"/hands/{t.name}", dimensions=t.size, color=(150, 130, 110),
-                        position=t.center)  # fmt: skip
+            box = srv.add_box(f"/hands/{t.name}", dimensions=t.size, color=(150, 130, 110),
+                              position=t.center)  # fmt: skip
+            studio.objects.append(box)
         self._show(studio)
 
     def _show(self, studio: Studio) -> None:
