@@ -63,43 +63,60 @@ class GamepadManager:
         if not pygame.display.get_init():
             pygame.display.init()  # the event queue needs the (dummy) video subsystem
         pygame.joystick.init()
+        from robotsim.teleop.sdl_virtual import sdl_library
+
+        self._sdl = sdl_library()
         self.max_slots = max_slots
         self._pads: dict[int, Any] = {}  # instance id -> pygame Joystick
         self._slot_of: dict[int, int] = {}  # instance id -> slot
-        for i in range(pygame.joystick.get_count()):
-            self._add(i)
+        self.poll()
 
     def _add(self, device_index: int) -> None:
-        try:
-            js = self._pg.joystick.Joystick(device_index)
-        except self._pg.error:  # a stale plug-in event: the device is gone again
-            return
-        iid = js.get_instance_id()
-        if iid in self._pads:
-            return
         used = set(self._slot_of.values())
         free = [s for s in range(self.max_slots) if s not in used]
-        if not free:
+        if not free:  # no slot: ignored until one frees up
             return
-        self._pads[iid] = js
-        self._slot_of[iid] = free[0]
+        try:
+            js = self._pg.joystick.Joystick(device_index)
+        except self._pg.error:  # unplugged again in the meantime
+            return
+        self._pads[js.get_instance_id()] = js
+        self._slot_of[js.get_instance_id()] = free[0]
 
     def _remove(self, instance_id: int) -> None:
         self._pads.pop(instance_id, None)
         self._slot_of.pop(instance_id, None)
 
     def poll(self) -> dict[int, InputSnapshot]:
-        """Pump SDL events (hot-plug included); the current state of every slot."""
+        """Pump SDL events, notice plugged/unplugged pads; the current state of every slot.
+
+        Hot-plug is read from SDL's device list rather than from pygame's device events
+        (pygame cannot convert the events of a device it never opened), so a pad that
+        came and went between two polls is simply never seen.
+        """
         pg = self._pg
-        for ev in pg.event.get((pg.JOYDEVICEADDED, pg.JOYDEVICEREMOVED)):
-            if ev.type == pg.JOYDEVICEADDED:
-                self._add(ev.device_index)
-            else:
-                self._remove(ev.instance_id)
         pg.event.pump()
         pg.event.clear(
-            (pg.JOYAXISMOTION, pg.JOYBUTTONDOWN, pg.JOYBUTTONUP, pg.JOYHATMOTION, pg.JOYBALLMOTION)
+            (
+                pg.JOYDEVICEADDED,
+                pg.JOYDEVICEREMOVED,
+                pg.JOYAXISMOTION,
+                pg.JOYBUTTONDOWN,
+                pg.JOYBUTTONUP,
+                pg.JOYHATMOTION,
+                pg.JOYBALLMOTION,
+            )
         )
+        sdl = self._sdl
+        present = {
+            int(sdl.SDL_JoystickGetDeviceInstanceID(i)): i
+            for i in range(int(sdl.SDL_NumJoysticks()))
+        }
+        for iid in [i for i in self._pads if i not in present]:
+            self._remove(iid)
+        for iid, index in sorted(present.items()):
+            if iid not in self._pads:
+                self._add(index)
         out = {}
         for iid, js in self._pads.items():
             out[self._slot_of[iid]] = InputSnapshot(
