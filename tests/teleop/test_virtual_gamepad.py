@@ -95,3 +95,14 @@ def test_virtual_pad_rejects_bad_values(manager: GamepadManager) -> None:
             pad.set_button(5, True)
         with pytest.raises(ValueError, match="hat value"):
             pad.set_hat(0, (2, 0))
+
+
+def test_a_pad_plugged_and_unplugged_between_polls_is_never_seen(
+    manager: GamepadManager,
+) -> None:
+    blink = VirtualGamepad(nhats=1)
+    blink.detach()
+    assert manager.poll() == {}
+    with VirtualGamepad(nhats=1) as pad:
+        pad.set_hat(0, (-1, 0))
+        assert manager.poll()[0].hats == ((-1, 0),)
