@@ -91,7 +91,9 @@ def test_physics_world_as_a_target() -> None:
 
 def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> None:
     target = WorldTarget(_arm_world(gain=1e7))  # an absurdly stiff servo: MuJoCo diverges
-    with RemoteServer(target, port=0).start() as srv, Client(srv.address) as c:
+    seen: list[tuple[float, str]] = []
+    srv = RemoteServer(target, port=0, on_fault=lambda t, msg: seen.append((t, msg)))
+    with srv.start(), Client(srv.address) as c:
         c.set_joints("arm", {"joint6": 1.0})  # while running
         deadline = time.monotonic() + 5
         while c.state()["fault"] is None and time.monotonic() < deadline:
@@ -116,6 +118,7 @@ def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> No
         c.reset()
         st = c.state()
         assert st["fault"] is None and st["paused"] is True and st["t"] == 0.0
+    assert len(seen) >= 2 and all("simulation diverged" in msg for _, msg in seen)
 
 
 def test_bad_serve_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

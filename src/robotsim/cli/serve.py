@@ -152,7 +152,15 @@ def serve_cmd(
             target, {"mode": "serve", "udp": udp, "rate": rate, "kinematic": kinematic}, seed=seed
         )
         on_step = StateSampler(recorder, 1.0 / record_rate)
-    server = RemoteServer(sim, host, port, rate=rate, limits=limits, on_step=on_step)
+
+    def on_fault(t: float, message: str) -> None:
+        click.echo(f"fault at t={t:.4f} s: {message} (paused; send 'reset')", err=True)
+        if recorder is not None:
+            recorder.event(t, "fault", data={"message": message})
+
+    server = RemoteServer(
+        sim, host, port, rate=rate, limits=limits, on_step=on_step, on_fault=on_fault
+    )
     server.paused = paused
     h, p = server.address
     hello = {

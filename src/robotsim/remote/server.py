@@ -125,6 +125,7 @@ class RemoteServer:
         rate: simulated seconds per wall second (1 = real time).
         limits: protection limits.
         on_step: called after every step with the target (e.g. a recorder).
+        on_fault: called with (simulated time, message) when stepping fails.
     """
 
     def __init__(
@@ -135,6 +136,7 @@ class RemoteServer:
         rate: float = 1.0,
         limits: ServerLimits | None = None,
         on_step: Callable[[SimulationTarget], None] | None = None,
+        on_fault: Callable[[float, str], None] | None = None,
     ) -> None:
         if not (rate > 0 and math.isfinite(rate)):
             raise InputError(f"--rate must be a positive number, got {rate}")
@@ -142,6 +144,7 @@ class RemoteServer:
         self.rate = float(rate)
         self.limits = limits or ServerLimits()
         self.on_step = on_step
+        self.on_fault = on_fault
         self.stats = ServerStats()
         self.paused = False
         self.fault: str | None = None
@@ -240,6 +243,11 @@ class RemoteServer:
             self._paused_by_fault = not self.paused
             self.paused = True
             self.stats.faults += 1
+            if self.on_fault is not None:
+                try:
+                    self.on_fault(self.target.time, self.fault)
+                except Exception:  # a failing observer must not hide the fault
+                    pass
             raise
 
     # -- the socket -------------------------------------------------------------------
