@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "robotsim.cli.motion",
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
+    "robotsim.cli.clearance",
 ]
 
 

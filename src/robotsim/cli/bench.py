@@ -19,6 +19,7 @@ AREAS: dict[str, str] = {
     "motion": "robotsim.bench.motion",
     "hands": "robotsim.bench.hands",
     "physics": "robotsim.bench.physics",
+    "clearance": "robotsim.bench.clearance",
 }
 
 

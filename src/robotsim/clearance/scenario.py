@@ -1,0 +1,277 @@
+"""Clearance scenario files (``format: robotsim-clearance/1``), validated with pydantic.
+
+Example (angles in degrees, lengths in metres)::
+
+    format: robotsim-clearance/1
+    dt: 0.01                    # sampling step (s)
+    contact_threshold: 0.0      # collision when distance <= this (m)
+    robots:
+      - name: A
+        model: puma560          # library name or path to a robot file
+        base: {xyz: [0, 0, 0], rpy: [0, 0, 0]}
+        volumes:
+          - {link: link3, type: ellipsoid, radii: [0.12, 0.125, 0.25], xyz: [0, 0, 0.2159]}
+          - {link: link2, fit: ellipsoid}          # fitted to the link's geometry
+        start: {joint2: -30, joint3: -30}          # other joints 0
+        segments:
+          - {type: line, link: link4, from: [0.55, -0.35, 0.8], to: [0.67, 0.35, 0.8],
+             duration: 4}                          # world positions, position-only IK
+          - {type: quintic, to: {joint1: 20}, duration: 2}
+          - {type: trapezoid, to: {joint1: 0}, duration: 2, accel_fraction: 0.25}
+
+Every error names the file and the field path (``robots[1].volumes[0].radii[2]``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from robotsim.clearance.scene import PlacedRobot, Scene
+from robotsim.clearance.trajectory import (
+    CartesianLine,
+    JointQuintic,
+    JointTrapezoid,
+    Segment,
+    Trajectory,
+)
+from robotsim.clearance.volumes import LinkVolume, fit_link_volume
+from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.model import load_robot
+from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
+from robotsim.model.robot import RobotModel
+from robotsim.spatial import make_T, rpy_to_R
+
+__all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
+
+Pos = Annotated[float, Field(gt=0)]
+Vec3 = tuple[float, float, float]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
+
+
+class BaseSpec(_Strict):
+    xyz: Vec3 = (0.0, 0.0, 0.0)
+    rpy: Vec3 = (0.0, 0.0, 0.0)
+
+
+class VolumeSpec(_Strict):
+    link: str
+    type: Literal["ellipsoid", "sphere", "capsule", "box"] | None = None
+    fit: Literal["ellipsoid", "sphere", "capsule", "box"] | None = None
+    radii: tuple[Pos, Pos, Pos] | None = None
+    radius: Pos | None = None
+    length: Annotated[float, Field(ge=0)] | None = None
+    size: tuple[Pos, Pos, Pos] | None = None
+    xyz: Vec3 = (0.0, 0.0, 0.0)
+    rpy: Vec3 = (0.0, 0.0, 0.0)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> VolumeSpec:
+        if (self.type is None) == (self.fit is None):
+            raise ValueError("give either 'type' (with its sizes) or 'fit'")
+        need = {"ellipsoid": "radii", "sphere": "radius", "capsule": "radius", "box": "size"}
+        if self.type is not None and getattr(self, need[self.type]) is None:
+            raise ValueError(f"a {self.type} needs '{need[self.type]}'")
+        if self.type == "capsule" and self.length is None:
+            raise ValueError("a capsule needs 'length' (cylindrical part, m)")
+        return self
+
+
+class LineSpec(_Strict):
+    type: Literal["line"]
+    link: str | None = None
+    from_: Vec3 | None = Field(default=None, alias="from")
+    to: Vec3
+    duration: Pos
+
+
+class JointSpec(_Strict):
+    type: Literal["quintic", "trapezoid"]
+    to: dict[str, float]
+    duration: Pos
+    accel_fraction: Annotated[float, Field(gt=0, le=0.5)] = 0.25
+
+
+class RobotSpec(_Strict):
+    name: str
+    model: str
+    base: BaseSpec = BaseSpec()
+    volumes: list[VolumeSpec] = Field(min_length=1)
+    start: dict[str, float] = {}
+    segments: list[Annotated[LineSpec | JointSpec, Field(discriminator="type")]] = Field(
+        min_length=1
+    )
+
+
+class ClearanceScenario(_Strict):
+    format: Literal["robotsim-clearance/1"]
+    description: str = ""
+    units: dict[str, str] = {"length": "m", "angle": "deg"}
+    dt: Pos = 0.01
+    duration: Pos | None = None
+    contact_threshold: float = 0.0
+    cutoff: Pos | None = None
+    robots: list[RobotSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _units(self) -> ClearanceScenario:
+        if self.units.get("length", "m") != "m" or self.units.get("angle", "deg") not in (
+            "deg",
+            "rad",
+        ):
+            raise ValueError("units: length must be m, angle deg or rad")
+        return self
+
+
+class LoadedScenario(BaseModel):
+    """A validated scenario ready for :func:`robotsim.clearance.run`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    spec: ClearanceScenario
+    scene: Scene
+    trajectories: dict[str, Trajectory]
+    dt: float
+    t_end: float | None
+    cutoff: float
+
+
+def _loc(loc: tuple[object, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("line", "quintic", "trapezoid"):  # discriminator tags
+            continue
+        else:
+            out += ("." if out else "") + ("from" if part == "from_" else str(part))
+    return out or "(top level)"
+
+
+def load_scenario(path: str | Path) -> LoadedScenario:
+    """Read and validate a scenario file; raises :class:`ScenarioError`."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: expected a mapping at the top level")
+    try:
+        spec = ClearanceScenario.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        raise ScenarioError(f"{path}: {_loc(err['loc'])}: {err['msg']}{more}") from None
+    return build(spec, path)
+
+
+def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedScenario:
+    deg = spec.units.get("angle", "deg") == "deg"
+    robots, trajs = [], {}
+    names = [r.name for r in spec.robots]
+    for i, rs in enumerate(spec.robots):
+        where = f"{path}: robots[{i}]"
+        if names.count(rs.name) > 1:
+            raise ScenarioError(f"{where}.name: robot name {rs.name!r} is used twice")
+        try:
+            model = load_robot(rs.model)
+        except RobotsimError as exc:
+            raise ScenarioError(f"{where}.model: {exc}") from None
+        ang = np.radians if deg else np.asarray
+        T_base = make_T(rpy_to_R(ang(rs.base.rpy)), np.array(rs.base.xyz))
+        vols = [_volume(model, v, f"{where}.volumes[{k}]", ang) for k, v in enumerate(rs.volumes)]
+        placed = PlacedRobot(rs.name, model, tuple(vols), T_base)
+        q = _joints(model, rs.start, f"{where}.start", deg, model.zero())
+        segs: list[Segment] = []
+        for k, sg in enumerate(rs.segments):
+            sw = f"{where}.segments[{k}]"
+            if isinstance(sg, JointSpec):
+                q1 = _joints(model, sg.to, f"{sw}.to", deg, q)
+                cls = JointQuintic if sg.type == "quintic" else JointTrapezoid
+                extra = {"accel_fraction": sg.accel_fraction} if sg.type == "trapezoid" else {}
+                segs.append(cls(q, q1, sg.duration, **extra))
+                q = q1
+            else:
+                segs.append(_line(model, placed, sg, q, sw))
+                q = segs[-1].at(np.array([sg.duration]))[0]
+        robots.append(placed)
+        trajs[rs.name] = Trajectory(tuple(segs))
+    scene = Scene(tuple(robots), spec.contact_threshold)
+    return LoadedScenario(
+        spec=spec,
+        scene=scene,
+        trajectories=trajs,
+        dt=spec.dt,
+        t_end=spec.duration,
+        cutoff=spec.cutoff if spec.cutoff is not None else math.inf,
+    )
+
+
+def _check_link(model: RobotModel, link: str, where: str) -> None:
+    if link not in model.link_names:
+        valid = ", ".join(model.link_names)
+        raise ScenarioError(f"{where}: unknown link {link!r} of {model.name}; valid: {valid}")
+
+
+def _volume(model: RobotModel, v: VolumeSpec, where: str, ang) -> LinkVolume:  # type: ignore[no-untyped-def]
+    _check_link(model, v.link, f"{where}.link")
+    T = make_T(rpy_to_R(ang(v.rpy)), np.array(v.xyz))
+    if v.fit is not None:
+        try:
+            fitted = fit_link_volume(model, v.link, v.fit)
+        except RobotsimError as exc:
+            raise ScenarioError(f"{where}.fit: {exc}") from None
+        return LinkVolume(v.link, fitted.shape, T @ fitted.T_link_volume)
+    shape = {
+        "ellipsoid": lambda: Ellipsoid(tuple(v.radii)),  # type: ignore[arg-type]
+        "sphere": lambda: Sphere(v.radius),  # type: ignore[arg-type]
+        "capsule": lambda: Capsule(v.radius, v.length),  # type: ignore[arg-type]
+        "box": lambda: Box(tuple(v.size)),  # type: ignore[arg-type]
+    }[v.type]()  # type: ignore[index]
+    return LinkVolume(v.link, shape, T)
+
+
+def _joints(
+    model: RobotModel, values: dict[str, float], where: str, deg: bool, base: np.ndarray
+) -> np.ndarray:
+    q = np.array(base, dtype=float)
+    for name, val in values.items():
+        if name not in model.joint_names:
+            valid = ", ".join(model.joint_names)
+            raise ScenarioError(f"{where}.{name}: unknown joint of {model.name}; valid: {valid}")
+        j = model.joint_index(name)
+        x = math.radians(val) if deg and model.joint(name).type.value != "prismatic" else val
+        lo, hi = model.lower[j], model.upper[j]
+        if not lo - 1e-9 <= x <= hi + 1e-9:
+            unit = "deg" if deg else "rad"
+            f = math.degrees if deg else float
+            raise ScenarioError(
+                f"{where}.{name}: {val:g} {unit} is outside the joint limits "
+                f"[{f(lo):.6g}, {f(hi):.6g}]"
+            )
+        q[j] = x
+    return q
+
+
+def _line(
+    model: RobotModel, placed: PlacedRobot, sg: LineSpec, q: np.ndarray, where: str
+) -> CartesianLine:
+    link = sg.link or model.default_frame or model.link_names[-1]
+    if link not in model.link_names and link not in model.frame_names:
+        _check_link(model, link, f"{where}.link")
+    inv = np.linalg.inv(placed.T_world_base)
+    to_base = lambda p: inv[:3, :3] @ np.asarray(p, float) + inv[:3, 3]  # noqa: E731
+    p0 = to_base(sg.from_) if sg.from_ is not None else model.fk(q, link)[:3, 3]
+    try:
+        return CartesianLine(model, link, p0, to_base(sg.to), None, sg.duration, q)
+    except RobotsimError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None

@@ -1,0 +1,67 @@
+"""``robotsim clearance SCENARIO.yaml --out DIR [--json]``: distance curves and
+collision intervals of every robot pair (see ``docs/clearance.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from robotsim.cli.common import echo_json
+
+__all__ = ["register"]
+
+
+@click.command("clearance")
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Directory for distances.csv, intervals.json and the plot.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the per-pair summary as JSON.")
+@click.option("--dt", type=float, default=None, help="Override the scenario's step (s).")
+@click.option("--link-pairs", is_flag=True, help="Also write per link-pair curves.")
+def clearance_cmd(
+    scenario: Path, out_dir: Path, as_json: bool, dt: float | None, link_pairs: bool
+) -> None:
+    """Sample the scenario's trajectories, write distances and collision intervals."""
+    from robotsim.clearance import run
+    from robotsim.clearance.report import write_outputs
+    from robotsim.clearance.scenario import load_scenario
+    from robotsim.errors import InputError
+
+    if not scenario.exists():
+        raise InputError(f"{scenario}: no such scenario file")
+    sc = load_scenario(scenario)
+    step = sc.dt if dt is None else dt
+    result = run(
+        sc.scene, sc.trajectories, step, t_end=sc.t_end, cutoff=sc.cutoff, link_pairs=link_pairs
+    )
+    paths = write_outputs(result, out_dir)
+    if link_pairs:
+        import csv
+
+        with (out_dir / "link_distances.csv").open("w", newline="") as fh:
+            w = csv.writer(fh)
+            cols = [
+                (f"{n}:{k}", c) for n, p in result.pairs.items() for k, c in (p.links or {}).items()
+            ]
+            w.writerow(["t", *[n for n, _ in cols]])
+            for i, t in enumerate(result.times):
+                w.writerow([f"{t:.9g}", *[f"{c[i]:.9g}" for _, c in cols]])
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        for name, p in result.pairs.items():
+            iv = ", ".join(f"[{a:.4f}, {b:.4f}]" for a, b in p.collision_intervals) or "none"
+            click.echo(
+                f"{name}: min {p.min_distance:.4f} m at t = {p.t_min:.4f} s; collisions: {iv}"
+            )
+        click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(clearance_cmd)
