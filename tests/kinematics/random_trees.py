@@ -55,8 +55,11 @@ def reference_fk_all(model: RobotModel, q: np.ndarray) -> dict[str, np.ndarray]:
     qmap = dict(zip(model.joint_names, q))
     for j in model.joints:
         if j.movable:
-            x = qmap[j.name] if j.mimic is None else (
-                j.mimic.multiplier * qmap[j.mimic.joint] + j.mimic.offset)
+            x = (
+                qmap[j.name]
+                if j.mimic is None
+                else (j.mimic.multiplier * qmap[j.mimic.joint] + j.mimic.offset)
+            )
             if j.type.value == "prismatic":
                 M = trans(np.asarray(j.axis) * x)
             else:

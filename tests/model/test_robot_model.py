@@ -46,10 +46,16 @@ def test_model_is_immutable() -> None:
         (lambda b: b.link("a"), "link name 'a' is used twice"),
         (lambda b: b.joint("j1", "fixed", "a", "c"), "joint name 'j1' is used twice"),
         (lambda b: b.joint("j3", "fixed", "c", "a"), "cycle"),
-        (lambda b: b.link("d").link("e").joint("jd", "fixed", "e", "d")
-         .joint("je", "fixed", "d", "e"), "cycle|root"),
-        (lambda b: b.link("d").joint("j3", "revolute", "c", "d", mimic=("zz", 1, 0)),
-         "mimics 'zz'"),
+        (
+            lambda b: (
+                b.link("d").link("e").joint("jd", "fixed", "e", "d").joint("je", "fixed", "d", "e")
+            ),
+            "cycle|root",
+        ),
+        (
+            lambda b: b.link("d").joint("j3", "revolute", "c", "d", mimic=("zz", 1, 0)),
+            "mimics 'zz'",
+        ),
         (lambda b: b.link("d").joint("j3", "floating", "c", "d"), "floating"),
     ],
 )

@@ -163,8 +163,9 @@ class RobotModel:
     """An immutable robot: a tree of links joined by joints.
 
     ``links[0]`` is the root. ``joints`` are stored in depth-first pre-order (a joint
-    comes after the joint of its parent link; a limb's joints stay together). ``q`` vectors list the *actuated* joints
-    (movable, not mimic) in that order: :attr:`joint_names`.
+    comes after the joint of its parent link; a limb's joints stay together). ``q``
+    vectors list the *actuated* joints (movable, not mimic) in that order:
+    :attr:`joint_names`.
 
     Attributes:
         floating: the root moves freely in the world (humanoids, mobile bases); its
