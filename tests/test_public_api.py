@@ -6,7 +6,14 @@ import importlib
 
 import pytest
 
-PACKAGES = ["robotsim", "robotsim.model", "robotsim.kinematics", "robotsim.spatial"]
+PACKAGES = [
+    "robotsim",
+    "robotsim.model",
+    "robotsim.kinematics",
+    "robotsim.spatial",
+    "robotsim.physics",
+    "robotsim.geometry",
+]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

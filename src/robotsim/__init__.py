@@ -19,6 +19,23 @@ from robotsim.model import load_robot as load_robot
 
 __version__ = "0.1.0"
 
+# Heavier capabilities load on first use (MuJoCo, matplotlib...), so that
+# ``import robotsim`` stays fast for kinematics-only users.
+_LAZY = {
+    "World": "robotsim.physics",
+    "Scene": "robotsim.physics",
+    "ellipsoid_distance": "robotsim.geometry",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'robotsim' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 __all__ = [
     "AnchoredState",
     "IKResult",
@@ -30,8 +47,11 @@ __all__ = [
     "RobotBuilder",
     "RobotModel",
     "RobotsimError",
+    "Scene",
     "UnknownNameError",
+    "World",
     "__version__",
+    "ellipsoid_distance",
     "library_names",
     "load_robot",
 ]
