@@ -26,16 +26,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from robotsim.clearance.scene import PlacedRobot, Scene
 from robotsim.clearance.trajectory import Trajectory
 from robotsim.errors import InputError, UnknownNameError
+from robotsim.geometry import support as sp
 from robotsim.geometry.broadphase import aabb, aabb_gap, bounding_radius, sweep_and_prune
+from robotsim.geometry.paper import paper_ellipsoid_distance
 from robotsim.geometry.shapes import packed_distance
 
 __all__ = ["ClearanceResult", "PairClearance", "run"]
+
+_ROUND = (sp.SPHERE, sp.ELLIPSOID)
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,9 +89,10 @@ class ClearanceResult:
 class _Mover:
     """A robot with its trajectory: volume poses and boxes at any times."""
 
-    def __init__(self, robot: PlacedRobot, traj: Trajectory) -> None:
+    def __init__(self, robot: PlacedRobot, traj: Trajectory, method: str = "exact") -> None:
         self.robot = robot
         self.traj = traj
+        self.method = method
         self.kinds, self.sizes = robot.packed
         self.radius = np.array(
             [float(bounding_radius(k, s)) for k, s in zip(self.kinds, self.sizes, strict=True)]
@@ -138,16 +144,26 @@ def _pair_distance(
         idx = np.flatnonzero(need)
         if idx.size == 0:
             continue
-        d, *_ = packed_distance(
-            ma.kinds[i],
-            np.broadcast_to(ma.sizes[i], (idx.size, 3)),
-            Pa[idx, i, :3, :3],
-            Pa[idx, i, :3, 3],
-            mb.kinds[j],
-            np.broadcast_to(mb.sizes[j], (idx.size, 3)),
-            Pb[idx, j, :3, :3],
-            Pb[idx, j, :3, 3],
-        )
+        if ma.method == "paper" and ma.kinds[i] in _ROUND and mb.kinds[j] in _ROUND:
+            d = paper_ellipsoid_distance(
+                Pa[idx, i, :3, 3],
+                Pa[idx, i, :3, :3],
+                np.broadcast_to(ma.sizes[i], (idx.size, 3)),
+                Pb[idx, j, :3, 3],
+                Pb[idx, j, :3, :3],
+                np.broadcast_to(mb.sizes[j], (idx.size, 3)),
+            ).distance
+        else:
+            d, *_ = packed_distance(
+                ma.kinds[i],
+                np.broadcast_to(ma.sizes[i], (idx.size, 3)),
+                Pa[idx, i, :3, :3],
+                Pa[idx, i, :3, 3],
+                mb.kinds[j],
+                np.broadcast_to(mb.sizes[j], (idx.size, 3)),
+                Pb[idx, j, :3, :3],
+                Pb[idx, j, :3, 3],
+            )
         if all_links:
             full = np.full(T, np.inf)
             full[idx] = d
@@ -276,6 +292,7 @@ def run(
     link_pairs: bool = False,
     cutoff: float = math.inf,
     time_tol: float = 1e-6,
+    method: Literal["exact", "paper"] = "exact",
 ) -> ClearanceResult:
     """Distance curves and collision intervals of every robot pair of ``scene``.
 
@@ -285,7 +302,12 @@ def run(
         link_pairs: also return every volume pair's curve.
         cutoff: distances beyond it need not be computed (``inf`` in the curves).
         time_tol: bisection tolerance of interval ends (s).
+        method: ``"paper"`` uses the seed paper's level-set distance
+            (:func:`robotsim.geometry.paper_ellipsoid_distance`, an approximation, the
+            first robot of a pair as "A") for ellipsoid/sphere volume pairs.
     """
+    if method not in ("exact", "paper"):
+        raise InputError(f"method must be 'exact' or 'paper', got {method!r}")
     if not (np.isfinite(dt) and dt > 0):
         raise InputError(f"dt must be finite and > 0, got {dt!r}")
     for name in trajectories:
@@ -294,7 +316,7 @@ def run(
     for r in scene.robots:
         if r.name not in trajectories:
             raise UnknownNameError("trajectory for robot", r.name, list(trajectories))
-        movers.append(_Mover(r, trajectories[r.name]))
+        movers.append(_Mover(r, trajectories[r.name], method))
     end = max(m.traj.end for m in movers) if t_end is None else float(t_end)
     n = math.floor((end - t_start) / dt + 1e-9) + 1
     times = t_start + dt * np.arange(n)

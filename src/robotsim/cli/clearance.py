@@ -24,8 +24,19 @@ __all__ = ["register"]
 @click.option("--json", "as_json", is_flag=True, help="Print the per-pair summary as JSON.")
 @click.option("--dt", type=float, default=None, help="Override the scenario's step (s).")
 @click.option("--link-pairs", is_flag=True, help="Also write per link-pair curves.")
+@click.option(
+    "--method",
+    type=click.Choice(["exact", "paper"]),
+    default="exact",
+    help="Distance between ellipsoids: exact, or the seed paper's approximation.",
+)
 def clearance_cmd(
-    scenario: Path, out_dir: Path, as_json: bool, dt: float | None, link_pairs: bool
+    scenario: Path,
+    out_dir: Path,
+    as_json: bool,
+    dt: float | None,
+    link_pairs: bool,
+    method: str,
 ) -> None:
     """Sample the scenario's trajectories, write distances and collision intervals."""
     from robotsim.clearance import run
@@ -38,7 +49,13 @@ def clearance_cmd(
     sc = load_scenario(scenario)
     step = sc.dt if dt is None else dt
     result = run(
-        sc.scene, sc.trajectories, step, t_end=sc.t_end, cutoff=sc.cutoff, link_pairs=link_pairs
+        sc.scene,
+        sc.trajectories,
+        step,
+        t_end=sc.t_end,
+        cutoff=sc.cutoff,
+        link_pairs=link_pairs,
+        method="paper" if method == "paper" else "exact",
     )
     paths = write_outputs(result, out_dir)
     if link_pairs:
