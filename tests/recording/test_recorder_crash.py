@@ -49,7 +49,7 @@ def _run_child(db: str, tmp_path: Path, sig: int) -> tuple[list[tuple[float, int
         assert proc.stdout is not None
         for line in proc.stdout:
             seen.append((time.monotonic(), int(line)))
-            if seen[-1][1] >= 500:
+            if seen[-1][1] >= 800:
                 break
         kill_time = time.monotonic()
         proc.send_signal(sig)
@@ -98,7 +98,7 @@ def test_kill_9_loses_at_most_the_flush_interval(
         k = _recorded_steps(store, info.id)
     # Steps seen at least one flush interval (plus scheduling slack on a busy machine)
     # before the kill are in the store.
-    old = [step for when, step in seen if when <= kill_time - FLUSH - 0.3]
+    old = [step for when, step in seen if when <= kill_time - FLUSH - 0.8]
     assert old, "the child ran for less than the flush interval"
     assert k.size > 0 and k[-1] >= old[-1]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -108,9 +110,9 @@ def test_paused_stepping_moves_joints_and_base_deterministically(client: Client)
 def test_runs_in_real_time_when_not_paused(client: Client) -> None:
     client.resume()
     t0, w0 = client.ping(), time.monotonic()
-    time.sleep(0.3)
+    time.sleep(0.5)
     t1, w1 = client.ping(), time.monotonic()
-    assert t1 - t0 == pytest.approx(w1 - w0, abs=0.1)
+    assert t1 - t0 == pytest.approx(w1 - w0, abs=0.15)
 
 
 @pytest.mark.parametrize(
@@ -185,40 +187,52 @@ def test_oversized_datagram_and_string_ids(server: RemoteServer, client: Client)
     assert client.stats()["stats"]["oversized"] == 1
 
 
+FLOOD = """
+import json, socket, sys, time
+host, port = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+s.setblocking(False)
+for _ in range(20000):
+    try:
+        s.sendto(b'{"id": 1, "op": "ping"}', (host, port))
+    except BlockingIOError:
+        pass
+time.sleep(0.3)
+replies = limited = 0
+errors = set()
+while True:
+    try:
+        msg = json.loads(s.recv(65536))
+    except BlockingIOError:
+        break
+    if msg["ok"]:
+        replies += 1
+    else:
+        limited += 1
+        errors.add(msg["error"].split(":")[0])
+print(json.dumps({"replies": replies, "limited": limited, "errors": sorted(errors)}))
+"""
+
+
 def test_flood_is_rate_limited_per_sender_and_the_simulation_keeps_time(
     server: RemoteServer, client: Client
 ) -> None:
     client.resume()
     t0, w0 = client.ping(), time.monotonic()
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as flood:
-        flood.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        flood.setblocking(False)
-        payload = b'{"id": 1, "op": "ping"}'
-        sent = 0
-        for _ in range(20000):
-            try:
-                flood.sendto(payload, server.address)
-                sent += 1
-            except BlockingIOError:
-                pass
-        # another sender is unaffected while the flood is being drained
-        assert client.ping() > t0
-        time.sleep(0.3)
-        replies, limited = 0, 0
-        while True:
-            try:
-                msg = json.loads(flood.recv(65536))
-            except BlockingIOError:
-                break
-            if msg["ok"]:
-                replies += 1
-            else:
-                assert "rate limited" in msg["error"]
-                limited += 1
+    host, port = server.address
+    flood = subprocess.Popen(
+        [sys.executable, "-c", FLOOD, host, str(port)], stdout=subprocess.PIPE, text=True
+    )
+    time.sleep(0.1)
+    assert client.ping() > t0  # another sender is unaffected while the flood is drained
+    out, _ = flood.communicate(timeout=60)
+    seen = json.loads(out)
     stats = client.stats()
     t1, w1 = client.ping(), time.monotonic()
-    assert stats["stats"]["rate_limited"] > 0 and limited >= 1
-    assert replies <= 200 + 2000 * (w1 - w0) + 50  # burst + rate x time (+ slack)
+    assert stats["stats"]["rate_limited"] > 0
+    assert seen["limited"] >= 1 and seen["errors"] == ["rate limited"]
+    assert seen["replies"] <= 200 + 2000 * (w1 - w0) + 50  # burst + rate x time (+ slack)
     assert t1 - t0 == pytest.approx(w1 - w0, abs=0.25)  # simulated time kept up
 
 
