@@ -342,7 +342,11 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: 
             _fill_S(LA, SA)
             _fill_S(LB, SB)
             sep = False
-            if rn > 0.0:
+            # the inscribed balls overlap: certainly overlapping, no test needed
+            inner = min(radA[i, 0], radA[i, 1], radA[i, 2]) + min(
+                radB[i, 0], radB[i, 1], radB[i, 2]
+            )
+            if rn > 0.0 and rn >= inner:
                 sep, n0, n1, n2 = _perram_wertheim(SA, SB, r0, r1, r2)
             if sep and _F(LA, LB, r0, r1, r2, n0, n1, n2) < 0.0:
                 found = True
