@@ -56,7 +56,7 @@ def _ellipsoids(quick: bool) -> dict[str, Any]:
     sub_o = [p[~sep][:20_000] for p in pairs]
     ts = median_time(lambda: ellipsoid_distance(*sub_s, check=False), repeats=5)
     to = median_time(lambda: ellipsoid_distance(*sub_o, check=False), repeats=5)
-    out = {
+    out: dict[str, Any] = {
         "ellipsoid_pairs": n,
         "ellipsoid_overlapping_fraction": float(np.mean(~sep)),
         "ellipsoid_pairs_per_s": n / t,

@@ -231,12 +231,15 @@ def _volume(model: RobotModel, v: VolumeSpec, where: str, ang) -> LinkVolume:  #
         except RobotsimError as exc:
             raise ScenarioError(f"{where}.fit: {exc}") from None
         return LinkVolume(v.link, fitted.shape, T @ fitted.T_link_volume)
-    shape = {
-        "ellipsoid": lambda: Ellipsoid(tuple(v.radii)),  # type: ignore[arg-type]
-        "sphere": lambda: Sphere(v.radius),  # type: ignore[arg-type]
-        "capsule": lambda: Capsule(v.radius, v.length),  # type: ignore[arg-type]
-        "box": lambda: Box(tuple(v.size)),  # type: ignore[arg-type]
-    }[v.type]()  # type: ignore[index]
+    shape: Sphere | Capsule | Box | Ellipsoid
+    if v.type == "ellipsoid" and v.radii is not None:
+        shape = Ellipsoid(v.radii)
+    elif v.type == "sphere" and v.radius is not None:
+        shape = Sphere(v.radius)
+    elif v.type == "capsule" and v.radius is not None and v.length is not None:
+        shape = Capsule(v.radius, v.length)
+    elif v.size is not None:
+        shape = Box(v.size)
     return LinkVolume(v.link, shape, T)
 
 

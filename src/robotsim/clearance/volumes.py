@@ -73,7 +73,9 @@ def fit_link_volume(
     pts = fit.shape_points(shapes, base)
     if kind == "ellipsoid":
         c, R, radii = fit.min_volume_ellipsoid(pts)
-        return LinkVolume(link, Ellipsoid(tuple(float(r) for r in radii)), _T(R, c))
+        return LinkVolume(
+            link, Ellipsoid((float(radii[0]), float(radii[1]), float(radii[2]))), _T(R, c)
+        )
     if kind == "sphere":
         c, rho = fit.enclosing_sphere(pts)
         return LinkVolume(link, Sphere(max(rho, 1e-9)), _T(np.eye(3), c))
@@ -82,7 +84,7 @@ def fit_link_volume(
         return LinkVolume(link, Capsule(rho, length), _T(R, c))
     if kind == "box":
         c, R, size = fit.enclosing_box(pts)
-        return LinkVolume(link, Box(tuple(float(s) for s in size)), _T(R, c))
+        return LinkVolume(link, Box((float(size[0]), float(size[1]), float(size[2]))), _T(R, c))
     raise InputError(f"volume kind {kind!r}; valid: ellipsoid, sphere, capsule, box")
 
 

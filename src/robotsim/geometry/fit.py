@@ -231,7 +231,7 @@ def _mesh_vertices(mesh: Mesh, base_dir: Path | None) -> np.ndarray:
         loaded = trimesh.load(path, force="mesh")
     except Exception as exc:  # trimesh raises many types for unreadable files
         raise ModelFileError(path, f"cannot read mesh: {exc}") from None
-    V = np.asarray(loaded.vertices, dtype=np.float64)
+    V = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64)
     if V.size == 0:
         raise ModelFileError(path, "mesh has no vertices")
     return V * np.asarray(mesh.scale, dtype=np.float64)
