@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.recording import Recorder
 from robotsim.scenario.mobile import MobileRun, load_mobile
-from robotsim.scenario.recorder import CsvRecorder
 from robotsim.scenario.schema import read_scenario_yaml
 
 __all__ = ["run"]
@@ -43,16 +43,18 @@ def _soccer_data() -> dict[str, Any]:
 
 
 def _rtf(data: dict[str, Any], seconds: float) -> tuple[float, float]:
-    """(wall-clock RTF, CPU-time RTF) of a mobile scenario with CSV recording."""
+    """(wall-clock RTF, CPU-time RTF) of a mobile scenario recording into the run
+    store (SQLite, as ``robotsim run`` does by default)."""
     sc, robots, obstacles = load_mobile(data, "bench")
     with tempfile.TemporaryDirectory() as tmp:
-        rec = CsvRecorder(tmp)
+        rec = Recorder(tmp)
         rec.start_run(sc.name)
         run = MobileRun(sc, robots, obstacles, recorder=rec)
         t0, c0 = time.perf_counter(), time.process_time()
         run.run(seconds)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        rec.finish()
+        rec.finish("completed")
+        rec.close()
     return run.world.time / wall, run.world.time / max(cpu, 1e-9)
 
 

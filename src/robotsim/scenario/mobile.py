@@ -505,6 +505,9 @@ def run_mobile(
     try:
         run.run(duration, progress)
         status = "completed"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
     finally:
         if recorder is not None:
             recorder.finish(status)

@@ -12,7 +12,7 @@ from typing import Any
 
 from robotsim.errors import InputError
 from robotsim.scenario.kinds import RunOptions, runner_for
-from robotsim.scenario.recorder import CsvRecorder, NullRecorder, RunRecorder
+from robotsim.scenario.recorder import NullRecorder, RunRecorder
 from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
 
 __all__ = ["make_recorder", "run_file", "run_hand_kind", "run_mobile_kind"]
@@ -32,12 +32,12 @@ def run_file(
 
 
 def make_recorder(options: RunOptions) -> RunRecorder:
-    if options.db:
+    """The run store: ``--db`` if given, else ``runs.sqlite`` in the output folder
+    (``robotsim export RUN --format csv`` gives CSV); nothing without an output folder."""
+    if options.db or options.out_dir is not None:
         from robotsim.recording import Recorder
 
-        return Recorder(options.db)
-    if options.out_dir is not None:
-        return CsvRecorder(options.out_dir)
+        return Recorder(options.db or options.out_dir)
     return NullRecorder()
 
 
