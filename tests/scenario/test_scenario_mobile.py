@@ -135,8 +135,15 @@ def test_many_robots_from_one_entry(tmp_path: Path) -> None:
     assert all(r["collisions"] == 0 for r in s["robots"].values())
 
 
-@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.name)
+RUN_SCENARIOS = [
+    p for p in sorted(SCENARIOS.glob("*.yaml")) if "robotsim-clearance/1" not in p.read_text()
+]
+
+
+@pytest.mark.parametrize("path", RUN_SCENARIOS, ids=lambda p: p.name)
 def test_every_shipped_scenario_runs(path: Path, tmp_path: Path) -> None:
+    """Every file `robotsim run` takes (clearance studies run under `robotsim clearance`,
+    tested in tests/clearance)."""
     data = read_scenario_yaml(path)
     assert main(["run", str(path), "--out", str(tmp_path), "--duration", "1"]) == 0
     assert (tmp_path / "summary.json").exists()
@@ -199,6 +206,15 @@ def test_malformed_files_give_one_line_errors_with_the_field_path(
     bad = json.loads(json.dumps(BASE))
     bad["robots"][0]["goal"] = [30, 0, 0]
     assert "robots[0].goal: (30, 0) is outside the field" in _err(tmp_path, bad, capsys)
+
+
+def test_a_clearance_file_given_to_run_names_the_right_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = SCENARIOS / "three_puma_clearance.yaml"
+    assert main(["run", str(path), "--duration", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "robotsim clearance" in err
 
 
 def test_bad_yaml_and_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

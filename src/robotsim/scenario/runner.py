@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from robotsim.errors import InputError
+from robotsim.errors import InputError, ScenarioError
 from robotsim.scenario.kinds import RunOptions, runner_for
 from robotsim.scenario.recorder import NullRecorder, RunRecorder
 from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
@@ -26,6 +26,11 @@ def run_file(
     opts = options or RunOptions()
     source = str(path)
     data = read_scenario_yaml(path)
+    if data.get("format") == "robotsim-clearance/1":
+        raise ScenarioError(
+            f"{source}: format: robotsim-clearance/1 is a clearance study, not a run scenario; "
+            f"use 'robotsim clearance {source}'"
+        )
     if overrides:
         data = apply_overrides(data, list(overrides), source)
     return runner_for(data.get("kind"), source)(data, source, opts)
