@@ -94,7 +94,9 @@ def test_physics_world_as_a_target() -> None:
 
 
 def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> None:
-    target = WorldTarget(_arm_world(gain=1e7))  # an absurdly stiff servo: MuJoCo diverges
+    world = _arm_world(gain=1e7)
+    world.model.dof_armature[:] = 0.0  # an absurdly stiff servo without its rotor inertia
+    target = WorldTarget(world)  # MuJoCo diverges
     seen: list[tuple[float, str]] = []
     srv = RemoteServer(target, port=0, on_fault=lambda t, msg: seen.append((t, msg)))
     with srv.start(), Client(srv.address) as c:

@@ -191,7 +191,7 @@ def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
 
 
 def _attach_robot(
-    spec: Any, r: RobotPlacement, motors: list[MotorInfo], keep_visuals: bool
+    spec: Any, r: RobotPlacement, motors: list[MotorInfo], keep_visuals: bool, timestep: float
 ) -> None:
     from robotsim.model.mjcf import to_mjspec
 
@@ -223,6 +223,11 @@ def _attach_robot(
             _add_motor(spec, prefix + jn, motor, motors)
             if math.isfinite(motor.velocity) and motor.kind != "velocity":
                 spec.joint(prefix + jn).frictionloss = 0.0
+            if motor.kind == "position":
+                # The servo's stiffness is integrated explicitly: keep omega*h <= 1 with a
+                # rotor-inertia floor kp*h^2 (a light wrist link would diverge otherwise).
+                joint = spec.joint(prefix + jn)
+                joint.armature = max(float(joint.armature), motor.gain * timestep**2)
 
 
 def compile_scene(scene: Scene) -> Compiled:
@@ -259,7 +264,7 @@ def compile_scene(scene: Scene) -> Compiled:
         _set_bits(geom, WORLD_BITS)
         _add_joint(spec, body, b, motors)
     for r in scene.robots:
-        _attach_robot(spec, r, motors, scene.keep_visuals)
+        _attach_robot(spec, r, motors, scene.keep_visuals, scene.timestep)
     drives: dict[str, DriveInfo] = {}
     geom_surface: dict[str, ContactSurface] = {}
     for r in scene.robots:

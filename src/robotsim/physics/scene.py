@@ -159,7 +159,9 @@ class RobotPlacement:
     T_world_base: np.ndarray = field(default_factory=lambda: readonly(np.eye(4)))
     q0: Mapping[str, float] = field(default_factory=dict)
     motors: Mapping[str, Motor] = field(default_factory=dict)
-    default_motor: Motor | None = field(default_factory=lambda: Motor("position", gain=200.0))
+    default_motor: Motor | None = field(
+        default_factory=lambda: Motor("position", gain=200.0, damping=20.0)
+    )
     surface: str | None = None
     collide_with_robots: bool = True
     self_collision: bool = False
