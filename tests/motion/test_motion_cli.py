@@ -100,6 +100,13 @@ def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
     assert err.count("\n") == 1 and "speed" in err and "(got 9)" in err
     code, _, err = run(capsys, "motion", "play", tmp_path / "none.yaml", "--out", tmp_path)
     assert code == 2 and "cannot read" in err
+    bad.write_text("format: robotsim-motion/1\nname: e\n  bad: [\n")
+    code, _, err = run(capsys, "motion", "play", bad, "--out", tmp_path / "o")
+    assert code == 2 and err.count("\n") == 1 and "not valid YAML (line 3, column 6)" in err
+    bad.write_text(WALK.read_text().replace("robot: humanoid17", "robot: humanoid99", 1))
+    code, _, err = run(capsys, "motion", "play", bad, "--out", tmp_path / "o")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{bad}: robot: unknown robot 'humanoid99'" in err
 
 
 def test_fixed_base_arm_plays_without_soles(capsys, tmp_path: Path) -> None:

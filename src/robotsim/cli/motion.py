@@ -27,7 +27,11 @@ def _load(file: str, robot: str | None):  # -> (program, model, profile)
     name = robot or program.robot
     if name is None:
         raise InputError(f"{file}: no robot: give --robot or a 'robot:' field in the file")
-    model = load_robot(name)
+    try:
+        model = load_robot(name)
+    except UnknownNameError as exc:
+        field = "--robot" if robot else f"{file}: robot"
+        raise InputError(f"{field}: {exc}") from None
     try:
         profile = load_profile(model.name)
     except UnknownNameError:

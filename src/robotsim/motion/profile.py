@@ -142,7 +142,10 @@ def _load_file(path: str) -> RobotProfile:
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
-        raise InputError(f"{p}: not valid YAML: {exc}") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"{p}: not valid YAML{where}: {problem}") from None
     try:
         return RobotProfile.model_validate(data)
     except ValidationError as exc:

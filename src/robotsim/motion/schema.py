@@ -288,7 +288,10 @@ def load_program(path: str | Path) -> Program:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
     return program_from_dict(data, path)
 
 
