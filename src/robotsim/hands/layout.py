@@ -88,7 +88,10 @@ class HandLayout:
         arm = {}
         for role in ARM_ROLES:
             name = p + role
-            model.joint_index(name)  # raises UnknownNameError listing q joints
+            if name not in model.joint_names:
+                exc = UnknownNameError("joint", name, model.joint_names)
+                exc.args = (f"{exc} (hands need a two-arm robot such as dual_arm_hands)",)
+                raise exc
             arm[role] = name
         meta = _hand_metadata(model, side)
         fingers = tuple(meta.get("fingers") or (p + r for r in FINGER_ROLES))
