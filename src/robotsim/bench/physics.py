@@ -2,7 +2,7 @@
 our step loop over MuJoCo's.
 
 - ``soccer_rtf``: ``scenarios/soccer_obstacles.yaml`` with its VFH + PID controller at
-  50 Hz and CSV recording at 50 Hz (simulated seconds per wall second).
+  50 Hz and run-store (SQLite) recording at 50 Hz (simulated seconds per wall second).
 - ``loop_overhead_pct``: ``World.step`` per control tick (10 physics steps: motor targets,
   divergence checks) against a bare ``mujoco.mj_step(model, data, 10)`` on the same
   compiled model and state, in percent; ``loop_overhead_single_step_pct`` does the same
@@ -135,7 +135,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "robots10_timestep_s": step,
         "control_hz": 50,
         "record_hz": 50,
-        "note": "RTF = simulated s / wall s, controller and CSV recording included",
+        "note": "RTF = simulated s / wall s, controller and run-store recording included",
     }
     out["loop_overhead_pct"] = float(np.round(out["loop_overhead_pct"], 2))
     return out
