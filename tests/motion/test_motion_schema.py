@@ -88,7 +88,11 @@ def test_speed_levels_mapping() -> None:
             {"keyframes": [{"name": "a"}, {"name": "a"}]},
             r"keyframes: keyframe name 'a' is used twice",
         ),
-        ({"keyframes": [{"name": "a", "colour": 1}]}, r"keyframes\[0\]\.colour: unknown field"),
+        (
+            {"keyframes": [{"name": "a", "colour": 1}]},
+            r"keyframes\[0\]\.colour: unknown field; valid: name, targets, speed, hold, thumbnail$",
+        ),
+        ({"colour": 1}, r"colour: unknown field; valid: format, robot, .*keyframes$"),
         ({"interpolation": "spline"}, r"interpolation: .*'linear', 'cubic' or 'minjerk'"),
         ({"format": "robotsim-motion/9"}, r"format: unknown 'robotsim-motion/9'"),
     ],

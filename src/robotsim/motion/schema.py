@@ -21,7 +21,7 @@ the schema: a robot profile may impose them (:func:`robotsim.motion.profile.chec
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -243,6 +243,27 @@ def _fmt_loc(loc: tuple[Any, ...]) -> str:
     return out
 
 
+def _valid_fields(root: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """Field names of the model that holds the unknown key at ``loc`` (for the message)."""
+    model: type[BaseModel] | None = root
+    for part in loc[:-1]:
+        if isinstance(part, int) or model is None:
+            continue
+        field = model.model_fields.get(str(part))
+        model = _model_in(field.annotation) if field is not None else None
+    return list(model.model_fields) if model is not None else []
+
+
+def _model_in(tp: Any) -> type[BaseModel] | None:
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp
+    for arg in get_args(tp):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
 def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
     """Validate a parsed motion or program file; a bare motion becomes a one-motion
     program. Errors: :class:`ScenarioError` naming ``source`` and the field path."""
@@ -266,7 +287,13 @@ def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
         return Program.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            root = Motion if fmt == MOTION_FORMAT else Program
+            valid = _valid_fields(root, tuple(err["loc"]))
+            if root is Motion and len(err["loc"]) == 1:
+                valid = ["format", "robot", "units", "start", "description", *valid]
+            msg = "unknown field" + (f"; valid: {', '.join(valid)}" if valid else "")
         msg = msg.removeprefix("Value error, ")
         if "input" in err and err["type"] in ("less_than_equal", "greater_than_equal"):
             msg += f" (got {err['input']!r})"
