@@ -35,6 +35,14 @@ def test_robotsim_run_writes_the_event_timeline(tmp_path: Path, capsys) -> None:
     assert summary["mode"] == "kinematic" and summary["completed"]
 
 
+def test_robotsim_run_duration_cuts_the_script_short(tmp_path: Path) -> None:
+    assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--duration", "5"]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["sim_time"] == pytest.approx(5.0)
+    assert not summary["completed"] and "landed" in summary["missing_events"]
+    assert [e["type"] for e in summary["events"] if e["type"] != "touch"] == ["grasp"]
+
+
 def test_teleop_headless_loop_with_a_virtual_gamepad(capsys) -> None:
     with GamepadManager(max_slots=2), VirtualGamepad(naxes=4, nbuttons=8, nhats=2) as pad:
         pad.set_hat(0, (0, 1))

@@ -17,7 +17,7 @@ from typing import Any
 from robotsim.errors import InputError
 from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
-from robotsim.hands.script import HandsSim, run_script
+from robotsim.hands.script import HandsSim, ScriptPlayer
 from robotsim.hands.state import HandsState
 
 __all__ = ["MODES", "make_sim", "run_hand_data", "run_hand_scenario"]
@@ -53,10 +53,12 @@ def run_hand_scenario(
     mode: str = "kinematic",
     out_dir: str | Path | None = None,
     recorder: Any = None,
+    duration: float | None = None,
 ) -> dict[str, Any]:
     """Run the script; returns the summary (also written to ``out_dir``). A
     ``recorder`` (:class:`robotsim.scenario.recorder.RunRecorder`, e.g. the run store)
-    receives the ball and grasp signals every tick and the events."""
+    receives the ball and grasp signals every tick and the events. ``duration`` (s)
+    stops the script early (``completed`` is then false); default: the whole script."""
     sim = make_sim(scene, mode, spec.dt, spec)
     rows: list[HandsState] = []
     if recorder is not None:
@@ -69,7 +71,10 @@ def run_hand_scenario(
 
     wall = time.perf_counter()
     try:
-        result = run_script(sim, spec.steps(), spec.speed_rad, on_tick=tick)
+        player = ScriptPlayer(sim, spec.steps(), spec.speed_rad, on_tick=tick)
+        while (duration is None or sim.t < duration - 1e-9) and player.tick():
+            pass
+        result = player.result()
     except BaseException as exc:
         if recorder is not None:
             recorder.finish("failed", str(exc))
@@ -89,7 +94,7 @@ def run_hand_scenario(
         "dt": spec.dt,
         "sim_time": final.t,
         "real_time_factor": final.t / wall if wall > 0 else None,
-        "completed": result.completed and not missing,
+        "completed": player.finished and result.completed and not missing,
         "events": [e.to_json() for e in result.events],
         "steps": [
             {
@@ -125,13 +130,14 @@ def run_hand_data(
     mode: str | None = None,
     out_dir: str | Path | None = None,
     recorder: Any = None,
+    duration: float | None = None,
 ) -> dict[str, Any]:
     """Run a parsed ``hand_ball_transfer`` mapping (``--set`` overrides applied by the
-    caller); ``source`` is the file name for messages."""
+    caller); ``source`` is the file name for messages; ``duration`` (s) cuts it short."""
     from robotsim.hands.scenario_spec import hand_scenario_from_data
 
     spec, scene = hand_scenario_from_data(data, source)
-    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder)
+    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder, duration)
 
 
 SIGNALS = (

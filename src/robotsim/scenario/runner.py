@@ -69,13 +69,15 @@ def run_mobile_kind(data: dict[str, Any], source: str, options: RunOptions) -> d
 
 
 def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    """``kind: hand_ball_transfer`` (the arm-and-hand paper): its script sets the length,
-    so ``--duration`` does not apply; ``--mode`` picks kinematic (default) or physics."""
+    """``kind: hand_ball_transfer`` (the arm-and-hand paper): its script sets the length;
+    ``--duration`` stops it early; ``--mode`` picks kinematic (default) or physics."""
     from robotsim.hands.run import run_hand_data
 
     recorder = make_recorder(options) if options.db else None
     try:
-        return run_hand_data(data, source, options.mode, options.out_dir, recorder)
+        return run_hand_data(
+            data, source, options.mode, options.out_dir, recorder, options.duration
+        )
     finally:
         close = getattr(recorder, "close", None)
         if close is not None:
