@@ -107,6 +107,10 @@ def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "motion", "play", bad, "--out", tmp_path / "o")
     assert code == 2 and err.count("\n") == 1
     assert f"{bad}: robot: unknown robot 'humanoid99'" in err
+    # upload checks names and limits before it opens the port
+    bad.write_text(WALK.read_text().replace("left_knee: 88.12795", "left_knee: 300", 1))
+    code, _, err = run(capsys, "motion", "upload", bad, "--port", tmp_path / "no-such-port")
+    assert code == 2 and "left_knee: 300 deg is outside the joint limits" in err
 
 
 def test_fixed_base_arm_plays_without_soles(capsys, tmp_path: Path) -> None:

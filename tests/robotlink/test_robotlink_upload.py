@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from robotsim.errors import LinkError
+from robotsim.errors import InputError, LinkError
 from robotsim.motion.schema import Keyframe, Motion, Program, load_program
 from robotsim.robotlink import ControllerLink, FaultPlan, SerialTransport
 from robotsim.robotlink.controller import encode_program
@@ -105,8 +105,17 @@ def test_unknown_joint_is_refused_by_the_robot() -> None:
         name="bad", motions=[Motion(name="m", keyframes=[Keyframe(name="k", targets={"tail": 3})])]
     )
     with emulated_robot() as (dev, _), _link(dev) as link:
-        with pytest.raises(LinkError, match=r"INVALID_PROGRAM: .*targets.tail: unknown joint"):
+        with pytest.raises(LinkError, match=r"INVALID_PROGRAM: .*targets.tail: unknown joint") as e:
             link.upload(bad)
+        # an explicit refusal is not a lost reply: the robot kept what it had
+        assert str(e.value).endswith("the robot keeps its previous program")
+
+
+def test_bad_timeout_and_retries_are_refused_before_opening_the_port() -> None:
+    with pytest.raises(InputError, match="timeout must be > 0 s"):
+        ControllerLink("/dev/nonexistent-robot-port", timeout=0.0)
+    with pytest.raises(InputError, match="retries must be >= 0"):
+        ControllerLink("/dev/nonexistent-robot-port", retries=-1)
 
 
 def test_lost_commit_ack_is_resent_not_recommitted() -> None:

@@ -355,9 +355,13 @@ def thumbnails_cmd(
 def upload_cmd(file: str, port: str, timeout: float, retries: int, baud: int) -> None:
     """Store FILE's program on the robot controller (done only when it confirms)."""
     from robotsim.motion.schema import load_program
+    from robotsim.motion.timeline import compile_program
     from robotsim.robotlink import ControllerLink
 
     program = load_program(file)
+    if program.robot is not None:  # check names and limits here, before the port is opened
+        _, model, _ = _load(file, None)
+        compile_program(program, model, file)
     with ControllerLink(port, timeout=timeout, retries=retries, baudrate=baud) as link:
         rep = link.upload(program)
     click.echo(

@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from robotsim.errors import LinkError
+from robotsim.errors import InputError, LinkError
 from robotsim.motion.schema import Program, program_from_dict
 from robotsim.robotlink.frames import SYNC, Frame, FrameType, Nak, encode, parse_frame
 from robotsim.robotlink.transport import SerialTransport, Transport
@@ -60,6 +60,10 @@ class ControllerLink:
         retries: int = 3,
         baudrate: int = 115200,
     ) -> None:
+        if not (timeout > 0 and timeout < float("inf")):
+            raise InputError(f"timeout must be > 0 s, got {timeout!r}")
+        if retries < 0:
+            raise InputError(f"retries must be >= 0, got {retries!r}")
         self.t = SerialTransport(transport, baudrate) if isinstance(transport, str) else transport
         self.timeout = timeout
         self.retries = retries
@@ -156,7 +160,7 @@ class ControllerLink:
                     "whether the robot stored it is unknown (its reply to COMMIT was lost); "
                     "download to check"
                 )
-                if "COMMIT" in str(exc)
+                if "COMMIT" in str(exc) and not str(exc).startswith("robot refused")
                 else ("the robot keeps its previous program")
             )
             raise LinkError(f"upload of {program.name!r} failed: {exc}; {keep}") from None
