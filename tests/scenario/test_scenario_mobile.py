@@ -207,6 +207,15 @@ def test_malformed_files_give_one_line_errors_with_the_field_path(
     bad["robots"][0]["goal"] = [30, 0, 0]
     assert "robots[0].goal: (30, 0) is outside the field" in _err(tmp_path, bad, capsys)
 
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"].append({**bad["robots"][0], "name": "twin", "start": [0.2, 0, 0]})
+    err = _err(tmp_path, bad, capsys)
+    assert "robots: the starts of 'r' at (0, 0) and 'twin' at (0.2, 0) overlap" in err
+    bad["robots_collide"] = False  # robots that cannot touch may share a start
+    f = tmp_path / "ok.yaml"
+    f.write_text(yaml.safe_dump(bad))
+    assert main(["run", str(f), "--duration", "0.1"]) == 0
+
 
 def test_a_clearance_file_given_to_run_names_the_right_command(
     capsys: pytest.CaptureFixture[str],

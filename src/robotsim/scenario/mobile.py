@@ -141,6 +141,16 @@ def load_mobile(
     names = [r.name for r in robots]
     if len(set(names)) != len(names):
         raise ScenarioError(f"{source}: robots: expanded robot names collide: {names}")
+    if sc.robots_collide:
+        for k, a in enumerate(robots):
+            for b in robots[k + 1 :]:
+                gap = float(np.hypot(*(a.start[:2] - b.start[:2]))) - a.radius - b.radius
+                if gap < 0:
+                    raise ScenarioError(
+                        f"{source}: robots: the starts of {a.name!r} at ({a.start[0]:g}, "
+                        f"{a.start[1]:g}) and {b.name!r} at ({b.start[0]:g}, {b.start[1]:g}) "
+                        f"overlap by {-gap:.2f} m; move them apart or set robots_collide: false"
+                    )
     obstacles = _obstacles(sc, robots, source, sc.seed if seed is None else seed)
     return sc, robots, obstacles
 
