@@ -35,6 +35,16 @@ def _write(tmp_path: Path, change) -> Path:  # type: ignore[no-untyped-def]
             lambda d: d.update(robot="puma560", start_pose="qr", start={}),
             r"unknown joint 'L_shoulder_x'",
         ),
+        (
+            lambda d: d["script"][0]["to"].update(shoulder_x=500),
+            r"script\.0\.to\.shoulder_x: 500 deg is outside the limits of L_shoulder_x \[-90, 90\]",
+        ),
+        (lambda d: d["start"].update(L_finger1=90), r"start\.L_finger1: 90 deg is outside"),
+        (lambda d: d["ball"].update(position=[0.5, 0.25, -0.5]), r"ball\.position: .*floor"),
+        (
+            lambda d: d["ball"].update(position=[0.5, 0.25, 0.3]),
+            r"ball\.position: .*inside tables\[0\] \('table'\)",
+        ),
     ],
 )
 def test_bad_fields_name_the_file_and_the_field(tmp_path: Path, change, message) -> None:  # type: ignore[no-untyped-def]

@@ -138,6 +138,9 @@ class HandScenario(_Strict):
         model = load_robot(str(path) if path.exists() else self.robot)
         q0 = model.pose(self.start_pose) if self.start_pose else model.zero()
         s = self.angle_scale
+        for joint, value in self.start.items():
+            if joint in model.joint_names:
+                _within(model, f"start.{joint}", joint, value, s, self.units.angle)
         q0 = model.q_from({k: v * s for k, v in self.start.items()}, base=q0)
         b = self.ball
         return HandsScene(
@@ -194,11 +197,49 @@ def hand_scenario_from_data(data: Any, source: str) -> tuple[HandScenario, Hands
     spec = parse_hand_scenario(data, source)
     try:
         scene = spec.scene(Path(source).parent)
-    except ScenarioError:
-        raise
     except RobotsimError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
+    _check_against_scene(spec, scene, source)
     return spec, scene
+
+
+def _within(model: Any, where: str, joint: str, value: float, scale: float, unit: str) -> None:
+    """ScenarioError naming ``where`` if ``value`` (file units) is outside ``joint``'s limits."""
+    i = model.joint_names.index(joint)
+    lo, hi = float(model.lower[i]), float(model.upper[i])
+    if not lo - 1e-9 <= value * scale <= hi + 1e-9:
+        raise ScenarioError(
+            f"{where}: {value:g} {unit} is outside the limits of {joint} "
+            f"[{lo / scale:g}, {hi / scale:g}] {unit}"
+        )
+
+
+def _check_against_scene(spec: HandScenario, scene: HandsScene, source: str) -> None:
+    """What the schema alone cannot see: script angles inside the joint limits (start
+    angles are checked in :meth:`HandScenario.scene`), the ball above the floor and not
+    inside a table."""
+    model, s = scene.robot, spec.angle_scale
+    try:
+        for i, st in enumerate(spec.script):
+            for role, value in (st.to or {}).items():
+                where = f"script.{i}.to.{role}"
+                _within(model, where, f"{st.move}_{role}", value, s, spec.units.angle)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
+    b = spec.ball
+    if b.position[2] < b.radius - 1e-9:
+        raise ScenarioError(
+            f"{source}: ball.position: centre height {b.position[2]:g} m is below the ball's "
+            f"radius {b.radius:g} m: the ball would be in the floor"
+        )
+    for k, t in enumerate(spec.tables):
+        half = np.abs(np.asarray(t.size)) / 2
+        gap = np.maximum(np.abs(np.asarray(b.position) - np.asarray(t.center)) - half, 0.0)
+        if float(np.linalg.norm(gap)) < b.radius - 1e-6:
+            raise ScenarioError(
+                f"{source}: ball.position: the ball (radius {b.radius:g} m) at "
+                f"{tuple(b.position)} is inside tables[{k}] ({t.name!r})"
+            )
 
 
 def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
