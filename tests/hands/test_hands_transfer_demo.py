@@ -37,6 +37,13 @@ def _check_timeline(summary: dict) -> None:
     first_touch_L = min(e["t"] for e in events if e["type"] == "touch" and e["hand"] == "L")
     assert first_touch_L <= events[[e["type"] for e in events].index("grasp")]["t"]
     assert events[-1]["type"] == "landed" and events[-1].get("detail") == "floor"
+    for hand in ("L", "R"):  # no touch events while that hand holds the ball
+        t_grasp = next(e["t"] for e in events if (e["type"], e["hand"]) == ("grasp", hand))
+        t_release = next(e["t"] for e in events if (e["type"], e["hand"]) == ("release", hand))
+        assert not [
+            e for e in events if e["type"] == "touch" and e["hand"] == hand
+            and t_grasp < e["t"] < t_release
+        ]  # fmt: skip
     assert summary["completed"], [s for s in summary["steps"] if not s["completed"]]
 
 

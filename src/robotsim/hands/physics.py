@@ -7,7 +7,9 @@ joints (speed step, limits, arms locked while both hands hold, setpoint moves th
 would put a fingertip or the palm into the floor or a table are cut short). Then:
 
 - **touch**: a finger touches when any of its links is in contact with the ball
-  (MuJoCo contacts, not bounding spheres);
+  (MuJoCo contacts, not bounding spheres); a ``touch`` event is recorded when a finger
+  starts touching while its hand does not hold the ball (contacts that flicker inside a
+  held grip change the per-tick flags only, as in kinematic mode's timeline);
 - **closing** stops at touch: the finger's setpoint is held ``squeeze`` (rad) past the
   angle where it touched, so the servo presses the ball (``kp * squeeze`` N m);
 - **grasp**: all three touch and the thumb–finger spread exceeds the threshold; the ball
@@ -388,7 +390,7 @@ class PhysicsHands:
         t = self.t
         for side in SIDES:
             for k in range(3):
-                if self.touch[side][k] and not before_touch[side][k]:
+                if self.touch[side][k] and not before_touch[side][k] and not before[side]:
                     events.append(HandEvent(t, "touch", side, self.layouts[side].finger_joints[k]))
         now = dict(before)
         for side in SIDES:
