@@ -73,7 +73,7 @@ def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     ``--duration`` stops it early; ``--mode`` picks kinematic (default) or physics."""
     from robotsim.hands.run import run_hand_data
 
-    recorder = make_recorder(options) if options.db else None
+    recorder = make_recorder(options) if (options.db or options.out_dir is not None) else None
     try:
         return run_hand_data(
             data, source, options.mode, options.out_dir, recorder, options.duration
