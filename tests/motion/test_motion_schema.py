@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from robotsim.errors import ScenarioError, UnknownNameError
 from robotsim.motion.profile import check_capacity, load_profile
@@ -45,6 +46,18 @@ def test_bare_motion_becomes_a_program_and_round_trips(tmp_path: Path) -> None:
     again = load_program(out)
     assert again == prog
     assert save_program(again, tmp_path / "w2.yaml").read_text() == out.read_text()
+
+
+def test_a_motion_file_can_be_saved_as_a_motion_file(tmp_path: Path) -> None:
+    prog = program_from_dict(_motion_dict(robot="biped"))
+    out = save_program(prog, tmp_path / "m.yaml", "robotsim-motion/1")
+    data = yaml.safe_load(out.read_text())
+    assert data["format"] == "robotsim-motion/1" and data["robot"] == "biped"
+    assert "motions" not in data and "start" not in data and data["name"] == "wave"
+    assert load_program(out) == prog
+    two = prog.with_motion(prog.motions[0].model_copy(update={"name": "other"}))
+    with pytest.raises(ScenarioError, match="several motions"):
+        save_program(two, tmp_path / "two.yaml", "robotsim-motion/1")
 
 
 def test_walk_file_round_trips_exactly(tmp_path: Path) -> None:

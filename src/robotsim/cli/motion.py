@@ -333,16 +333,20 @@ def thumbnails_cmd(
     file: str, robot: str | None, out_dir: str | None, size: int, no_update: bool
 ) -> None:
     """Render one offscreen PNG per keyframe and record the paths in FILE."""
+    import yaml
+
     from robotsim.motion.render import render_thumbnails
-    from robotsim.motion.schema import save_program
+    from robotsim.motion.schema import MOTION_FORMAT, PROGRAM_FORMAT, save_program
 
     program, model, profile = _load(file, robot)
     folder = Path(file).resolve().parent
     out = Path(out_dir) if out_dir else folder / f"{Path(file).stem}_thumbs"
     updated = render_thumbnails(program, model, profile.soles, out, relative_to=folder, size=size)
     n = sum(1 for m in updated.motions for k in m.keyframes if k.thumbnail)
-    if not no_update:
-        save_program(updated, file)
+    if not no_update:  # keep the file's own format (a motion file stays a motion file)
+        data = yaml.safe_load(Path(file).read_text())
+        fmt = data.get("format", PROGRAM_FORMAT if "motions" in data else MOTION_FORMAT)
+        save_program(updated, file, fmt)
     click.echo(f"{n} thumbnails in {out}" + ("" if no_update else f"; paths written to {file}"))
 
 

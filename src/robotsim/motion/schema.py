@@ -322,10 +322,25 @@ def load_program(path: str | Path) -> Program:
     return program_from_dict(data, path)
 
 
-def save_program(program: Program, path: str | Path) -> Path:
-    """Write ``program`` as a ``robotsim-program/1`` YAML file (round-trips exactly)."""
+def motion_file_dict(program: Program) -> dict[str, Any]:
+    """A one-motion program as a ``robotsim-motion/1`` mapping (the head fields that
+    differ from their defaults, then the motion)."""
+    d = program.to_dict()
+    if len(d["motions"]) != 1 or "sequence" in d:
+        raise ScenarioError(f"program {program.name!r} has several motions: save it as a program")
+    head: dict[str, Any] = {"format": MOTION_FORMAT}
+    for key, default in (("robot", None), ("units", "deg"), ("start", None), ("description", "")):
+        if d[key] != default:
+            head[key] = d[key]
+    return {**head, **d["motions"][0]}
+
+
+def save_program(program: Program, path: str | Path, file_format: str | None = None) -> Path:
+    """Write ``program`` as YAML (round-trips exactly): ``robotsim-program/1`` by
+    default, or ``robotsim-motion/1`` for a one-motion program (``file_format``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump(program.to_dict(), sort_keys=False, default_flow_style=None, width=100)
+    data = motion_file_dict(program) if file_format == MOTION_FORMAT else program.to_dict()
+    text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
     path.write_text(text)
     return path
