@@ -102,3 +102,4 @@ def test_dh_yaml_errors_name_the_field(tmp_path, text, where) -> None:
     with pytest.raises(ModelFileError) as exc:
         robotsim.load_robot(p)
     assert str(p) in str(exc.value) and where in str(exc.value)
+    assert "\n" not in str(exc.value)  # one line

@@ -20,6 +20,7 @@ from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
 from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
+from robotsim.validation import yaml_error_message
 
 __all__ = [
     "HandScenario",
@@ -274,5 +275,5 @@ def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
     try:
         data = yaml.safe_load(p.read_text())
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"{p}: not valid YAML: {exc}".splitlines()[0]) from None
+        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     return hand_scenario_from_data(data, str(p))

@@ -26,6 +26,7 @@ from robotsim.model.geometry import (
     Sphere,
 )
 from robotsim.model.robot import Inertial, RobotModel
+from robotsim.validation import describe_validation_error, yaml_error_message
 
 __all__ = ["load_robot_yaml", "parse_robot_dict"]
 
@@ -149,13 +150,6 @@ class RobotFile(_Strict):
     metadata: dict[str, Any] = {}
 
 
-def _fmt_loc(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def load_robot_yaml(path: str | Path) -> RobotModel:
     """Read a robotsim robot file (``.yaml``/``.yml``)."""
     path = Path(path)
@@ -166,7 +160,7 @@ def load_robot_yaml(path: str | Path) -> RobotModel:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ModelFileError(path, f"not valid YAML: {exc}") from None
+        raise ModelFileError(path, yaml_error_message(exc)) from None
     return parse_robot_dict(data, path)
 
 
@@ -178,13 +172,8 @@ def parse_robot_dict(data: Any, path: str | Path = "<robot>") -> RobotModel:
     try:
         spec = RobotFile.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = _fmt_loc(tuple(err["loc"]))
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
-        extra = f" (+{len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
-        raise ModelFileError(path, f"{msg}{extra}", where=where) from None
+        where, msg = describe_validation_error(exc, RobotFile)
+        raise ModelFileError(path, msg, where=where) from None
     try:
         return _build(spec, path)
     except (ModelError, InputError) as exc:

@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import InputError, ScenarioError, UnknownNameError
+from robotsim.validation import yaml_error_message
 
 __all__ = [
     "PROFILE_DIR",
@@ -142,10 +143,7 @@ def _load_file(path: str) -> RobotProfile:
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"{p}: not valid YAML{where}: {problem}") from None
+        raise InputError(f"{p}: {yaml_error_message(exc)}") from None
     try:
         return RobotProfile.model_validate(data)
     except ValidationError as exc:

@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from robotsim.errors import ScenarioError, UnknownNameError
+from robotsim.validation import yaml_error_message
 
 __all__ = [
     "MOTION_FORMAT",
@@ -315,10 +316,7 @@ def load_program(path: str | Path) -> Program:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{path}: not valid YAML{where}: {problem}") from None
+        raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     return program_from_dict(data, path)
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.errors import ScenarioError
+from robotsim.validation import format_validation_error as format_validation_error
+from robotsim.validation import yaml_error_message
 
 __all__ = [
     "AxisGains",
@@ -223,9 +225,7 @@ def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise ScenarioError(f"{p}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{p}: a scenario file must be a mapping with a 'kind:' key")
     return data
@@ -267,60 +267,3 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> 
     return out
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "(top level)"
-
-
-def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
-    cur: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        if not (isinstance(cur, type) and issubclass(cur, BaseModel)):
-            return None
-        f = cur.model_fields.get(str(part))
-        if f is None:
-            return None
-        cur = _unwrap(f.annotation)
-    return cur if isinstance(cur, type) and issubclass(cur, BaseModel) else None
-
-
-def _unwrap(tp: Any) -> Any:
-    while True:
-        args = get_args(tp)
-        origin = get_origin(tp)
-        if origin in (list, tuple) and args:
-            tp = args[0]
-        elif origin is dict and args:
-            tp = args[1]
-        elif args and any(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
-            tp = next(a for a in args if isinstance(a, type) and issubclass(a, BaseModel))
-        else:
-            return tp
-
-
-def format_validation_error(exc: ValidationError, model: type[BaseModel], source: str) -> str:
-    """The first error as ``FILE: field.path: message`` (unknown keys list the valid)."""
-    err = exc.errors()[0]
-    loc = tuple(err["loc"])
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        parent = _model_at(model, loc[:-1])
-        valid = ", ".join(parent.model_fields) if parent is not None else ""
-        msg = f"unknown key {loc[-1]!r}" + (f"; valid: {valid}" if valid else "")
-    elif err["type"] == "literal_error":
-        msg = f"{err['input']!r} is not allowed; {msg[0].lower()}{msg[1:]}"
-    elif "input" in err and err["type"] not in ("missing",):
-        shown = repr(err["input"])
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        msg = f"{msg}, got {shown}"
-    more = len(exc.errors()) - 1
-    tail = f" (+{more} more error{'s' if more > 1 else ''})" if more > 0 else ""
-    return f"{source}: {_loc(loc)}: {msg}{tail}"
