@@ -161,3 +161,36 @@ def test_bad_input_is_a_clear_error(kwargs: dict, match: str) -> None:
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
         ellipsoid_distance(**args)
+
+
+@pytest.mark.parametrize("family", ["random", "flat", "disks", "needles", "round"])
+def test_no_direction_of_a_dense_grid_beats_the_depth(family: str) -> None:
+    """Overlapping pairs from hard families: the depth is F's global minimum, so no
+    direction of an 8000-point grid may give a smaller F (a miss would show here)."""
+    from tests.geometry.ellipsoid_reference import fibonacci_sphere
+
+    rng = np.random.default_rng(21)
+    n = 400
+    R = Rotation.random(2 * n, random_state=22).as_matrix()
+    rad = {
+        "random": lambda: rng.uniform(0.05, 0.5, (2 * n, 3)),
+        "flat": lambda: np.exp(rng.uniform(np.log(1e-3), 0.0, (2 * n, 3))),
+        "disks": lambda: np.array([1.0, 0.7, 0.001]) * rng.uniform(0.5, 1.5, (2 * n, 1)),
+        "needles": lambda: np.array([0.002, 0.002, 0.8]) * rng.uniform(0.5, 1.5, (2 * n, 1)),
+        "round": lambda: rng.uniform(0.3, 0.33, (2 * n, 3)),
+    }[family]()
+    u = rng.normal(size=(n, 3))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    reach = 0.01 if family == "needles" else 0.6  # needles must cross to overlap
+    cB = u * (rng.uniform(0, reach, n) * (rad[:n].max(1) + rad[n:].max(1)))[:, None]
+    res = ellipsoid_distance(np.zeros((n, 3)), R[:n], rad[:n], cB, R[n:], rad[n:])
+    grid = fibonacci_sphere(8000)
+    LA = R[:n] * rad[:n, None, :]
+    LB = R[n:] * rad[n:, None, :]
+    F = (
+        np.linalg.norm(np.einsum("kj,nji->nki", grid, LA), axis=2)
+        + np.linalg.norm(np.einsum("kj,nji->nki", grid, LB), axis=2)
+        - np.einsum("kj,nj->nk", grid, cB)
+    )
+    assert np.sum(res.distance < 0) >= 100
+    assert np.all(-res.distance <= F.min(axis=1) + 1e-12)

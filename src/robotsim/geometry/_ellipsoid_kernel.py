@@ -35,7 +35,9 @@ from numba import njit
 
 __all__ = ["ellipsoid_pairs"]
 
-_RUNS = 3
+_RUNS = 4  # Newton starts for overlapping pairs...
+_RUNS_FLAT = 6  # ...and when an ellipsoid's axes differ more than _FLAT times
+_FLAT = 20.0
 _FM = {"nsz", "arcp", "contract", "afn", "reassoc"}
 
 
@@ -81,55 +83,67 @@ def _tangents(n0, n1, n2):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", fastmath=_FM)
-def _hess_part(L, s, u0, u1, u2, t0, t1, t2, v0, v1, v2):  # type: ignore[no-untyped-def]
-    """Tangent-plane Hessian of ``|L^T n|``: ``(T^T L L^T T - (g.T)(g.T)^T) / s``."""
-    w0 = L[0, 0] * t0 + L[1, 0] * t1 + L[2, 0] * t2
-    w1 = L[0, 1] * t0 + L[1, 1] * t1 + L[2, 1] * t2
-    w2 = L[0, 2] * t0 + L[1, 2] * t1 + L[2, 2] * t2
-    z0 = L[0, 0] * v0 + L[1, 0] * v1 + L[2, 0] * v2
-    z1 = L[0, 1] * v0 + L[1, 1] * v1 + L[2, 1] * v2
-    z2 = L[0, 2] * v0 + L[1, 2] * v1 + L[2, 2] * v2
-    a = (u0 * w0 + u1 * w1 + u2 * w2) / s
-    b = (u0 * z0 + u1 * z1 + u2 * z2) / s
-    h11 = (w0 * w0 + w1 * w1 + w2 * w2 - a * a) / s
-    h12 = (w0 * z0 + w1 * z1 + w2 * z2 - a * b) / s
-    h22 = (z0 * z0 + z1 * z1 + z2 * z2 - b * b) / s
-    return h11, h12, h22
+def _matT(L, n0, n1, n2):  # type: ignore[no-untyped-def]
+    """``L^T n``."""
+    return (
+        L[0, 0] * n0 + L[1, 0] * n1 + L[2, 0] * n2,
+        L[0, 1] * n0 + L[1, 1] * n1 + L[2, 1] * n2,
+        L[0, 2] * n0 + L[1, 2] * n1 + L[2, 2] * n2,
+    )
 
 
 @njit(cache=True, fastmath=_FM)
-def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore[no-untyped-def]
+def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above, found, nfound):  # type: ignore[no-untyped-def]
     """Minimise F on the unit sphere from ``n``; returns ``(n, F, ok)``.
 
-    Riemannian Newton in the tangent plane with a monotone backtracking line search;
-    an indefinite Hessian is shifted to positive definite. ``ok`` is False when the
-    end point is not a strict local minimum (a saddle reached by symmetry). Near a
-    minimum (positive definite Hessian, Newton step ``s`` < 0.3 rad) a run stops early
-    when the quadratic model's minimum ``f + g.s/2``, less a cubic allowance
-    ``|H| |s|^3``, exceeds ``abort_above``: that basin cannot beat a minimum already
-    found.
+    Riemannian Newton in the tangent plane ``(t, v)`` with a monotone backtracking line
+    search; an indefinite Hessian is shifted to positive definite. ``ok`` is False
+    when the end point is not a strict local minimum (a saddle reached by symmetry).
+    A step ``n' = (n + s1 t + s2 v)/k`` maps ``u = L^T n`` to ``(u + s1 L^T t + s2 L^T v)/k``,
+    so trial points and the next iterate cost no matrix products beyond ``L^T t`` and
+    ``L^T v`` (``u`` is recomputed exactly at the end).
+
+    Early stop: a run stops when its basin cannot beat ``abort_above``: only once the
+    quadratic model has proved itself (the last step's actual decrease within 0.9-1.1
+    of the predicted one, positive definite Hessian) and the model's minimum with twice
+    the predicted remaining decrease, ``f + g.s``, is still above it, or the iterate is
+    within 0.01 rad of a minimum already found (``found[:nfound]``), which the
+    converging iteration would reach again.
     """
     tol = 1e-15 * scale
-    f = _F(LA, LB, r0, r1, r2, n0, n1, n2)
     ok = False
+    trust = 0
+    ua0, ua1, ua2 = _matT(LA, n0, n1, n2)
+    ub0, ub1, ub2 = _matT(LB, n0, n1, n2)
     for _ in range(60):
-        sA, ua0, ua1, ua2, ga0, ga1, ga2 = _support(LA, n0, n1, n2)
-        sB, ub0, ub1, ub2, gb0, gb1, gb2 = _support(LB, n0, n1, n2)
-        f = sA + sB - (n0 * r0 + n1 * r1 + n2 * r2)
-        d0, d1, d2 = ga0 + gb0 - r0, ga1 + gb1 - r1, ga2 + gb2 - r2
+        sA = math.sqrt(ua0 * ua0 + ua1 * ua1 + ua2 * ua2)
+        sB = math.sqrt(ub0 * ub0 + ub1 * ub1 + ub2 * ub2)
+        nr = n0 * r0 + n1 * r1 + n2 * r2
+        f = sA + sB - nr
         t0, t1, t2, v0, v1, v2 = _tangents(n0, n1, n2)
-        g1 = t0 * d0 + t1 * d1 + t2 * d2
-        g2 = v0 * d0 + v1 * d1 + v2 * d2
-        a11, a12, a22 = _hess_part(LA, sA, ua0, ua1, ua2, t0, t1, t2, v0, v1, v2)
-        b11, b12, b22 = _hess_part(LB, sB, ub0, ub1, ub2, t0, t1, t2, v0, v1, v2)
-        h11 = a11 + b11 - f
-        h12 = a12 + b12
-        h22 = a22 + b22 - f
-        tr = 0.5 * (h11 + h22)
+        wa0, wa1, wa2 = _matT(LA, t0, t1, t2)
+        za0, za1, za2 = _matT(LA, v0, v1, v2)
+        wb0, wb1, wb2 = _matT(LB, t0, t1, t2)
+        zb0, zb1, zb2 = _matT(LB, v0, v1, v2)
+        aA = (ua0 * wa0 + ua1 * wa1 + ua2 * wa2) / sA
+        bA = (ua0 * za0 + ua1 * za1 + ua2 * za2) / sA
+        aB = (ub0 * wb0 + ub1 * wb1 + ub2 * wb2) / sB
+        bB = (ub0 * zb0 + ub1 * zb1 + ub2 * zb2) / sB
+        tr = t0 * r0 + t1 * r1 + t2 * r2
+        vr = v0 * r0 + v1 * r1 + v2 * r2
+        g1 = aA + aB - tr
+        g2 = bA + bB - vr
+        h11 = (wa0 * wa0 + wa1 * wa1 + wa2 * wa2 - aA * aA) / sA
+        h11 += (wb0 * wb0 + wb1 * wb1 + wb2 * wb2 - aB * aB) / sB - f
+        h12 = (wa0 * za0 + wa1 * za1 + wa2 * za2 - aA * bA) / sA
+        h12 += (wb0 * zb0 + wb1 * zb1 + wb2 * zb2 - aB * bB) / sB
+        h22 = (za0 * za0 + za1 * za1 + za2 * za2 - bA * bA) / sA
+        h22 += (zb0 * zb0 + zb1 * zb1 + zb2 * zb2 - bB * bB) / sB - f
+        tr_h = 0.5 * (h11 + h22)
         disc = math.sqrt(0.25 * (h11 - h22) ** 2 + h12 * h12)
-        lmin = tr - disc
+        lmin = tr_h - disc
         gn = math.sqrt(g1 * g1 + g2 * g2)
-        hscale = tr + disc
+        hscale = tr_h + disc
         pd = lmin > 1e-12 * (abs(hscale) + scale)
         if gn <= tol:
             if pd:
@@ -143,7 +157,6 @@ def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore
             else:
                 e1, e2 = 0.0, 1.0
             ke = 0.05 / math.sqrt(e1 * e1 + e2 * e2)
-            g1, g2 = 0.0, 0.0
             n0, n1, n2 = (
                 n0 + ke * (e1 * t0 + e2 * v0),
                 n1 + ke * (e1 * t1 + e2 * v1),
@@ -151,7 +164,8 @@ def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore
             )
             k = 1.0 / math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
             n0, n1, n2 = n0 * k, n1 * k, n2 * k
-            f = _F(LA, LB, r0, r1, r2, n0, n1, n2)
+            ua0, ua1, ua2 = _matT(LA, n0, n1, n2)
+            ub0, ub1, ub2 = _matT(LB, n0, n1, n2)
             continue
         if not pd:
             shift = -lmin + 1e-3 * (abs(hscale) + scale) + gn
@@ -161,20 +175,30 @@ def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore
         s1 = -(h22 * g1 - h12 * g2) / det
         s2 = -(h11 * g2 - h12 * g1) / det
         sn = math.sqrt(s1 * s1 + s2 * s2)
-        if pd and sn < 0.3 and f + 0.5 * (g1 * s1 + g2 * s2) - hscale * sn**3 > abort_above:
-            return n0, n1, n2, f, False
+        if trust >= 1 and pd:
+            if f + (g1 * s1 + g2 * s2) > abort_above:
+                return n0, n1, n2, f, False
+            for m in range(nfound):
+                if n0 * found[m, 0] + n1 * found[m, 1] + n2 * found[m, 2] > 0.99995:
+                    return n0, n1, n2, f, False
         if sn > 0.7:
             s1 *= 0.7 / sn
             s2 *= 0.7 / sn
             sn = 0.7
         accepted = False
         for _k in range(60):
-            m0 = n0 + s1 * t0 + s2 * v0
-            m1 = n1 + s1 * t1 + s2 * v1
-            m2 = n2 + s1 * t2 + s2 * v2
-            k = 1.0 / math.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
-            m0, m1, m2 = m0 * k, m1 * k, m2 * k
-            fm = _F(LA, LB, r0, r1, r2, m0, m1, m2)
+            k = 1.0 / math.sqrt(1.0 + s1 * s1 + s2 * s2)
+            pa0 = ua0 + s1 * wa0 + s2 * za0
+            pa1 = ua1 + s1 * wa1 + s2 * za1
+            pa2 = ua2 + s1 * wa2 + s2 * za2
+            pb0 = ub0 + s1 * wb0 + s2 * zb0
+            pb1 = ub1 + s1 * wb1 + s2 * zb1
+            pb2 = ub2 + s1 * wb2 + s2 * zb2
+            fm = k * (
+                math.sqrt(pa0 * pa0 + pa1 * pa1 + pa2 * pa2)
+                + math.sqrt(pb0 * pb0 + pb1 * pb1 + pb2 * pb2)
+                - (nr + s1 * tr + s2 * vr)
+            )
             if fm <= f or (pd and sn < 1e-5):
                 accepted = True
                 break
@@ -184,13 +208,21 @@ def _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, abort_above):  # type: ignore
         if not accepted:
             ok = pd
             break
-        n0, n1, n2 = m0, m1, m2
-        f = fm
-        if pd and sn < 1e-7:
-            # quadratic convergence: the next correction is below 1e-13 rad
+        pred = -(g1 * s1 + g2 * s2) - 0.5 * (h11 * s1 * s1 + 2.0 * h12 * s1 * s2 + h22 * s2 * s2)
+        good = pd and pred > 0.0 and 0.9 * pred <= f - fm <= 1.1 * pred
+        trust = trust + 1 if good else 0
+        n0 = k * (n0 + s1 * t0 + s2 * v0)
+        n1 = k * (n1 + s1 * t1 + s2 * v1)
+        n2 = k * (n2 + s1 * t2 + s2 * v2)
+        ua0, ua1, ua2 = k * pa0, k * pa1, k * pa2
+        ub0, ub1, ub2 = k * pb0, k * pb1, k * pb2
+        if pd and sn < 1e-6:
+            # quadratic convergence: the next correction is ~1e-12 rad
             ok = True
             break
-    return n0, n1, n2, f, ok
+    k = 1.0 / math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+    n0, n1, n2 = n0 * k, n1 * k, n2 * k
+    return n0, n1, n2, _F(LA, LB, r0, r1, r2, n0, n1, n2), ok
 
 
 @njit(cache=True, inline="always", fastmath=_FM)
@@ -321,7 +353,7 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: 
     cand = np.empty((16, 3))
     fc = np.empty(16)
     used = np.zeros(16, dtype=np.bool_)
-    found0 = np.empty((_RUNS, 3))
+    found0 = np.empty((_RUNS_FLAT, 3))
     noverlap = 0
     for i in range(N):
         _fill_L(RA, radA, i, LA)
@@ -351,11 +383,11 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: 
             if sep and _F(LA, LB, r0, r1, r2, n0, n1, n2) < 0.0:
                 found = True
         if found:
-            n0, n1, n2, f, _ = _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, np.inf)
+            n0, n1, n2, f, _ = _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, np.inf, found0, 0)
         else:
             noverlap += 1
             n0, n1, n2, f = _overlap(
-                LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, found0
+                LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand, fc, used, found0
             )
         _, _, _, _, ga0, ga1, ga2 = _support(LA, n0, n1, n2)
         _, _, _, _, gb0, gb1, gb2 = _support(LB, n0, n1, n2)
@@ -372,29 +404,65 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: 
     return noverlap
 
 
+@njit(cache=True, inline="always", fastmath=_FM)
+def _G(LA, LB, n0, n1, n2):  # type: ignore[no-untyped-def]
+    """``|L_A^T n| + |L_B^T n|``."""
+    a0, a1, a2 = _matT(LA, n0, n1, n2)
+    b0, b1, b2 = _matT(LB, n0, n1, n2)
+    return math.sqrt(a0 * a0 + a1 * a1 + a2 * a2) + math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+
+
+@njit(cache=True, inline="always", fastmath=_FM)
+def _pair_cands(cand, fc, k, x0, x1, x2, g, r0, r1, r2):  # type: ignore[no-untyped-def]
+    """Store candidates ``+x`` (index k) and ``-x`` (k+1) with ``F = g -+ x.r``."""
+    xr = x0 * r0 + x1 * r1 + x2 * r2
+    cand[k, 0], cand[k, 1], cand[k, 2] = x0, x1, x2
+    cand[k + 1, 0], cand[k + 1, 1], cand[k + 1, 2] = -x0, -x1, -x2
+    fc[k] = g - xr
+    fc[k + 1] = g + xr
+
+
 @njit(cache=True, fastmath=_FM)
-def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, found0):  # type: ignore[no-untyped-def]
+def _overlap(LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand, fc, used, found0):  # type: ignore[no-untyped-def]
     """Global minimum of F > 0 on the sphere: Newton from the best start directions.
 
     Candidates are +-axes of both ellipsoids and +-r; Newton runs from the best
-    candidate and from the best one at least 60 degrees away from every minimum found.
+    candidate and from the best one at least 10 degrees away from every minimum found.
     """
+    # F at +-c shares |L^T c|; along its own axis k an ellipsoid's |L^T c| is radius k
     for a in range(3):
-        for s in range(2):
-            sg = 1.0 if s == 0 else -1.0
-            cand[2 * a + s, 0] = sg * RA[i, 0, a]
-            cand[2 * a + s, 1] = sg * RA[i, 1, a]
-            cand[2 * a + s, 2] = sg * RA[i, 2, a]
-            cand[6 + 2 * a + s, 0] = sg * RB[i, 0, a]
-            cand[6 + 2 * a + s, 1] = sg * RB[i, 1, a]
-            cand[6 + 2 * a + s, 2] = sg * RB[i, 2, a]
+        x0, x1, x2 = RA[i, 0, a], RA[i, 1, a], RA[i, 2, a]
+        y0, y1, y2 = _matT(LB, x0, x1, x2)
+        _pair_cands(
+            cand,
+            fc,
+            2 * a,
+            x0,
+            x1,
+            x2,
+            radA[i, a] + math.sqrt(y0 * y0 + y1 * y1 + y2 * y2),
+            r0,
+            r1,
+            r2,
+        )
+        x0, x1, x2 = RB[i, 0, a], RB[i, 1, a], RB[i, 2, a]
+        y0, y1, y2 = _matT(LA, x0, x1, x2)
+        _pair_cands(
+            cand,
+            fc,
+            6 + 2 * a,
+            x0,
+            x1,
+            x2,
+            radB[i, a] + math.sqrt(y0 * y0 + y1 * y1 + y2 * y2),
+            r0,
+            r1,
+            r2,
+        )
     nc = 12
     if rn > 0.0:
-        for s in range(2):
-            sg = 1.0 if s == 0 else -1.0
-            cand[12 + s, 0] = sg * r0 / rn
-            cand[12 + s, 1] = sg * r1 / rn
-            cand[12 + s, 2] = sg * r2 / rn
+        x0, x1, x2 = r0 / rn, r1 / rn, r2 / rn
+        _pair_cands(cand, fc, 12, x0, x1, x2, _G(LA, LB, x0, x1, x2), r0, r1, r2)
         nc = 14
     # +-(smallest principal axis of S_A + S_B, the Minkowski sum's inner ellipsoid)
     # by inverse iteration from the thinnest of the axes above
@@ -421,16 +489,18 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
         x0, x1, x2 = _solve_sym(s00, s01, s02, s11, s12, s22, x0, x1, x2)
         k = 1.0 / math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
         x0, x1, x2 = x0 * k, x1 * k, x2 * k
-    cand[nc, 0], cand[nc, 1], cand[nc, 2] = x0, x1, x2
-    cand[nc + 1, 0], cand[nc + 1, 1], cand[nc + 1, 2] = -x0, -x1, -x2
+    _pair_cands(cand, fc, nc, x0, x1, x2, _G(LA, LB, x0, x1, x2), r0, r1, r2)
     nc += 2
-    for k in range(nc):
-        fc[k] = _F(LA, LB, r0, r1, r2, cand[k, 0], cand[k, 1], cand[k, 2])
     used[:] = False
     best_f = np.inf
     b0, b1, b2 = 1.0, 0.0, 0.0
     nfound = 0
-    for _run in range(_RUNS):
+    runs = _RUNS
+    if max(radA[i, 0], radA[i, 1], radA[i, 2]) > _FLAT * min(radA[i, 0], radA[i, 1], radA[i, 2]):
+        runs = _RUNS_FLAT
+    if max(radB[i, 0], radB[i, 1], radB[i, 2]) > _FLAT * min(radB[i, 0], radB[i, 1], radB[i, 2]):
+        runs = _RUNS_FLAT
+    for _run in range(runs):
         j = -1
         for k in range(nc):
             if used[k]:
@@ -442,7 +512,7 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
                     + cand[k, 1] * found0[m, 1]
                     + cand[k, 2] * found0[m, 2]
                 )
-                if dot > 0.5:
+                if dot > 0.985:
                     far = False
                     break
             if far and (j < 0 or fc[k] < fc[j]):
@@ -451,7 +521,18 @@ def _overlap(LA, LB, SA, SB, RA, RB, i, r0, r1, r2, rn, scale, cand, fc, used, f
             break
         used[j] = True
         m0, m1, m2, f, _ = _newton(
-            LA, LB, r0, r1, r2, cand[j, 0], cand[j, 1], cand[j, 2], scale, best_f + 1e-9 * scale
+            LA,
+            LB,
+            r0,
+            r1,
+            r2,
+            cand[j, 0],
+            cand[j, 1],
+            cand[j, 2],
+            scale,
+            best_f + 1e-9 * scale,
+            found0,
+            nfound,
         )
         found0[nfound, 0] = m0
         found0[nfound, 1] = m1

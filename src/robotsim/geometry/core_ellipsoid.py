@@ -103,6 +103,7 @@ def _fib(n: int) -> np.ndarray:
 
 
 _DIRS = _fib(2000)
+_NO_FOUND = np.zeros((1, 3))
 
 
 def _local_vertex_minima(best, best_n, verts, cone, h_core, sE, RE, cE):  # type: ignore[no-untyped-def]
@@ -139,6 +140,8 @@ def _local_vertex_minima(best, best_n, verts, cone, h_core, sE, RE, cE):  # type
             start[m, 2],
             scale,
             np.inf,
+            _NO_FOUND,
+            0,
         )
         n = np.array([n0, n1, n2])
         if cone(np.array([i]), n[None])[0] == vi[m] and f - _DELTA < best[i]:
