@@ -94,3 +94,20 @@ def test_primitive_surfaces_are_enclosed_not_just_their_samples() -> None:
     u /= np.linalg.norm(u, axis=1, keepdims=True)
     surface = np.vstack([0.2 * u, 0.1 * u + [0, 0, 0.15], 0.1 * u - [0, 0, 0.15]])
     assert np.linalg.norm((surface - c) @ R / radii, axis=1).max() <= 1 + 1e-9
+
+
+def test_volumes_given_in_the_model_are_used_unchanged() -> None:
+    from robotsim.clearance import model_link_volumes
+    from robotsim.errors import InputError
+    from robotsim.model import RobotBuilder
+    from robotsim.model.builder import xyz_rpy
+
+    b = RobotBuilder("two")
+    b.link("base", collisions=[Shape(Ellipsoid((0.1, 0.2, 0.3)), xyz_rpy([0, 0, 0.5]))])
+    b.link("arm", collisions=[Shape(Mesh(Path("missing.obj")))])
+    b.joint("j", "revolute", "base", "arm", origin=xyz_rpy([0, 0, 1]))
+    model = b.build()
+    (vol,) = model_link_volumes(model, "base")
+    assert vol.shape == Ellipsoid((0.1, 0.2, 0.3)) and vol.T_link_volume[2, 3] == 0.5
+    with pytest.raises(InputError, match="use 'fit'"):
+        model_link_volumes(model, "arm")

@@ -13,6 +13,7 @@ from robotsim.clearance.trajectory import Trajectory as Trajectory
 from robotsim.clearance.volumes import LinkVolume as LinkVolume
 from robotsim.clearance.volumes import fit_link_volume as fit_link_volume
 from robotsim.clearance.volumes import fit_link_volumes as fit_link_volumes
+from robotsim.clearance.volumes import model_link_volumes as model_link_volumes
 from robotsim.clearance.volumes import paper_puma_end_link as paper_puma_end_link
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Trajectory",
     "fit_link_volume",
     "fit_link_volumes",
+    "model_link_volumes",
     "paper_puma_end_link",
     "run",
 ]

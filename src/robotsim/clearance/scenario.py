@@ -12,6 +12,7 @@ Example (angles in degrees, lengths in metres)::
         volumes:
           - {link: link3, type: ellipsoid, radii: [0.12, 0.125, 0.25], xyz: [0, 0, 0.2159]}
           - {link: link2, fit: ellipsoid}          # fitted to the link's geometry
+          - {link: link1, fit: model}              # the link's own collision primitives
         start: {joint2: -30, joint3: -30}          # other joints 0
         segments:
           - {type: line, link: link4, from: [0.55, -0.35, 0.8], to: [0.67, 0.35, 0.8],
@@ -40,7 +41,7 @@ from robotsim.clearance.trajectory import (
     Segment,
     Trajectory,
 )
-from robotsim.clearance.volumes import LinkVolume, fit_link_volume
+from robotsim.clearance.volumes import LinkVolume, fit_link_volume, model_link_volumes
 from robotsim.errors import RobotsimError, ScenarioError
 from robotsim.model import load_robot
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
@@ -65,7 +66,7 @@ class BaseSpec(_Strict):
 class VolumeSpec(_Strict):
     link: str
     type: Literal["ellipsoid", "sphere", "capsule", "box"] | None = None
-    fit: Literal["ellipsoid", "sphere", "capsule", "box"] | None = None
+    fit: Literal["ellipsoid", "sphere", "capsule", "box", "model"] | None = None
     radii: tuple[Pos, Pos, Pos] | None = None
     radius: Pos | None = None
     length: Annotated[float, Field(ge=0)] | None = None
@@ -188,7 +189,11 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
             raise ScenarioError(f"{where}.model: {exc}") from None
         ang = np.radians if deg else np.asarray
         T_base = make_T(rpy_to_R(ang(rs.base.rpy)), np.array(rs.base.xyz))
-        vols = [_volume(model, v, f"{where}.volumes[{k}]", ang) for k, v in enumerate(rs.volumes)]
+        vols = [
+            u
+            for k, v in enumerate(rs.volumes)
+            for u in _volume(model, v, f"{where}.volumes[{k}]", ang)
+        ]
         placed = PlacedRobot(rs.name, model, tuple(vols), T_base)
         q = _joints(model, rs.start, f"{where}.start", deg, model.zero())
         segs: list[Segment] = []
@@ -222,15 +227,23 @@ def _check_link(model: RobotModel, link: str, where: str) -> None:
         raise ScenarioError(f"{where}: unknown link {link!r} of {model.name}; valid: {valid}")
 
 
-def _volume(model: RobotModel, v: VolumeSpec, where: str, ang) -> LinkVolume:  # type: ignore[no-untyped-def]
+def _volume(model: RobotModel, v: VolumeSpec, where: str, ang) -> list[LinkVolume]:  # type: ignore[no-untyped-def]
     _check_link(model, v.link, f"{where}.link")
     T = make_T(rpy_to_R(ang(v.rpy)), np.array(v.xyz))
+    if v.fit == "model":
+        try:
+            return [
+                LinkVolume(v.link, u.shape, T @ u.T_link_volume)
+                for u in model_link_volumes(model, v.link)
+            ]
+        except RobotsimError as exc:
+            raise ScenarioError(f"{where}.fit: {exc}") from None
     if v.fit is not None:
         try:
             fitted = fit_link_volume(model, v.link, v.fit)
         except RobotsimError as exc:
             raise ScenarioError(f"{where}.fit: {exc}") from None
-        return LinkVolume(v.link, fitted.shape, T @ fitted.T_link_volume)
+        return [LinkVolume(v.link, fitted.shape, T @ fitted.T_link_volume)]
     shape: Sphere | Capsule | Box | Ellipsoid
     if v.type == "ellipsoid" and v.radii is not None:
         shape = Ellipsoid(v.radii)
@@ -240,7 +253,7 @@ def _volume(model: RobotModel, v: VolumeSpec, where: str, ang) -> LinkVolume:  #
         shape = Capsule(v.radius, v.length)
     elif v.size is not None:
         shape = Box(v.size)
-    return LinkVolume(v.link, shape, T)
+    return [LinkVolume(v.link, shape, T)]
 
 
 def _joints(

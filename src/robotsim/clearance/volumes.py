@@ -88,6 +88,23 @@ def fit_link_volume(
     raise InputError(f"volume kind {kind!r}; valid: ellipsoid, sphere, capsule, box")
 
 
+def model_link_volumes(model: RobotModel, link: str) -> tuple[LinkVolume, ...]:
+    """The link's own collision shapes used as volumes, unchanged (they must all be
+    spheres, capsules, boxes or ellipsoids)."""
+    lk = model.link(link)
+    if not lk.collisions:
+        raise InputError(f"{model.name}: link {link!r} has no collision shapes to use as volumes")
+    out = []
+    for sh in lk.collisions:
+        if not isinstance(sh.geometry, Sphere | Capsule | Box | Ellipsoid):
+            raise InputError(
+                f"{model.name}: link {link!r} collision shape is a {type(sh.geometry).__name__}; "
+                "use 'fit' for meshes and cylinders"
+            )
+        out.append(LinkVolume(link, sh.geometry, sh.T_link_shape))
+    return tuple(out)
+
+
 def fit_link_volumes(model: RobotModel, kind: VolumeKind = "ellipsoid") -> tuple[LinkVolume, ...]:
     """One fitted volume per link that has any geometry."""
     return tuple(
