@@ -53,7 +53,7 @@ def write_outputs(result: ClearanceResult, out_dir: str | Path) -> dict[str, Pat
 
 
 def plot_distance_curves(result: ClearanceResult, path: str | Path) -> None:
-    """One curve per robot pair, the contact threshold as a dashed line, collision
+    """One curve per robot pair, the contact threshold as a black dashed line, collision
     intervals shaded in the pair's colour (matplotlib, Agg backend)."""
     import matplotlib
 
@@ -69,7 +69,7 @@ def plot_distance_curves(result: ClearanceResult, path: str | Path) -> None:
         for t0, t1 in p.collision_intervals:
             ax.axvspan(t0, t1, color=c, alpha=0.18, lw=0)
     ax.axhline(
-        result.contact_threshold, color="tab:green", ls="--", lw=1.2, label="contact threshold"
+        result.contact_threshold, color="black", ls="--", lw=1.2, label="contact threshold"
     )
     ax.set_xlabel("time (s)")
     ax.set_ylabel("signed distance (m)")
