@@ -71,7 +71,7 @@ def _set(path: list, value):  # type: ignore[no-untyped-def]
         (
             ["robots", 0, "volumes", 0, "colour"],
             "red",
-            r"robots\[0\]\.volumes\[0\]\.colour: Extra inputs are not permitted",
+            r"robots\[0\]\.volumes\[0\]\.colour: unknown key 'colour'; valid: link, type, fit",
         ),
     ],
 )

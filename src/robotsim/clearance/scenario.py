@@ -47,6 +47,7 @@ from robotsim.model import load_robot
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import make_T, rpy_to_R
+from robotsim.validation import describe_validation_error, yaml_error_message
 
 __all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
 
@@ -163,15 +164,14 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     try:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
+        raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: expected a mapping at the top level")
     try:
         spec = ClearanceScenario.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        raise ScenarioError(f"{path}: {_loc(err['loc'])}: {err['msg']}{more}") from None
+        _, msg = describe_validation_error(exc, ClearanceScenario)
+        raise ScenarioError(f"{path}: {_loc(exc.errors()[0]['loc'])}: {msg}") from None
     return build(spec, path)
 
 
