@@ -68,9 +68,7 @@ def plot_distance_curves(result: ClearanceResult, path: str | Path) -> None:
         ax.plot(result.times, d, color=c, lw=1.6, label=f"{name} (min {p.min_distance:.3f} m)")
         for t0, t1 in p.collision_intervals:
             ax.axvspan(t0, t1, color=c, alpha=0.18, lw=0)
-    ax.axhline(
-        result.contact_threshold, color="black", ls="--", lw=1.2, label="contact threshold"
-    )
+    ax.axhline(result.contact_threshold, color="black", ls="--", lw=1.2, label="contact threshold")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("signed distance (m)")
     ax.set_title("Minimum distance between robots (shaded: collision intervals)")
