@@ -123,7 +123,9 @@ def test_legacy_meshes_as_robot_parts_in_urdf_and_mujoco() -> None:
     b.joint("j", "revolute", "base", "arm", lower=-1, upper=1)
     model = b.build()
     again = parse_urdf_string(to_urdf_string(model))
-    assert again.link("arm").visuals[0].geometry == ds_mesh.geometry
+    got = again.link("arm").visuals[0].geometry
+    assert isinstance(got, Mesh) and got.scale == ds_mesh.geometry.scale
+    assert Path(got.path).resolve() == Path(ds_mesh.geometry.path).resolve()  # links resolved
     mm = to_mjspec(model).compile()  # .x/.3ds are inlined as vertex/face lists
     assert mm.nmesh == 2
     assert mm.mesh_vertnum.sum() > 0
