@@ -4,6 +4,7 @@ handles, simulation controls, opening robots and scenarios, errors as notificati
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -263,3 +264,15 @@ def test_bad_start_pose_is_named(scene, tmp_path):
     f.write_text("robot: puma560\nstart_pose: sitting\n")
     with pytest.raises(ScenarioError, match="start_pose: puma560 has no pose 'sitting'"):
         scene.open(f)
+
+
+def test_drive_options_stay_unique_when_a_scenario_registers_its_driver(studio) -> None:
+    """The page's dropdown stops rendering on duplicate options (a blank page after
+    opening the hand-transfer scenario was this)."""
+    from robotsim.studio.scenarios import open_scenario
+
+    open_scenario(studio, Path(__file__).resolve().parents[2] / "scenarios"
+                  / "hand_ball_transfer.yaml")  # fmt: skip
+    studio.panels["sim"].refresh()
+    options = studio.panels["sim"].driver.options
+    assert len(options) == len(set(options)) and "hand transfer script" in options

@@ -60,7 +60,8 @@ class SimPanel:
         self.title.content = f"**robotsim studio** — {st.title}"
         name = st.driver.name
         if name not in self.driver.options:
-            self.driver.options = (*DRIVERS, name)
+            # unique values: the page's dropdown stops rendering on duplicates
+            self.driver.options = tuple(dict.fromkeys((*DRIVERS, name)))
         if self.driver.value != name:
             self.driver.value = name
         self.readout.content = (
