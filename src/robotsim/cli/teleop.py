@@ -40,7 +40,14 @@ def _slots(text: str) -> list[int]:
     show_default=True,
     help="Gamepad slots in arm order (left, right), or 'none'.",
 )
-@click.option("--keyboard", is_flag=True, help="Drive one arm from this terminal's keyboard.")
+@click.option("--keyboard", is_flag=True, help="Drive one arm from the keyboard.")
+@click.option(
+    "--keyboard-source",
+    type=click.Choice(["page", "terminal"]),
+    default=None,
+    help="Where --keyboard reads keys: the studio page (default) or this terminal "
+    "(default with --headless).",
+)
 @click.option("--keyboard-side", type=click.Choice(["L", "R"]), default="L", show_default=True)
 @click.option(
     "--mapping",
@@ -67,7 +74,8 @@ def _slots(text: str) -> list[int]:
     default=None,
     help="Stop after this many seconds (default: until Ctrl+C).",
 )
-def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_side: str, mapping: str,
+def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_source: str | None,
+               keyboard_side: str, mapping: str,
                keyboard_mapping: str, mode: str, scenario: Path | None, port: int, host: str,
                headless: bool, duration: float | None) -> None:  # fmt: skip
     """Teleoperate the two arms with 3-finger hands (gamepads or keyboard) in the studio."""
@@ -87,7 +95,16 @@ def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_side: str, map
         spec, scene = None, default_scene(load_robot(robot))
     dt = 1.0 / 60.0 if mode == "kinematic" else 0.016
     sim = make_sim(scene, mode, dt, spec)
-    tele = HandsTeleop(sim, _slots(gamepad), keyboard, keyboard_side, mapping, keyboard_mapping)
+    source = keyboard_source or ("terminal" if headless else "page")
+    if headless and source == "page":
+        raise InputError("--keyboard-source page needs the studio (drop --headless)")
+    page_keys = None
+    if keyboard and source == "page":
+        from robotsim.studio.keyboard import BrowserKeyboard
+
+        page_keys = BrowserKeyboard(host)
+    tele = HandsTeleop(sim, _slots(gamepad), keyboard, keyboard_side, mapping, keyboard_mapping,
+                       keyboard_device=page_keys)  # fmt: skip
     tele.open_devices()
     try:
         for line in tele.devices():
@@ -98,6 +115,8 @@ def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_side: str, map
             _studio(tele, host, port, duration)
     finally:
         tele.close()
+        if page_keys is not None:
+            page_keys.close()
 
 
 def _headless(tele: HandsTeleop, duration: float | None) -> None:

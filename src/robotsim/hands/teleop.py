@@ -92,6 +92,11 @@ class HandsTeleop:
         self.last_commands: dict[str, ArmCommand] = {}
 
     # ----------------------------------------------------------------- devices
+    @property
+    def keyboard_device(self) -> Any:
+        """The keyboard in use (terminal or studio page), or None."""
+        return self._keyboard
+
     def open_devices(self) -> None:
         """Open the gamepads (SDL) and the terminal keyboard unless given."""
         from robotsim.teleop import GamepadManager, TerminalKeyboard

@@ -175,6 +175,12 @@ class HandsPanel:
         self.teleop = teleop
         gui = studio.server.gui
         self.text = gui.add_markdown("")
+        from robotsim.studio.keyboard import BrowserKeyboard
+
+        kb = teleop.keyboard_device
+        self.keyboard = kb if isinstance(kb, BrowserKeyboard) else None
+        if self.keyboard is not None:
+            self.keyboard.install(gui)
         self.reset = gui.add_button("Reset hands and ball", icon="refresh")  # type: ignore[arg-type]
 
         @self.reset.on_click
@@ -188,4 +194,7 @@ class HandsPanel:
         self.refresh()
 
     def refresh(self) -> None:
-        self.text.content = hands_status_markdown(self.teleop)
+        text = hands_status_markdown(self.teleop)
+        if self.keyboard is not None:
+            text += "\n\n" + self.keyboard.status()
+        self.text.content = text

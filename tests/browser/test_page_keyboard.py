@@ -1,0 +1,78 @@
+"""The studio page's keyboard drives an arm (robotsim teleop --keyboard, page source)."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+import numpy as np
+import pytest
+from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _free_port
+
+from robotsim.hands.run import make_sim
+from robotsim.hands.scene import default_scene
+from robotsim.hands.teleop import HandsTeleop
+from robotsim.model import load_robot
+from robotsim.studio import Studio
+from robotsim.studio.drivers import DRIVERS
+from robotsim.studio.hands_panel import ROBOT_NAME, HandsDriver, HandsPanel
+from robotsim.studio.keyboard import BrowserKeyboard
+from robotsim.studio.panels import TABS
+
+pytestmark = pytest.mark.browser
+
+
+def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
+    sim = make_sim(default_scene(load_robot("dual_arm_hands")), "kinematic", 1 / 60, None)
+    keys = BrowserKeyboard("127.0.0.1")
+    tele = HandsTeleop(sim, (), True, "L", keyboard_device=keys)
+    driver = HandsDriver(tele, ROBOT_NAME)
+    tab = ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele))
+    TABS.insert(0, tab)
+    DRIVERS[driver.name] = lambda: driver
+    studio = Studio(port=_free_port(), dt=sim.dt)
+    try:
+        studio.add_robot(sim.model, name=ROBOT_NAME, T_world_base=sim.scene.T_world_robot,
+                         q=sim.snapshot().q)  # fmt: skip
+        driver.attach(studio)
+        studio.driver = driver
+        studio.play(True)
+        studio.start()
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(
+                str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                headless=True, viewport={"width": 1280, "height": 800},
+            )  # fmt: skip
+            page = ctx.new_page()
+            page.goto(studio.url)
+            page.get_by_text("Reset hands and ball").wait_for(timeout=60_000)
+            page.mouse.click(400, 400)  # focus the 3D view, as a person would
+            deadline = time.monotonic() + 20
+            while keys.events == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert keys.events > 0, "the page script never reached the key endpoint"
+            j = sim.model.joint_index("L_shoulder_x")
+            before = float(sim.snapshot().q[j])
+            page.keyboard.down("w")
+            deadline = time.monotonic() + 10
+            while "w" not in keys.poll().keys and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert "w" in keys.poll().keys
+            time.sleep(1.0)
+            page.keyboard.up("w")
+            deadline = time.monotonic() + 10
+            while keys.poll().keys and time.monotonic() < deadline:
+                time.sleep(0.02)
+            after = float(sim.snapshot().q[j])
+            assert not keys.poll().keys  # released
+            assert after - before > np.deg2rad(5)  # held ~1 s at 20 deg/s
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "15_teleop_page_keyboard.png"))
+            ctx.close()
+    finally:
+        studio.stop()
+        keys.close()
+        TABS.remove(tab)
+        DRIVERS.pop(driver.name, None)
