@@ -7,8 +7,8 @@ from functools import partial
 
 import numpy as np
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _free_port
 
+from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _free_port
 from robotsim.hands.run import make_sim
 from robotsim.hands.scene import default_scene
 from robotsim.hands.teleop import HandsTeleop
