@@ -249,4 +249,5 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
 
 
 # Capabilities with their own scenario kinds register openers when imported.
+import robotsim.studio.clearance  # noqa: E402
 import robotsim.studio.hands_panel  # noqa: E402, F401

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from robotsim.studio.panels.clearance import ClearancePanel
 from robotsim.studio.panels.files import FilesPanel
 from robotsim.studio.panels.mobile import MobilePanel
 from robotsim.studio.panels.motion import MotionPanel
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TABS",
+    "ClearancePanel",
     "FilesPanel",
     "MotionPanel",
     "PosePanel",
@@ -35,6 +37,7 @@ TABS: list[tuple[str, str, Any]] = [
     ("Pose", "hand-finger", PosePanel),
     ("Motion", "movie", MotionPanel),
     ("Mobile", "car", MobilePanel),
+    ("Clearance", "ruler-measure", ClearancePanel),
     ("Open", "folder-open", FilesPanel),
     ("View", "eye", ViewPanel),
 ]

@@ -1,0 +1,203 @@
+"""Clearance scenarios in the studio (seed 004): the robots move along their
+trajectories on the studio clock, and each robot's bounding volumes are drawn as
+translucent meshes that follow the links, coloured by the current distance of the
+robot to its nearest other robot (red in contact, yellow near, green far).
+
+The clearance result (:func:`robotsim.clearance.run`: distance curves, minima and
+collision intervals) is computed once when the scenario opens; the Clearance tab
+(:mod:`robotsim.studio.panels.clearance`) plots it. The live colours use the exact
+distance at the current time, computed with the same primitives as the monitor.
+
+Importing this module registers :func:`open_clearance` in ``SCENARIO_OPENERS`` for
+``format: robotsim-clearance/1`` files (the files ``robotsim clearance`` reads).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.clearance import ClearanceResult, run
+from robotsim.clearance.scenario import LoadedScenario, load_scenario
+from robotsim.clearance.scene import PlacedRobot
+from robotsim.geometry.shapes import packed_distance
+from robotsim.spatial import R_to_quat
+from robotsim.studio.scenarios import SCENARIO_OPENERS
+from robotsim.studio.shapes import geometry_mesh
+
+if TYPE_CHECKING:
+    from robotsim.studio.app import Studio
+
+__all__ = [
+    "CONTACT_RGB",
+    "FAR_RGB",
+    "NEAR_RGB",
+    "ClearanceDriver",
+    "distance_rgb",
+    "is_clearance_doc",
+    "open_clearance",
+    "pair_distances",
+]
+
+CONTACT_RGB = (220, 40, 40)
+NEAR_RGB = (240, 200, 40)
+FAR_RGB = (60, 180, 80)
+FAR_DISTANCE = 0.5  # m above the contact threshold where the colour is fully green
+VOLUME_OPACITY = 0.45
+
+
+def distance_rgb(d: float, threshold: float = 0.0, far: float = FAR_DISTANCE) -> tuple[int, ...]:
+    """The colour of a volume at distance ``d`` (m): red when ``d <= threshold`` (in
+    contact), else yellow just above it blending to green at ``threshold + far``."""
+    if d <= threshold:
+        return CONTACT_RGB
+    s = 1.0 if not math.isfinite(d) else min(1.0, (d - threshold) / far)
+    return tuple(round(a + s * (b - a)) for a, b in zip(NEAR_RGB, FAR_RGB, strict=True))
+
+
+def pair_distances(robots: tuple[PlacedRobot, ...], qs: dict[str, np.ndarray]) -> dict[str, float]:
+    """Exact signed distance (m) of every robot pair ``"A-B"`` at configurations ``qs``
+    (robot name -> ``(nq,)``): the minimum over their volume pairs."""
+    packed = {}
+    for r in robots:
+        kinds, sizes = r.packed
+        packed[r.name] = (kinds, sizes, r.volume_poses(qs[r.name]))
+    out = {}
+    for i, ra in enumerate(robots):
+        for rb in robots[i + 1 :]:
+            ka, sa, Pa = packed[ra.name]
+            kb, sb, Pb = packed[rb.name]
+            best = math.inf
+            for u, kind_a in enumerate(ka):
+                for v, kind_b in enumerate(kb):
+                    d, *_ = packed_distance(
+                        kind_a, sa[u : u + 1], Pa[u : u + 1, :3, :3], Pa[u : u + 1, :3, 3],
+                        kind_b, sb[v : v + 1], Pb[v : v + 1, :3, :3], Pb[v : v + 1, :3, 3],
+                    )  # fmt: skip
+                    best = min(best, float(d[0]))
+            out[f"{ra.name}-{rb.name}"] = best
+    return out
+
+
+class ClearanceDriver:
+    """Moves every robot along its trajectory at the studio time and colours the
+    bounding volumes by the current distance.
+
+    Attributes:
+        loaded: the validated scenario; ``result`` its clearance result.
+        now: the current distance (m) of every pair ``"A-B"``, and ``t`` its time (s).
+        volume_rgb: robot name -> the colour its volumes show now.
+    """
+
+    name = "clearance"
+
+    def __init__(self, loaded: LoadedScenario, result: ClearanceResult, title: str) -> None:
+        self.loaded = loaded
+        self.result = result
+        self.title = title
+        self.robots = loaded.scene.robots
+        self.threshold = float(loaded.scene.contact_threshold)
+        self.end = float(result.times[-1])
+        self.t = 0.0
+        self.now: dict[str, float] = {}
+        self.volume_rgb: dict[str, tuple[int, ...]] = {}
+        self.volumes: dict[str, list[Any]] = {}  # robot -> mesh handles
+        self.finished = False
+
+    def q_at(self, t: float) -> dict[str, np.ndarray]:
+        """Every robot's configuration ``(nq,)`` at time ``t`` (s, held after the end)."""
+        t = min(max(float(t), 0.0), self.end)
+        return {n: tr.q(np.array([t]))[0] for n, tr in self.loaded.trajectories.items()}
+
+    def robot_distance(self, robot: str) -> float:
+        """The robot's distance (m) to its nearest other robot now."""
+        ds = [d for pair, d in self.now.items() if robot in pair.split("-")]
+        return min(ds, default=math.inf)
+
+    # -------------------------------------------------------------- drawing
+    def attach(self, studio: Studio) -> None:
+        """Draw the volumes as children of the link nodes (they follow the links)."""
+        scene = studio.server.scene
+        for r in self.robots:
+            view = studio.robots[r.name]
+            handles = []
+            for k, vol in enumerate(r.volumes):
+                m = geometry_mesh(vol.shape)
+                T = np.asarray(vol.T_link_volume)
+                h = scene.add_mesh_simple(
+                    f"{view.root_path}/{vol.link}/clearance_{k}",
+                    np.asarray(m.vertices, np.float32), np.asarray(m.faces, np.uint32),
+                    color=FAR_RGB, opacity=VOLUME_OPACITY, cast_shadow=False,
+                    wxyz=R_to_quat(T[:3, :3]), position=T[:3, 3].copy(),
+                )  # fmt: skip
+                handles.append(h)
+            self.volumes[r.name] = handles
+
+    def set_volumes_visible(self, visible: bool) -> None:
+        for handles in self.volumes.values():
+            for h in handles:
+                h.visible = visible
+
+    # --------------------------------------------------------------- driver
+    def reset(self, studio: Studio) -> None:
+        self.finished = False
+        self.apply(studio, 0.0)
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        if t >= self.end:
+            self.finished = True
+            studio.clock.playing = False
+        self.apply(studio, t)
+
+    def apply(self, studio: Studio, t: float) -> None:
+        """Robots, distances and colours at time ``t`` (s)."""
+        qs = self.q_at(t)
+        for name, q in qs.items():
+            view = studio.robots.get(name)
+            if view is not None:
+                view.set_q(q)
+        self.now = pair_distances(self.robots, qs)
+        self.t = min(max(float(t), 0.0), self.end)
+        for r in self.robots:
+            rgb = distance_rgb(self.robot_distance(r.name), self.threshold)
+            if self.volume_rgb.get(r.name) != rgb:
+                self.volume_rgb[r.name] = rgb
+                for h in self.volumes.get(r.name, []):
+                    h.color = rgb
+
+
+def is_clearance_doc(doc: dict[str, Any]) -> bool:
+    """A clearance study file (as ``robotsim run`` recognises one)."""
+    return doc.get("format") == "robotsim-clearance/1"
+
+
+def open_clearance(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
+    """Opener for clearance scenarios: validate, compute the clearance once, then
+    replace the scene (a bad file leaves the scene as it was)."""
+    loaded = load_scenario(path)
+    result = run(
+        loaded.scene, loaded.trajectories, loaded.dt, t_end=loaded.t_end, cutoff=loaded.cutoff
+    )
+    driver = ClearanceDriver(loaded, result, path.stem)
+    studio.clear()
+    q0 = driver.q_at(0.0)
+    for r in loaded.scene.robots:
+        studio.add_robot(
+            r.model, name=r.name, T_world_base=np.asarray(r.T_world_base), q=q0[r.name]
+        )
+    with studio.lock:
+        driver.attach(studio)
+        studio.driver = driver
+        driver.apply(studio, 0.0)
+    studio.push()
+    studio.title = f"scenario {path.stem} (clearance)"
+    studio.frame_camera()
+    studio.emit("driver")
+    return f"{studio.title}: " + ", ".join(studio.robots)
+
+
+if (is_clearance_doc, open_clearance) not in SCENARIO_OPENERS:
+    SCENARIO_OPENERS.append((is_clearance_doc, open_clearance))

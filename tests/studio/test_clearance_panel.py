@@ -1,0 +1,141 @@
+"""Clearance scenarios in the studio: robots on their trajectories, volumes coloured by
+distance (red in contact), distance curves with a cursor at the scene time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.errors import ScenarioError
+from robotsim.studio.clearance import (
+    CONTACT_RGB,
+    FAR_RGB,
+    NEAR_RGB,
+    ClearanceDriver,
+    distance_rgb,
+)
+from robotsim.studio.panels.clearance import CURSOR_RGB
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+THREE = SCENARIOS / "three_puma_clearance.yaml"
+FITTED = SCENARIOS / "two_puma_fitted_volumes.yaml"
+EDGE = 1e-3  # s: ticks this close to an interval end are not checked
+
+
+@pytest.fixture
+def three(studio):
+    studio.open(THREE)
+    yield studio
+    studio.clear()
+
+
+def inside(t: float, intervals) -> bool | None:
+    """True/False, or None within EDGE of an interval end."""
+    for a, b in intervals:
+        if abs(t - a) < EDGE or abs(t - b) < EDGE:
+            return None
+    return any(a <= t <= b for a, b in intervals)
+
+
+def test_open_computes_the_clearance_and_draws_the_volumes(three):
+    d = three.driver
+    assert isinstance(d, ClearanceDriver)
+    assert list(three.robots) == ["A", "B", "C"]
+    assert set(d.result.pairs) == {"A-B", "A-C", "B-C"}
+    assert len(d.result.pairs["A-B"].collision_intervals) == 1
+    assert all(len(h) == 1 for h in d.volumes.values())  # one ellipsoid per arm
+    # the robots stand where the scenario puts them
+    for r in d.robots:
+        np.testing.assert_allclose(three.robots[r.name].link_poses()[0], r.T_world_base, atol=1e-9)
+    panel = three.panels["clearance"]
+    assert panel.plot is not None and panel.plot.image.shape[0] > 100
+    assert "three_puma_clearance" in panel.status.content
+    assert "A-B" in panel.readout.content and "collisions" in panel.readout.content
+
+
+def test_volumes_are_red_exactly_inside_the_collision_interval(three):
+    d = three.driver
+    ab = d.result.pairs["A-B"].collision_intervals
+    seen = {True: 0, False: 0}
+    while not d.finished:
+        three.tick()
+        t = three.clock.t
+        want = inside(min(t, d.end), ab)
+        if want is None:
+            continue
+        seen[want] += 1
+        for robot in ("A", "B"):
+            assert (d.volume_rgb[robot] == CONTACT_RGB) == want, (robot, t)
+            assert all(tuple(h.color) == d.volume_rgb[robot] for h in d.volumes[robot])
+        assert d.volume_rgb["C"] != CONTACT_RGB  # C never touches anyone
+        assert (d.now["A-B"] <= d.threshold) == want
+    assert seen[True] > 20 and seen[False] > 100
+    assert not three.clock.playing  # the run paused at its end
+
+
+def test_live_distance_matches_the_computed_curve(three):
+    d = three.driver
+    res = d.result
+    for k in (0, 100, 173, 204, 300, 400):
+        d.apply(three, float(res.times[k]))
+        for name, pair in res.pairs.items():
+            assert d.now[name] == pytest.approx(pair.distance[k], abs=1e-6)
+
+
+def test_the_cursor_follows_the_scene_time(three):
+    panel = three.panels["clearance"]
+    plot = panel.plot
+    for _ in range(75):
+        three.tick()
+    three.step()  # emits the clock: the panel moves the cursor
+    t = three.clock.t
+    assert panel.cursor_t == pytest.approx(t)
+    img = panel.plot_image.image
+    mid = (plot.y0 + plot.y1) // 2
+    col = plot.column(t)
+    assert tuple(img[mid, col]) == CURSOR_RGB
+    assert plot.column(0.0) == pytest.approx(plot.x0, abs=1)
+    assert plot.column(d_end := three.driver.end) == pytest.approx(plot.x1, abs=1)
+    assert col == pytest.approx(plot.x0 + t / d_end * (plot.x1 - plot.x0), abs=1)
+    three.reset()
+    assert panel.cursor_t == 0.0 and three.driver.t == 0.0
+    assert tuple(panel.plot_image.image[mid, plot.column(t)]) != CURSOR_RGB
+
+
+def test_distance_colours():
+    assert distance_rgb(-0.1) == CONTACT_RGB
+    assert distance_rgb(0.0) == CONTACT_RGB
+    assert distance_rgb(0.005, threshold=0.01) == CONTACT_RGB
+    assert distance_rgb(1e-6) == NEAR_RGB
+    assert distance_rgb(5.0) == FAR_RGB
+    assert distance_rgb(float("inf")) == FAR_RGB
+    mid = distance_rgb(0.25)
+    assert mid not in (NEAR_RGB, FAR_RGB, CONTACT_RGB)
+
+
+def test_fitted_volumes_follow_the_links_and_use_the_threshold(studio):
+    studio.open(FITTED)
+    try:
+        d = studio.driver
+        assert isinstance(d, ClearanceDriver) and d.threshold == pytest.approx(0.01)
+        assert {n: len(h) for n, h in d.volumes.items()} == {"A": 5, "B": 5}
+        (a, b), _ = d.result.pairs["A-B"].collision_intervals
+        studio.clock.steps = round(0.5 * (a + b) / studio.clock.dt) - 1
+        studio.step()
+        assert a < studio.clock.t < b
+        assert d.volume_rgb["A"] == CONTACT_RGB == d.volume_rgb["B"]
+        assert d.now["A-B"] <= 0.01
+    finally:
+        studio.clear()
+
+
+def test_a_bad_clearance_file_leaves_the_scene(studio, tmp_path):
+    studio.open("puma560")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(THREE.read_text().replace("radii: [0.120", "radii: [-0.120", 1))
+    with pytest.raises(ScenarioError, match=r"bad.yaml: robots\[0\].volumes\[0\].radii"):
+        studio.open(bad)
+    assert list(studio.robots) == ["puma560"]
+    studio.clear()
