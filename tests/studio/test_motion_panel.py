@@ -89,3 +89,19 @@ def test_play_to_the_end_with_the_stance_foot_shown(editor, studio):
     assert "finished" in (editor.refresh_readout() or editor.readout.content)
     editor.stop()
     assert studio.driver.name == "pose tour"
+
+
+def test_upload_to_a_robot_over_a_real_pty(editor, studio):
+    """The editor's program goes to the robot-side emulator on a pty pair and comes back
+    identical; an empty port is a clear error."""
+    from tests.robotlink.ptys import emulated_robot
+
+    from robotsim.robotlink.controller import encode_program
+
+    editor.new()
+    editor.capture()
+    with pytest.raises(InputError, match="serial port"):
+        editor.upload("  ")
+    with emulated_robot() as (dev, emu):
+        rep = editor.upload(dev, timeout=1.0)
+        assert rep.size > 0 and emu.program == encode_program(editor.program)

@@ -49,6 +49,10 @@ class MotionPanel:
         )
         self.capture_button = gui.add_button("Capture pose", icon="camera")
         play_buttons = gui.add_button_group("Motion", ("Play motion", "Stop"))
+        self.port = gui.add_text(
+            "Robot port", initial_value="", hint="Serial device of the robot controller"
+        )
+        self.upload_button = gui.add_button("Upload to robot", icon="upload")
         self.motion_select = gui.add_dropdown("Edit motion", ("",), initial_value="")
         self.readout = gui.add_markdown("_no motion: pose the robot and capture keyframes_")
         self._robot_chosen = False
@@ -92,6 +96,15 @@ class MotionPanel:
                 self.play()
             else:
                 self.stop()
+
+        @self.upload_button.on_click
+        @studio.guarded("upload to robot")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            rep = self.upload(self.port.value)
+            studio.notify(
+                "Uploaded",
+                f"{rep.name!r}: {rep.size} bytes in {rep.chunks} chunks, CRC-32 {rep.crc32:08x}",
+            )
 
         studio.on("robots", self.on_robots)
         studio.on("clock", self.refresh_readout)
@@ -284,6 +297,22 @@ class MotionPanel:
         self.program, self.path = program, path
         self.rebuild()
         return path
+
+    def upload(self, port: str, timeout: float = 0.3, retries: int = 3) -> Any:
+        """Store the program on the robot controller at serial device ``port`` (the
+        framed protocol of docs/robotlink.md); returns the upload report. The robot
+        keeps its previous program unless the whole upload is confirmed."""
+        from robotsim.motion.timeline import compile_program
+        from robotsim.robotlink import ControllerLink
+
+        if self.program is None:
+            raise InputError("nothing to upload: capture a keyframe or load a motion first")
+        dev = str(port).strip()
+        if not dev:
+            raise InputError("give the robot's serial port (e.g. /dev/ttyUSB0)")
+        compile_program(self.program, self.view().model, "motion editor")  # names, limits
+        with ControllerLink(dev, timeout=timeout, retries=retries) as link:
+            return link.upload(self.program)
 
     # ------------------------------------------------------------- playback
     def play(self) -> None:
