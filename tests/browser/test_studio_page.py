@@ -66,7 +66,8 @@ def test_page_renders_the_robot(page, studio, artifacts):
     hidden = shot(page, artifacts / "02_view_panel_robot_hidden.png")
     page.get_by_label("Visual geometry").click()
     wait_for(lambda: studio.panels["view"].toggles["visual"].value, what="the toggle")
-    assert all(v.show["visual"] for v in studio.robots.values())
+    # the checkbox value arrives before its callback has run
+    wait_for(lambda: all(v.show["visual"] for v in studio.robots.values()), what="shown again")
     # The robot covers a visible part of the view: hiding it changes those pixels.
     assert changed_fraction(drawn, hidden) > 0.01
 
@@ -219,3 +220,34 @@ def test_mobile_map_plots_and_goal_by_clicking_the_ground(page, studio, artifact
     shot(page, artifacts / "13_mobile_goal_clicked.png")
     page.get_by_label("Click ground = goal").click()
     wait_for(lambda: not panel.click_goal.value, what="click mode off")
+
+
+def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, artifacts):
+    click_tab(page, "Open")
+    page.get_by_role("button", name="Rescan", exact=True).click()
+    field(page, "Scenario").first.click()
+    page.get_by_role("option", name="three_puma_clearance", exact=True).click()
+    wait_for(lambda: studio.panels["open"].scenario.value == "three_puma_clearance",
+             what="the choice")  # fmt: skip
+    page.get_by_role("button", name="Open scenario", exact=True).click()
+    page.get_by_text("scenario three_puma_clearance").first.wait_for(timeout=30_000)
+    driver = studio.driver
+    assert driver.name == "clearance" and set(studio.robots) == {"A", "B", "C"}
+    click_tab(page, "Clearance")
+    page.get_by_text("Distance vs time").first.wait_for(timeout=10_000)
+    page.get_by_role("button", name="Play", exact=True).click()
+    wait_for(lambda: studio.clock.t > 0.5, timeout=60, what="the clock to run")
+    page.get_by_role("button", name="Pause", exact=True).click()
+    wait_for(lambda: not studio.clock.playing, what="pause")
+    a, b = driver.result.pairs["A-B"].collision_intervals[0]
+    studio.clock.steps = round(0.5 * (a + b) / studio.clock.dt) - 1
+    studio.step()  # into the A-B collision: their ellipsoids turn red
+    assert driver.volume_rgb["A"] == (220, 40, 40) == driver.volume_rgb["B"]
+    panel = studio.panels["clearance"]
+    assert panel.cursor_t == studio.clock.t
+    page.get_by_text("IN CONTACT").first.wait_for(timeout=10_000)
+    settled(page, 1500)
+    img = shot(page, artifacts / "14_clearance_panel.png")
+    scene = scene_area(img)
+    red = (scene[..., 0] > 150) & (scene[..., 1] < 110) & (scene[..., 2] < 110)
+    assert red.sum() > 200  # the red ellipsoids are drawn
