@@ -127,6 +127,10 @@ def test_fitted_volumes_follow_the_links_and_use_the_threshold(studio):
         assert a < studio.clock.t < b
         assert d.volume_rgb["A"] == CONTACT_RGB == d.volume_rgb["B"]
         assert d.now["A-B"] <= 0.01
+        curve = d.result.pairs["A-B"].distance  # the live distance is the exact one
+        for k in (0, 60, 140, 170, 250, len(curve) - 1):
+            d.apply(studio, float(d.result.times[k]))
+            assert d.now["A-B"] == pytest.approx(curve[k], abs=1e-6)
     finally:
         studio.clear()
 

@@ -23,6 +23,7 @@ import numpy as np
 from robotsim.clearance import ClearanceResult, run
 from robotsim.clearance.scenario import LoadedScenario, load_scenario
 from robotsim.clearance.scene import PlacedRobot
+from robotsim.geometry.broadphase import bounding_radius
 from robotsim.geometry.shapes import packed_distance
 from robotsim.spatial import R_to_quat
 from robotsim.studio.scenarios import SCENARIO_OPENERS
@@ -64,20 +65,34 @@ def pair_distances(robots: tuple[PlacedRobot, ...], qs: dict[str, np.ndarray]) -
     packed = {}
     for r in robots:
         kinds, sizes = r.packed
-        packed[r.name] = (kinds, sizes, r.volume_poses(qs[r.name]))
+        radius = np.array([float(bounding_radius(k, z)) for k, z in zip(kinds, sizes, strict=True)])
+        packed[r.name] = (kinds, sizes, radius, r.volume_poses(qs[r.name]))
     out = {}
     for i, ra in enumerate(robots):
         for rb in robots[i + 1 :]:
-            ka, sa, Pa = packed[ra.name]
-            kb, sb, Pb = packed[rb.name]
+            ka, sa, ra_, Pa = packed[ra.name]
+            kb, sb, rb_, Pb = packed[rb.name]
+            # bounding-sphere lower bounds (u, v); the nearest pair first sets ``best``
+            gap = np.linalg.norm(Pa[:, None, :3, 3] - Pb[None, :, :3, 3], axis=-1)
+            lb = gap - ra_[:, None] - rb_[None, :]
+            u0, v0 = np.unravel_index(int(np.argmin(lb)), lb.shape)
             best = math.inf
-            for u, kind_a in enumerate(ka):
-                for v, kind_b in enumerate(kb):
+            todo = [[(int(u0), int(v0))], None]
+            while todo:
+                uv = todo.pop(0)
+                if uv is None:  # then every other pair the bound cannot rule out
+                    uv = [(u, v) for u, v in zip(*np.nonzero(lb < best), strict=True)
+                          if (u, v) != (u0, v0)]  # fmt: skip
+                groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+                for u, v in uv:
+                    groups.setdefault((ka[u], kb[v]), []).append((u, v))
+                for (kind_a, kind_b), pairs in groups.items():  # one batched call per kinds
+                    u, v = np.array(pairs).T
                     d, *_ = packed_distance(
-                        kind_a, sa[u : u + 1], Pa[u : u + 1, :3, :3], Pa[u : u + 1, :3, 3],
-                        kind_b, sb[v : v + 1], Pb[v : v + 1, :3, :3], Pb[v : v + 1, :3, 3],
+                        kind_a, sa[u], Pa[u, :3, :3], Pa[u, :3, 3],
+                        kind_b, sb[v], Pb[v, :3, :3], Pb[v, :3, 3],
                     )  # fmt: skip
-                    best = min(best, float(d[0]))
+                    best = min(best, float(np.min(d)))
             out[f"{ra.name}-{rb.name}"] = best
     return out
 
