@@ -45,7 +45,7 @@ class ServoBus:
         model: RobotModel,
         profile: RobotProfile,
         baudrate: int | None = None,
-        retries: int = 2,
+        retries: int = 4,
     ) -> None:
         import dynamixel_sdk as sdk
 
