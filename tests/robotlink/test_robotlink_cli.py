@@ -19,13 +19,12 @@ from robotsim.motion.schema import load_program
 
 WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("socat") is None, reason="socat is not installed (scripts/setup.sh installs it)"
-)
 
 
 @pytest.fixture
 def socat_pair() -> Iterator[tuple[str, str]]:
+    if shutil.which("socat") is None:
+        pytest.fail("socat is missing: run `bash scripts/setup.sh` (as root) once")
     proc = subprocess.Popen(
         ["socat", "-d", "-d", "pty,raw,echo=0", "pty,raw,echo=0"], stderr=subprocess.PIPE, text=True
     )

@@ -8,25 +8,26 @@ import os
 import select
 import termios
 import time
+from abc import ABC, abstractmethod
 
 from robotsim.errors import LinkError
 
 __all__ = ["FdTransport", "SerialTransport", "Transport"]
 
 
-class Transport:
+class Transport(ABC):
     """``read(max_bytes, timeout) -> bytes`` (``b""`` on timeout), ``write(data)``."""
 
     name = "?"
 
-    def read(self, max_bytes: int, timeout: float) -> bytes:
-        raise NotImplementedError
+    @abstractmethod
+    def read(self, max_bytes: int, timeout: float) -> bytes: ...
 
-    def write(self, data: bytes) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def write(self, data: bytes) -> None: ...
 
-    def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None: ...
 
 
 class SerialTransport(Transport):
