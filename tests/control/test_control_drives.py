@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotsim.control import DiffDrive, Omni3
-from robotsim.control.base import MobileBase
+from robotsim.control.wheeled_base import MobileBase
 from robotsim.errors import InputError
 from robotsim.model import load_robot
 from robotsim.physics import Motor, RobotPlacement, Scene, World

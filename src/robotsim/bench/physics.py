@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.mobile import MobileRun, load_mobile
 from robotsim.recording import Recorder
-from robotsim.scenario.mobile import MobileRun, load_mobile
-from robotsim.scenario.schema import read_scenario_yaml
+from robotsim.scenario_yaml import read_scenario_yaml
 
 __all__ = ["run"]
 

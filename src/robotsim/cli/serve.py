@@ -38,7 +38,7 @@ def _scenario_world(path: Path, seed: int | None) -> Any:
     """The physics World of a scenario file (robots at their starts, no controllers:
     the remote client is the controller)."""
     from robotsim.physics import World
-    from robotsim.scenario.schema import read_scenario_yaml
+    from robotsim.scenario_yaml import read_scenario_yaml
 
     data = read_scenario_yaml(path)
     kind = data.get("kind")
@@ -47,7 +47,7 @@ def _scenario_world(path: Path, seed: int | None) -> Any:
             f"{path}: kind: {kind!r}: robotsim serve runs 'mobile' scenarios; "
             "serve a robot name or file for anything else"
         )
-    from robotsim.scenario.mobile import build_mobile, load_mobile
+    from robotsim.mobile import build_mobile, load_mobile
 
     sc, robots, obstacles = load_mobile(data, str(path), seed)
     return World(

@@ -1,12 +1,14 @@
-"""Controllers and drive kinematics: omni/diff-drive, limits, PID, avoidance, paths."""
+"""Controllers and drive kinematics: omni/diff-drive, limits, PID, avoidance, paths,
+the goal controller of a planar base and the wheeled base in a physics World. They know
+nothing of scenario files; :mod:`robotsim.mobile` composes them into runs."""
 
 from robotsim.control.avoidance import VFH as VFH
 from robotsim.control.avoidance import PotentialField as PotentialField
 from robotsim.control.diffdrive import DiffDrive as DiffDrive
+from robotsim.control.goal_controller import MobileController as MobileController
+from robotsim.control.goal_controller import MobileControllerConfig as MobileControllerConfig
 from robotsim.control.limits import AxisLimit as AxisLimit
 from robotsim.control.limits import RateLimiter as RateLimiter
-from robotsim.control.mobile import MobileController as MobileController
-from robotsim.control.mobile import MobileControllerConfig as MobileControllerConfig
 from robotsim.control.omni import Omni3 as Omni3
 from robotsim.control.path import PathFollower as PathFollower
 from robotsim.control.pid import PID as PID

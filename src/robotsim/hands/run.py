@@ -56,7 +56,7 @@ def run_hand_scenario(
     duration: float | None = None,
 ) -> dict[str, Any]:
     """Run the script; returns the summary (also written to ``out_dir``). A
-    ``recorder`` (:class:`robotsim.scenario.recorder.RunRecorder`, e.g. the run store)
+    ``recorder`` (:class:`robotsim.run_io.RunRecorder`, e.g. the run store)
     receives the ball and grasp signals every tick and the events. ``duration`` (s)
     stops the script early (``completed`` is then false); default: the whole script."""
     sim = make_sim(scene, mode, spec.dt, spec)

@@ -8,7 +8,7 @@ Robots are the world's robot placements. For each robot:
 - ``wheels``: the wheel joints of an ``omni``/``diffdrive`` drive; ``set_wheels`` sets
   their velocity motors (rad/s);
 - ``mobile``: it has a wheel drive; ``set_base_velocity`` turns a body twist into wheel
-  rates through :class:`robotsim.control.base.MobileBase` (the wheels really roll).
+  rates through :class:`robotsim.control.wheeled_base.MobileBase` (the wheels really roll).
 
 State: base pose of the robot's root body, joint positions and velocities by name,
 and for mobile robots the measured body twist (``base_velocity``).
@@ -31,7 +31,7 @@ class WorldTarget:
     """Drive ``world`` (a :class:`robotsim.physics.World`) from the remote server."""
 
     def __init__(self, world: Any) -> None:
-        from robotsim.control.base import MobileBase
+        from robotsim.control.wheeled_base import MobileBase
 
         self.world = world
         motors = set(world.motor_names)

@@ -1,6 +1,6 @@
 """Run any scenario file: parse, apply ``--set`` overrides, dispatch on ``kind:``.
 
-Recording goes through a :class:`~robotsim.scenario.recorder.RunRecorder`: the CSV files
+Recording goes through a :class:`~robotsim.run_io.RunRecorder`: the CSV files
 in the output folder by default, or the run store (:mod:`robotsim.recording`) when a
 database is given.
 """
@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from robotsim.errors import InputError, ScenarioError
+from robotsim.run_io import NullRecorder, RunRecorder
 from robotsim.scenario.kinds import RunOptions, runner_for
-from robotsim.scenario.recorder import NullRecorder, RunRecorder
-from robotsim.scenario.schema import apply_overrides, read_scenario_yaml
+from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
 __all__ = ["make_recorder", "run_file", "run_hand_kind", "run_mobile_kind"]
 
@@ -47,7 +47,7 @@ def make_recorder(options: RunOptions) -> RunRecorder:
 
 
 def run_mobile_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    from robotsim.scenario.mobile import run_mobile
+    from robotsim.mobile.run import run_mobile
 
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: mobile scenarios run in physics only")

@@ -96,7 +96,7 @@ def is_scenario_file(path: Path) -> bool:
 def open_scenario(studio: Studio, path: Path) -> str:
     """Replace the studio's scene with the scenario in ``path``; returns a description.
     Bad files raise :class:`ScenarioError` and leave the current scene as it was."""
-    import robotsim.studio.mobile  # noqa: F401  (registers the kind: mobile opener)
+    import robotsim.studio.mobile.driver  # noqa: F401  (registers the kind: mobile opener)
 
     doc = read_yaml(path)
     for accepts, opener in SCENARIO_OPENERS:

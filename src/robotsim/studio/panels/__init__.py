@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from robotsim.studio.mobile.panel import MobilePanel
 from robotsim.studio.panels.clearance import ClearancePanel
 from robotsim.studio.panels.files import FilesPanel
-from robotsim.studio.panels.mobile import MobilePanel
 from robotsim.studio.panels.motion import MotionPanel
 from robotsim.studio.panels.pose import PosePanel
 from robotsim.studio.panels.sim import SimPanel

@@ -44,7 +44,7 @@ class MobileDriver:
         self.new_run()
 
     def new_run(self) -> None:
-        from robotsim.scenario.mobile import MobileRun, load_mobile
+        from robotsim.mobile import MobileRun, load_mobile
 
         self.sc, self.robots, self.obstacles = load_mobile(self.data, self.source)
         goals = getattr(self, "goals", None)
@@ -139,9 +139,9 @@ class MobileDriver:
 
     # ---------------------------------------------------------------- data
     def trajectories(self) -> list[dict[str, Any]]:
-        from robotsim.scenario.mobile import _trajectories
+        from robotsim.mobile.report import trajectories
 
-        out = _trajectories(self.run)
+        out = trajectories(self.run)
         for tr in out:
             tr["goal"] = self.goals[tr["name"]]
         return out

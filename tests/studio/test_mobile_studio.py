@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from robotsim.errors import InputError
-from robotsim.studio.mobile import MobileDriver
-from robotsim.studio.panels.mobile import ground_point
+from robotsim.studio.mobile.driver import MobileDriver
+from robotsim.studio.mobile.panel import ground_point
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SOCCER = SCENARIOS / "soccer_obstacles.yaml"

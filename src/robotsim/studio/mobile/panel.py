@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.errors import InputError
-from robotsim.studio.mobile import MobileDriver
+from robotsim.studio.mobile.driver import MobileDriver
 
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio

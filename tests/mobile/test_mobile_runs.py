@@ -12,10 +12,10 @@ import yaml
 
 from robotsim.cli import main
 from robotsim.errors import ScenarioError
+from robotsim.mobile import load_mobile
 from robotsim.recording import RunStore
 from robotsim.scenario import RunOptions, run_file
-from robotsim.scenario.mobile import load_mobile
-from robotsim.scenario.schema import read_scenario_yaml
+from robotsim.scenario_yaml import read_scenario_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -277,7 +277,7 @@ def test_objects_including_legacy_meshes_are_in_the_world(tmp_path: Path) -> Non
     }
     f = tmp_path / "objects.yaml"
     f.write_text(yaml.safe_dump(sc))
-    from robotsim.scenario.mobile import open_mobile
+    from robotsim.mobile import open_mobile
 
     run = open_mobile(f)
     for _ in range(40):

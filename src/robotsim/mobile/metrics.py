@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["normalised_response", "overshoot", "path_length"]
+__all__ = ["axis_overshoot_pct", "normalised_response", "overshoot", "path_length"]
 
 
 def path_length(xy: np.ndarray) -> float:

@@ -1,35 +1,29 @@
-"""Scenario files: YAML validated with pydantic; errors name the file and the field path.
-
-A scenario file is a mapping with a ``kind:`` that selects its schema and runner
-(:data:`robotsim.scenario.kinds.KINDS`). This module holds the shared helpers (loading,
-``--set`` overrides, error formatting) and the ``mobile`` schema: wheeled robots driving
-to goals on a field with obstacles (seed ``002_…``). See ``docs/scenarios.md``.
-"""
+"""The ``kind: mobile`` scenario schema: wheeled robots driving to goals on a field
+with obstacles (seed ``002_…``), validated with pydantic. See ``docs/scenarios.md``."""
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from robotsim.errors import ScenarioError
-from robotsim.validation import format_validation_error as format_validation_error
-from robotsim.validation import yaml_error_message
 
 __all__ = [
     "AxisGains",
     "AxisLimits",
     "ControllerSpec",
+    "FieldSpec",
     "MobileScenario",
+    "MotorSpec",
     "ObjectSpec",
     "ObstacleSpec",
+    "RandomLayout",
+    "Reference",
     "RobotSpec",
-    "apply_overrides",
-    "format_validation_error",
-    "read_scenario_yaml",
+    "ShapeSpec",
+    "SurfaceSpec",
+    "Tolerance",
+    "Units",
 ]
 
 
@@ -212,58 +206,3 @@ class MobileScenario(_Strict):
                 raise ValueError(f"duplicate robot name {r.name!r}")
             seen.add(r.name)
         return robots
-
-
-# -- loading and errors -----------------------------------------------------------------
-
-
-def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
-    """Parse a scenario file into a mapping (ScenarioError naming the file otherwise)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ScenarioError(f"{p}: no such scenario file")
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{p}: a scenario file must be a mapping with a 'kind:' key")
-    return data
-
-
-def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> dict[str, Any]:
-    """``["obstacles.layout=random", "robots.0.controller.avoidance=vfh"]`` -> a patched
-    copy; values are parsed as YAML."""
-    import copy
-
-    out = copy.deepcopy(data)
-    for item in overrides:
-        if "=" not in item:
-            raise ScenarioError(f"--set {item!r}: expected KEY.PATH=VALUE")
-        key, raw = item.split("=", 1)
-        parts = [k for k in key.strip().split(".") if k]
-        if not parts:
-            raise ScenarioError(f"--set {item!r}: empty key")
-        node: Any = out
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            if isinstance(node, list):
-                if not part.isdigit() or int(part) >= len(node):
-                    raise ScenarioError(
-                        f"{source}: --set {key}: {part!r} is not an index of a list of {len(node)}"
-                    )
-                idx = int(part)
-                if last:
-                    node[idx] = yaml.safe_load(raw)
-                else:
-                    node = node[idx]
-            elif isinstance(node, dict):
-                if last:
-                    node[part] = yaml.safe_load(raw)
-                else:
-                    node = node.setdefault(part, {})
-            else:
-                raise ScenarioError(f"{source}: --set {key}: {part!r} is inside a value")
-    return out
-
-

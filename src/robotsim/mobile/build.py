@@ -1,0 +1,154 @@
+"""Building a mobile run from its validated scenario: the physics Scene (field,
+obstacle cylinders, objects, robots with wheel motors at their starts) and one goal
+controller per robot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from robotsim.control.goal_controller import MobileController, MobileControllerConfig
+from robotsim.control.limits import AxisLimit
+from robotsim.control.pid import PIDGains
+from robotsim.errors import ScenarioError
+from robotsim.mobile.load import RobotSetup
+from robotsim.mobile.schema import MobileScenario, ObjectSpec, SurfaceSpec
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+from robotsim.physics import Body, ContactSurface, Joint, Motor, RobotPlacement, Scene
+from robotsim.physics.drives import drive_kind, wheel_joints
+from robotsim.spatial import make_T, rot_z, rpy_to_R
+
+__all__ = ["build_mobile", "contact_surface", "make_controller", "object_body"]
+
+
+def contact_surface(s: SurfaceSpec) -> ContactSurface:
+    """The physics contact surface of a scenario's surface spec."""
+    return ContactSurface(**s.model_dump())
+
+
+def object_body(o: ObjectSpec, base: Path, idx: int, source: str) -> Body:
+    """The physics body of ``objects[idx]`` (mesh files relative to ``base``)."""
+    sh = o.shape
+    where = f"{source}: objects[{idx}].shape"
+
+    def need(value: Any, field: str) -> Any:
+        if value is None:
+            raise ScenarioError(f"{where}.{field}: required for a {sh.type}")
+        return value
+
+    if sh.type == "box":
+        geom: Any = Box(tuple(need(sh.size, "size")))
+    elif sh.type == "sphere":
+        geom = Sphere(need(sh.radius, "radius"))
+    elif sh.type == "cylinder":
+        geom = Cylinder(need(sh.radius, "radius"), need(sh.length, "length"))
+    elif sh.type == "capsule":
+        geom = Capsule(need(sh.radius, "radius"), need(sh.length, "length"))
+    elif sh.type == "ellipsoid":
+        geom = Ellipsoid(tuple(need(sh.radii, "radii")))
+    else:
+        f = Path(need(sh.file, "file"))
+        f = f if f.is_absolute() else base / f
+        if not f.exists():
+            raise ScenarioError(f"{where}.file: {f} does not exist")
+        geom = Mesh(f, (sh.scale, sh.scale, sh.scale))
+    T = make_T(rpy_to_R(np.radians(o.rpy)), o.position)
+    return Body(
+        o.name,
+        geom,
+        T,
+        joint=Joint("free") if o.free else None,
+        mass=o.mass,
+        surface=f"object:{o.name}" if o.surface is not None else None,
+    )
+
+
+def build_mobile(
+    sc: MobileScenario, robots: list[RobotSetup], obstacles: np.ndarray, source: str = "<scenario>"
+) -> Scene:
+    """The physics Scene: field plane, obstacle cylinders, objects, robots at their starts."""
+    base = Path(source).resolve().parent if source != "<scenario>" else Path.cwd()
+    bodies: list[Body] = []
+    h = sc.obstacles.height
+    for i, (x, y, r) in enumerate(obstacles):
+        bodies.append(
+            Body(
+                f"obstacle{i + 1}",
+                Cylinder(r, h),
+                make_T(None, [x, y, h / 2]),
+                rgba=(0.85, 0.45, 0.1, 1.0),
+            )
+        )
+    surfaces: dict[str, ContactSurface] = {}
+    for i, o in enumerate(sc.objects):
+        bodies.append(object_body(o, base, i, source))
+        if o.surface is not None:
+            surfaces[f"object:{o.name}"] = contact_surface(o.surface)
+    placements = []
+    for rb in robots:
+        motor_force = rb.spec.motor.force
+        motors = {}
+        for jn in wheel_joints(rb.model, drive_kind(rb.model) or ""):
+            effort = rb.model.joint(jn).limits.effort
+            force = (
+                motor_force
+                if motor_force is not None
+                else (effort if math.isfinite(effort) else 5.0)
+            )
+            motors[jn] = Motor("velocity", gain=rb.spec.motor.gain, force=force)
+        T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0])
+        placements.append(
+            RobotPlacement(
+                rb.name,
+                rb.model,
+                T,
+                motors=motors,
+                default_motor=None,
+                collide_with_robots=sc.robots_collide,
+            )
+        )
+    return Scene(
+        bodies=tuple(bodies),
+        robots=tuple(placements),
+        surfaces=surfaces,
+        default_surface=contact_surface(sc.contact),
+        timestep=sc.timestep,
+        name=sc.name,
+    )
+
+
+def make_controller(
+    sc: MobileScenario, rb: RobotSetup, obstacles: np.ndarray, holonomic: bool
+) -> MobileController:
+    """The goal controller of one robot (file units -> SI, gains and limits per axis)."""
+    c = rb.spec.controller
+    ang = math.radians(1.0) if sc.units.angle == "deg" else 1.0
+    gains = []
+    limits = []
+    for axis in ("x", "y", "theta"):
+        g = c.gains.get(axis)
+        g = g if g is not None else type(next(iter(c.gains.values())))()
+        gains.append(PIDGains(kp=g.kp, ki=g.ki, kd=g.kd, integral_limit=g.integral_limit))
+        lm = c.limits.get(axis)
+        scale = ang if axis == "theta" else 1.0
+        if lm is None:
+            limits.append(AxisLimit())
+        else:
+            limits.append(AxisLimit(lm.max_speed * scale, lm.accel * scale, lm.decel * scale))
+    cfg = MobileControllerConfig(
+        gains=(gains[0], gains[1], gains[2]),
+        limits=(limits[0], limits[1], limits[2]),
+        avoidance=c.avoidance,
+        robot_radius=rb.radius,
+        safety_margin=c.safety_margin,
+        position_tolerance=c.tolerance.position,
+        heading_tolerance=c.tolerance.heading * ang,
+        lookahead=c.lookahead,
+        holonomic=holonomic,
+    )
+    return MobileController(
+        cfg, rb.goal, path=rb.path if len(rb.path) else None, obstacles=obstacles
+    )

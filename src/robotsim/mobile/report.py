@@ -1,0 +1,140 @@
+"""What a mobile run reports: the summary (per-robot results beside the paper's
+numbers), the top-down map, the step responses; :func:`write_outputs` writes them."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.mobile.metrics import normalised_response
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
+
+if TYPE_CHECKING:
+    from robotsim.mobile.run import MobileRun
+
+__all__ = ["final_objects", "responses", "run_summary", "trajectories", "write_outputs"]
+
+
+def write_outputs(
+    run: MobileRun, summary: dict[str, Any], out_dir: str | Path, recorder: Any = None
+) -> None:
+    """Write ``summary.json`` (with its ``outputs`` listed), ``map.png`` (always) and
+    the plots the file asks for into ``out_dir``."""
+    import json
+
+    from robotsim.cli.common import to_jsonable
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    from robotsim import plots
+
+    outputs = {"summary": "summary.json", "map": "map.png"}  # the map always
+    plots.save_map(
+        out / "map.png",
+        run.sc.field.size,
+        run.obstacles,
+        trajectories(run),
+        title=f"{run.sc.name} (seed {run.seed})",
+        markings=run.sc.field.markings,
+        objects=final_objects(run),
+    )
+    if "response" in run.sc.plots:
+        plots.save_responses(out / "response.png", responses(run))
+        outputs["response"] = "response.png"
+    if recorder is not None and hasattr(recorder, "signals_path"):
+        outputs["recording"] = Path(recorder.signals_path).name
+        outputs["events"] = Path(recorder.events_path).name
+    summary["outputs"] = outputs
+    (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+
+
+def trajectories(run: MobileRun) -> list[dict[str, Any]]:
+    """Every robot's sampled path with its start, goal and footprint, as the map draws them."""
+    out = []
+    for i, rb in enumerate(run.robots):
+        poses = np.array(run.samples[i]) if run.samples[i] else rb.start[None, :]
+        out.append(
+            {
+                "name": rb.name,
+                "xy": poses[:, :2],
+                "start": rb.start,
+                "goal": rb.goal,
+                "radius": rb.radius,
+                "tolerance": rb.spec.controller.tolerance.position,
+                "color": rb.spec.color,
+            }
+        )
+    return out
+
+
+def final_objects(run: MobileRun) -> list[dict[str, Any]]:
+    """Scene objects at their final poses, as the map draws them."""
+    out: list[dict[str, Any]] = []
+    names = {o.name for o in run.sc.objects}
+    for b in run.scene.bodies:
+        if b.name not in names:
+            continue
+        T = run.world.body(b.name).pose
+        ob: dict[str, Any] = {"name": b.name, "xy": (float(T[0, 3]), float(T[1, 3]))}
+        g = b.shape
+        if isinstance(g, Box):
+            ob.update(size=(g.size[0], g.size[1]), yaw=math.atan2(T[1, 0], T[0, 0]))
+        elif isinstance(g, Sphere | Cylinder | Capsule):
+            ob["radius"] = g.radius
+        elif isinstance(g, Ellipsoid):
+            ob["radius"] = max(g.radii[:2])
+        else:
+            ob["radius"] = 0.2
+        out.append(ob)
+    return out
+
+
+def responses(run: MobileRun) -> list[dict[str, Any]]:
+    """Every robot's normalised step response (the paper's figure 5)."""
+    out = []
+    t = np.array(run.times)
+    for i, rb in enumerate(run.robots):
+        poses = np.array(run.samples[i])
+        out.append(
+            {
+                "name": rb.name,
+                "t": t[: len(poses)],
+                "response": normalised_response(poses, rb.start, rb.goal),
+                "time_to_goal": run.reached_at[i],
+            }
+        )
+    return out
+
+
+def run_summary(run: MobileRun, source: str, duration: float | None) -> dict[str, Any]:
+    """The run's ``summary.json`` content (per-robot results, the paper's numbers)."""
+    sc = run.sc
+    sim_time = run.world.time
+    summary: dict[str, Any] = {
+        "scenario": sc.name,
+        "kind": sc.kind,
+        "file": source,
+        "seed": run.seed,
+        "duration": sc.duration if duration is None else duration,
+        "sim_time": sim_time,
+        "wall_time_s": run.wall_time,
+        "real_time_factor": sim_time / run.wall_time if run.wall_time > 0 else None,
+        "timestep": run.world.timestep,
+        "control_rate": 1.0 / run.tick,
+        "obstacles": [[float(x), float(y), float(2 * r)] for x, y, r in run.obstacles],
+        "robots": run.results(),
+    }
+    if sc.reference is not None:
+        comp = {}
+        for name, theirs in sc.reference.time_to_goal.items():
+            ours = summary["robots"].get(name, {}).get("time_to_goal")
+            comp[name] = {"ours_s": ours, "paper_s": theirs}
+        summary["reference"] = {
+            "source": sc.reference.source,
+            "time_to_goal": comp,
+            "notes": sc.reference.notes,
+        }
+    return summary

@@ -1,0 +1,66 @@
+"""Reading scenario files: a YAML mapping (errors name the file), and ``--set``
+overrides applied to it. Every scenario kind reads its files through these, so they
+sit below the capabilities; the ``kind:`` registry is :mod:`robotsim.scenario.kinds`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from robotsim.errors import ScenarioError
+from robotsim.validation import yaml_error_message
+
+__all__ = ["apply_overrides", "read_scenario_yaml"]
+
+
+def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
+    """Parse a scenario file into a mapping (ScenarioError naming the file otherwise)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioError(f"{p}: no such scenario file")
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{p}: a scenario file must be a mapping with a 'kind:' key")
+    return data
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> dict[str, Any]:
+    """``["obstacles.layout=random", "robots.0.controller.avoidance=vfh"]`` -> a patched
+    copy; values are parsed as YAML."""
+    import copy
+
+    out = copy.deepcopy(data)
+    for item in overrides:
+        if "=" not in item:
+            raise ScenarioError(f"--set {item!r}: expected KEY.PATH=VALUE")
+        key, raw = item.split("=", 1)
+        parts = [k for k in key.strip().split(".") if k]
+        if not parts:
+            raise ScenarioError(f"--set {item!r}: empty key")
+        node: Any = out
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            if isinstance(node, list):
+                if not part.isdigit() or int(part) >= len(node):
+                    raise ScenarioError(
+                        f"{source}: --set {key}: {part!r} is not an index of a list of {len(node)}"
+                    )
+                idx = int(part)
+                if last:
+                    node[idx] = yaml.safe_load(raw)
+                else:
+                    node = node[idx]
+            elif isinstance(node, dict):
+                if last:
+                    node[part] = yaml.safe_load(raw)
+                else:
+                    node = node.setdefault(part, {})
+            else:
+                raise ScenarioError(f"{source}: --set {key}: {part!r} is inside a value")
+    return out
