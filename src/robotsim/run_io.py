@@ -1,4 +1,6 @@
-"""Where a scenario run writes its time series: a small recorder interface.
+"""What every scenario runner receives and where it writes: :class:`RunOptions` (what
+``robotsim run`` passes) and a small recorder interface. It sits below the capabilities
+so that a capability's runner needs nothing from :mod:`robotsim.scenario`.
 
 The runner only calls the methods of :class:`RunRecorder` (the same calls as
 :class:`robotsim.recording.Recorder`, the run store), so any object with them can be
@@ -12,7 +14,8 @@ from __future__ import annotations
 import csv
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,7 +24,21 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
 
-__all__ = ["CsvRecorder", "NullRecorder", "RunRecorder"]
+__all__ = ["CsvRecorder", "NullRecorder", "RunOptions", "RunRecorder", "open_recorder"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What ``robotsim run`` passes to every runner. ``mode`` (kinematic/physics) and
+    ``db`` are for kinds and recorders that support them; others ignore them."""
+
+    out_dir: Path | None = None
+    duration: float | None = None
+    seed: int | None = None
+    mode: str | None = None
+    db: str | None = None
+    progress: Callable[[int, int], None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class RunRecorder(Protocol):
@@ -120,3 +137,14 @@ class CsvRecorder:
         self._sig_file.close()
         self._ev_file.close()
         self.status = str(getattr(status, "value", status))
+
+
+def open_recorder(options: RunOptions) -> RunRecorder:
+    """The run store: ``--db`` if given, else ``runs.sqlite`` in the output folder
+    (``robotsim export RUN --format csv`` gives CSV); nothing without an output folder.
+    Close it with ``close()`` when it has one."""
+    if options.db or options.out_dir is not None:
+        from robotsim.recording import Recorder
+
+        return Recorder(options.db or options.out_dir)
+    return NullRecorder()

@@ -14,10 +14,12 @@ from robotsim.hands.scene import default_scene
 from robotsim.hands.teleop import HandsTeleop
 from robotsim.model import load_robot
 from robotsim.studio import Studio
-from robotsim.studio.drivers import DRIVERS
-from robotsim.studio.hands_panel import ROBOT_NAME, HandsDriver, HandsPanel
+from robotsim.studio.app import SceneRobot
+from robotsim.studio.drivers import PoseTour
+from robotsim.studio.hands.driver import ROBOT_NAME, HandsDriver
+from robotsim.studio.hands.panel import HandsPanel
 from robotsim.studio.keyboard import BrowserKeyboard
-from robotsim.studio.panels import TABS
+from robotsim.studio.panels import Tab, default_tabs
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +29,13 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
     keys = BrowserKeyboard("127.0.0.1")
     tele = HandsTeleop(sim, (), True, "L", keyboard_device=keys)
     driver = HandsDriver(tele, ROBOT_NAME)
-    tab = ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele))
-    TABS.insert(0, tab)
-    DRIVERS[driver.name] = lambda: driver
-    studio = Studio(port=_free_port(), dt=sim.dt)
+    tabs = [Tab("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)),
+            *default_tabs()]  # fmt: skip
+    drivers = {PoseTour.name: PoseTour, driver.name: lambda: driver}
+    studio = Studio(port=_free_port(), dt=sim.dt, tabs=tabs, drivers=drivers)
     try:
-        studio.add_robot(sim.model, name=ROBOT_NAME, T_world_base=sim.scene.T_world_robot,
-                         q=sim.snapshot().q)  # fmt: skip
-        driver.attach(studio)
-        studio.driver = driver
+        robot = SceneRobot(sim.model, ROBOT_NAME, sim.scene.T_world_robot, sim.snapshot().q)
+        studio.load_scene("teleop", [robot], driver=driver)
         studio.play(True)
         studio.start()
         from playwright.sync_api import sync_playwright
@@ -74,5 +74,3 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
     finally:
         studio.stop()
         keys.close()
-        TABS.remove(tab)
-        DRIVERS.pop(driver.name, None)

@@ -21,7 +21,8 @@ MODULES = [
     "robotsim.hands.script",
     "robotsim.hands.state",
     "robotsim.hands.teleop",
-    "robotsim.studio.hands_panel",
+    "robotsim.studio.hands.driver",
+    "robotsim.studio.hands.panel",
 ]
 
 

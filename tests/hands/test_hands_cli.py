@@ -63,27 +63,19 @@ def test_teleop_bad_options_exit_2(capsys) -> None:
 
 def test_studio_teleop_panel_shows_touch_and_grasp_state() -> None:
     from robotsim.studio import Studio
-    from robotsim.studio.hands_panel import (
-        ROBOT_NAME,
-        HandsDriver,
-        HandsPanel,
-        hands_status_markdown,
-    )
-    from robotsim.studio.panels import TABS
+    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.hands.driver import ROBOT_NAME, HandsDriver
+    from robotsim.studio.hands.panel import HandsPanel, hands_status_markdown
+    from robotsim.studio.panels import Tab
 
     sim = KinematicHands(default_scene(load_robot("dual_arm_hands")), dt=1 / 60)
     tele = HandsTeleop(sim, gamepads=[], manager=None)
-    entry = ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele))
-    TABS.insert(0, entry)
-    try:
-        studio = Studio(port=_free_port(), dt=sim.dt)
-    finally:
-        TABS.remove(entry)
+    tabs = [Tab("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele))]
+    studio = Studio(port=_free_port(), dt=sim.dt, tabs=tabs)
     try:
         driver = HandsDriver(tele)
-        studio.add_robot(sim.model, name=ROBOT_NAME, q=sim.snapshot().q)
-        driver.attach(studio)
-        studio.driver = driver
+        studio.load_scene("teleop", [SceneRobot(sim.model, ROBOT_NAME, q=sim.snapshot().q)],
+                          driver=driver)  # fmt: skip
         for _ in range(5):
             studio.step()
         assert driver.ticks == 5 and sim.t == studio.clock.t

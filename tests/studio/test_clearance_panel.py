@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from robotsim.errors import ScenarioError
-from robotsim.studio.clearance import (
+from robotsim.studio.clearance.driver import (
     CONTACT_RGB,
     FAR_RGB,
     NEAR_RGB,
     ClearanceDriver,
     distance_rgb,
 )
-from robotsim.studio.panels.clearance import CURSOR_RGB
+from robotsim.studio.clearance.panel import CURSOR_RGB
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 THREE = SCENARIOS / "three_puma_clearance.yaml"

@@ -239,7 +239,7 @@ def test_single_robot_scenario_with_start_and_objects(scene, tmp_path):
     # A 2D position puts the object on the ground (cylinder centre at half height).
     assert np.any(np.all(np.abs(positions - [1.0, -1.0, 0.25]) < 1e-9, axis=1))
     scene.clear()
-    assert scene.objects == []
+    assert scene.objects == ()
 
 
 def test_mobile_start_puts_the_base_on_the_ground(scene, tmp_path):

@@ -1,8 +1,8 @@
-"""Clearance scenario files (``format: robotsim-clearance/1``), validated with pydantic.
+"""Clearance scenario files (``kind: clearance``), validated with pydantic.
 
 Example (angles in degrees, lengths in metres)::
 
-    format: robotsim-clearance/1
+    kind: clearance
     dt: 0.01                    # sampling step (s)
     contact_threshold: 0.0      # collision when distance <= this (m)
     robots:
@@ -21,11 +21,14 @@ Example (angles in degrees, lengths in metres)::
           - {type: trapezoid, to: {joint1: 0}, duration: 2, accel_fraction: 0.25}
 
 Every error names the file and the field path (``robots[1].volumes[0].radii[2]``).
+Files written before the ``kind:`` registry say ``format: robotsim-clearance/1`` instead;
+they still load, with a deprecation note on stderr (once per process).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -113,8 +116,12 @@ class RobotSpec(_Strict):
     )
 
 
+LEGACY_FORMAT = "robotsim-clearance/1"
+
+
 class ClearanceScenario(_Strict):
-    format: Literal["robotsim-clearance/1"]
+    kind: Literal["clearance"] | None = None
+    format: Literal["robotsim-clearance/1", "robotsim-scenario/1"] | None = None
     description: str = ""
     units: dict[str, str] = {"length": "m", "angle": "deg"}
     dt: Pos = 0.01
@@ -122,6 +129,12 @@ class ClearanceScenario(_Strict):
     contact_threshold: float = 0.0
     cutoff: Pos | None = None
     robots: list[RobotSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _kind(self) -> ClearanceScenario:
+        if self.kind is None and self.format != LEGACY_FORMAT:
+            raise ValueError("a clearance file says 'kind: clearance'")
+        return self
 
     @model_validator(mode="after")
     def _units(self) -> ClearanceScenario:
@@ -172,7 +185,22 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     except ValidationError as exc:
         _, msg = describe_validation_error(exc, ClearanceScenario)
         raise ScenarioError(f"{path}: {_loc(exc.errors()[0]['loc'])}: {msg}") from None
+    if spec.kind is None:
+        _legacy_note(path)
     return build(spec, path)
+
+
+_noted: list[bool] = []  # the deprecation note is printed once per process
+
+
+def _legacy_note(path: Path) -> None:
+    if not _noted:
+        _noted.append(True)
+        print(
+            f"note: {path}: 'format: {LEGACY_FORMAT}' without 'kind: clearance' is "
+            "deprecated; add 'kind: clearance' to the file",
+            file=sys.stderr,
+        )
 
 
 def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedScenario:

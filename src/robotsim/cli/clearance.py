@@ -43,9 +43,17 @@ def clearance_cmd(
     from robotsim.clearance.report import write_outputs
     from robotsim.clearance.scenario import load_scenario
     from robotsim.errors import InputError
+    from robotsim.scenario.kinds import kind_of
+    from robotsim.scenario_yaml import read_scenario_yaml
 
     if not scenario.exists():
         raise InputError(f"{scenario}: no such scenario file")
+    kind = kind_of(read_scenario_yaml(scenario), str(scenario))
+    if kind.command != "clearance":
+        raise InputError(
+            f"{scenario}: kind: {kind.name} is not a clearance study; "
+            f"use 'robotsim {kind.command} {scenario}'"
+        )
     sc = load_scenario(scenario)
     step = sc.dt if dt is None else dt
     result = run(

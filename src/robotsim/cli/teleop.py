@@ -145,22 +145,21 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None) -> 
     from functools import partial
 
     from robotsim.studio import Studio
-    from robotsim.studio.drivers import DRIVERS
-    from robotsim.studio.hands_panel import ROBOT_NAME, HandsDriver, HandsPanel
-    from robotsim.studio.panels import TABS
+    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.drivers import PoseTour
+    from robotsim.studio.hands.driver import ROBOT_NAME, HandsDriver
+    from robotsim.studio.hands.panel import HandsPanel
+    from robotsim.studio.panels import Tab, default_tabs
 
     sim = tele.sim
     driver = HandsDriver(tele, ROBOT_NAME)
-    TABS.insert(0, ("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)))
-    DRIVERS[driver.name] = lambda: driver
-    studio = Studio(host=host, port=port, dt=sim.dt)
+    tabs = [Tab("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)),
+            *default_tabs()]  # fmt: skip
+    drivers = {PoseTour.name: PoseTour, driver.name: lambda: driver}
+    studio = Studio(host=host, port=port, dt=sim.dt, tabs=tabs, drivers=drivers)
     try:
-        studio.add_robot(sim.model, name=ROBOT_NAME, T_world_base=sim.scene.T_world_robot,
-                         q=sim.snapshot().q)  # fmt: skip
-        driver.attach(studio)
-        studio.driver = driver
-        studio.title = f"teleop {sim.model.name} ({sim.mode})"
-        studio.frame_camera()
+        robot = SceneRobot(sim.model, ROBOT_NAME, sim.scene.T_world_robot, sim.snapshot().q)
+        studio.load_scene(f"teleop {sim.model.name} ({sim.mode})", [robot], driver=driver)
         studio.play(True)
     except BaseException:
         studio.stop()

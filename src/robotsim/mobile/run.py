@@ -1,7 +1,8 @@
 """Running a mobile scenario: :class:`MobileRun` steps the physics World with one
 controller per robot at ``control_rate``, records at ``record_rate`` and keeps the
 results; :func:`run_mobile` loads, runs and writes the outputs
-(:mod:`robotsim.mobile.report`); :func:`open_mobile` gives a ready-to-step run of a file.
+(:mod:`robotsim.mobile.report`); :func:`run_scenario` is the ``kind: mobile`` runner
+of ``robotsim run``; :func:`open_mobile` gives a ready-to-step run of a file.
 
 The step loop (:meth:`MobileRun.step`), per control tick: sense every robot's pose,
 note goals reached and the obstacle clearance, command the wheels, record, then step
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.control.wheeled_base import MobileBase
+from robotsim.errors import InputError
 from robotsim.mobile.build import build_mobile, make_controller
 from robotsim.mobile.contacts import ForbiddenContacts
 from robotsim.mobile.load import RobotSetup, load_mobile
@@ -25,10 +27,10 @@ from robotsim.mobile.metrics import axis_overshoot_pct, overshoot, path_length
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
 from robotsim.physics import World
-from robotsim.run_io import RunRecorder
+from robotsim.run_io import RunOptions, RunRecorder, open_recorder
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
-__all__ = ["SIGNALS", "MobileRun", "open_mobile", "run_mobile"]
+__all__ = ["SIGNALS", "MobileRun", "open_mobile", "run_mobile", "run_scenario"]
 
 SIGNALS = ("x", "y", "theta", "vx", "vy", "w", "cmd_vx", "cmd_vy", "cmd_w", "clearance")
 
@@ -202,3 +204,25 @@ def run_mobile(
     if out_dir is not None:
         write_outputs(run, summary, out_dir, recorder)
     return summary
+
+
+def run_scenario(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
+    """The ``kind: mobile`` runner (:mod:`robotsim.scenario.kinds`): physics only;
+    records into the run store when ``options`` names a database or an output folder."""
+    if options.mode not in (None, "physics"):
+        raise InputError(f"--mode {options.mode!r}: mobile scenarios run in physics only")
+    recorder = open_recorder(options)
+    try:
+        return run_mobile(
+            data,
+            source,
+            options.out_dir,
+            options.duration,
+            options.seed,
+            recorder,
+            options.progress,
+        )
+    finally:
+        close = getattr(recorder, "close", None)
+        if close is not None:
+            close()

@@ -6,10 +6,14 @@ Start it with ``robotsim studio [ROBOT|FILE|SCENARIO]`` or from Python::
     studio = Studio(port=8080)
     studio.load_default()
     studio.serve_forever()
+
+``Studio(kinds=..., tabs=..., drivers=...)`` chooses what it shows (see
+:mod:`robotsim.studio.app` for the panel interface).
 """
 
+from robotsim.studio.app import SceneRobot as SceneRobot
 from robotsim.studio.app import Studio as Studio
 from robotsim.studio.app import default_robots as default_robots
 from robotsim.studio.robot_view import RobotView as RobotView
 
-__all__ = ["RobotView", "Studio", "default_robots"]
+__all__ = ["RobotView", "SceneRobot", "Studio", "default_robots"]

@@ -4,6 +4,24 @@
 teleop) as well as from ``robotsim studio``. All state changes go through its methods,
 which take one lock, so GUI callbacks (viser's thread pool), the update loop and API
 callers never interleave half-done updates.
+
+A studio owns everything it shows: the scenario kinds it opens (their openers and
+panels, from :data:`robotsim.scenario.kinds.KINDS` by default), its tabs and its
+drivers are given to ``Studio(...)``; nothing is registered in module-level tables, so
+two studios in one process share no state.
+
+**The panel interface.** Panels (and openers, drivers) use these, not the fields
+behind them: :attr:`gui` (add controls), :attr:`scene` (draw nodes),
+:meth:`robot_names`, :meth:`robot`, :meth:`find_robot`, :meth:`views`, :meth:`set_q`,
+:meth:`set_joint`, :meth:`add_robot`, :meth:`remove_robot`, :meth:`open`, :meth:`load_default`,
+:meth:`load_scene`, :meth:`frame_camera`, :meth:`show_grid`; the clock through
+:meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :attr:`time`, :attr:`playing`,
+:attr:`real_time_factor`; drivers through :meth:`driver_as`, :attr:`driver_name`,
+:meth:`driver_names`, :meth:`set_driver`, :meth:`use_driver`, :meth:`release_driver`,
+:meth:`add_driver`; :meth:`clients` (connected pages);
+:meth:`locked` (read a driver's state consistently), :meth:`on`/:meth:`emit` (events
+``robots``, ``state``, ``clock``, ``driver``), :meth:`guarded`, :meth:`notify`,
+:meth:`report_error`, :meth:`after_push`.
 """
 
 from __future__ import annotations
@@ -13,9 +31,11 @@ import io
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import viser
@@ -25,10 +45,16 @@ from robotsim.model import library_names, load_robot
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import trans
 from robotsim.studio.clock import SimClock
-from robotsim.studio.drivers import DRIVERS, Driver, PoseTour
+from robotsim.studio.drivers import Driver, PoseTour
 from robotsim.studio.robot_view import RobotView
 
-__all__ = ["Studio", "default_robots", "initial_q"]
+if TYPE_CHECKING:
+    from robotsim.scenario.kinds import ScenarioKind
+    from robotsim.studio.panels import Tab
+
+__all__ = ["SceneRobot", "Studio", "default_robots", "initial_q"]
+
+D = TypeVar("D")
 
 _START_POSES = ("home", "stand", "ready")
 _GAP = 0.5  # m between robots placed side by side
@@ -52,6 +78,17 @@ def default_robots() -> list[str]:
     return chosen or library_names()[:1]
 
 
+@dataclass(frozen=True)
+class SceneRobot:
+    """A robot of a scene :meth:`Studio.load_scene` builds (see :meth:`Studio.add_robot`)."""
+
+    model: RobotModel | str | Path
+    name: str | None = None
+    T_world_base: np.ndarray | None = None
+    q: np.ndarray | None = None
+    on_ground: bool = False
+
+
 class Studio:
     """The studio server.
 
@@ -59,31 +96,133 @@ class Studio:
         host: address to bind (``127.0.0.1``: this machine only).
         port: TCP port; viser takes the next free one if it is busy (see :attr:`url`).
         dt: simulation step (s).
+        kinds: the scenario kinds it opens (default: every kind of
+            :data:`robotsim.scenario.kinds.KINDS`); their panels become tabs.
+        tabs: the tabs it shows, in order (default:
+            :func:`robotsim.studio.panels.default_tabs` of ``kinds``).
+        drivers: driver factories by name, offered in the Drive menu (default: the
+            pose tour).
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 8080, dt: float = 1.0 / 60.0):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        dt: float = 1.0 / 60.0,
+        *,
+        kinds: Iterable[ScenarioKind] | None = None,
+        tabs: Sequence[Tab] | None = None,
+        drivers: Mapping[str, Callable[[], Driver]] | None = None,
+    ) -> None:
+        from robotsim.scenario.kinds import KINDS
+        from robotsim.studio.panels import build_panels, default_tabs
+
+        self.kinds: Mapping[str, ScenarioKind] = MappingProxyType(
+            dict(KINDS) if kinds is None else {k.name: k for k in kinds}
+        )
+        self._drivers: dict[str, Callable[[], Driver]] = dict(
+            {PoseTour.name: PoseTour} if drivers is None else drivers
+        )
         # viser prints its own banner; the CLI prints one clear line instead.
         with contextlib.redirect_stdout(io.StringIO()):
             self.server = viser.ViserServer(
                 host=host, port=port, label="robotsim studio", verbose=False
             )
         self.host = host
-        self.lock = threading.RLock()
-        self.robots: dict[str, RobotView] = {}
+        self._lock = threading.RLock()
+        self._robots: dict[str, RobotView] = {}
         self.clock = SimClock(dt)
-        self.driver: Driver = PoseTour()
-        self.title = "empty"
-        self.updates = 0
+        self._driver: Driver = PoseTour()
+        self._scene_driver: Driver | None = None  # the driver the loaded scene brought
+        self._title = "empty"
+        self._updates = 0
         self._listeners: dict[str, list[Callable[[], None]]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.errors: list[str] = []
-        self.objects: list[viser.SceneNodeHandle] = []  # static scenario objects
-        self.after_push: list[Callable[[], None]] = []
+        self._objects: list[viser.SceneNodeHandle] = []  # nodes removed with the scene
+        self._after_push: list[Callable[[], None]] = []
         self._build_world()
-        from robotsim.studio.panels import build_panels
+        self.panels = build_panels(self, default_tabs(self.kinds) if tabs is None else tabs)
 
-        self.panels = build_panels(self)
+    # ------------------------------------------------------------ read-only views
+    @property
+    def robots(self) -> Mapping[str, RobotView]:
+        """The robots by name (read-only; change them through the methods)."""
+        return MappingProxyType(self._robots)
+
+    @property
+    def driver(self) -> Driver:
+        """The active driver (read-only; see :meth:`use_driver`, :meth:`set_driver`)."""
+        return self._driver
+
+    @property
+    def objects(self) -> tuple[viser.SceneNodeHandle, ...]:
+        """Scene nodes of the loaded scene (removed by :meth:`clear`)."""
+        return tuple(self._objects)
+
+    @property
+    def title(self) -> str:
+        return self._title
+
+    @property
+    def updates(self) -> int:
+        """Scene updates sent so far."""
+        return self._updates
+
+    @property
+    def gui(self) -> Any:
+        """The viser GUI API: panels add their controls with it (inside their tab)."""
+        return self.server.gui
+
+    @property
+    def scene(self) -> Any:
+        """The viser scene API: openers and drivers draw nodes with it."""
+        return self.server.scene
+
+    @property
+    def dt(self) -> float:
+        """Simulation step (s)."""
+        return self.clock.dt
+
+    @property
+    def time(self) -> float:
+        """Simulated time (s)."""
+        return self.clock.t
+
+    @property
+    def playing(self) -> bool:
+        return self.clock.playing
+
+    @property
+    def real_time_factor(self) -> float:
+        return self.clock.real_time_factor
+
+    def locked(self) -> threading.RLock:
+        """The studio lock, as a context manager (``with studio.locked(): ...``)."""
+        return self._lock
+
+    def robot_names(self) -> tuple[str, ...]:
+        return tuple(self._robots)
+
+    def find_robot(self, name: str) -> RobotView | None:
+        """The robot called ``name``, or None (see :meth:`robot`, which raises)."""
+        return self._robots.get(name)
+
+    def clients(self) -> list[Any]:
+        """The connected pages (viser client handles)."""
+        return list(self.server.get_clients().values())
+
+    def views(self) -> list[tuple[str, RobotView]]:
+        """``(name, view)`` of every robot, in scene order."""
+        return list(self._robots.items())
+
+    def show_grid(self, visible: bool) -> None:
+        self.grid.visible = bool(visible)
+
+    def after_push(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every pushed update (inside the lock)."""
+        self._after_push.append(callback)
 
     # ------------------------------------------------------------------ server
     @property
@@ -179,7 +318,7 @@ class Studio:
 
     def notify(self, title: str, body: str, error: bool = False) -> None:
         """Show a notification in every connected page."""
-        for client in self.server.get_clients().values():
+        for client in self.clients():
             client.add_notification(
                 title, body, color="red" if error else "blue",
                 auto_close_seconds=None if error else 4.0,
@@ -227,15 +366,15 @@ class Studio:
         """
         model = robot if isinstance(robot, RobotModel) else load_robot(robot)
         q0 = initial_q(model) if q is None else np.asarray(q, float)
-        with self.lock:
+        with self._lock:
             name = self._unique(name or model.name)
             T0 = None if T_world_base is None else np.asarray(T_world_base, dtype=float)
             view = RobotView(self.server, name, model, T0, q0)
             if T_world_base is None:
                 b = view.world_bounds()
                 y = 0.0
-                if self.robots:
-                    y_max = max(v.world_bounds()[1, 1] for v in self.robots.values())
+                if self._robots:
+                    y_max = max(v.world_bounds()[1, 1] for v in self._robots.values())
                     y = y_max + _GAP - b[0, 1]
                 z = -b[0, 2] if (model.floating or b[0, 2] < -1e-6) else 0.0
                 view.initial_T_world_root = trans([0.0, y, z])
@@ -243,7 +382,7 @@ class Studio:
             elif on_ground:
                 view.initial_T_world_root = trans([0.0, 0.0, -view.world_bounds()[0, 2]]) @ T0
                 view.reset()
-            self.robots[name] = view
+            self._robots[name] = view
             view.push(force=True)
         self.emit("robots")
         return view
@@ -251,45 +390,52 @@ class Studio:
     def _unique(self, base: str) -> str:
         safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in base) or "robot"
         name, k = safe, 2
-        while name in self.robots:
+        while name in self._robots:
             name, k = f"{safe}_{k}", k + 1
         return name
 
     def remove_robot(self, name: str) -> None:
-        with self.lock:
+        with self._lock:
             view = self.robot(name)
             view.remove()
-            del self.robots[name]
+            del self._robots[name]
         self.emit("robots")
 
     def clear(self) -> None:
-        with self.lock:
-            for view in self.robots.values():
+        """An empty scene: no robots or objects, time 0, paused, the pose tour."""
+        with self._lock:
+            for view in self._robots.values():
                 view.remove()
-            self.robots.clear()
-            for h in self.objects:
+            self._robots.clear()
+            for h in self._objects:
                 h.remove()
-            self.objects = []
+            self._objects = []
             self.clock.playing = False
             self.clock.reset()
-            self.driver = PoseTour()
+            self._driver = PoseTour()
+            self._scene_driver = None
         self.emit("robots")
 
     def robot(self, name: str) -> RobotView:
         try:
-            return self.robots[name]
+            return self._robots[name]
         except KeyError:
-            raise UnknownNameError("robot", name, list(self.robots)) from None
+            raise UnknownNameError("robot", name, list(self._robots)) from None
+
+    def keep_objects(self, handles: Iterable[viser.SceneNodeHandle]) -> None:
+        """Keep scene nodes that belong to the loaded scene (removed by :meth:`clear`)."""
+        with self._lock:
+            self._objects.extend(handles)
 
     def set_q(self, robot: str, q: np.ndarray) -> None:
         """Set a robot's configuration ``(nq,)`` (rad/m, clipped into the limits)."""
-        with self.lock:
+        with self._lock:
             self.robot(robot).set_q(q)
         self.emit("state")
 
     def set_joint(self, robot: str, joint: str, value: float) -> None:
         """Set one joint (rad or m)."""
-        with self.lock:
+        with self._lock:
             view = self.robot(robot)
             q = view.q.copy()
             q[view.model.joint_index(joint)] = float(value)
@@ -297,17 +443,50 @@ class Studio:
         self.emit("state")
 
     # ------------------------------------------------------------------- scene
+    def load_scene(
+        self,
+        title: str,
+        robots: Sequence[SceneRobot],
+        *,
+        draw: Callable[[Studio], Iterable[viser.SceneNodeHandle]] | None = None,
+        driver: Driver | None = None,
+        camera: np.ndarray | None = None,
+    ) -> str:
+        """Replace the scene: clear → add ``robots`` → ``draw(studio)`` (scene nodes kept
+        until the next clear) → ``driver`` (installed and offered in the Drive menu; its
+        ``attach(studio)``, if it has one, draws and shows its first state) → title →
+        camera on ``camera`` bounds ``(2, 3)`` (default: all robots). Every opener uses
+        it; validate before calling, so a bad file leaves the scene as it was. Returns
+        ``"<title>: <robot names>"``."""
+        self.clear()
+        for r in robots:
+            self.add_robot(r.model, name=r.name, T_world_base=r.T_world_base, q=r.q,
+                           on_ground=r.on_ground)  # fmt: skip
+        with self._lock:
+            if draw is not None:
+                self._objects.extend(draw(self))
+            if driver is not None:
+                self._scene_driver = driver
+                self._driver = driver
+                attach = getattr(driver, "attach", None)
+                if attach is not None:
+                    attach(self)
+        self.push()
+        self._title = title
+        self.frame_camera(camera)
+        self.emit("driver")
+        return f"{title}: " + ", ".join(self._robots)
+
     def load_default(self) -> None:
         """The default scene (see :func:`default_robots`)."""
-        self.clear()
-        for n in default_robots():
-            self.add_robot(n)
-        self.title = "default scene: " + ", ".join(self.robots)
-        self.frame_camera()
+        names = default_robots()
+        self.load_scene("default scene: " + ", ".join(names), [SceneRobot(n) for n in names])
+        self._title = "default scene: " + ", ".join(self._robots)
 
     def open(self, target: str | Path) -> str:
-        """Open a library robot, a robot file, or a scenario file (``.yaml`` with a
-        ``robots:`` section); replaces the scene. Returns a one-line description."""
+        """Open a library robot, a robot file, or a scenario file (any kind of
+        :attr:`kinds`, or a ``.yaml`` with a ``robots:`` section); replaces the scene.
+        Returns a one-line description."""
         from robotsim.studio.scenarios import is_scenario_file, open_scenario
 
         s = str(target).strip()
@@ -316,20 +495,18 @@ class Studio:
         if s not in library_names() and is_scenario_file(Path(s)):
             return open_scenario(self, Path(s))
         model = load_robot(s)  # validate before clearing the scene
-        self.clear()
-        self.add_robot(model)
-        self.title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
-        self.frame_camera()
+        title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
+        self.load_scene(title, [SceneRobot(model)])
         return self.title
 
     def frame_camera(self, bounds: np.ndarray | None = None) -> None:
         """Point the camera (initial and every connected client) at ``bounds`` ``(2, 3)``
         (m; default: all robots)."""
-        with self.lock:
-            if bounds is None and not self.robots:
+        with self._lock:
+            if bounds is None and not self._robots:
                 return
             if bounds is None:
-                bs = np.array([v.world_bounds() for v in self.robots.values()])
+                bs = np.array([v.world_bounds() for v in self._robots.values()])
                 bounds = np.stack([bs[:, 0].min(axis=0), bs[:, 1].max(axis=0)])
         lo, hi = np.asarray(bounds, dtype=float)
         centre = 0.5 * (lo + hi)
@@ -342,12 +519,65 @@ class Studio:
             client.camera.look_at = tuple(centre)
 
     # ------------------------------------------------------------- simulation
+    def driver_names(self) -> tuple[str, ...]:
+        """What the Drive menu offers: this studio's drivers, then the loaded scene's."""
+        names = dict.fromkeys(self._drivers)
+        if self._scene_driver is not None:
+            names[self._scene_driver.name] = None
+        return tuple(names)
+
+    @property
+    def driver_name(self) -> str:
+        return self._driver.name
+
+    def driver_as(self, cls: type[D]) -> D | None:
+        """The active driver if it is a ``cls``, else None (a panel's own driver)."""
+        d = self._driver
+        return d if isinstance(d, cls) else None
+
+    def add_driver(self, name: str, factory: Callable[[], Driver]) -> None:
+        """Offer a driver in this studio's Drive menu."""
+        with self._lock:
+            self._drivers[name] = factory
+        self.emit("driver")
+
     def set_driver(self, name: str) -> None:
-        if name not in DRIVERS:
-            raise UnknownNameError("driver", name, list(DRIVERS))
-        with self.lock:
-            self.driver = DRIVERS[name]()
-            self.driver.reset(self)
+        """Make the driver called ``name`` (see :meth:`driver_names`) active, reset."""
+        sd = self._scene_driver
+        if sd is not None and name == sd.name:
+            factory: Callable[[], Driver] = lambda: sd  # noqa: E731
+        elif name in self._drivers:
+            factory = self._drivers[name]
+        else:
+            raise UnknownNameError("driver", name, list(self.driver_names()))
+        with self._lock:
+            self._driver = factory()
+            self._driver.reset(self)
+
+    def release_driver(self, driver: Driver) -> None:
+        """If ``driver`` is active, go back to the pose tour."""
+        with self._lock:
+            active = self._driver is driver
+            if active:
+                self._driver = PoseTour()
+        if active:
+            self.emit("driver")
+
+    def use_driver(self, driver: Driver, restart: bool = False) -> None:
+        """Make ``driver`` (an instance) active; ``restart``: pause, time back to 0 and
+        reset it first. Emits ``driver``."""
+        with self._lock:
+            if restart:
+                self.clock.playing = False
+                self.clock.reset()
+            self._driver = driver
+            if restart:
+                driver.reset(self)
+        self.emit("driver")
+
+    def halt(self) -> None:
+        """Stop playing, without events (a driver at its end, inside :meth:`tick`)."""
+        self.clock.playing = False
 
     def play(self, playing: bool = True) -> None:
         self.clock.playing = playing
@@ -355,9 +585,9 @@ class Studio:
 
     def tick(self) -> None:
         """Advance the simulation one step (the driver moves the robots)."""
-        with self.lock:
+        with self._lock:
             t = self.clock.advance()
-            self.driver.step(self, t, self.clock.dt)
+            self._driver.step(self, t, self.clock.dt)
 
     def step(self) -> None:
         """One step while paused, pushed to the view at once."""
@@ -368,12 +598,12 @@ class Studio:
 
     def reset(self) -> None:
         """Time back to 0, every robot at its start pose, paused."""
-        with self.lock:
+        with self._lock:
             self.clock.playing = False
             self.clock.reset()
-            for v in self.robots.values():
+            for v in self._robots.values():
                 v.reset()
-            self.driver.reset(self)
+            self._driver.reset(self)
         self.push()
         self.emit("state")
         self.emit("clock")
@@ -381,10 +611,10 @@ class Studio:
     def push(self, force: bool = False) -> int:
         """Send changed link poses of every robot in one atomic update; returns the
         number of links sent."""
-        with self.lock, self.server.atomic():
-            n = sum(v.push(force) for v in self.robots.values())
+        with self._lock, self.server.atomic():
+            n = sum(v.push(force) for v in self._robots.values())
             if n:
-                self.updates += 1
-                for cb in self.after_push:
+                self._updates += 1
+                for cb in self._after_push:
                     cb()
         return n

@@ -1,15 +1,16 @@
 """What moves the robots while the studio plays.
 
-A driver advances the robots by one simulation step. The studio owns one active driver;
-capabilities (motion playback, physics, scenario runners) add their own by registering
-a factory in :data:`DRIVERS`. The built-in :class:`PoseTour` moves each robot smoothly
+A driver advances the robots by one simulation step. The studio owns one active driver
+and the factories its Drive menu offers (``Studio(drivers=...)``, ``add_driver``); a
+scenario's opener hands its driver to ``Studio.load_scene``. A driver may have
+``attach(studio)``: called once when its scene loads, to draw what it shows and put the
+robots in their first state. The built-in :class:`PoseTour` moves each robot smoothly
 through its named poses (or a gentle sweep of every joint when it has none), so
 "play" shows something on any robot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
-__all__ = ["DRIVERS", "Driver", "PoseTour"]
+__all__ = ["Driver", "PoseTour"]
 
 
 class Driver(Protocol):
@@ -45,7 +46,7 @@ class PoseTour:
 
     def _waypoints(self, studio: Studio, robot: str) -> list[np.ndarray]:
         if robot not in self._legs:
-            view = studio.robots[robot]
+            view = studio.robot(robot)
             m = view.model
             start = view.initial_q.copy()
             poses = [m.pose(p) for p in m.poses]
@@ -59,7 +60,7 @@ class PoseTour:
         return self._legs[robot]
 
     def step(self, studio: Studio, t: float, dt: float) -> None:
-        for name, view in list(studio.robots.items()):
+        for name, view in studio.views():
             wps = self._waypoints(studio, name)
             if view.model.nq == 0:
                 continue
@@ -69,6 +70,3 @@ class PoseTour:
             a, b = wps[k], wps[(k + 1) % len(wps)]
             w = 0.5 - 0.5 * np.cos(np.pi * s)
             view.set_q(a + w * (b - a))
-
-
-DRIVERS: dict[str, Callable[[], Driver]] = {PoseTour.name: PoseTour}

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["IKHandles", "handle_frames"]
 
-_TOKENS = {"foot", "sole", "hand", "palm", "tool", "tcp", "ee", "gripper", "flange"}
+_TOKENS = frozenset(("foot", "sole", "hand", "palm", "tool", "tcp", "ee", "gripper", "flange"))
 _MAX_HANDLES = 4
 
 
@@ -61,7 +61,7 @@ class IKHandles:
         self.enabled = False
         self.handles: list[_Handle] = []
         studio.on("robots", self.rebuild)
-        studio.after_push.append(self.sync)
+        studio.after_push(self.sync)
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -74,14 +74,14 @@ class IKHandles:
         if not self.enabled:
             return
         st = self.studio
-        with st.lock:
-            for rname, view in st.robots.items():
+        with st.locked():
+            for rname, view in st.views():
                 size = view.characteristic_length()
                 for frame in handle_frames(view.model):
                     J = view.model.jacobian(view.q, frame)
                     dof = int(np.sum(np.linalg.norm(J, axis=0) > 1e-9))
                     T = view.state.pose(frame)
-                    ctl = st.server.scene.add_transform_controls(
+                    ctl = st.scene.add_transform_controls(
                         f"/handles/{rname}/{frame}", scale=0.25 * size,
                         wxyz=R_to_quat(T[:3, :3]), position=T[:3, 3], depth_test=False,
                         disable_rotations=dof < 6,
@@ -106,7 +106,7 @@ class IKHandles:
         """Move ``robot`` so ``frame`` reaches ``T_world_target`` ``(4, 4)`` as well as it
         can; returns the remaining position error (m)."""
         st = self.studio
-        with st.lock:
+        with st.locked():
             view = st.robot(robot)
             T_root_target = inv_T(view.state.T_world_root) @ T_world_target
             target = T_root_target[:3, 3] if position_only else T_root_target
@@ -122,7 +122,7 @@ class IKHandles:
         for h in self.handles:
             if h.dragging and not force:
                 continue
-            view = st.robots.get(h.robot)
+            view = st.find_robot(h.robot)
             if view is None:
                 continue
             T = view.state.pose(h.frame)

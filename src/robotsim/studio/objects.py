@@ -10,6 +10,7 @@ like :data:`OBJECT_KEYS`.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,9 @@ from robotsim.studio.shapes import geometry_mesh
 __all__ = ["OBJECT_KEYS", "add_objects", "object_specs"]
 
 OBJECT_KEYS = ("tables", "table", "obstacles", "objects", "boxes", "balls", "ball", "walls")
-_COLORS = {"ball": (230, 120, 40), "balls": (230, 120, 40), "obstacles": (200, 70, 70)}
+_COLORS = MappingProxyType(
+    {"ball": (230, 120, 40), "balls": (230, 120, 40), "obstacles": (200, 70, 70)}
+)
 _DEFAULT_COLOR = (150, 130, 110)
 
 
@@ -78,7 +81,7 @@ def object_specs(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def add_objects(server: viser.ViserServer, doc: dict[str, Any]) -> list[viser.SceneNodeHandle]:
+def add_objects(scene: viser.SceneApi, doc: dict[str, Any]) -> list[viser.SceneNodeHandle]:
     """Draw the scenario's objects (z-up, cylinders along z); returns their handles."""
     handles: list[viser.SceneNodeHandle] = []
     for k, spec in enumerate(object_specs(doc)):
@@ -95,7 +98,7 @@ def add_objects(server: viser.ViserServer, doc: dict[str, Any]) -> list[viser.Sc
         except InputError:
             continue  # not drawable (zero or negative size); the scenario's own checks say why
         handles.append(
-            server.scene.add_mesh_simple(
+            scene.add_mesh_simple(
                 node,
                 np.asarray(mesh.vertices, np.float32),
                 np.asarray(mesh.faces, np.uint32),

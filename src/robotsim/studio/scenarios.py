@@ -1,9 +1,9 @@
 """Scenarios in the studio: listing the shipped files and opening one.
 
-Capabilities that define their own scenario formats plug an opener into
-:data:`SCENARIO_OPENERS` (a predicate on the parsed YAML and a function that fills the
-studio). Without a specific opener, any scenario whose ``robots:`` section names
-robots is shown generically: each robot from the library or a file, at its base pose.
+A file whose ``kind:`` is one of the studio's kinds (``Studio(kinds=...)``, the
+registry :mod:`robotsim.scenario.kinds` by default) opens through that kind's
+``studio_opener``. Any other scenario whose ``robots:`` section names robots is shown
+generically: each robot from the library or a file, at its base pose.
 
 The generic ``robots:`` entries accept (a list of mappings or a mapping by name)::
 
@@ -15,7 +15,6 @@ The generic ``robots:`` entries accept (a list of mappings or a mapping by name)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,17 +28,12 @@ if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
 __all__ = [
-    "SCENARIO_OPENERS",
     "is_scenario_file",
     "list_scenarios",
     "open_scenario",
     "read_yaml",
     "scenario_dirs",
 ]
-
-Opener = Callable[["Studio", Path, dict[str, Any]], str]
-# (predicate on the parsed document, opener); the first match wins.
-SCENARIO_OPENERS: list[tuple[Callable[[dict[str, Any]], bool], Opener]] = []
 
 _ROBOT_KEYS = ("robot", "model", "file")
 
@@ -96,13 +90,17 @@ def is_scenario_file(path: Path) -> bool:
 def open_scenario(studio: Studio, path: Path) -> str:
     """Replace the studio's scene with the scenario in ``path``; returns a description.
     Bad files raise :class:`ScenarioError` and leave the current scene as it was."""
-    import robotsim.studio.mobile.driver  # noqa: F401  (registers the kind: mobile opener)
+    from robotsim.scenario.kinds import kind_of
 
     doc = read_yaml(path)
-    for accepts, opener in SCENARIO_OPENERS:
-        if accepts(doc):
-            return opener(studio, path, doc)
-    return _open_generic(studio, path, doc)
+    try:
+        kind = kind_of(doc, str(path), studio.kinds)
+    except ScenarioError:  # no kind this studio knows: show its robots
+        return _open_generic(studio, path, doc)
+    opener = kind.load_opener()
+    if opener is None:
+        raise ScenarioError(f"{path}: kind: {kind.name} has no studio view")
+    return opener(studio, path, doc)
 
 
 def _entries(path: Path, doc: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
@@ -237,17 +235,11 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
         planned.append((name, model, T, q, on_ground))
     if not planned:
         raise ScenarioError(f"{path}: robots: is empty")
+    from robotsim.studio.app import SceneRobot
     from robotsim.studio.objects import add_objects
 
-    studio.clear()
-    for name, model, T, q, on_ground in planned:
-        studio.add_robot(model, name=name, T_world_base=T, q=q, on_ground=on_ground)
-    studio.objects = add_objects(studio.server, doc)
-    studio.title = f"scenario {path.stem}"
-    studio.frame_camera()
-    return f"{studio.title}: " + ", ".join(studio.robots)
-
-
-# Capabilities with their own scenario kinds register openers when imported.
-import robotsim.studio.clearance  # noqa: E402
-import robotsim.studio.hands_panel  # noqa: E402, F401
+    return studio.load_scene(
+        f"scenario {path.stem}",
+        [SceneRobot(model, name, T, q, on_ground) for name, model, T, q, on_ground in planned],
+        draw=lambda st: add_objects(st.scene, doc),
+    )

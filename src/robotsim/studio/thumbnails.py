@@ -44,7 +44,7 @@ def capture(studio: Studio, view: RobotView, size: int = 160) -> tuple[np.ndarra
     centre = 0.5 * (lo + hi)
     radius = max(0.15, 0.5 * float(np.linalg.norm(hi - lo)))
     eye = centre + radius / np.tan(FOV / 2) * np.array([0.8, -0.5, 0.35])
-    for client in list(studio.server.get_clients().values()):
+    for client in studio.clients():
         try:
             img = client.get_render(
                 size, size, wxyz=camera_looking_at(eye, centre), position=eye, fov=FOV,

@@ -19,7 +19,6 @@ import numpy as np
 
 from robotsim.model.geometry import Box, Cylinder
 from robotsim.spatial import make_T, quat_to_R, rot_z
-from robotsim.studio.scenarios import SCENARIO_OPENERS
 from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
@@ -99,6 +98,43 @@ class MobileDriver:
         self.finished = False
 
     # -------------------------------------------------------------- driver
+    def attach(self, studio: Studio) -> None:
+        """Draw the field, the obstacles, each robot's start and goal (kept with the
+        scene), then show the robots at their starts."""
+        scene = studio.scene
+        sx, sy = self.sc.field.size
+        f = geometry_mesh(Box((float(sx), float(sy), 0.01)))
+        objects = [
+            scene.add_mesh_simple(
+                "/objects/field",
+                np.asarray(f.vertices, np.float32),
+                np.asarray(f.faces, np.uint32),
+                color=FIELD_RGB,
+                position=(0.0, 0.0, -0.015),
+                flat_shading=True,
+                cast_shadow=False,
+            )
+        ]
+        h = self.sc.obstacles.height
+        for k, (x, y, r) in enumerate(self.obstacles):
+            m = geometry_mesh(Cylinder(float(r), float(h)))
+            objects.append(
+                scene.add_mesh_simple(
+                    f"/objects/obstacle{k + 1}",
+                    np.asarray(m.vertices, np.float32),
+                    np.asarray(m.faces, np.uint32),
+                    color=OBSTACLE_RGB,
+                    position=(x, y, h / 2),
+                )
+            )
+        for rb in self.robots:
+            objects.append(_disc(studio, f"/objects/start_{rb.name}", 0.15, START_RGB, rb.start))
+            goal = _disc(studio, f"/objects/goal_{rb.name}", 0.2, GOAL_RGB, rb.goal)
+            self.goal_markers[rb.name] = goal
+            objects.append(goal)
+        studio.keep_objects(objects)
+        self.apply(studio)
+
     def reset(self, studio: Studio) -> None:
         self.new_run()
         self.apply(studio)
@@ -119,7 +155,7 @@ class MobileDriver:
                 )
         if t >= self.duration:
             self.finished = True
-            studio.clock.playing = False
+            studio.halt()
         self.apply(studio)
 
     def apply(self, studio: Studio) -> None:
@@ -127,7 +163,7 @@ class MobileDriver:
         world = self.run.world
         xpos, xquat = world.data.xpos, world.data.xquat
         for rb in self.robots:
-            view = studio.robots.get(rb.name)
+            view = studio.find_robot(rb.name)
             if view is None:
                 continue
             idx = self._bodies.get(rb.name)
@@ -167,59 +203,25 @@ class MobileDriver:
 def _disc(studio: Studio, node: str, radius: float, rgb: tuple[int, int, int],
           xy: np.ndarray) -> Any:  # fmt: skip
     m = geometry_mesh(Cylinder(radius, 0.01))
-    return studio.server.scene.add_mesh_simple(
+    return studio.scene.add_mesh_simple(
         node, np.asarray(m.vertices, np.float32), np.asarray(m.faces, np.uint32), color=rgb,
         position=(float(xy[0]), float(xy[1]), 0.01), cast_shadow=False,
     )  # fmt: skip
 
 
 def open_mobile(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
-    """Opener for ``kind: mobile`` scenarios (registered in ``SCENARIO_OPENERS``)."""
+    """The ``kind: mobile`` studio opener (:mod:`robotsim.scenario.kinds`)."""
+    from robotsim.studio.app import SceneRobot
+
     driver = MobileDriver(doc, str(path))  # validates before the scene changes
-    studio.clear()
-    for rb in driver.robots:
-        T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0])
-        studio.add_robot(rb.model, name=rb.name, T_world_base=T)
-    scene = studio.server.scene
-    sx, sy = driver.sc.field.size
-    f = geometry_mesh(Box((float(sx), float(sy), 0.01)))
-    objects = [
-        scene.add_mesh_simple(
-            "/objects/field",
-            np.asarray(f.vertices, np.float32),
-            np.asarray(f.faces, np.uint32),
-            color=FIELD_RGB,
-            position=(0.0, 0.0, -0.015),
-            flat_shading=True,
-            cast_shadow=False,
-        )
+    robots = [
+        SceneRobot(rb.model, rb.name, make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0]))
+        for rb in driver.robots
     ]
-    h = driver.sc.obstacles.height
-    for k, (x, y, r) in enumerate(driver.obstacles):
-        m = geometry_mesh(Cylinder(float(r), float(h)))
-        objects.append(
-            scene.add_mesh_simple(
-                f"/objects/obstacle{k + 1}",
-                np.asarray(m.vertices, np.float32),
-                np.asarray(m.faces, np.uint32),
-                color=OBSTACLE_RGB,
-                position=(x, y, h / 2),
-            )
-        )
-    for rb in driver.robots:
-        objects.append(_disc(studio, f"/objects/start_{rb.name}", 0.15, START_RGB, rb.start))
-        goal = _disc(studio, f"/objects/goal_{rb.name}", 0.2, GOAL_RGB, rb.goal)
-        driver.goal_markers[rb.name] = goal
-        objects.append(goal)
-    studio.objects = objects
-    with studio.lock:
-        studio.driver = driver
-        driver.apply(studio)
-    studio.push()
-    studio.title = f"scenario {path.stem} (mobile, physics)"
-    studio.frame_camera(np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 1.0]]) * 0.7)
-    studio.emit("driver")
-    return f"{studio.title}: " + ", ".join(studio.robots)
-
-
-SCENARIO_OPENERS.append((lambda doc: doc.get("kind") == "mobile", open_mobile))
+    sx, sy = driver.sc.field.size
+    return studio.load_scene(
+        f"scenario {path.stem} (mobile, physics)",
+        robots,
+        driver=driver,
+        camera=np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 1.0]]) * 0.7,
+    )

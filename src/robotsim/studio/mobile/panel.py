@@ -36,7 +36,7 @@ def ground_point(origin: Any, direction: Any) -> np.ndarray | None:
 class MobilePanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         self.status = gui.add_markdown(_IDLE)
         self.robot = gui.add_dropdown("Goal for", ("",), initial_value="")
         self.click_goal = gui.add_checkbox("Click ground = goal", initial_value=False,
@@ -72,12 +72,11 @@ class MobilePanel:
 
     @property
     def driver(self) -> MobileDriver | None:
-        d = self.studio.driver
-        return d if isinstance(d, MobileDriver) else None
+        return self.studio.driver_as(MobileDriver)
 
     # ----------------------------------------------------------------- goals
     def set_click_mode(self, on: bool) -> None:
-        scene = self.studio.server.scene
+        scene = self.studio.scene
         for cb in self._clicks:
             scene.remove_click_callback(cb)
         self._clicks = []
@@ -98,7 +97,7 @@ class MobilePanel:
         d = self.driver
         if d is None:
             raise InputError("no mobile scenario is open")
-        with self.studio.lock:
+        with self.studio.locked():
             d.set_goal(self.studio, robot, xy)
         self.refresh(force=True)
 
@@ -125,7 +124,7 @@ class MobilePanel:
         if not self._lock.acquire(blocking=False):
             return
         try:
-            with self.studio.lock:
+            with self.studio.locked():
                 lines = d.status()
                 t = np.array(d.t)
                 err = np.array(d.error.get(self.robot.value, []))
@@ -133,7 +132,7 @@ class MobilePanel:
                 names = d.wheel_names.get(self.robot.value, ())
                 traj = d.trajectories()
                 self._shown_ticks = len(d.t)
-            state = "finished" if d.finished else f"t = {self.studio.clock.t:.2f} s"
+            state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
             self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
             if len(t) >= 2:
                 self.plot_error.data = (t, err)

@@ -1,55 +1,82 @@
-"""The studio's GUI panels, one module each.
+"""The studio's GUI panels: the always-visible simulation controls and one tab each.
 
-:func:`build_panels` adds the always-visible simulation controls and one tab per panel
-in :data:`TABS`. A capability adds its panel by appending a class to ``TABS`` (before
-the studio is created): the class is called as ``Panel(studio)`` inside its tab and
-keeps itself up to date through ``studio.on(event, ...)``.
+A studio is given its tabs (``Studio(tabs=...)``, a list of :class:`Tab`);
+:func:`default_tabs` is the usual set: Pose, Motion, then the panel of every scenario
+kind the studio opens (their ``studio_panel`` in :mod:`robotsim.scenario.kinds`), then
+Open and View. A panel class is called as ``Panel(studio)`` inside its tab and keeps
+itself up to date through ``studio.on(event, ...)``, using only the studio's panel
+interface (see :mod:`robotsim.studio.app`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from robotsim.studio.mobile.panel import MobilePanel
-from robotsim.studio.panels.clearance import ClearancePanel
+from robotsim.studio.motion.panel import MotionPanel
 from robotsim.studio.panels.files import FilesPanel
-from robotsim.studio.panels.motion import MotionPanel
 from robotsim.studio.panels.pose import PosePanel
 from robotsim.studio.panels.sim import SimPanel
 from robotsim.studio.panels.view import ViewPanel
 
 if TYPE_CHECKING:
+    from robotsim.scenario.kinds import ScenarioKind
     from robotsim.studio.app import Studio
 
 __all__ = [
-    "TABS",
-    "ClearancePanel",
     "FilesPanel",
     "MotionPanel",
     "PosePanel",
     "SimPanel",
+    "Tab",
     "ViewPanel",
     "build_panels",
-]
-
-# (tab label, icon name, panel class)
-TABS: list[tuple[str, str, Any]] = [
-    ("Pose", "hand-finger", PosePanel),
-    ("Motion", "movie", MotionPanel),
-    ("Mobile", "car", MobilePanel),
-    ("Clearance", "ruler-measure", ClearancePanel),
-    ("Open", "folder-open", FilesPanel),
-    ("View", "eye", ViewPanel),
+    "default_tabs",
 ]
 
 
-def build_panels(studio: Studio) -> dict[str, Any]:
-    """Create every panel; returns them by name (``sim`` and each tab label)."""
-    gui = studio.server.gui
+@dataclass(frozen=True)
+class Tab:
+    """A tab: its label (the panel's key in ``studio.panels`` is ``label.lower()``), an
+    icon name, and ``make(studio) -> panel``."""
+
+    label: str
+    icon: str
+    make: Callable[[Studio], Any]
+
+
+def default_tabs(
+    kinds: Mapping[str, ScenarioKind] | Iterable[ScenarioKind] | None = None,
+) -> list[Tab]:
+    """Pose, Motion, each kind's panel (in registry order; default: every kind of
+    :data:`robotsim.scenario.kinds.KINDS`), Open, View."""
+    if kinds is None:
+        from robotsim.scenario.kinds import KINDS
+
+        kinds = KINDS
+    ks = kinds.values() if isinstance(kinds, Mapping) else kinds
+    kind_tabs = [
+        Tab(k.panel_tab[0], k.panel_tab[1], k.load_panel())
+        for k in ks
+        if k.studio_panel is not None and k.panel_tab is not None
+    ]
+    return [
+        Tab("Pose", "hand-finger", PosePanel),
+        Tab("Motion", "movie", MotionPanel),
+        *kind_tabs,
+        Tab("Open", "folder-open", FilesPanel),
+        Tab("View", "eye", ViewPanel),
+    ]
+
+
+def build_panels(studio: Studio, tabs: Iterable[Tab]) -> dict[str, Any]:
+    """Create every panel; returns them by name (``sim`` and each tab label, lower case)."""
+    gui = studio.gui
     panels: dict[str, Any] = {"sim": SimPanel(studio)}
-    tabs = gui.add_tab_group()
-    for label, _icon, cls in TABS:
+    group = gui.add_tab_group()
+    for tab in tabs:
         # Labels only: with icons, five tabs no longer fit on one row.
-        with tabs.add_tab(label):
-            panels[label.lower()] = cls(studio)
+        with group.add_tab(tab.label):
+            panels[tab.label.lower()] = tab.make(studio)
     return panels

@@ -19,7 +19,7 @@ __all__ = ["FilesPanel"]
 class FilesPanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         lib = tuple(library_names()) or ("",)
         self.library = gui.add_dropdown("Built-in robot", lib, initial_value=lib[0])
         lib_buttons = gui.add_button_group("Robot", ("Open", "Add"))

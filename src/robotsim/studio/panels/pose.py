@@ -34,7 +34,7 @@ def slider_spec(lower: float, upper: float, prismatic: bool) -> tuple[float, flo
 class PosePanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         self.handles = IKHandles(studio)
         self.robot = gui.add_dropdown("Robot", ("",), initial_value="")
         self.pose_name = gui.add_dropdown("Named pose", ("",), initial_value="")
@@ -56,14 +56,14 @@ class PosePanel:
         @self.apply_pose.on_click
         @studio.guarded("apply pose")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            view = studio.robots.get(self.robot.value)
+            view = studio.find_robot(self.robot.value)
             if view is not None and self.pose_name.value:
                 studio.set_q(view.name, view.model.pose(self.pose_name.value))
 
         @self.reset.on_click
         @studio.guarded("reset robot")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            view = studio.robots.get(self.robot.value)
+            view = studio.find_robot(self.robot.value)
             if view is not None:
                 studio.set_q(view.name, view.initial_q)
 
@@ -80,7 +80,7 @@ class PosePanel:
     # ----------------------------------------------------------------- building
     def on_robots(self) -> None:
         with self._lock:
-            names = tuple(self.studio.robots) or ("",)
+            names = self.studio.robot_names() or ("",)
             self.robot.options = names
             if self.robot.value not in names:
                 self.robot.value = names[0]
@@ -94,7 +94,7 @@ class PosePanel:
 
     def _build_sliders(self) -> None:
         st = self.studio
-        view = st.robots.get(self.robot.value)
+        view = st.find_robot(self.robot.value)
         # A robot replaced under the same name is a new view: new sliders.
         key = None if view is None else f"{view.name}:{view.serial}"
         if key == self._shown:
@@ -109,7 +109,7 @@ class PosePanel:
         if view is None:
             self.readout.content = "_no robot_"
             return
-        gui = st.server.gui
+        gui = st.gui
         m = view.model
         with self.folder:
             for name, value in zip(m.joint_names, view.q):
@@ -136,12 +136,12 @@ class PosePanel:
 
     # ------------------------------------------------------------------- sync
     def _sync_if_playing(self) -> None:
-        if self.studio.clock.playing:
+        if self.studio.playing:
             self.sync()
 
     def sync(self) -> None:
         """Sliders and the readout follow the robot's configuration."""
-        view = self.studio.robots.get(self.robot.value)
+        view = self.studio.find_robot(self.robot.value)
         sliders = self.sliders
         if view is None or set(sliders) != set(view.model.joint_names):
             return

@@ -6,8 +6,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from robotsim.studio.drivers import DRIVERS
-
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
@@ -17,11 +15,15 @@ __all__ = ["SimPanel"]
 class SimPanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         self.title = gui.add_markdown("**robotsim studio**")
         row = gui.add_button_group("Simulation", ("Play", "Pause", "Step", "Reset"))
         self.buttons = row
-        self.driver = gui.add_dropdown("Drive", tuple(DRIVERS), initial_value=studio.driver.name)
+        self.driver = gui.add_dropdown(
+            "Drive",
+            tuple(dict.fromkeys((*studio.driver_names(), studio.driver_name))),
+            initial_value=studio.driver_name,
+        )
         self.readout = gui.add_markdown("")
         self._last = (time.perf_counter(), 0)
 
@@ -56,15 +58,15 @@ class SimPanel:
         t0, n0 = self._last
         rate = (st.updates - n0) / (now - t0) if now > t0 else 0.0
         self._last = (now, st.updates)
-        state = "playing" if st.clock.playing else "paused"
+        state = "playing" if st.playing else "paused"
         self.title.content = f"**robotsim studio** — {st.title}"
-        name = st.driver.name
+        name = st.driver_name
         if name not in self.driver.options:
             # unique values: the page's dropdown stops rendering on duplicates
-            self.driver.options = tuple(dict.fromkeys((*DRIVERS, name)))
+            self.driver.options = tuple(dict.fromkeys((*st.driver_names(), name)))
         if self.driver.value != name:
             self.driver.value = name
         self.readout.content = (
-            f"t = {st.clock.t:.2f} s · {state} · real-time factor "
-            f"{st.clock.real_time_factor:.2f} · {rate:.0f} scene updates/s"
+            f"t = {st.time:.2f} s · {state} · real-time factor "
+            f"{st.real_time_factor:.2f} · {rate:.0f} scene updates/s"
         )

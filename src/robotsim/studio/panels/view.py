@@ -14,7 +14,7 @@ __all__ = ["ViewPanel"]
 class ViewPanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         self.toggles = {
             "visual": gui.add_checkbox("Visual geometry", initial_value=True),
             "collision": gui.add_checkbox("Collision geometry", initial_value=False),
@@ -31,12 +31,12 @@ class ViewPanel:
 
         @self.grid.on_update
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            studio.grid.visible = self.grid.value
+            studio.show_grid(self.grid.value)
 
         @self.remove.on_click
         @studio.guarded("remove robot")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            if self.which.value in studio.robots:
+            if self.which.value in studio.robot_names():
                 studio.remove_robot(self.which.value)
 
         @self.frame.on_click
@@ -55,8 +55,8 @@ class ViewPanel:
 
     def apply(self, kind: str, visible: bool) -> None:
         """Show or hide ``kind`` (visual/collision/frames) on every robot."""
-        with self.studio.lock:
-            for v in self.studio.robots.values():
+        with self.studio.locked():
+            for _, v in self.studio.views():
                 v.set_visible(kind, visible)
 
     def refresh(self) -> None:
@@ -66,10 +66,10 @@ class ViewPanel:
         lines = [
             f"- **{n}**: {v.model.name}, {v.model.nq} joints, {len(v.model.links)} links, "
             f"{v.count('visual')} visual / {v.count('collision')} collision shapes"
-            for n, v in st.robots.items()
+            for n, v in st.views()
         ]
         self.robot_list.content = "\n".join(lines) or "_no robots_"
-        names = tuple(st.robots) or ("",)
+        names = st.robot_names() or ("",)
         self.which.options = names
         if self.which.value not in names:
             self.which.value = names[0]

@@ -5,11 +5,11 @@ robot to its nearest other robot (red in contact, yellow near, green far).
 
 The clearance result (:func:`robotsim.clearance.run`: distance curves, minima and
 collision intervals) is computed once when the scenario opens; the Clearance tab
-(:mod:`robotsim.studio.panels.clearance`) plots it. The live colours use the exact
+(:mod:`robotsim.studio.clearance.panel`) plots it. The live colours use the exact
 distance at the current time, computed with the same primitives as the monitor.
 
-Importing this module registers :func:`open_clearance` in ``SCENARIO_OPENERS`` for
-``format: robotsim-clearance/1`` files (the files ``robotsim clearance`` reads).
+:func:`open_clearance` is the ``kind: clearance`` opener of the registry
+(:mod:`robotsim.scenario.kinds`; the files ``robotsim clearance`` reads).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from robotsim.clearance.scene import PlacedRobot
 from robotsim.geometry.broadphase import bounding_radius
 from robotsim.geometry.shapes import packed_distance
 from robotsim.spatial import R_to_quat
-from robotsim.studio.scenarios import SCENARIO_OPENERS
 from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
@@ -38,7 +37,6 @@ __all__ = [
     "NEAR_RGB",
     "ClearanceDriver",
     "distance_rgb",
-    "is_clearance_doc",
     "open_clearance",
     "pair_distances",
 ]
@@ -134,10 +132,11 @@ class ClearanceDriver:
 
     # -------------------------------------------------------------- drawing
     def attach(self, studio: Studio) -> None:
-        """Draw the volumes as children of the link nodes (they follow the links)."""
-        scene = studio.server.scene
+        """Draw the volumes as children of the link nodes (they follow the links), then
+        show time 0."""
+        scene = studio.scene
         for r in self.robots:
-            view = studio.robots[r.name]
+            view = studio.robot(r.name)
             handles = []
             for k, vol in enumerate(r.volumes):
                 m = geometry_mesh(vol.shape)
@@ -150,6 +149,7 @@ class ClearanceDriver:
                 )  # fmt: skip
                 handles.append(h)
             self.volumes[r.name] = handles
+        self.apply(studio, 0.0)
 
     def set_volumes_visible(self, visible: bool) -> None:
         for handles in self.volumes.values():
@@ -164,14 +164,14 @@ class ClearanceDriver:
     def step(self, studio: Studio, t: float, dt: float) -> None:
         if t >= self.end:
             self.finished = True
-            studio.clock.playing = False
+            studio.halt()
         self.apply(studio, t)
 
     def apply(self, studio: Studio, t: float) -> None:
         """Robots, distances and colours at time ``t`` (s)."""
         qs = self.q_at(t)
         for name, q in qs.items():
-            view = studio.robots.get(name)
+            view = studio.find_robot(name)
             if view is not None:
                 view.set_q(q)
         self.now = pair_distances(self.robots, qs)
@@ -184,35 +184,19 @@ class ClearanceDriver:
                     h.color = rgb
 
 
-def is_clearance_doc(doc: dict[str, Any]) -> bool:
-    """A clearance study file (as ``robotsim run`` recognises one)."""
-    return doc.get("format") == "robotsim-clearance/1"
-
-
 def open_clearance(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
-    """Opener for clearance scenarios: validate, compute the clearance once, then
-    replace the scene (a bad file leaves the scene as it was)."""
+    """The ``kind: clearance`` studio opener: validate, compute the clearance once,
+    then replace the scene (a bad file leaves the scene as it was)."""
+    from robotsim.studio.app import SceneRobot
+
     loaded = load_scenario(path)
     result = run(
         loaded.scene, loaded.trajectories, loaded.dt, t_end=loaded.t_end, cutoff=loaded.cutoff
     )
     driver = ClearanceDriver(loaded, result, path.stem)
-    studio.clear()
     q0 = driver.q_at(0.0)
-    for r in loaded.scene.robots:
-        studio.add_robot(
-            r.model, name=r.name, T_world_base=np.asarray(r.T_world_base), q=q0[r.name]
-        )
-    with studio.lock:
-        driver.attach(studio)
-        studio.driver = driver
-        driver.apply(studio, 0.0)
-    studio.push()
-    studio.title = f"scenario {path.stem} (clearance)"
-    studio.frame_camera()
-    studio.emit("driver")
-    return f"{studio.title}: " + ", ".join(studio.robots)
-
-
-if (is_clearance_doc, open_clearance) not in SCENARIO_OPENERS:
-    SCENARIO_OPENERS.append((is_clearance_doc, open_clearance))
+    robots = [
+        SceneRobot(r.model, r.name, np.asarray(r.T_world_base), q0[r.name])
+        for r in loaded.scene.robots
+    ]
+    return studio.load_scene(f"scenario {path.stem} (clearance)", robots, driver=driver)

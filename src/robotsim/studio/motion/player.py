@@ -70,7 +70,7 @@ def prepare(
 
     view = studio.robot(robot)
     model = view.model
-    tick = studio.clock.dt if tick is None else tick
+    tick = studio.dt if tick is None else tick
     tl = compile_program(program, model, f"motion {program.name}")
     soles = _soles(model)
     place = view.initial_T_world_root
@@ -108,7 +108,7 @@ class MotionPlayback:
         self.plates = []
         for i, sole in enumerate(prepared.soles):
             m = geometry_mesh(Box((sole.size[0] + 0.02, sole.size[1] + 0.02, 0.004)))
-            h = studio.server.scene.add_mesh_simple(
+            h = studio.scene.add_mesh_simple(
                 f"{view.root_path}/support_{i}", np.asarray(m.vertices, np.float32),
                 np.asarray(m.faces, np.uint32), color=STANCE_RGB, opacity=0.8, visible=False,
                 cast_shadow=False,
@@ -126,13 +126,13 @@ class MotionPlayback:
         if i >= len(p.t) - 1:
             i = len(p.t) - 1
             self.finished = True
-            studio.clock.playing = False
+            studio.halt()
         self.tick = i
         self._apply(studio, i)
 
     def _apply(self, studio: Studio, i: int) -> None:
         p = self.prepared
-        view = studio.robots.get(p.robot)
+        view = studio.find_robot(p.robot)
         if view is None:
             return
         view.state.set_anchor(None)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robotsim.studio.clearance import ClearanceDriver
+from robotsim.studio.clearance.driver import ClearanceDriver
 
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
@@ -94,7 +94,7 @@ def _interval_text(ivs: tuple[tuple[float, float], ...]) -> str:
 class ClearancePanel:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        gui = studio.server.gui
+        gui = studio.gui
         self.status = gui.add_markdown(_IDLE)
         self.show_volumes = gui.add_checkbox("Show volumes", initial_value=True,
                                              hint="The bounding volumes, coloured by "
@@ -120,8 +120,7 @@ class ClearancePanel:
 
     @property
     def driver(self) -> ClearanceDriver | None:
-        d = self.studio.driver
-        return d if isinstance(d, ClearanceDriver) else None
+        return self.studio.driver_as(ClearanceDriver)
 
     def on_driver(self) -> None:
         d = self.driver
@@ -145,7 +144,7 @@ class ClearancePanel:
         if not self._lock.acquire(blocking=False):
             return
         try:
-            with self.studio.lock:
+            with self.studio.locked():
                 t, now = d.t, dict(d.now)
             state = "finished" if d.finished else f"t = {t:.2f} s"
             self.status.content = (

@@ -38,7 +38,7 @@ class MotionPanel:
         self.player: Any = None
         self.last_source = ""
         self._lock = threading.RLock()
-        gui = studio.server.gui
+        gui = studio.gui
         self.robot = gui.add_dropdown("Robot", ("",), initial_value="")
         self.file = gui.add_text(
             "Motion file", initial_value="", hint="A motion or program YAML file"
@@ -112,10 +112,10 @@ class MotionPanel:
 
     # -------------------------------------------------------------- helpers
     def on_robots(self) -> None:
-        names = tuple(self.studio.robots) or ("",)
+        names = self.studio.robot_names() or ("",)
         self.robot.options = names
         if self.robot.value not in names or not self._robot_chosen:
-            humanoids = [n for n, v in self.studio.robots.items() if v.model.kind == "humanoid"]
+            humanoids = [n for n, v in self.studio.views() if v.model.kind == "humanoid"]
             self.robot.value = humanoids[0] if humanoids else names[0]
 
     def view(self) -> RobotView:
@@ -237,15 +237,14 @@ class MotionPanel:
         path = Path(str(path).strip())
         program = load_program(path)
         robot = program.robot
-        if robot is not None and not any(
-            v.model.name == robot for v in self.studio.robots.values()
-        ):
+        if robot is not None and not any(v.model.name == robot for _, v in self.studio.views()):
             self.studio.add_robot(robot)
             self.studio.frame_camera()
         if robot is not None:
             chosen = self.robot.value
-            if chosen not in self.studio.robots or self.studio.robots[chosen].model.name != robot:
-                self.robot.value = next(n for n, v in self.studio.robots.items()
+            found = self.studio.find_robot(chosen)
+            if found is None or found.model.name != robot:
+                self.robot.value = next(n for n, v in self.studio.views()
                                         if v.model.name == robot)  # fmt: skip
         for m in program.motions:
             for kf in m.keyframes:
@@ -317,19 +316,15 @@ class MotionPanel:
     # ------------------------------------------------------------- playback
     def play(self) -> None:
         """Play the whole program on the chosen robot from its start; pauses at the end."""
-        from robotsim.studio.motion_player import MotionPlayback, prepare
+        from robotsim.studio.motion.player import MotionPlayback, prepare
 
         if self.program is None:
             raise InputError("no motion to play: capture keyframes or load a motion file")
         st = self.studio
         prepared = prepare(st, self.view().name, self.program)
         self.stop()
-        with st.lock:
-            st.clock.playing = False
-            st.clock.reset()
-            self.player = MotionPlayback(st, prepared)
-            st.driver = self.player
-            self.player.reset(st)
+        self.player = MotionPlayback(st, prepared)
+        st.use_driver(self.player, restart=True)
         st.push()
         st.play(True)
 
@@ -337,12 +332,9 @@ class MotionPanel:
         st = self.studio
         if self.player is not None:
             st.play(False)
-            with st.lock:
+            with st.locked():
                 self.player.remove()
-                if st.driver is self.player:
-                    from robotsim.studio.drivers import PoseTour
-
-                    st.driver = PoseTour()
+                st.release_driver(self.player)
                 self.player = None
 
     # ------------------------------------------------------------------ view
@@ -357,9 +349,7 @@ class MotionPanel:
         if p is not None:
             tick = p.tick
             label = p.prepared.labels[tick][1] if p.prepared.labels else ""
-            state = (
-                "finished" if p.finished else ("playing" if self.studio.clock.playing else "paused")
-            )
+            state = "finished" if p.finished else ("playing" if self.studio.playing else "paused")
             text += (
                 f"<br>{state}: t = {p.prepared.t[tick]:.2f} / {p.prepared.duration:.2f} s,"
                 f" keyframe `{label}`"
@@ -381,7 +371,7 @@ class MotionPanel:
             self.refresh_readout()
             if motion is None:
                 return
-            gui = self.studio.server.gui
+            gui = self.studio.gui
             with self.list:
                 for i, kf in enumerate(motion.keyframes):
                     folder = gui.add_folder(f"{i + 1}. {kf.name}", expand_by_default=True)

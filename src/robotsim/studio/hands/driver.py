@@ -1,0 +1,116 @@
+"""The studio side of the hands: a driver that ticks a :class:`HandsTeleop` every
+studio step, a driver that plays a ``hand_ball_transfer`` script, and the opener of
+``kind: hand_ball_transfer`` files (:mod:`robotsim.scenario.kinds`). The Teleop tab is
+:mod:`robotsim.studio.hands.panel`; ``robotsim teleop`` gives both to its studio.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.hands.script import ScriptPlayer, ScriptStep
+from robotsim.spatial import R_to_quat
+
+if TYPE_CHECKING:
+    from robotsim.hands.script import HandsSim
+    from robotsim.hands.teleop import HandsTeleop
+    from robotsim.studio.app import Studio
+
+__all__ = ["ROBOT_NAME", "HandsDriver", "ScriptDriver", "open_hand_scenario"]
+
+ROBOT_NAME = "hands"
+
+
+class _HandsView:
+    """Draws the ball and the tables of a hands simulation and moves robot and ball."""
+
+    name = "hands"
+
+    def __init__(self, sim: HandsSim, robot: str = ROBOT_NAME) -> None:
+        self.sim = sim
+        self.robot = robot
+        self.ball: Any = None
+        self.ticks = 0
+
+    def attach(self, studio: Studio) -> None:
+        """Draw the ball and the tables once (under ``/hands``)."""
+        scene = self.sim.scene  # type: ignore[attr-defined]
+        srv = studio.scene
+        self.ball = srv.add_icosphere(
+            "/hands/ball", radius=scene.ball.radius, color=(230, 120, 40), subdivisions=3
+        )
+        nodes = [self.ball]
+        for t in scene.tables:
+            nodes.append(srv.add_box(f"/hands/{t.name}", dimensions=t.size,
+                                     color=(150, 130, 110), position=t.center))  # fmt: skip
+        studio.keep_objects(nodes)  # removed with the scene (Studio.clear)
+        self._show(studio)
+
+    def _show(self, studio: Studio) -> None:
+        snap = self.sim.snapshot()
+        view = studio.find_robot(self.robot)
+        if view is not None:
+            view.set_q(np.asarray(snap.q))
+        if self.ball is not None:
+            T = np.asarray(snap.ball_pose)
+            self.ball.position = tuple(T[:3, 3])
+            self.ball.wxyz = tuple(R_to_quat(T[:3, :3]))
+
+
+class HandsDriver(_HandsView):
+    """Ticks the teleoperated hands simulation; the robot and ball follow it."""
+
+    name = "hands teleop"
+
+    def __init__(self, teleop: HandsTeleop, robot: str = ROBOT_NAME) -> None:
+        super().__init__(teleop.sim, robot)
+        self.teleop = teleop
+
+    def reset(self, studio: Studio) -> None:
+        self.sim.reset()  # type: ignore[attr-defined]
+        self._show(studio)
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        self.teleop.tick()
+        self.ticks += 1
+        self._show(studio)
+
+
+class ScriptDriver(_HandsView):
+    """Plays a ``hand_ball_transfer`` script (kinematic mode) on the studio clock."""
+
+    name = "hand transfer script"
+
+    def __init__(self, sim: HandsSim, steps: list[ScriptStep], speed: float,
+                 robot: str = ROBOT_NAME) -> None:  # fmt: skip
+        super().__init__(sim, robot)
+        self.steps, self.speed = steps, speed
+        self.player = ScriptPlayer(sim, steps, speed)
+
+    def reset(self, studio: Studio) -> None:
+        self.sim.reset()  # type: ignore[attr-defined]
+        self.player = ScriptPlayer(self.sim, self.steps, self.speed)
+        self._show(studio)
+
+    def step(self, studio: Studio, t: float, dt: float) -> None:
+        if self.player.tick():
+            self.ticks += 1
+        self._show(studio)
+
+
+def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
+    """The ``kind: hand_ball_transfer`` studio opener: the robot, the ball and the
+    tables, with the script as the driver (press Play)."""
+    from robotsim.hands.kinematic import KinematicHands
+    from robotsim.hands.scenario_spec import hand_scenario_from_data
+    from robotsim.studio.app import SceneRobot
+
+    spec, scene = hand_scenario_from_data(doc, str(path))
+    sim = KinematicHands(scene, studio.dt)
+    driver = ScriptDriver(sim, spec.steps(), spec.speed_rad)
+    robot = SceneRobot(scene.robot, ROBOT_NAME, scene.T_world_robot, scene.q0)
+    studio.load_scene(f"scenario {path.stem}", [robot], driver=driver)
+    return f"{studio.title}: scripted hand-to-hand transfer, {len(spec.script)} steps (Play)"

@@ -1,0 +1,73 @@
+"""The Teleop tab of the hands: the devices, per-finger touch flags, grasp state, the
+speed step and the events, refreshed with the studio clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from robotsim.hands.teleop import HandsTeleop
+    from robotsim.studio.app import Studio
+
+__all__ = ["HandsPanel", "hands_status_markdown"]
+
+
+def hands_status_markdown(teleop: HandsTeleop) -> str:
+    """The panel text: devices, per-hand flags, the ball, the last events."""
+    st = teleop.sim.snapshot()
+    lines = [f"**mode**: {teleop.sim.mode} · t = {st.t:.2f} s"]
+    lines += [f"- {d}" for d in teleop.devices()]
+    for side, h in st.hands.items():
+        fingers = " ".join("●" if b else "○" for b in h.touching)
+        cmd = teleop.last_commands.get(side)
+        speed = f"{np.degrees(cmd.speed):.0f}°/s" if cmd is not None else "-"
+        flags = ", ".join(
+            f for f, on in (("grasped", h.grasped), ("locked", not h.can_move),
+                            ("blocked", h.blocked)) if on
+        ) or "free"  # fmt: skip
+        lines.append(f"**{side}** touch {fingers} · {flags} · speed {speed}")
+    p = st.ball_position
+    held = "both hands" if st.held_by_both else (", ".join(st.grasped_by) or "nobody")
+    where = f"resting on {st.ball_surface}" if st.ball_resting else "moving"
+    lines.append(f"**ball** ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m · held by {held} · {where}")
+    events = teleop.sim.observable.events[-6:]
+    if events:
+        lines.append("**events**: " + "; ".join(
+            f"{e.t:.2f} {e.type}{'' if e.hand is None else ' ' + e.hand}" for e in events
+        ))  # fmt: skip
+    return "\n\n".join(lines)
+
+
+class HandsPanel:
+    """The "Teleop" tab: what the hands are doing, refreshed with the studio clock."""
+
+    def __init__(self, studio: Studio, teleop: HandsTeleop) -> None:
+        self.studio = studio
+        self.teleop = teleop
+        gui = studio.gui
+        self.text = gui.add_markdown("")
+        from robotsim.studio.keyboard import BrowserKeyboard
+
+        kb = teleop.keyboard_device
+        self.keyboard = kb if isinstance(kb, BrowserKeyboard) else None
+        if self.keyboard is not None:
+            self.keyboard.install(gui)
+        self.reset = gui.add_button("Reset hands and ball", icon="refresh")  # type: ignore[arg-type]
+
+        @self.reset.on_click
+        @studio.guarded("reset hands")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            studio.reset()
+            studio.play(True)
+
+        studio.on("clock", self.refresh)
+        studio.on("state", self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        text = hands_status_markdown(self.teleop)
+        if self.keyboard is not None:
+            text += "\n\n" + self.keyboard.status()
+        self.text.content = text
