@@ -48,10 +48,12 @@ def normalize_db(db: str | os.PathLike[str]) -> str:
 
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
     cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
+    # The busy timeout first: switching a new file to WAL takes a lock that a process
+    # creating the same store at the same moment may hold.
+    cur.execute("PRAGMA busy_timeout=10000")
     # WAL + NORMAL: a committed batch survives a crash of this process (not a power cut).
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 

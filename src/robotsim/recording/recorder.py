@@ -8,7 +8,11 @@ PostgreSQL) and refreshes the run's heartbeat. So:
 - a clean end, an exception or Ctrl-C (``KeyboardInterrupt``) flushes everything and
   marks the run ``completed``, ``failed`` or ``interrupted``;
 - a hard kill (SIGKILL, power cut) loses at most the last ``flush_interval`` seconds
-  of wall time, and the next :class:`~robotsim.recording.store.RunStore` opened on the
+  of wall time *and* at most ``2 * sim_flush_interval`` (0.5 s) of simulated time: the
+  recorder also asks for a commit every ``sim_flush_interval`` seconds of signal time and
+  waits for the previous such commit, so a run faster than real time cannot run ahead
+  of the database. The very first sample is committed before :meth:`Recorder.signal`
+  returns, so a run killed right after it keeps its rows. The next :class:`~robotsim.recording.store.RunStore` opened on the
   same database marks the run ``interrupted`` (stale heartbeat or dead pid).
 
 Typical use::
@@ -49,6 +53,9 @@ from robotsim.recording.store import RecordingError, RunStatus, RunStore
 __all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
 
 DEFAULT_FLUSH_INTERVAL = 0.5
+#: Seconds of simulated (signal) time between commit requests; a hard kill loses at most
+#: twice this much simulated time.
+DEFAULT_SIM_FLUSH_INTERVAL = 0.25
 
 _live: weakref.WeakSet[Recorder] = weakref.WeakSet()
 
@@ -76,13 +83,23 @@ class Recorder:
             an engine.
         flush_interval: seconds between commits; at most this much wall time of data
             is lost on a hard kill.
+        sim_flush_interval: seconds of signal time between commit requests; at most
+            twice this much simulated time is lost on a hard kill.
     """
 
     def __init__(
-        self, db: str | os.PathLike[str] | Engine, flush_interval: float = DEFAULT_FLUSH_INTERVAL
+        self,
+        db: str | os.PathLike[str] | Engine,
+        flush_interval: float = DEFAULT_FLUSH_INTERVAL,
+        sim_flush_interval: float = DEFAULT_SIM_FLUSH_INTERVAL,
     ) -> None:
         if not flush_interval > 0:
             raise InputError(f"flush_interval must be > 0 s, got {flush_interval}")
+        if not sim_flush_interval > 0:
+            raise InputError(f"sim_flush_interval must be > 0 s, got {sim_flush_interval}")
+        self.sim_flush_interval = float(sim_flush_interval)
+        self._sim_mark: float | None = None  # signal time of the next commit request
+        self._sim_target = 0  # flush generation that commits the last request
         self.store = RunStore(db)
         self.engine = self.store.engine
         self.flush_interval = float(flush_interval)
@@ -234,6 +251,7 @@ class Recorder:
             if chs is None:
                 chs = self._channels(*key)
             self._sig.append((chs, float(t), vals))
+        self._after_signal(float(t))
 
     def signals(self, robot: str, t: ArrayLike, names: Sequence[str], values: ArrayLike) -> None:
         """Record a block: ``t`` (T,) seconds, ``values`` (T, N) for ``names`` (N,)."""
@@ -252,6 +270,8 @@ class Recorder:
             if chs is None:
                 chs = self._channels(*key)
             self._sig.append((chs, ta, va))
+        if ta.size:
+            self._after_signal(float(np.max(ta)))
 
     def event(
         self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
@@ -262,6 +282,25 @@ class Recorder:
         row = (float(t), str(type), robot, json.dumps(_jsonable(dict(data or {}))))
         with self._lock:
             self._ev.append(row)
+
+    def _after_signal(self, t: float) -> None:
+        """Commit the first sample now; request a commit every ``sim_flush_interval``."""
+        if self._sim_mark is None:
+            self._sim_mark = t + self.sim_flush_interval
+            self.flush()
+            return
+        if not t >= self._sim_mark:  # also false for NaN
+            return
+        self._sim_mark = t + self.sim_flush_interval
+        with self._flushed:
+            # back-pressure: the previous request must be committed before running on
+            prev = self._sim_target
+            self._flushed.wait_for(lambda: self._flush_gen >= prev or self._error is not None)
+            self._sim_target = self._flush_gen + 2
+            self._flush_want = max(self._flush_want, self._sim_target)
+            self._wake.set()
+        if self._error is not None:
+            raise RecordingError(f"run {self.run_id}: writer failed: {self._error}")
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Block until everything recorded so far is committed."""

@@ -26,9 +26,19 @@ from sqlalchemy import (
     Table,
     Text,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.schema import CreateIndex, CreateTable
 
-__all__ = ["SCHEMA_VERSION", "channels", "create_all", "events", "metadata", "runs", "signals"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "channels",
+    "create_all",
+    "ensure_schema",
+    "events",
+    "metadata",
+    "runs",
+    "signals",
+]
 
 SCHEMA_VERSION = 1
 
@@ -90,12 +100,73 @@ _VIEW = (
 )
 
 
+# Any constant: the key of the PostgreSQL advisory lock that serialises schema creation.
+_PG_SCHEMA_LOCK = 0x726F626F
+
+
+def _ddl(dialect_name: str) -> list[str]:
+    """Every CREATE statement of the schema, each one a no-op when its object exists."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    dialect = sqlite.dialect() if dialect_name == "sqlite" else postgresql.dialect()
+    out = [
+        str(CreateTable(t, if_not_exists=True).compile(dialect=dialect)).strip()
+        for t in metadata.sorted_tables
+    ]
+    for t in metadata.sorted_tables:
+        for ix in sorted(t.indexes, key=lambda i: str(i.name)):
+            out.append(str(CreateIndex(ix, if_not_exists=True).compile(dialect=dialect)).strip())
+    if dialect_name == "sqlite":
+        out.append("CREATE VIEW IF NOT EXISTS " + _VIEW)
+    else:
+        out.append("CREATE OR REPLACE VIEW " + _VIEW)
+    return out
+
+
 def create_all(conn: Connection) -> None:
-    """Create missing tables, indexes and the ``signals_named`` view."""
+    """Create missing tables, indexes and the ``signals_named`` view on ``conn``.
+
+    Idempotent (every statement is ``IF NOT EXISTS``); to be safe against other
+    processes creating the same store at the same moment call :func:`ensure_schema`,
+    which runs this under the database's lock.
+    """
     from sqlalchemy import text
 
-    metadata.create_all(conn, checkfirst=True)
-    if conn.dialect.name == "sqlite":
-        conn.execute(text("CREATE VIEW IF NOT EXISTS " + _VIEW))
-    else:
-        conn.execute(text("CREATE OR REPLACE VIEW " + _VIEW))
+    for stmt in _ddl(conn.dialect.name):
+        conn.execute(text(stmt))
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Create the schema atomically: any number of processes may call this at once.
+
+    SQLite: one ``BEGIN IMMEDIATE`` transaction (the database's write lock; others wait
+    up to the busy timeout). PostgreSQL: one transaction holding an advisory lock, since
+    concurrent ``CREATE TABLE IF NOT EXISTS`` can still collide in its catalog.
+    """
+    from sqlalchemy import text
+
+    if engine.dialect.name == "sqlite":
+        raw = engine.raw_connection()
+        try:
+            dbapi = raw.driver_connection
+            old = dbapi.isolation_level
+            dbapi.isolation_level = None  # we issue BEGIN/COMMIT ourselves
+            cur = dbapi.cursor()
+            try:
+                cur.execute("BEGIN IMMEDIATE")
+                try:
+                    for stmt in _ddl("sqlite"):
+                        cur.execute(stmt)
+                    cur.execute("COMMIT")
+                except BaseException:
+                    cur.execute("ROLLBACK")
+                    raise
+            finally:
+                cur.close()
+                dbapi.isolation_level = old
+        finally:
+            raw.close()
+        return
+    with engine.begin() as conn:
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_SCHEMA_LOCK})
+        create_all(conn)

@@ -105,8 +105,7 @@ class RunStore:
         self.engine = db if isinstance(db, Engine) else open_engine(db)
         self.stale_after = stale_after
         try:
-            with self.engine.begin() as conn:
-                schema.create_all(conn)
+            schema.ensure_schema(self.engine)
         except Exception as exc:  # connection refused, bad credentials, read-only file
             raise RecordingError(
                 f"cannot open run store {self.engine.url!r}: "

@@ -1,0 +1,87 @@
+"""``kill -9`` of a run faster than real time: at most 0.5 s of simulated time lost.
+
+The wall-clock flush interval is set to a minute so only the simulated-time flush can
+have committed anything. The child records up to a known step, says so, then waits to
+be killed, so the test knows exactly what had been recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.recording import RunStatus, RunStore
+
+REPO = Path(__file__).resolve().parents[2]
+DT = 0.01  # simulated seconds per sample
+
+CHILD = """
+import sys, time
+from robotsim.recording import Recorder
+
+db, steps = sys.argv[1], int(sys.argv[2])
+rec = Recorder(db, flush_interval=60.0)
+rec.start_run("fast-run", {"steps": steps})
+for k in range(steps):
+    rec.signal("bot", k * DT, ("k",), [k])
+print("recorded", steps, flush=True)
+time.sleep(600)
+""".replace("DT", repr(DT))
+
+
+def _kill_after(db: str, tmp_path: Path, steps: int) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    proc = subprocess.Popen(
+        [sys.executable, str(script), db, str(steps)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.split() == ["recorded", str(steps)], proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_9_loses_at_most_half_a_second_of_sim_time(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    db = str(tmp_path / "runs.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    steps = 3000  # 30 s of simulated time, recorded in well under a second of wall time
+    _kill_after(db, tmp_path, steps)
+    with RunStore(db) as store:
+        info = [r for r in store.runs() if r.parameters.get("steps") == steps][0]
+        assert info.status is RunStatus.INTERRUPTED
+        k = store.signals(info.id, "bot").column("k")
+    np.testing.assert_array_equal(k, np.arange(k.size))  # contiguous
+    last_t = (steps - 1) * DT
+    assert k.size >= 1
+    assert (k[-1] * DT) >= last_t - 0.5 - 1e-9, f"kept up to {k[-1] * DT} s of {last_t} s"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_9_right_after_the_first_sample_keeps_it(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    db = str(tmp_path / "runs.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    _kill_after(db, tmp_path, 1)
+    with RunStore(db) as store:
+        info = [r for r in store.runs() if r.parameters.get("steps") == 1][0]
+        tab = store.signals(info.id, "bot")
+    np.testing.assert_array_equal(tab.column("k"), [0.0])
