@@ -66,7 +66,7 @@ def test_kill_9_loses_at_most_half_a_second_of_sim_time(
     steps = 3000  # 30 s of simulated time, recorded in well under a second of wall time
     _kill_after(db, tmp_path, steps)
     with RunStore(db) as store:
-        info = [r for r in store.runs() if r.parameters.get("steps") == steps][0]
+        info = next(r for r in store.runs() if r.parameters.get("steps") == steps)
         assert info.status is RunStatus.INTERRUPTED
         k = store.signals(info.id, "bot").column("k")
     np.testing.assert_array_equal(k, np.arange(k.size))  # contiguous
@@ -82,6 +82,6 @@ def test_kill_9_right_after_the_first_sample_keeps_it(
     db = str(tmp_path / "runs.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
     _kill_after(db, tmp_path, 1)
     with RunStore(db) as store:
-        info = [r for r in store.runs() if r.parameters.get("steps") == 1][0]
+        info = next(r for r in store.runs() if r.parameters.get("steps") == 1)
         tab = store.signals(info.id, "bot")
     np.testing.assert_array_equal(tab.column("k"), [0.0])

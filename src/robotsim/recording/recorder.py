@@ -12,8 +12,9 @@ PostgreSQL) and refreshes the run's heartbeat. So:
   recorder also asks for a commit every ``sim_flush_interval`` seconds of signal time and
   waits for the previous such commit, so a run faster than real time cannot run ahead
   of the database. The very first sample is committed before :meth:`Recorder.signal`
-  returns, so a run killed right after it keeps its rows. The next :class:`~robotsim.recording.store.RunStore` opened on the
-  same database marks the run ``interrupted`` (stale heartbeat or dead pid).
+  returns, so a run killed right after it keeps its rows. The next
+  :class:`~robotsim.recording.store.RunStore` opened on the same database marks the
+  run ``interrupted`` (stale heartbeat or dead pid).
 
 Typical use::
 
