@@ -21,6 +21,7 @@ from typing import Any
 from robotsim.errors import InputError, LinkError
 from robotsim.motion.schema import Program, program_from_dict
 from robotsim.robotlink.frames import SYNC, Frame, FrameType, Nak, encode, parse_frame
+from robotsim.robotlink.resync import INTER_BYTE_TIMEOUT, parse_resync
 from robotsim.robotlink.transport import SerialTransport, Transport
 
 __all__ = ["CHUNK", "ControllerLink", "UploadReport", "decode_program", "encode_program"]
@@ -88,24 +89,31 @@ class ControllerLink:
         import time
 
         deadline = time.monotonic() + self.timeout
+        last_rx = time.monotonic()
+        damaged = False
         while True:
+            stale = time.monotonic() - last_rx >= INTER_BYTE_TIMEOUT
             i = self._buf.find(SYNC)
             if i < 0:
-                self._buf = self._buf[-1:]
+                self._buf = self._buf[-1:] if self._buf.endswith(SYNC[:1]) and not stale else b""
             else:
                 self._buf = self._buf[i:]
-                frame, used, ok = parse_frame(self._buf)
+                _, frame, used, ok = parse_resync(self._buf, ((SYNC, parse_frame),), stale)
                 if used:
                     self._buf = self._buf[used:]
                     if not ok:
-                        return None  # damaged reply: retransmit
+                        damaged = True  # retransmit unless a good reply follows at once
+                        continue
                     if frame is not None and frame.seq == seq:
                         return frame
                     continue  # a stale reply to an earlier attempt: skip it
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or damaged:
                 return None
-            self._buf += self.t.read(4096, left)
+            data = self.t.read(4096, min(left, INTER_BYTE_TIMEOUT))
+            if data:
+                self._buf += data
+                last_rx = time.monotonic()
 
     def request(self, ftype: FrameType, payload: bytes = b"", what: str = "") -> Frame:
         """Send one request and return its ACK/DATA reply (retrying as documented)."""

@@ -33,6 +33,7 @@ from robotsim.motion.timeline import compile_program
 from robotsim.robotlink import dxl
 from robotsim.robotlink.controller import decode_program
 from robotsim.robotlink.frames import SYNC, Frame, FrameType, Nak, encode, parse_frame
+from robotsim.robotlink.resync import INTER_BYTE_TIMEOUT, parse_resync
 from robotsim.robotlink.transport import Transport
 
 __all__ = ["FaultPlan", "RobotEmulator"]
@@ -108,37 +109,35 @@ class RobotEmulator:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                data = self.t.read(4096, 0.05)
+                data = self.t.read(4096, INTER_BYTE_TIMEOUT)
                 if data:
                     self._buf += data
                     self._process()
+                elif self._buf:
+                    self._process(stale=True)  # inter-byte timeout: drop a partial packet
         except LinkError as exc:
             if not self._stop.is_set():
                 self.error = exc
 
-    def _process(self) -> None:
+    def _process(self, stale: bool = False) -> None:
+        parsers = ((dxl.HEADER, dxl.parse_packet), (SYNC, parse_frame))
         while self._buf:
             i_dxl = self._buf.find(dxl.HEADER)
             i_ctl = self._buf.find(SYNC)
             starts = [i for i in (i_dxl, i_ctl) if i >= 0]
             if not starts:
-                self._buf = self._buf[-3:]
+                self._buf = self._buf[-3:] if not stale else b""
                 return
-            i = min(starts)
-            self._buf = self._buf[i:]
-            if i == i_dxl:
-                pkt, used, ok = dxl.parse_packet(self._buf)
-                if used == 0:
-                    return
-                self._buf = self._buf[used:]
+            self._buf = self._buf[min(starts) :]
+            kind, pkt, used, ok = parse_resync(self._buf, parsers, stale)
+            if used == 0:
+                return
+            raw = self._buf[:used]
+            self._buf = self._buf[used:]
+            if kind == 0:
                 self._servo(pkt, ok)
             else:
-                frame, used, ok = parse_frame(self._buf)
-                if used == 0:
-                    return
-                raw = self._buf[:used]
-                self._buf = self._buf[used:]
-                self._controller(frame, ok, raw)
+                self._controller(pkt, ok, raw)
 
     # -------------------------------------------------------------- servos
     def _servo(self, pkt: dxl.Packet | None, ok: bool) -> None:
