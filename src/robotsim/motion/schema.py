@@ -38,6 +38,8 @@ __all__ = [
     "Motion",
     "Program",
     "ProgramStep",
+    "file_format",
+    "format_of",
     "load_program",
     "program_from_dict",
     "save_program",
@@ -265,12 +267,24 @@ def _model_in(tp: Any) -> type[BaseModel] | None:
     return None
 
 
+def format_of(data: dict[str, Any]) -> str:
+    """The ``format:`` of a parsed motion/program file; without one, a file with
+    ``motions:`` is a program and any other a motion."""
+    return str(data.get("format", PROGRAM_FORMAT if "motions" in data else MOTION_FORMAT))
+
+
+def file_format(path: str | Path) -> str:
+    """:func:`format_of` the motion/program file at ``path``."""
+    data = yaml.safe_load(Path(path).read_text())
+    return format_of(data if isinstance(data, dict) else {})
+
+
 def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
     """Validate a parsed motion or program file; a bare motion becomes a one-motion
     program. Errors: :class:`ScenarioError` naming ``source`` and the field path."""
     if not isinstance(data, dict):
         raise ScenarioError(f"{source}: expected a mapping at the top level")
-    fmt = data.get("format", PROGRAM_FORMAT if "motions" in data else MOTION_FORMAT)
+    fmt = format_of(data)
     try:
         if fmt == MOTION_FORMAT:
             head = {k: data[k] for k in ("robot", "units", "start", "description") if k in data}
