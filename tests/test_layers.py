@@ -204,3 +204,22 @@ def test_the_reader_resolves_every_import_form() -> None:
 
 def test_cycles_are_found() -> None:
     assert strongly_connected({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"], ["c"]]
+
+
+def test_no_test_imports_another_test_module() -> None:
+    """Tests share code through fixtures (conftest.py, found by pytest) and helper
+    modules (``tests/paths.py``, ``tests/motion/programs.py`` ...), never by importing a
+    ``test_*`` module or a ``conftest``."""
+    bad = []
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                last = name.rsplit(".", 1)[-1]
+                if last.startswith("test_") or last == "conftest":
+                    bad.append(f"{path.relative_to(REPO)}:{node.lineno} imports {name}")
+    assert not bad, "\n".join(bad)

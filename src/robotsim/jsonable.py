@@ -6,6 +6,8 @@ value prints the same wherever it is written.
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Any
 
 __all__ = ["to_jsonable"]
@@ -17,21 +19,22 @@ def to_jsonable(obj: Any) -> Any:
     Dicts (keys as ``str``), lists and tuples are converted recursively; ``nan`` becomes
     ``None`` and ``±inf`` the strings ``"inf"``/``"-inf"`` (JSON has no infinities).
     """
-    import numpy as np  # imported here so that the CLI starts without NumPy
-
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [to_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
-    if isinstance(obj, np.bool_ | bool):
-        return bool(obj)
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating | float):
-        f = float(obj)
-        if np.isfinite(f):
-            return f
-        return None if np.isnan(f) else ("inf" if f > 0 else "-inf")
+    np = sys.modules.get("numpy")  # not imported yet: no NumPy value can exist
+    if np is not None:
+        if isinstance(obj, np.ndarray):
+            return to_jsonable(obj.tolist())
+        if isinstance(obj, np.bool_):
+            return bool(obj)
+        if isinstance(obj, np.integer):
+            return int(obj)
+        if isinstance(obj, np.floating):
+            obj = float(obj)
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        return None if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
     return obj

@@ -95,14 +95,9 @@ def parse_q(model: RobotModel, text: str | None, deg: bool) -> np.ndarray:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def robots_cmd(as_json: bool) -> None:
     """List the built-in robot library."""
-    from robotsim.model import library_names, load_robot
+    from robotsim.model.library_index import library_index
 
-    rows = []
-    for name in library_names():
-        m = load_robot(name)
-        desc = m.metadata.get("description", "")
-        rows.append({"name": name, "dof": m.nq, "kind": m.kind, "links": len(m.links),
-                     "description": desc})  # fmt: skip
+    rows = library_index()
     if as_json:
         echo_json({"robots": rows})
         return

@@ -20,6 +20,7 @@ from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
 from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
+from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
 from robotsim.validation import yaml_error_message
 
 __all__ = [
@@ -68,7 +69,7 @@ class GraspFile(_Strict):
 
 
 class PhysicsFile(_Strict):
-    timestep: float = Field(0.002, gt=0, le=0.01)
+    timestep: float = timestep_field(HANDS_MAX_TIMESTEP)
     weld_assist: bool = True
     squeeze: float = Field(4.0, ge=0, description="extra closing past touch (angle units)")
     finger_friction: float = Field(1.5, ge=0)

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
+
 __all__ = [
     "AxisGains",
     "AxisLimits",
@@ -183,7 +185,7 @@ class MobileScenario(_Strict):
     description: str = ""
     units: Units = Field(default_factory=Units)
     duration: float = Field(30.0, gt=0)
-    timestep: float = Field(0.002, gt=0, le=0.02)
+    timestep: float = timestep_field(MOBILE_MAX_TIMESTEP)
     control_rate: float = Field(50.0, gt=0)
     record_rate: float = Field(50.0, gt=0)
     seed: int = 0
