@@ -27,16 +27,9 @@ def free_port() -> int:
 
 
 def close_notifications(page) -> None:
-    """Close the toasts (viser warns that WebGL runs in software). A toast may close
-    itself (or slide) between finding and clicking its button; then it is gone anyway."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
+    """Close the toasts (viser warns that WebGL runs in software)."""
     page.wait_for_timeout(500)
     for button in page.locator(".mantine-Notification-root button").all():
         if button.is_visible():
-            try:
-                button.click(timeout=5_000)
-            except PlaywrightTimeout:
-                if button.is_visible():
-                    raise
+            button.click()
     page.wait_for_timeout(300)
