@@ -80,9 +80,7 @@ def play_cmd(
     """Play FILE kinematically with support-foot switching; write the results to OUT."""
     from robotsim.motion.report import play_report
 
-    summary = play_report(
-        file, robot, out_dir, method, tick, points, detection, strip=not no_strip
-    )
+    summary = play_report(file, robot, out_dir, method, tick, points, detection, strip=not no_strip)
     if as_json:
         echo_json(summary)
     else:
