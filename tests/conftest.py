@@ -1,4 +1,4 @@
-"""Shared test helpers: paths to ../shared and random robot trees."""
+"""Session fixtures: the shared folder and its fixtures (paths in ``tests/paths.py``)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")
+from tests.paths import FIXTURES, SHARED
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-FIXTURES = SHARED / "fixtures"
+os.environ.setdefault("MUJOCO_GL", "egl")
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import REPO
+from tests.paths import REPO
 
 
 def test_readme_python_blocks_run() -> None:

@@ -4,6 +4,10 @@
   markings, obstacles, each robot's start, goal (with its tolerance) and trajectory.
 - :func:`save_responses`: normalised (x, y, theta) step responses of several robots on
   shared axes (the paper's fig. 5), with the time each reached its goal.
+- :func:`save_signals`: a run's recorded signals against time, one panel per signal,
+  events as vertical lines (``robotsim runs plot``).
+- :func:`save_com_path`: a motion's centre of mass over its footprints, kinematic and
+  physics, and the support margin over time (``robotsim motion check --out``).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["save_map", "save_responses"]
+__all__ = ["save_com_path", "save_map", "save_responses", "save_signals"]
 
 PALETTE = (
     "#1f77b4",
@@ -171,4 +175,70 @@ def save_responses(path: str | Path, responses: Sequence[dict[str, Any]]) -> Pat
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out)
+    return out
+
+
+def save_com_path(path: str | Path, chk: Any, res: Any) -> Path:
+    """Top: the CoM path (kinematic playback ``res`` dashed, physics ``chk`` solid) over
+    each new stance's sole polygon (m). Bottom: support margin and the body's divergence
+    from the kinematic playback over time (m, s). ``res`` is a
+    :class:`robotsim.motion.PlaybackResult`, ``chk`` a ``PhysicsCheck``."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(9, 6), dpi=100)
+    a, b = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
+    S = res.sole_poses
+    for i in np.flatnonzero(np.diff(res.support, prepend=-1) != 0):  # each new stance
+        f = int(res.support[i])
+        c = res.soles[f].corners()
+        P = (S[f, i, :3, :3] @ c.T).T + S[f, i, :3, 3]
+        a.fill(P[:, 0], P[:, 1], alpha=0.25, color=f"C{f}")
+    a.plot(res.com[:, 0], res.com[:, 1], "k--", lw=0.8, label="CoM, kinematic")
+    a.plot(chk.com[:, 0], chk.com[:, 1], "r-", lw=1, label="CoM, physics")
+    a.set_aspect("equal")
+    a.set_xlabel("x (m)")
+    a.set_ylabel("y (m)")
+    a.legend(fontsize=7)
+    a.set_title(f"CoM over the footprints: {chk.verdict}")
+    b.plot(chk.t, chk.support_margin, label="support margin (m)")
+    b.plot(chk.t, chk.divergence_m, label="|body sim - kinematic| (m)")
+    b.axhline(0, color="0.5", lw=0.5)
+    b.set_xlabel("t (s)")
+    b.legend(fontsize=7)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out)
+    return out
+
+
+def save_signals(
+    path: str | Path, table: Any, event_times: Sequence[float], title: str, most: int = 12
+) -> Path:
+    """One panel per signal (the first ``most`` columns of ``table``, a
+    :class:`robotsim.recording.SignalTable`) against time (s); NaN samples (not
+    recorded at that time) are skipped; a dashed line at each of ``event_times``."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+
+    cols = list(table.names[:most])
+    fig = Figure(figsize=(8, 1.6 * len(cols) + 0.6), dpi=110)
+    axes = fig.subplots(len(cols), 1, sharex=True, squeeze=False)
+    for ax, col in zip(axes[:, 0], cols):
+        v = table.column(col)
+        ok = ~np.isnan(v)
+        ax.plot(table.t[ok], v[ok], lw=1.2)
+        ax.set_ylabel(col, rotation=0, ha="right", va="center", fontsize=8)
+        ax.grid(alpha=0.3)
+        for t in event_times:
+            ax.axvline(t, color="0.5", lw=0.8, ls="--")
+    axes[-1, 0].set_xlabel("t (s)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.35 / fig.get_figheight()))
+    out = Path(path)
+    fig.savefig(out, dpi=110)
     return out

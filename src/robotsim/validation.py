@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 __all__ = [
     "describe_validation_error",
     "field_path",
+    "fields_at",
     "format_validation_error",
     "yaml_error_message",
 ]
@@ -41,6 +42,14 @@ def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] |
             return None
         cur = _unwrap(f.annotation)
     return cur if isinstance(cur, type) and issubclass(cur, BaseModel) else None
+
+
+def fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """Field names of the model nested in ``model`` at ``loc`` (list indices and dict
+    keys skipped; ``[]`` when ``loc`` does not lead to a model): what an unknown-key
+    message lists as valid."""
+    found = _model_at(model, loc)
+    return list(found.model_fields) if found is not None else []
 
 
 def _unwrap(tp: Any) -> Any:

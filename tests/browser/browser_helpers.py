@@ -2,6 +2,29 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+# SwiftShader (software WebGL) works with these flags; no GPU is needed.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
 
 def close_notifications(page) -> None:
     """Close the toasts (viser warns that WebGL runs in software)."""

@@ -4,34 +4,13 @@ Chromium driven by Playwright (no Playwright browser download). Screenshots go t
 
 from __future__ import annotations
 
-import socket
 import time
 from pathlib import Path
 
 import pytest
-from browser_helpers import close_notifications
+from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, close_notifications, free_port
 
 from robotsim.studio import Studio
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-# SwiftShader (software WebGL) works with these flags; no GPU is needed.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +21,7 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="module")
 def studio():
-    st = Studio(port=_free_port())
+    st = Studio(port=free_port())
     st.load_default()
     st.start()
     yield st

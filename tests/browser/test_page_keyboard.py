@@ -7,8 +7,8 @@ from functools import partial
 
 import numpy as np
 import pytest
+from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
 
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _free_port
 from robotsim.hands.run import make_sim
 from robotsim.hands.scene import default_scene
 from robotsim.hands.teleop import HandsTeleop
@@ -32,7 +32,7 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
     tabs = [Tab("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)),
             *default_tabs()]  # fmt: skip
     drivers = {PoseTour.name: PoseTour, driver.name: lambda: driver}
-    studio = Studio(port=_free_port(), dt=sim.dt, tabs=tabs, drivers=drivers)
+    studio = Studio(port=free_port(), dt=sim.dt, tabs=tabs, drivers=drivers)
     try:
         robot = SceneRobot(sim.model, ROBOT_NAME, sim.scene.T_world_robot, sim.snapshot().q)
         studio.load_scene("teleop", [robot], driver=driver)

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import robotsim
 from robotsim.errors import KinematicsError, UnknownNameError
 from robotsim.spatial import rot_x, rot_z
-from tests.conftest import SHARED
 from tests.kinematics.random_trees import random_tree, reference_fk_all
+from tests.paths import SHARED
 
 REF = json.loads((SHARED / "reference" / "puma560.json").read_text())
 

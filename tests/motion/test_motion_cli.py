@@ -11,7 +11,7 @@ import yaml
 from robotsim.cli import main
 from robotsim.motion.schema import load_program
 from robotsim.recording import RunStore
-from tests.motion.test_motion_physics import LIFT_WITHOUT_SHIFT
+from tests.motion.programs import LIFT_WITHOUT_SHIFT
 
 WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
 

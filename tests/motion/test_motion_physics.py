@@ -10,22 +10,9 @@ from robotsim.motion.playback import play
 from robotsim.motion.profile import load_profile
 from robotsim.motion.schema import load_program, program_from_dict
 from robotsim.motion.timeline import compile_program
+from tests.motion.programs import LIFT_WITHOUT_SHIFT
 
 WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
-
-LIFT_WITHOUT_SHIFT = {
-    "name": "lift_left_without_shifting_weight",
-    "units": "deg",
-    "start": "crouch",
-    "keyframes": [
-        {
-            "name": "lift",
-            "speed": 6,
-            "hold": 1.0,
-            "targets": {"left_hip_pitch": 70, "left_knee": 110, "left_ankle_pitch": -40},
-        }
-    ],
-}
 
 
 def test_walk_stands_and_follows_the_kinematic_playback() -> None:

@@ -25,6 +25,7 @@ from robotsim.errors import InputError
 from robotsim.geometry import fit
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere, readonly
 from robotsim.model.robot import RobotModel
+from robotsim.spatial import make_T
 
 __all__ = ["LinkVolume", "VolumeKind", "fit_link_volume", "fit_link_volumes", "paper_puma_end_link"]
 
@@ -48,13 +49,6 @@ class LinkVolume:
         object.__setattr__(self, "T_link_volume", readonly(self.T_link_volume, (4, 4)))
 
 
-def _T(R: np.ndarray, c: np.ndarray) -> np.ndarray:
-    T = np.eye(4)
-    T[:3, :3] = R
-    T[:3, 3] = c
-    return T
-
-
 def fit_link_volume(
     model: RobotModel,
     link: str,
@@ -74,17 +68,17 @@ def fit_link_volume(
     if kind == "ellipsoid":
         c, R, radii = fit.min_volume_ellipsoid(pts)
         return LinkVolume(
-            link, Ellipsoid((float(radii[0]), float(radii[1]), float(radii[2]))), _T(R, c)
+            link, Ellipsoid((float(radii[0]), float(radii[1]), float(radii[2]))), make_T(R, c)
         )
     if kind == "sphere":
         c, rho = fit.enclosing_sphere(pts)
-        return LinkVolume(link, Sphere(max(rho, 1e-9)), _T(np.eye(3), c))
+        return LinkVolume(link, Sphere(max(rho, 1e-9)), make_T(np.eye(3), c))
     if kind == "capsule":
         c, R, rho, length = fit.enclosing_capsule(pts)
-        return LinkVolume(link, Capsule(rho, length), _T(R, c))
+        return LinkVolume(link, Capsule(rho, length), make_T(R, c))
     if kind == "box":
         c, R, size = fit.enclosing_box(pts)
-        return LinkVolume(link, Box((float(size[0]), float(size[1]), float(size[2]))), _T(R, c))
+        return LinkVolume(link, Box((float(size[0]), float(size[1]), float(size[2]))), make_T(R, c))
     raise InputError(f"volume kind {kind!r}; valid: ellipsoid, sphere, capsule, box")
 
 

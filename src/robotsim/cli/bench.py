@@ -20,6 +20,7 @@ AREAS: dict[str, str] = {
     "hands": "robotsim.bench.hands",
     "physics": "robotsim.bench.physics",
     "clearance": "robotsim.bench.clearance",
+    "cli": "robotsim.bench.cli",
 }
 
 
@@ -28,7 +29,7 @@ AREAS: dict[str, str] = {
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer repeats and smaller sizes (smoke test).")
 def bench_cmd(area: str, as_json: bool, quick: bool) -> None:
-    """Measure speed: kinematics, ... or all."""
+    """Measure speed: kinematics, ..., cli (start-up time) or all."""
     names = list(AREAS) if area == "all" else [area]
     result: dict[str, object] = {}
     for name in names:

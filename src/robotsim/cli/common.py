@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
 from robotsim.errors import InputError
+from robotsim.jsonable import to_jsonable
 
-__all__ = ["echo_json", "parse_floats", "to_jsonable"]
+if TYPE_CHECKING:
+    import numpy as np
 
-
-def to_jsonable(obj: Any) -> Any:
-    """Numpy arrays/scalars and non-finite floats -> plain JSON values."""
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
-    if isinstance(obj, np.bool_ | bool):
-        return bool(obj)
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating | float):
-        f = float(obj)
-        if np.isfinite(f):
-            return f
-        return None if np.isnan(f) else ("inf" if f > 0 else "-inf")
-    return obj
+__all__ = ["echo_json", "parse_floats"]
 
 
 def echo_json(obj: Any) -> None:
@@ -39,6 +22,8 @@ def echo_json(obj: Any) -> None:
 
 def parse_floats(text: str, option: str, count: tuple[int, ...] | None = None) -> np.ndarray:
     """``"1,2,3"`` -> array; a clear error naming ``option`` otherwise."""
+    import numpy as np
+
     try:
         vals = np.array([float(v) for v in text.replace(" ", "").split(",") if v != ""])
     except ValueError:

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from robotsim.cli.common import echo_json
-from robotsim.model import load_robot
 
 __all__ = ["register"]
 
@@ -25,6 +24,8 @@ def convert_cmd(robot: str, fmt: str, out: Path, as_json: bool) -> None:
     URDF has no place for named poses, capsules or ellipsoids (written as cylinder +
     spheres / a sphere); see docs/file_formats.md.
     """
+    from robotsim.model import load_robot
+
     model = load_robot(robot)
     if fmt == "urdf":
         from robotsim.model.urdf import save_urdf

@@ -76,11 +76,11 @@ def ping_cmd(port: str, robot: str) -> None:
 @click.option("--fast", is_flag=True, help="Do not wait for real time between ticks.")
 def stream_cmd(file: str, port: str, robot: str | None, tick: float, fast: bool) -> None:
     """Stream FILE's interpolated poses to the servos (sync write) and read them back."""
-    from robotsim.cli.motion import _load
+    from robotsim.motion.report import load_for_playback
     from robotsim.motion.timeline import compile_program
     from robotsim.robotlink import ServoBus, stream
 
-    program, model, profile = _load(file, robot)
+    program, model, profile = load_for_playback(file, robot)
     samples = compile_program(program, model, file).sample("fixed_tick", tick=tick)
     with ServoBus(port, model, profile) as bus:
         bus.ping()

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
 from robotsim.cli.common import echo_json, parse_floats
 from robotsim.errors import InputError
-from robotsim.model import library_names, load_robot
-from robotsim.model.robot import RobotModel
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from robotsim.model.robot import RobotModel
 
 __all__ = ["register"]
 
 
 def _fmt_lim(v: float) -> float | None:
-    return float(v) if np.isfinite(v) else None
+    return float(v) if math.isfinite(v) else None
 
 
 def describe(model: RobotModel) -> dict[str, Any]:
@@ -71,6 +74,8 @@ def describe(model: RobotModel) -> dict[str, Any]:
 
 def parse_q(model: RobotModel, text: str | None, deg: bool) -> np.ndarray:
     """``--q`` in ``inspect`` order (radians, or degrees with ``--deg`` for revolute)."""
+    import numpy as np
+
     if text is None:
         return model.zero()
     vals = parse_floats(text, "--q")
@@ -90,12 +95,9 @@ def parse_q(model: RobotModel, text: str | None, deg: bool) -> np.ndarray:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def robots_cmd(as_json: bool) -> None:
     """List the built-in robot library."""
-    rows = []
-    for name in library_names():
-        m = load_robot(name)
-        desc = m.metadata.get("description", "")
-        rows.append({"name": name, "dof": m.nq, "kind": m.kind, "links": len(m.links),
-                     "description": desc})  # fmt: skip
+    from robotsim.model.library_index import library_index
+
+    rows = library_index()
     if as_json:
         echo_json({"robots": rows})
         return
@@ -128,6 +130,8 @@ def inspect_cmd(target: str, as_json: bool) -> None:
             for k, v in info.items():
                 click.echo(f"{k}: {v}")
         return
+    from robotsim.model import load_robot
+
     model = load_robot(target)
     info = describe(model)
     if as_json:
@@ -145,7 +149,7 @@ def inspect_cmd(target: str, as_json: bool) -> None:
         t.add_column(col)
     for j in info["joints"]:
         unit = "m" if j["type"] == "prismatic" else "deg"
-        conv = (lambda v: v) if unit == "m" else np.rad2deg
+        conv = (lambda v: v) if unit == "m" else math.degrees
 
         def lim(v: float | None, conv: Any = conv, unit: str = unit) -> str:
             return "-" if v is None else f"{conv(v):.4g} {unit}"
@@ -168,6 +172,10 @@ def inspect_cmd(target: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json: bool) -> None:
     """Forward kinematics: the pose of a link or frame."""
+    import numpy as np
+
+    from robotsim.model import load_robot
+
     model = load_robot(robot)
     q = parse_q(model, q_text, deg)
     name = link or model.default_frame or model.link_names[-1]
@@ -187,6 +195,10 @@ def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_json: bool) -> None:
     """Inverse kinematics (damped least squares within joint limits)."""
+    import numpy as np
+
+    from robotsim.model import load_robot
+
     model = load_robot(robot)
     tgt = parse_floats(target, "--target", (3, 7))
     q0 = parse_q(model, q0_text, False) if q0_text else None

@@ -5,13 +5,16 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from robotsim.cli.common import echo_json
 from robotsim.errors import InputError
-from robotsim.recording import FORMATS, RunStore, export_run, normalize_db
+from robotsim.recording.export import FORMATS
+
+if TYPE_CHECKING:
+    from robotsim.recording import RunStore
 
 __all__ = ["open_store_for_reading", "register"]
 
@@ -27,6 +30,8 @@ def _default_db() -> str:
 
 def open_store_for_reading(db: str | None) -> RunStore:
     """Open an existing store (a missing SQLite file is an error, not a new store)."""
+    from robotsim.recording import RunStore, normalize_db
+
     url = normalize_db(db or _default_db())
     if url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
@@ -127,11 +132,7 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
 @click.option("--db", default=None, help=_DB_HELP)
 def plot_cmd(run: str, robot: str | None, signals: str | None, out: str, db: str | None) -> None:
     """Plot a robot's signals of one run against time (PNG), events as vertical lines."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    from robotsim.plots import save_signals
 
     with open_store_for_reading(db) as store:
         info = store.run(run)
@@ -142,23 +143,8 @@ def plot_cmd(run: str, robot: str | None, signals: str | None, out: str, db: str
         names = None if signals is None else [n for n in signals.split(",") if n]
         table = store.signals(info.id, name, names)
         events = [e for e in store.events(info.id) if e["robot"] in (None, name)]
-    cols = list(table.names[:12])
-    fig, axes = plt.subplots(
-        len(cols), 1, figsize=(8, 1.6 * len(cols) + 0.6), sharex=True, squeeze=False
-    )
-    for ax, col in zip(axes[:, 0], cols):
-        v = table.column(col)
-        ok = ~np.isnan(v)
-        ax.plot(table.t[ok], v[ok], lw=1.2)
-        ax.set_ylabel(col, rotation=0, ha="right", va="center", fontsize=8)
-        ax.grid(alpha=0.3)
-        for e in events:
-            ax.axvline(e["t"], color="0.5", lw=0.8, ls="--")
-    axes[-1, 0].set_xlabel("t (s)")
-    fig.suptitle(f"run {info.id}: {info.scenario} — {name} [{info.status.value}]", fontsize=10)
-    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.35 / fig.get_figheight()))
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    title = f"run {info.id}: {info.scenario} — {name} [{info.status.value}]"
+    save_signals(out, table, [e["t"] for e in events], title)
     click.echo(out)
 
 
@@ -176,6 +162,8 @@ def plot_cmd(run: str, robot: str | None, signals: str | None, out: str, db: str
 @click.option("--json", "as_json", is_flag=True, help="Print the written paths as JSON.")
 def export_cmd(run: str, fmt: str, out: str, db: str | None, as_json: bool) -> None:
     """Export one run (RUN: an id or 'last') to CSV or Parquet files."""
+    from robotsim.recording import export_run
+
     with open_store_for_reading(db) as store:
         paths = export_run(store, run, fmt, out)
     if as_json:

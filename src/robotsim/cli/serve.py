@@ -10,14 +10,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from robotsim.cli.common import echo_json
 from robotsim.errors import InputError
 from robotsim.remote.server import RemoteServer, ServerLimits, parse_address
-from robotsim.remote.target import KinematicTarget, SimulationTarget
+
+if TYPE_CHECKING:
+    from robotsim.remote.target import SimulationTarget
 
 __all__ = ["build_target", "register"]
 
@@ -58,6 +60,7 @@ def _scenario_world(path: Path, seed: int | None) -> Any:
 def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
     """A scenario file, a library robot or a robot file -> something to serve."""
     from robotsim.model import load_robot
+    from robotsim.remote.target import KinematicTarget
 
     path = Path(spec)
     if _is_scenario(path):

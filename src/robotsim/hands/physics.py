@@ -33,6 +33,7 @@ from robotsim.hands.contact import grasp_ok, sphere_depth, thumb_spread
 from robotsim.hands.scene import HandsScene
 from robotsim.hands.state import HandEvent, HandsObservable, HandsState, HandState
 from robotsim.model.geometry import Box, Sphere
+from robotsim.physics.timestep import DEFAULT_TIMESTEP, HANDS_MAX_TIMESTEP, check_timestep
 from robotsim.spatial import inv_T, make_T, rot_log
 
 __all__ = ["PhysicsHands", "PhysicsOptions"]
@@ -61,7 +62,7 @@ class PhysicsOptions:
             the light phalanges against the contact and coupling forces).
     """
 
-    timestep: float = 0.002
+    timestep: float = DEFAULT_TIMESTEP
     weld_assist: bool = False
     squeeze: float = np.radians(4.0)
     finger_friction: float = 1.5
@@ -78,8 +79,7 @@ class PhysicsOptions:
     noslip_iterations: int = 4
 
     def __post_init__(self) -> None:
-        if not 0 < self.timestep <= 0.01:
-            raise InputError(f"physics timestep must be in (0, 0.01] s, got {self.timestep}")
+        check_timestep(self.timestep, "physics timestep", HANDS_MAX_TIMESTEP)
         if self.squeeze < 0 or self.finger_friction < 0 or self.release_ticks < 1:
             raise InputError("squeeze and finger_friction must be >= 0, release_ticks >= 1")
 

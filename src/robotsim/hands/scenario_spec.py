@@ -7,7 +7,7 @@ Every error names the file and the field path. Example: ``scenarios/hand_ball_tr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import yaml
@@ -20,7 +20,8 @@ from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
 from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
-from robotsim.validation import yaml_error_message
+from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
+from robotsim.validation import fields_at, yaml_error_message
 
 __all__ = [
     "HandScenario",
@@ -68,7 +69,7 @@ class GraspFile(_Strict):
 
 
 class PhysicsFile(_Strict):
-    timestep: float = Field(0.002, gt=0, le=0.01)
+    timestep: float = timestep_field(HANDS_MAX_TIMESTEP)
     weld_assist: bool = True
     squeeze: float = Field(4.0, ge=0, description="extra closing past touch (angle units)")
     finger_friction: float = Field(1.5, ge=0)
@@ -191,31 +192,11 @@ def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
         where = ".".join(str(p) for p in err["loc"]) or "(top level)"
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            valid = _fields_at(HandScenario, tuple(err["loc"][:-1]))
+            valid = fields_at(HandScenario, tuple(err["loc"][:-1]))
             msg = f"unknown key {err['loc'][-1]!r}" + (
                 f"; valid: {', '.join(valid)}" if valid else ""
             )
         raise ScenarioError(f"{source}: {where}: {msg}") from None
-
-
-def _fields_at(model: Any, loc: tuple[Any, ...]) -> list[str]:
-    """Field names of the nested model at ``loc`` (list indices skipped)."""
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        field = model.model_fields.get(str(part)) if model is not None else None
-        model = _model_in(field.annotation) if field is not None else None
-    return list(model.model_fields) if model is not None else []
-
-
-def _model_in(tp: Any) -> Any:
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return tp
-    for arg in get_args(tp):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
 
 
 def hand_scenario_from_data(data: Any, source: str) -> tuple[HandScenario, HandsScene]:

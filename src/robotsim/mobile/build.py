@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -16,7 +15,7 @@ from robotsim.control.pid import PIDGains
 from robotsim.errors import ScenarioError
 from robotsim.mobile.load import RobotSetup
 from robotsim.mobile.schema import MobileScenario, ObjectSpec, SurfaceSpec
-from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+from robotsim.model.geometry import Cylinder
 from robotsim.physics import Body, ContactSurface, Joint, Motor, RobotPlacement, Scene
 from robotsim.physics.drives import drive_kind, wheel_joints
 from robotsim.spatial import make_T, rot_z, rpy_to_R
@@ -34,27 +33,16 @@ def object_body(o: ObjectSpec, base: Path, idx: int, source: str) -> Body:
     sh = o.shape
     where = f"{source}: objects[{idx}].shape"
 
-    def need(value: Any, field: str) -> Any:
-        if value is None:
-            raise ScenarioError(f"{where}.{field}: required for a {sh.type}")
-        return value
-
-    if sh.type == "box":
-        geom: Any = Box(tuple(need(sh.size, "size")))
-    elif sh.type == "sphere":
-        geom = Sphere(need(sh.radius, "radius"))
-    elif sh.type == "cylinder":
-        geom = Cylinder(need(sh.radius, "radius"), need(sh.length, "length"))
-    elif sh.type == "capsule":
-        geom = Capsule(need(sh.radius, "radius"), need(sh.length, "length"))
-    elif sh.type == "ellipsoid":
-        geom = Ellipsoid(tuple(need(sh.radii, "radii")))
-    else:
-        f = Path(need(sh.file, "file"))
+    field = sh.missing()
+    if field is not None:
+        raise ScenarioError(f"{where}.{field}: required for a {sh.type}")
+    f = None
+    if sh.type == "mesh":
+        f = Path(sh.file)  # type: ignore[arg-type]
         f = f if f.is_absolute() else base / f
         if not f.exists():
             raise ScenarioError(f"{where}.file: {f} does not exist")
-        geom = Mesh(f, (sh.scale, sh.scale, sh.scale))
+    geom = sh.geometry(1.0, f)
     T = make_T(rpy_to_R(np.radians(o.rpy)), o.position)
     return Body(
         o.name,

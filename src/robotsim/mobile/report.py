@@ -25,7 +25,7 @@ def write_outputs(
     the plots the file asks for into ``out_dir``."""
     import json
 
-    from robotsim.cli.common import to_jsonable
+    from robotsim.jsonable import to_jsonable
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from robotsim.model.shape_spec import ShapeSpec
+from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
+
 __all__ = [
     "AxisGains",
     "AxisLimits",
@@ -76,16 +79,6 @@ class ObstacleSpec(_Strict):
     height: float = Field(0.5, gt=0)
     positions: list[Vec2] = Field(default_factory=list)
     random: RandomLayout = Field(default_factory=RandomLayout)
-
-
-class ShapeSpec(_Strict):
-    type: Literal["box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh"]
-    size: Vec3 | None = None
-    radius: float | None = Field(None, gt=0)
-    length: float | None = Field(None, ge=0)
-    radii: Vec3 | None = None
-    file: str | None = None
-    scale: float = Field(1.0, gt=0)
 
 
 class ObjectSpec(_Strict):
@@ -183,7 +176,7 @@ class MobileScenario(_Strict):
     description: str = ""
     units: Units = Field(default_factory=Units)
     duration: float = Field(30.0, gt=0)
-    timestep: float = Field(0.002, gt=0, le=0.02)
+    timestep: float = timestep_field(MOBILE_MAX_TIMESTEP)
     control_rate: float = Field(50.0, gt=0)
     record_rate: float = Field(50.0, gt=0)
     seed: int = 0

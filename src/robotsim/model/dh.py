@@ -28,7 +28,7 @@ from robotsim.errors import InputError
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import Shape
 from robotsim.model.robot import Inertial, RobotModel
-from robotsim.spatial import rot_x, rot_z
+from robotsim.spatial import make_T, rot_x, rot_z
 
 __all__ = ["DHJoint", "dh_builder", "from_dh"]
 
@@ -64,15 +64,6 @@ class DHJoint:
             raise InputError("DH joint limits must not be NaN")
 
 
-def _T(R: np.ndarray | None = None, p: Sequence[float] | None = None) -> np.ndarray:
-    T = np.eye(4)
-    if R is not None:
-        T[:3, :3] = R
-    if p is not None:
-        T[:3, 3] = p
-    return T
-
-
 def dh_builder(
     joints: Sequence[DHJoint],
     convention: str = "standard",
@@ -95,14 +86,14 @@ def dh_builder(
         jname = row.name or f"joint{j}"
         lname = row.link or f"link{j}"
         if row.prismatic:
-            along_z = _T(rot_z(row.theta), [0.0, 0.0, row.offset])
+            along_z = make_T(rot_z(row.theta), [0.0, 0.0, row.offset])
         else:
-            along_z = _T(rot_z(row.offset), [0.0, 0.0, row.d])
+            along_z = make_T(rot_z(row.offset), [0.0, 0.0, row.d])
         if convention == "standard":
             origin = along_z
-            post = _T(rot_x(row.alpha), [row.a, 0.0, 0.0])
+            post = make_T(rot_x(row.alpha), [row.a, 0.0, 0.0])
         else:
-            origin = _T(rot_x(row.alpha), [row.a, 0.0, 0.0]) @ along_z
+            origin = make_T(rot_x(row.alpha), [row.a, 0.0, 0.0]) @ along_z
             post = np.eye(4)
         if j == 1:
             origin = T_base @ origin

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from robotsim.errors import ModelFileError, UnknownNameError
-from robotsim.model.robot import RobotModel
+
+if TYPE_CHECKING:
+    from robotsim.model.robot import RobotModel
 
 __all__ = ["LIBRARY_DIR", "library_names", "load_robot"]
 

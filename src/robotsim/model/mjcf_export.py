@@ -47,12 +47,12 @@ from __future__ import annotations
 
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 from robotsim.model.robot import Joint, JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
@@ -63,17 +63,6 @@ if TYPE_CHECKING:
 __all__ = ["save_mjcf", "to_mjcf_string", "to_mjspec"]
 
 GROUP_BOTH, GROUP_VISUAL, GROUP_COLLISION = 0, 2, 3
-
-
-def _num(x: float) -> str:
-    v = float(x)
-    if v == 0.0:
-        return "0"
-    return repr(v)
-
-
-def _vec(xs: Iterable[float]) -> str:
-    return " ".join(_num(x) for x in xs)
 
 
 def _mujoco_reads(path: Path) -> bool:
@@ -116,10 +105,10 @@ def _native_vertices(path: Path) -> np.ndarray:
 def _set_pose(el: ET.Element, T: np.ndarray) -> None:
     p = T[:3, 3]
     if np.any(p != 0.0):
-        el.set("pos", _vec(p))
+        el.set("pos", vec(p))
     R = T[:3, :3]
     if not np.array_equal(R, np.eye(3)):
-        el.set("quat", _vec(R_to_quat(R)))
+        el.set("quat", vec(R_to_quat(R)))
 
 
 class _MjcfWriter:
@@ -169,7 +158,7 @@ class _MjcfWriter:
         name = f"{self.prefix}mesh{len(self._meshes)}_{path.stem}"
         el = ET.SubElement(self.asset, "mesh", name=name)
         if any(s != 1.0 for s in geom.scale):
-            el.set("scale", _vec(geom.scale))
+            el.set("scale", vec(geom.scale))
         if visual_only:
             el.set("inertia", "shell")
         if tm is None:
@@ -181,7 +170,7 @@ class _MjcfWriter:
                     f = path
             el.set("file", str(f))
         else:
-            el.set("vertex", _vec(v.ravel()))
+            el.set("vertex", vec(v.ravel()))
             el.set("face", " ".join(str(int(i)) for i in np.asarray(tm.faces).ravel()))
         self._meshes[key] = name
         return name
@@ -197,24 +186,24 @@ class _MjcfWriter:
         g = ET.SubElement(body, "geom", name=name)
         if isinstance(geo, Box):
             g.set("type", "box")
-            g.set("size", _vec(np.asarray(geo.size) / 2.0))
+            g.set("size", vec(np.asarray(geo.size) / 2.0))
         elif isinstance(geo, Sphere):
             g.set("type", "sphere")
-            g.set("size", _num(geo.radius))
+            g.set("size", num(geo.radius))
         elif isinstance(geo, Cylinder):
             g.set("type", "cylinder")
-            g.set("size", _vec([geo.radius, geo.length / 2.0]))
+            g.set("size", vec([geo.radius, geo.length / 2.0]))
         elif isinstance(geo, Capsule):
             g.set("type", "capsule")
-            g.set("size", _vec([geo.radius, geo.length / 2.0]))
+            g.set("size", vec([geo.radius, geo.length / 2.0]))
         elif isinstance(geo, Ellipsoid):
             g.set("type", "ellipsoid")
-            g.set("size", _vec(geo.radii))
+            g.set("size", vec(geo.radii))
         elif isinstance(geo, Mesh):
             g.set("type", "mesh")
             g.set("mesh", str(mesh_name))
         _set_pose(g, np.asarray(shape.T_link_shape))
-        g.set("rgba", _vec(shape.rgba))
+        g.set("rgba", vec(shape.rgba))
         g.set("group", str(group))
         if group == GROUP_VISUAL:
             g.set("contype", "0")
@@ -240,9 +229,9 @@ class _MjcfWriter:
         if ine is None:
             return
         I = np.asarray(ine.inertia)
-        el = ET.SubElement(body, "inertial", pos=_vec(ine.com), mass=_num(max(ine.mass, 0.0)))
+        el = ET.SubElement(body, "inertial", pos=vec(ine.com), mass=num(max(ine.mass, 0.0)))
         full = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
-        el.set("fullinertia", _vec(full))
+        el.set("fullinertia", vec(full))
 
     # ------------------------------------------------------------------ tree
     def build(self) -> ET.Element:
@@ -272,18 +261,18 @@ class _MjcfWriter:
             je.set("type", "slide" if j.type is JointType.PRISMATIC else "hinge")
             jpos = -(Rp.T @ tp)
             if np.any(jpos != 0.0):
-                je.set("pos", _vec(jpos))
-            je.set("axis", _vec(axis))
+                je.set("pos", vec(jpos))
+            je.set("axis", vec(axis))
             lim = j.limits
             if j.type is not JointType.CONTINUOUS and np.isfinite(lim.lower) \
                     and np.isfinite(lim.upper):  # fmt: skip
-                je.set("range", _vec([lim.lower, lim.upper]))
+                je.set("range", vec([lim.lower, lim.upper]))
             if np.isfinite(lim.effort):
-                je.set("actuatorfrcrange", _vec([-lim.effort, lim.effort]))
+                je.set("actuatorfrcrange", vec([-lim.effort, lim.effort]))
             if j.mimic is not None:
                 eq = ET.Element("joint", name=p + j.name + "__mimic", joint1=p + j.name,
                                 joint2=p + j.mimic.joint)  # fmt: skip
-                eq.set("polycoef", _vec([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
+                eq.set("polycoef", vec([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
                 equality.append(eq)
         for link in m.links:
             body = bodies[link.name]
@@ -307,7 +296,7 @@ class _MjcfWriter:
             key_el = ET.SubElement(self.root, "keyframe")
             for pname in m.poses:
                 qpos = _full_qpos(m, m.pose(pname))
-                ET.SubElement(key_el, "key", name=p + pname, qpos=_vec(qpos))
+                ET.SubElement(key_el, "key", name=p + pname, qpos=vec(qpos))
         return self.root
 
 

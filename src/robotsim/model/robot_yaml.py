@@ -16,16 +16,10 @@ from robotsim.errors import InputError, ModelError, ModelFileError
 from robotsim.model.builder import RobotBuilder, xyz_rpy
 from robotsim.model.dh import DHJoint, dh_builder
 from robotsim.model.geometry import (
-    Box,
-    Capsule,
-    Cylinder,
-    Ellipsoid,
-    Geometry,
-    Mesh,
     Shape,
-    Sphere,
 )
 from robotsim.model.robot import Inertial, RobotModel
+from robotsim.model.shape_spec import ShapeSpec
 from robotsim.validation import describe_validation_error, yaml_error_message
 
 __all__ = ["load_robot_yaml", "parse_robot_dict"]
@@ -49,17 +43,14 @@ class Placement(_Strict):
     rpy: Vec3 = [0.0, 0.0, 0.0]
 
 
-class ShapeSpec(_Strict):
-    type: Literal["box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh"]
-    size: Vec3 | None = None
-    radius: float | None = Field(None, gt=0)
-    length: float | None = Field(None, ge=0)
-    radii: Vec3 | None = None
-    file: str | None = None
-    scale: Vec3 = [1.0, 1.0, 1.0]
-    xyz: Vec3 = [0.0, 0.0, 0.0]
-    rpy: Vec3 = [0.0, 0.0, 0.0]
-    rgba: Annotated[list[float], Field(min_length=4, max_length=4)] = [0.7, 0.7, 0.75, 1.0]
+class PlacedShapeSpec(ShapeSpec):
+    """A link's visual or collision shape: the shape, where it sits on the link, colour."""
+
+    xyz: Vec3 = Field(default_factory=lambda: [0.0, 0.0, 0.0])
+    rpy: Vec3 = Field(default_factory=lambda: [0.0, 0.0, 0.0])
+    rgba: Annotated[list[float], Field(min_length=4, max_length=4)] = Field(
+        default_factory=lambda: [0.7, 0.7, 0.75, 1.0]
+    )
     name: str = ""
 
 
@@ -71,8 +62,8 @@ class InertialSpec(_Strict):
 
 class LinkSpec(_Strict):
     name: str
-    visuals: list[ShapeSpec] = []
-    collisions: list[ShapeSpec] | None = None
+    visuals: list[PlacedShapeSpec] = []
+    collisions: list[PlacedShapeSpec] | None = None
     inertial: InertialSpec | None = None
 
 
@@ -115,7 +106,7 @@ class DHRowSpec(_Strict):
     qlim: Annotated[list[float], Field(min_length=2, max_length=2)] | None = None
     velocity: float = Field(np.inf, gt=0)
     effort: float = Field(np.inf, gt=0)
-    visuals: list[ShapeSpec] = []
+    visuals: list[PlacedShapeSpec] = []
     inertial: InertialSpec | None = None
 
     @field_validator("d", "a", "alpha", "theta", "offset")
@@ -130,7 +121,7 @@ class DHSpec(_Strict):
     convention: Literal["standard", "modified"] = "standard"
     base: Placement = Placement()
     tool: Placement = Placement()
-    base_visuals: list[ShapeSpec] = []
+    base_visuals: list[PlacedShapeSpec] = []
     joints: list[DHRowSpec] = Field(min_length=1)
 
 
@@ -190,34 +181,16 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
     def place(xyz: list[float], rpy: list[float]) -> np.ndarray:
         return xyz_rpy(np.asarray(xyz) * L, np.asarray(rpy) * A)
 
-    def shape(s: ShapeSpec, where: str) -> Shape:
-        need = {
-            "box": ["size"],
-            "sphere": ["radius"],
-            "cylinder": ["radius", "length"],
-            "capsule": ["radius", "length"],
-            "ellipsoid": ["radii"],
-            "mesh": ["file"],
-        }[s.type]
-        for k in need:
-            if getattr(s, k) is None:
-                raise ModelFileError(path, f"a {s.type} needs '{k}'", where=f"{where}.{k}")
-        geom: Geometry
-        if s.type == "box":
-            geom = Box(tuple(v * L for v in s.size))  # type: ignore[arg-type,union-attr]
-        elif s.type == "sphere":
-            geom = Sphere(s.radius * L)  # type: ignore[operator]
-        elif s.type == "cylinder":
-            geom = Cylinder(s.radius * L, s.length * L)  # type: ignore[operator]
-        elif s.type == "capsule":
-            geom = Capsule(s.radius * L, s.length * L)  # type: ignore[operator]
-        elif s.type == "ellipsoid":
-            geom = Ellipsoid(tuple(v * L for v in s.radii))  # type: ignore[arg-type,union-attr]
-        else:
+    def shape(s: PlacedShapeSpec, where: str) -> Shape:
+        field = s.missing()
+        if field is not None:
+            raise ModelFileError(path, f"a {s.type} needs '{field}'", where=f"{where}.{field}")
+        mesh_path = None
+        if s.type == "mesh":
             mesh_path = (base_dir / s.file).resolve()  # type: ignore[operator]
             if not mesh_path.is_file():
                 raise ModelFileError(path, f"mesh file not found: {mesh_path}", where=where)
-            geom = Mesh(mesh_path, (s.scale[0] * L, s.scale[1] * L, s.scale[2] * L))
+        geom = s.geometry(L, mesh_path)
         return Shape(geom, place(s.xyz, s.rpy), tuple(s.rgba), s.name)  # type: ignore[arg-type]
 
     def inertia(spec_i: InertialSpec | None, where: str) -> Inertial | None:
@@ -235,7 +208,7 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
             raise ModelFileError(path, "inertia needs 3 or 6 values", where=f"{where}.inertia")
         return Inertial(spec_i.mass, np.asarray(spec_i.com) * L, Im * L * L)
 
-    def shapes(items: list[ShapeSpec], where: str) -> list[Shape]:
+    def shapes(items: list[PlacedShapeSpec], where: str) -> list[Shape]:
         return [shape(s, f"{where}[{i}]") for i, s in enumerate(items)]
 
     angular: set[str] = set()

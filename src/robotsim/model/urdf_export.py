@@ -24,11 +24,11 @@ round-trip ``repr``; origins as ``xyz``/``rpy``). What URDF cannot say is mapped
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 from robotsim.model.robot import JointType, Link, RobotModel
 from robotsim.spatial import R_to_rpy, trans
@@ -36,22 +36,11 @@ from robotsim.spatial import R_to_rpy, trans
 __all__ = ["save_urdf", "to_urdf_string"]
 
 
-def _num(x: float) -> str:
-    v = float(x)
-    if v == 0.0:
-        return "0"
-    return repr(v)
-
-
-def _vec(xs: Iterable[float]) -> str:
-    return " ".join(_num(x) for x in xs)
-
-
 def _origin(parent: ET.Element, T: np.ndarray) -> None:
     T = np.asarray(T)
     if np.array_equal(T, np.eye(4)):
         return
-    ET.SubElement(parent, "origin", xyz=_vec(T[:3, 3]), rpy=_vec(R_to_rpy(T[:3, :3])))
+    ET.SubElement(parent, "origin", xyz=vec(T[:3, 3]), rpy=vec(R_to_rpy(T[:3, :3])))
 
 
 def _expand(shape: Shape) -> list[tuple[ET.Element, np.ndarray]]:
@@ -59,22 +48,22 @@ def _expand(shape: Shape) -> list[tuple[ET.Element, np.ndarray]]:
     geo = shape.geometry
     T = np.asarray(shape.T_link_shape)
     if isinstance(geo, Box):
-        return [(ET.Element("box", size=_vec(geo.size)), T)]
+        return [(ET.Element("box", size=vec(geo.size)), T)]
     if isinstance(geo, Sphere):
-        return [(ET.Element("sphere", radius=_num(geo.radius)), T)]
+        return [(ET.Element("sphere", radius=num(geo.radius)), T)]
     if isinstance(geo, Cylinder):
-        return [(ET.Element("cylinder", radius=_num(geo.radius), length=_num(geo.length)), T)]
+        return [(ET.Element("cylinder", radius=num(geo.radius), length=num(geo.length)), T)]
     if isinstance(geo, Capsule):
         half = geo.length / 2
-        ball = ET.Element("sphere", radius=_num(geo.radius))
-        out = [(ball, T @ trans([0, 0, -half])), (ET.Element("sphere", radius=_num(geo.radius)),
+        ball = ET.Element("sphere", radius=num(geo.radius))
+        out = [(ball, T @ trans([0, 0, -half])), (ET.Element("sphere", radius=num(geo.radius)),
                                                   T @ trans([0, 0, half]))]  # fmt: skip
         if geo.length > 0:
-            cyl = ET.Element("cylinder", radius=_num(geo.radius), length=_num(geo.length))
+            cyl = ET.Element("cylinder", radius=num(geo.radius), length=num(geo.length))
             out.insert(0, (cyl, T))
         return out
     if isinstance(geo, Ellipsoid):
-        return [(ET.Element("sphere", radius=_num(max(geo.radii))), T)]
+        return [(ET.Element("sphere", radius=num(max(geo.radii))), T)]
     assert isinstance(geo, Mesh)
     return [(ET.Element("mesh", filename=""), T)]
 
@@ -120,11 +109,11 @@ class _UrdfWriter:
                     assert isinstance(shape.geometry, Mesh)
                     geo_el.set("filename", self.mesh_filename(shape.geometry))
                     if any(s != 1.0 for s in shape.geometry.scale):
-                        geo_el.set("scale", _vec(shape.geometry.scale))
+                        geo_el.set("scale", vec(shape.geometry.scale))
                 g.append(geo_el)
                 if tag == "visual":
                     mat = ET.SubElement(el, "material", name=f"{link.name}_visual{i}")
-                    ET.SubElement(mat, "color", rgba=_vec(shape.rgba))
+                    ET.SubElement(mat, "color", rgba=vec(shape.rgba))
 
     def link(self, link: Link) -> None:
         el = ET.SubElement(self.robot, "link", name=link.name)
@@ -132,12 +121,12 @@ class _UrdfWriter:
         if ine is not None:
             ie = ET.SubElement(el, "inertial")
             if np.any(np.asarray(ine.com) != 0):
-                ET.SubElement(ie, "origin", xyz=_vec(ine.com), rpy="0 0 0")
-            ET.SubElement(ie, "mass", value=_num(ine.mass))
+                ET.SubElement(ie, "origin", xyz=vec(ine.com), rpy="0 0 0")
+            ET.SubElement(ie, "mass", value=num(ine.mass))
             I = np.asarray(ine.inertia)
-            ET.SubElement(ie, "inertia", ixx=_num(I[0, 0]), ixy=_num(I[0, 1]),
-                          ixz=_num(I[0, 2]), iyy=_num(I[1, 1]), iyz=_num(I[1, 2]),
-                          izz=_num(I[2, 2]))  # fmt: skip
+            ET.SubElement(ie, "inertia", ixx=num(I[0, 0]), ixy=num(I[0, 1]),
+                          ixz=num(I[0, 2]), iyy=num(I[1, 1]), iyz=num(I[1, 2]),
+                          izz=num(I[2, 2]))  # fmt: skip
         self.shapes(el, link, "visual")
         self.shapes(el, link, "collision")
 
@@ -171,17 +160,17 @@ class _UrdfWriter:
                 jtype = "continuous"
             el = self.joint(j.name, jtype, j.parent, child, origin)
             if j.movable:
-                ET.SubElement(el, "axis", xyz=_vec(j.axis))
+                ET.SubElement(el, "axis", xyz=vec(j.axis))
                 le = ET.SubElement(el, "limit")
                 if jtype != "continuous":
-                    le.set("lower", _num(lim.lower) if np.isfinite(lim.lower) else "-inf")
-                    le.set("upper", _num(lim.upper) if np.isfinite(lim.upper) else "inf")
-                le.set("effort", _num(lim.effort) if np.isfinite(lim.effort) else "0")
-                le.set("velocity", _num(lim.velocity) if np.isfinite(lim.velocity) else "0")
+                    le.set("lower", num(lim.lower) if np.isfinite(lim.lower) else "-inf")
+                    le.set("upper", num(lim.upper) if np.isfinite(lim.upper) else "inf")
+                le.set("effort", num(lim.effort) if np.isfinite(lim.effort) else "0")
+                le.set("velocity", num(lim.velocity) if np.isfinite(lim.velocity) else "0")
                 if j.mimic is not None:
                     ET.SubElement(el, "mimic", joint=j.mimic.joint,
-                                  multiplier=_num(j.mimic.multiplier),
-                                  offset=_num(j.mimic.offset))  # fmt: skip
+                                  multiplier=num(j.mimic.multiplier),
+                                  offset=num(j.mimic.offset))  # fmt: skip
             if split:
                 ET.SubElement(self.robot, "link", name=child)
                 self.joint(f"{j.name}__post", "fixed", child, j.child, post)

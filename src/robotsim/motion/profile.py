@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import InputError, ScenarioError, UnknownNameError
+from robotsim.physics.timestep import timestep_field
 from robotsim.validation import yaml_error_message
 
 __all__ = [
@@ -108,7 +109,7 @@ class PhysicsSpec(_Strict):
     per_joint: dict[str, dict[str, float]] = Field(default_factory=dict)
     armature: float = Field(0.005, ge=0, description="reflected rotor inertia, kg m^2")
     friction: float = Field(1.0, gt=0)
-    timestep: float = Field(0.002, gt=0)
+    timestep: float = timestep_field()
     fall: FallSpec = FallSpec()
 
     def gains(self, joint: str) -> tuple[float, float, float]:

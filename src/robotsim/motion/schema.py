@@ -21,13 +21,13 @@ the schema: a robot profile may impose them (:func:`robotsim.motion.profile.chec
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from robotsim.errors import ScenarioError, UnknownNameError
-from robotsim.validation import yaml_error_message
+from robotsim.validation import fields_at, yaml_error_message
 
 __all__ = [
     "MOTION_FORMAT",
@@ -38,6 +38,8 @@ __all__ = [
     "Motion",
     "Program",
     "ProgramStep",
+    "file_format",
+    "format_of",
     "load_program",
     "program_from_dict",
     "save_program",
@@ -244,25 +246,16 @@ def _fmt_loc(loc: tuple[Any, ...]) -> str:
     return out
 
 
-def _valid_fields(root: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """Field names of the model that holds the unknown key at ``loc`` (for the message)."""
-    model: type[BaseModel] | None = root
-    for part in loc[:-1]:
-        if isinstance(part, int) or model is None:
-            continue
-        field = model.model_fields.get(str(part))
-        model = _model_in(field.annotation) if field is not None else None
-    return list(model.model_fields) if model is not None else []
+def format_of(data: dict[str, Any]) -> str:
+    """The ``format:`` of a parsed motion/program file; without one, a file with
+    ``motions:`` is a program and any other a motion."""
+    return str(data.get("format", PROGRAM_FORMAT if "motions" in data else MOTION_FORMAT))
 
 
-def _model_in(tp: Any) -> type[BaseModel] | None:
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return tp
-    for arg in get_args(tp):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
+def file_format(path: str | Path) -> str:
+    """:func:`format_of` the motion/program file at ``path``."""
+    data = yaml.safe_load(Path(path).read_text())
+    return format_of(data if isinstance(data, dict) else {})
 
 
 def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
@@ -270,7 +263,7 @@ def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
     program. Errors: :class:`ScenarioError` naming ``source`` and the field path."""
     if not isinstance(data, dict):
         raise ScenarioError(f"{source}: expected a mapping at the top level")
-    fmt = data.get("format", PROGRAM_FORMAT if "motions" in data else MOTION_FORMAT)
+    fmt = format_of(data)
     try:
         if fmt == MOTION_FORMAT:
             head = {k: data[k] for k in ("robot", "units", "start", "description") if k in data}
@@ -291,7 +284,7 @@ def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             root = Motion if fmt == MOTION_FORMAT else Program
-            valid = _valid_fields(root, tuple(err["loc"]))
+            valid = fields_at(root, tuple(err["loc"][:-1]))
             if root is Motion and len(err["loc"]) == 1:
                 valid = ["format", "robot", "units", "start", "description", *valid]
             msg = "unknown field" + (f"; valid: {', '.join(valid)}" if valid else "")

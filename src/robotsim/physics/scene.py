@@ -20,6 +20,7 @@ from robotsim.errors import InputError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere, readonly
 from robotsim.model.robot import RobotModel
 from robotsim.physics.surface import ContactSurface
+from robotsim.physics.timestep import DEFAULT_TIMESTEP, check_timestep
 
 __all__ = [
     "JOINT_TYPES",
@@ -209,7 +210,7 @@ class Scene:
     default_surface: ContactSurface = field(default_factory=ContactSurface)
     pairs: tuple[SurfacePair, ...] = ()
     lights: tuple[Light, ...] = (Light(),)
-    timestep: float = 0.002
+    timestep: float = DEFAULT_TIMESTEP
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
     name: str = "world"
     keep_visuals: bool = False
@@ -218,8 +219,7 @@ class Scene:
         object.__setattr__(self, "bodies", tuple(self.bodies))
         object.__setattr__(self, "robots", tuple(self.robots))
         object.__setattr__(self, "pairs", tuple(self.pairs))
-        if not (0 < self.timestep <= 0.05):
-            raise InputError(f"scene timestep {self.timestep!r}: must be in (0, 0.05] s")
+        check_timestep(self.timestep, "scene timestep")
         names = [b.name for b in self.bodies] + [r.name for r in self.robots]
         if self.ground is not None:
             names.append("ground")

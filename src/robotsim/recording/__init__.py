@@ -3,19 +3,46 @@
 SQLite file by default (``runs.sqlite``), or any SQLAlchemy URL (PostgreSQL through
 psycopg 3). :class:`Recorder` writes one run from a simulation loop; :class:`RunStore`
 reads runs back; :func:`export_run` writes CSV or Parquet. See ``docs/recording.md``.
+
+Names load on first use, so that naming the package (the CLI does) does not import
+SQLAlchemy.
 """
 
-from robotsim.recording.engine import DEFAULT_DB_NAME as DEFAULT_DB_NAME
-from robotsim.recording.engine import normalize_db as normalize_db
-from robotsim.recording.export import FORMATS as FORMATS
-from robotsim.recording.export import export_run as export_run
-from robotsim.recording.recorder import DEFAULT_FLUSH_INTERVAL as DEFAULT_FLUSH_INTERVAL
-from robotsim.recording.recorder import Recorder as Recorder
-from robotsim.recording.store import RecordingError as RecordingError
-from robotsim.recording.store import RunInfo as RunInfo
-from robotsim.recording.store import RunStatus as RunStatus
-from robotsim.recording.store import RunStore as RunStore
-from robotsim.recording.store import SignalTable as SignalTable
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robotsim.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from robotsim.recording.engine import DEFAULT_DB_NAME as DEFAULT_DB_NAME
+    from robotsim.recording.engine import normalize_db as normalize_db
+    from robotsim.recording.export import FORMATS as FORMATS
+    from robotsim.recording.export import export_run as export_run
+    from robotsim.recording.recorder import DEFAULT_FLUSH_INTERVAL as DEFAULT_FLUSH_INTERVAL
+    from robotsim.recording.recorder import Recorder as Recorder
+    from robotsim.recording.store import RecordingError as RecordingError
+    from robotsim.recording.store import RunInfo as RunInfo
+    from robotsim.recording.store import RunStatus as RunStatus
+    from robotsim.recording.store import RunStore as RunStore
+    from robotsim.recording.store import SignalTable as SignalTable
+
+_LAZY = {
+    "DEFAULT_DB_NAME": "robotsim.recording.engine",
+    "normalize_db": "robotsim.recording.engine",
+    "FORMATS": "robotsim.recording.export",
+    "export_run": "robotsim.recording.export",
+    "DEFAULT_FLUSH_INTERVAL": "robotsim.recording.recorder",
+    "Recorder": "robotsim.recording.recorder",
+    "RecordingError": "robotsim.recording.store",
+    "RunInfo": "robotsim.recording.store",
+    "RunStatus": "robotsim.recording.store",
+    "RunStore": "robotsim.recording.store",
+    "SignalTable": "robotsim.recording.store",
+}
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "DEFAULT_DB_NAME",

@@ -15,11 +15,12 @@ import json
 import os
 import re
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from robotsim.errors import InputError
-from robotsim.recording.store import RunStore
+
+if TYPE_CHECKING:
+    from robotsim.recording.store import RunStore
 
 __all__ = ["FORMATS", "export_run"]
 
@@ -34,6 +35,8 @@ def export_run(
     store: RunStore, run: int | str, fmt: str, out: str | os.PathLike[str]
 ) -> list[Path]:
     """Write one run's files into folder ``out`` (created); returns the paths written."""
+    import numpy as np
+
     if fmt not in FORMATS:
         raise InputError(f"--format: unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
     info = store.run(run)

@@ -63,9 +63,13 @@ _live: weakref.WeakSet[Recorder] = weakref.WeakSet()
 
 def default_versions() -> dict[str, str]:
     """Versions of robotsim, Python and the engines, for the ``runs.versions`` column."""
-    import robotsim
+    from importlib.metadata import PackageNotFoundError, version
 
-    out = {"robotsim": robotsim.__version__, "python": platform.python_version()}
+    try:
+        ours = version("robotsim")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        ours = "unknown"
+    out = {"robotsim": ours, "python": platform.python_version()}
     try:
         import mujoco
 

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from robotsim.errors import InputError, RobotsimError
 from robotsim.remote.protocol import (
@@ -38,7 +38,9 @@ from robotsim.remote.protocol import (
     get_str,
     get_str_list,
 )
-from robotsim.remote.target import SimulationTarget, pose7
+
+if TYPE_CHECKING:
+    from robotsim.remote.target import SimulationTarget
 
 __all__ = ["RemoteServer", "ServerLimits", "parse_address"]
 
@@ -398,6 +400,8 @@ class RemoteServer:
                     raise ProtocolError(f"unknown robot {r!r}; valid: {', '.join(valid)}")
         states = self.target.state(robots)
         if links:
+            from robotsim.remote.target import pose7
+
             for name, entry in states.items():
                 entry["links"] = {lk: pose7(T) for lk, T in self.target.link_poses(name).items()}
         return {"t": self.target.time, "paused": self.paused, "fault": self.fault, "robots": states}

@@ -1,0 +1,236 @@
+"""What ``robotsim motion play|check|thumbnails`` write: one function per command.
+
+- :func:`play_report`: kinematic playback -> ``summary.json``, ``side_view.png``,
+  ``trajectory.npz`` (:func:`save_trajectory`) and ``runs.sqlite``
+  (:func:`record_playback`); returns the summary.
+- :func:`check_report`: the physics check -> summary (and ``physics_check.json``,
+  ``com_path.png`` when given a folder).
+- :func:`write_thumbnails`: one PNG per keyframe, paths written back into the file.
+- :func:`load_for_playback`: a program file -> (program, model, robot profile).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robotsim.errors import InputError, UnknownNameError
+from robotsim.jsonable import to_jsonable
+from robotsim.model import RobotModel, load_robot
+from robotsim.motion.playback import PlaybackResult, compare_speed_methods, play
+from robotsim.motion.profile import RobotProfile, load_profile
+from robotsim.motion.schema import Program, load_program
+from robotsim.motion.support import ContactSettings
+from robotsim.motion.timeline import compile_program
+
+if TYPE_CHECKING:
+    from robotsim.motion.physics_check import PhysicsCheck
+
+__all__ = [
+    "check_report",
+    "load_for_playback",
+    "play_report",
+    "record_playback",
+    "save_trajectory",
+    "with_all_speeds",
+    "write_thumbnails",
+]
+
+
+def load_for_playback(file: str, robot: str | None) -> tuple[Program, RobotModel, RobotProfile]:
+    """The program in ``file``, its robot (``robot`` or the file's ``robot:``) and the
+    robot's profile (an empty one for a fixed-base robot without a profile)."""
+    program = load_program(file)
+    name = robot or program.robot
+    if name is None:
+        raise InputError(f"{file}: no robot: give --robot or a 'robot:' field in the file")
+    try:
+        model = load_robot(name)
+    except UnknownNameError as exc:
+        field = "--robot" if robot else f"{file}: robot"
+        raise InputError(f"{field}: {exc}") from None
+    try:
+        profile = load_profile(model.name)
+    except UnknownNameError:
+        if model.floating:
+            raise
+        profile = RobotProfile(robot=model.name)  # a fixed-base robot needs no soles
+    return program, model, profile
+
+
+def with_all_speeds(program: Program, level: int) -> Program:
+    """``program`` with every keyframe of every motion at speed ``level``."""
+    out = program
+    for m in program.motions:
+        mm = m
+        for kf in m.keyframes:
+            mm = mm.set_speed(kf.name, level)
+        out = out.with_motion(mm)
+    return out
+
+
+def play_report(
+    file: str,
+    robot: str | None,
+    out_dir: str | Path,
+    method: str = "fixed_tick",
+    tick: float = 0.01,
+    points: int = 50,
+    detection: str = "exact",
+    strip: bool = True,
+) -> dict[str, Any]:
+    """Play ``file`` kinematically with support switching and write the results to
+    ``out_dir``; returns what ``summary.json`` holds."""
+    program, model, profile = load_for_playback(file, robot)
+    tl = compile_program(program, model, file)
+    res = play(
+        model,
+        tl,
+        profile.soles,
+        method,  # type: ignore[arg-type]
+        tick=tick,
+        points=points,
+        settings=ContactSettings(detection=detection),  # type: ignore[arg-type]
+    )
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = res.summary()
+    summary["program"] = program.name
+    summary["file"] = str(file)
+    summary["stretched_segments"] = int(np.sum(tl.stretched))
+    summary["speed_methods"] = {
+        "as_written": compare_speed_methods(model, tl, profile.soles, tick, points),
+        "all_level_8": compare_speed_methods(
+            model,
+            compile_program(with_all_speeds(program, 8), model, file),
+            profile.soles,
+            tick,
+            points,
+        ),
+        "note": "tick-time contact detection (the paper's); contact error = depth of a sole "
+        "when it became the support",
+    }
+    if strip:
+        from robotsim.motion.render import side_view_strip
+
+        summary["side_view_png"] = str(side_view_strip(res, out / "side_view.png"))
+    summary["recording"] = str(record_playback(res, out / "runs.sqlite", program.name))
+    summary["trajectory"] = str(save_trajectory(res, out / "trajectory.npz"))
+    (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+    return summary
+
+
+def save_trajectory(res: PlaybackResult, path: Path) -> Path:
+    """Every link's world pose at every tick (positions m, quaternions wxyz), with the
+    joint values, support foot and sole heights, as a compressed ``.npz``."""
+    from robotsim.spatial import R_to_quat
+
+    P = res.link_poses()
+    np.savez_compressed(
+        path,
+        t=res.samples.t,
+        q=res.samples.q,
+        joint_names=np.array(res.model.joint_names),
+        link_names=np.array(res.model.link_names),
+        link_pos=P[..., :3, 3],
+        link_quat=R_to_quat(P[..., :3, :3]),
+        T_world_root=res.T_world_root,
+        support=res.support,
+        foot_names=np.array(res.foot_names),
+        sole_heights=res.heights,
+    )
+    return path
+
+
+def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
+    """The playback into a run store: joint values, body pose (m, rad roll/pitch/yaw),
+    support foot and sole heights per tick; support switches as events."""
+    from robotsim.recording import Recorder
+    from robotsim.spatial import R_to_rpy
+
+    model = res.model
+    rpy = R_to_rpy(res.T_world_root[:, :3, :3])
+    body = np.column_stack([res.T_world_root[:, :3, 3], rpy])
+    names = (
+        *model.joint_names,
+        "body_x",
+        "body_y",
+        "body_z",
+        "body_roll",
+        "body_pitch",
+        "body_yaw",
+        "support",
+        *[f"{f}_height" for f in res.foot_names],
+    )
+    values = np.column_stack([res.samples.q, body, res.support.astype(float), res.heights])
+    with Recorder(db) as rec:
+        rec.start_run(
+            f"motion play {name}",
+            {
+                "robot": model.name,
+                "method": res.samples.method,
+                "detection": res.settings.detection,
+            },
+        )
+        rec.signals(model.name, res.samples.t, names, values)
+        for s in res.switches:
+            rec.event(
+                s.t,
+                "support_switch",
+                model.name,
+                {"from": s.from_foot, "to": s.to_foot, "error_m": s.error_m},
+            )
+    return db
+
+
+def check_report(
+    file: str, robot: str | None, out_dir: str | Path | None = None
+) -> tuple[dict[str, Any], PhysicsCheck]:
+    """The physics check of ``file`` -> ``(summary dict, PhysicsCheck)``; with
+    ``out_dir``, also ``physics_check.json`` and ``com_path.png`` there."""
+    from robotsim.motion.physics_check import check_physics
+
+    program, model, profile = load_for_playback(file, robot)
+    if not profile.soles:
+        raise InputError(
+            f"{model.name}: the physics check needs a legged robot with foot soles "
+            "in its robot profile"
+        )
+    res = play(model, compile_program(program, model, file), profile.soles)
+    chk = check_physics(res, profile)
+    summary = {
+        "program": program.name,
+        "robot": model.name,
+        **chk.summary(),
+        "kinematic_min_support_margin_m": float(np.min(res.support_margin)),
+    }
+    if out_dir:
+        from robotsim.plots import save_com_path
+
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "physics_check.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+        summary["com_path_png"] = str(save_com_path(out / "com_path.png", chk, res))
+    return summary, chk
+
+
+def write_thumbnails(
+    file: str, robot: str | None, out_dir: str | Path | None, size: int, update: bool
+) -> tuple[int, Path]:
+    """Render one PNG per keyframe of ``file`` into ``out_dir`` (default: the file's
+    folder / ``<stem>_thumbs``); with ``update``, write the paths back into ``file`` in
+    its own format. Returns (number of thumbnails, folder)."""
+    from robotsim.motion.render import render_thumbnails
+    from robotsim.motion.schema import file_format, save_program
+
+    program, model, profile = load_for_playback(file, robot)
+    folder = Path(file).resolve().parent
+    out = Path(out_dir) if out_dir else folder / f"{Path(file).stem}_thumbs"
+    updated = render_thumbnails(program, model, profile.soles, out, relative_to=folder, size=size)
+    n = sum(1 for m in updated.motions for k in m.keyframes if k.thumbnail)
+    if update:  # keep the file's own format (a motion file stays a motion file)
+        save_program(updated, file, file_format(file))
+    return n, out
