@@ -92,3 +92,17 @@ def test_model_pickles_without_its_compiled_tree(puma, qs) -> None:
     other = pickle.loads(pickle.dumps(puma))
     assert "tree" not in other.__dict__
     assert np.array_equal(other.fk(qs[0]), puma.fk(qs[0]))
+
+
+def test_a_forked_child_runs_threaded_batches(puma, qs) -> None:
+    import multiprocessing as mp
+
+    expected = puma.fk(qs, threads=2)  # the parent's pool exists now
+    ctx = mp.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply(_fk_in_child, (qs,))
+    assert np.array_equal(got, expected)
+
+
+def _fk_in_child(q: np.ndarray) -> np.ndarray:
+    return robotsim.load_robot("puma560").fk(q, threads=2)

@@ -25,6 +25,15 @@ _pool_size = 0
 _lock = threading.Lock()
 
 
+def _forget_pool() -> None:
+    """A forked child has none of the parent's worker threads: start a new pool."""
+    global _pool, _pool_size, _lock
+    _pool, _pool_size, _lock = None, 0, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
 def default_threads() -> int:
     """Cores available to this process, or ``ROBOTSIM_THREADS`` when set."""
     env = os.environ.get("ROBOTSIM_THREADS")
