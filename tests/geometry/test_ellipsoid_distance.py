@@ -194,3 +194,14 @@ def test_no_direction_of_a_dense_grid_beats_the_depth(family: str) -> None:
     )
     assert np.sum(res.distance < 0) >= 100
     assert np.all(-res.distance <= F.min(axis=1) + 1e-12)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_give_the_one_thread_result(threads) -> None:
+    from robotsim.bench.clearance import bench_pairs
+
+    pairs = bench_pairs(6_000, seed=11)  # half overlapping, half separated
+    one = ellipsoid_distance(*pairs, threads=1)
+    many = ellipsoid_distance(*pairs, threads=threads)
+    for field in ("distance", "point_a", "point_b", "normal"):
+        assert np.array_equal(getattr(one, field), getattr(many, field))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.bench.timing import median_time
+from robotsim.kinematics.threads import default_threads
 
 __all__ = ["bench_pairs", "run"]
 
@@ -47,23 +48,34 @@ def _ellipsoids(quick: bool) -> dict[str, Any]:
     from robotsim.geometry import ellipsoid_distance
 
     n = 100_000
+    threads = default_threads()
     pairs = bench_pairs(n)
     ellipsoid_distance(*(p[:10] for p in pairs))
-    t = median_time(lambda: ellipsoid_distance(*pairs, check=False), repeats=3 if quick else 7)
+    t, t1 = [], []
+    for _ in range(3 if quick else 7):  # interleaved, so machine load hits both alike
+        t.append(median_time(lambda: ellipsoid_distance(*pairs, check=False), 1, 0))
+        t1.append(median_time(lambda: ellipsoid_distance(*pairs, check=False, threads=1), 1, 0))
     res = ellipsoid_distance(*pairs)
     sep = res.distance > 0
     sub_s = [p[sep][:20_000] for p in pairs]
     sub_o = [p[~sep][:20_000] for p in pairs]
-    ts = median_time(lambda: ellipsoid_distance(*sub_s, check=False), repeats=5)
-    to = median_time(lambda: ellipsoid_distance(*sub_o, check=False), repeats=5)
+    ts = median_time(lambda: ellipsoid_distance(*sub_s, check=False, threads=1), repeats=5)
+    to = median_time(lambda: ellipsoid_distance(*sub_o, check=False, threads=1), repeats=5)
     out: dict[str, Any] = {
         "ellipsoid_pairs": n,
         "ellipsoid_overlapping_fraction": float(np.mean(~sep)),
-        "ellipsoid_pairs_per_s": n / t,
+        "ellipsoid_pairs_per_s": n / float(np.median(t)),
+        "ellipsoid_pairs_per_s_1thread": n / float(np.median(t1)),
+        "ellipsoid_threads": threads,
         "ellipsoid_separated_us": ts / len(sub_s[0]) * 1e6,
         "ellipsoid_overlapping_us": to / len(sub_o[0]) * 1e6,
     }
     out["peers"] = _peers(pairs, res.distance, 2_000 if quick else 10_000)
+    for peer in out["peers"].values():
+        if isinstance(peer, dict):
+            peer["ours_over_theirs_pairs_per_s"] = (
+                out["ellipsoid_pairs_per_s"] / peer["pairs_per_s"]
+            )
     return out
 
 
@@ -114,6 +126,7 @@ def _peer_figures(loop: Any, ref: np.ndarray, method: str) -> dict[str, Any]:
     return {
         "pairs_per_s": len(ref) / t,
         "method": method,
+        "per_pair_us": t / len(ref) * 1e6,
         "separated_max_abs_error_m": float(err[sep].max()) if sep.any() else None,
         "separated_median_abs_error_m": float(np.median(err[sep])) if sep.any() else None,
         "overlapping_max_abs_error_m": float(err[~sep].max()) if (~sep).any() else None,
@@ -187,5 +200,5 @@ def run(quick: bool = False) -> dict[str, Any]:
         growth[str(n)] = _floor(n, quick)
     out["robots100_1k_s"] = growth["100"]["s"]
     out["robots_1k_growth"] = growth
-    out["threads"] = 1
+    out["threads"] = out["ellipsoid_threads"]
     return out

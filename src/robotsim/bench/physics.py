@@ -8,6 +8,8 @@ our step loop over MuJoCo's.
   compiled model and state, in percent; ``loop_overhead_single_step_pct`` does the same
   one step per call (Python call overhead dominates there).
 - ``soccer_rtf_2ms``: the same scenario stepped at 2 ms instead of its own 4 ms.
+- ``mj_step_us``: one bare ``mj_step`` of the soccer scene (from the run's own state,
+  warm start included); ``mj_step_bare_robot_us`` the same robot alone on the ground.
 - ``robots10_rtf``: ten omni robots with VFH + PID controllers in one world (the soccer
   scenario's step, robots colliding with each other), recording on.
 
@@ -68,34 +70,54 @@ def _fleet(n: int, timestep: float) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _settled(data: dict[str, Any]) -> Any:
+    """A soccer-style run driven 2 s (wheels turning, contacts active)."""
+    sc, robots, obstacles = load_mobile(data, "bench")
+    run = MobileRun(sc, robots, obstacles)
+    run.run(2.0)
+    return run
+
+
 def _overhead(quick: bool) -> dict[str, float]:
+    """``World.step`` against bare ``mj_step`` on the same state, and the bare step of
+    the soccer scene against a bare scene of the same robot (no obstacles).
+
+    Each measurement restarts from the full integration state (``mj_setState`` with
+    ``mjSTATE_INTEGRATION``: positions, velocities, controls and the solver's warm
+    start), so every repeat solves the same contacts as the run did."""
     import mujoco
 
-    sc, robots, obstacles = load_mobile(_soccer_data(), "bench")
-    run = MobileRun(sc, robots, obstacles)
-    run.run(2.0)  # driving, wheels turning, contacts active
+    data = _soccer_data()
+    run = _settled(data)
+    bare_run = _settled(dict(data, obstacles={"layout": "fixed", "positions": []}))
     world = run.world
-    m, d = world.model, world.data
-    snapshot = (d.qpos.copy(), d.qvel.copy(), d.act.copy(), float(d.time), d.ctrl.copy())
+    spec = int(mujoco.mjtState.mjSTATE_INTEGRATION)
+
+    def snapshot(m: Any, d: Any) -> np.ndarray:
+        state = np.empty(mujoco.mj_stateSize(m, spec))
+        mujoco.mj_getState(m, d, state, spec)
+        return state
+
+    saved = snapshot(world.model, world.data)
+    bare_saved = snapshot(bare_run.world.model, bare_run.world.data)
     n = run.steps_per_tick
     ticks = 200 if quick else 1000
 
-    def restore() -> None:
-        d.qpos[:], d.qvel[:], d.act[:] = snapshot[0], snapshot[1], snapshot[2]
-        d.time = snapshot[3]
-        d.ctrl[:] = snapshot[4]
+    def restore(m: Any, d: Any, state: np.ndarray) -> None:
+        mujoco.mj_setState(m, d, state, spec)
         mujoco.mj_forward(m, d)
-        world._next_check = d.time + world.check_interval
 
     def ours(k: int) -> float:
-        restore()
+        restore(world.model, world.data, saved)
+        world._next_check = world.data.time + world.check_interval
         t0 = time.perf_counter()
         for _ in range(ticks):
             world.step(k)
         return time.perf_counter() - t0
 
-    def bare(k: int) -> float:
-        restore()
+    def bare(k: int, w: Any = world, state: np.ndarray = saved) -> float:
+        m, d = w.model, w.data
+        restore(m, d, state)
         t0 = time.perf_counter()
         for _ in range(ticks):
             mujoco.mj_step(m, d, k)
@@ -108,9 +130,14 @@ def _overhead(quick: bool) -> dict[str, float]:
             a, b = ours(k), bare(k)
             ratios.append(a / b)
         out[label] = (statistics.median(ratios) - 1.0) * 100.0
-    restore()
-    t_bare = min(bare(n) for _ in range(3))
-    out["mj_step_us"] = t_bare / (ticks * n) * 1e6
+    scene, alone = [], []
+    for _ in range(3 if quick else 7):  # interleaved, so machine load hits both alike
+        scene.append(bare(n))
+        alone.append(bare(n, bare_run.world, bare_saved))
+    out["mj_step_us"] = statistics.median(scene) / (ticks * n) * 1e6
+    out["mj_step_bare_robot_us"] = statistics.median(alone) / (ticks * n) * 1e6
+    out["mj_step_contacts"] = int(world.data.ncon)
+    out["mj_step_bare_robot_contacts"] = int(bare_run.world.data.ncon)
     return out
 
 

@@ -14,6 +14,8 @@ law (a PID on the distance to the goal).
   (radius + robot radius + safety margin) covers, weighted by closeness; the robot takes
   the free sector nearest the goal bearing, preferring its previous heading on ties.
   It chooses a side instead of stalling and keeps the safety margin by construction.
+  One decision is one compiled call (:func:`_vfh_decide`); :meth:`VFH.histogram` and
+  the tests keep the NumPy form it must agree with.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 from numpy.typing import ArrayLike
 
 __all__ = ["VFH", "PotentialField", "clearances"]
@@ -119,6 +122,30 @@ class VFH:
     ) -> tuple[np.ndarray, float]:
         p = np.asarray(position, dtype=np.float64)[:2]
         to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
+        if len(obstacles) == 0:
+            return _unit(to_goal), 1.0
+        obs = obstacles if obstacles.dtype == np.float64 else obstacles.astype(np.float64)
+        mode, value, factor = _vfh_decide(
+            float(p[0]), float(p[1]), float(to_goal[0]), float(to_goal[1]), obs,
+            self.robot_radius, self.safety, self.window, self.sectors, self.threshold,
+            self.slow_distance, math.nan if previous is None else float(previous),
+        )  # fmt: skip
+        if mode == 0:
+            return _unit(to_goal), factor
+        if mode == 1:
+            return _unit(p - obstacles[int(value), :2]), factor
+        return np.array([math.cos(value), math.sin(value)]), factor
+
+    def decide_numpy(
+        self,
+        position: ArrayLike,
+        goal: ArrayLike,
+        obstacles: np.ndarray,
+        previous: float | None = None,
+    ) -> tuple[np.ndarray, float]:
+        """:meth:`__call__` in NumPy (the reference the compiled decision must match)."""
+        p = np.asarray(position, dtype=np.float64)[:2]
+        to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
         dist = math.hypot(to_goal[0], to_goal[1])
         goal_dir = math.atan2(to_goal[1], to_goal[0])
         if len(obstacles) == 0:
@@ -142,3 +169,86 @@ class VFH:
         cost[~free] = np.inf
         best = centres[int(np.argmin(cost))]
         return np.array([math.cos(best), math.sin(best)]), factor
+
+
+@njit(cache=True, inline="always")
+def _wrap_abs(a: float) -> float:
+    """``|(a + pi) mod 2 pi - pi|`` with Python's (and NumPy's) float modulo."""
+    return abs((a + math.pi) % (2 * math.pi) - math.pi)
+
+
+@njit(cache=True, inline="always")
+def _round_half_even(x: float) -> int:
+    f = math.floor(x)
+    d = x - f
+    if d > 0.5 or (d == 0.5 and f % 2 != 0):
+        f += 1.0
+    return int(f)
+
+
+@njit(cache=True, inline="always")
+def _covered(a, bearing, half, weight, m, width):  # type: ignore[no-untyped-def]
+    total = 0.0
+    for j in range(m):
+        if _wrap_abs(a - bearing[j]) <= half[j] + width / 2:
+            total += weight[j]
+    return total
+
+
+@njit(cache=True)
+def _vfh_decide(px, py, tx, ty, obs, robot_radius, safety, window, sectors, threshold,
+                slow_distance, previous):  # type: ignore[no-untyped-def]  # fmt: skip
+    """One VFH decision, the same arithmetic as :meth:`VFH.decide_numpy`.
+
+    ``(tx, ty)`` = goal - position; ``previous`` NaN when there is none. Returns
+    ``(mode, value, factor)``: mode 0 = head for the goal, 1 = back away from obstacle
+    ``int(value)`` (boxed in), 2 = head along angle ``value`` (rad).
+    """
+    n = obs.shape[0]
+    dist = math.hypot(tx, ty)
+    goal_dir = math.atan2(ty, tx)
+    gmin = math.inf
+    imin = 0
+    for i in range(n):
+        g = math.hypot(obs[i, 0] - px, obs[i, 1] - py) - obs[i, 2] - robot_radius
+        if g < gmin:
+            gmin = g
+            imin = i
+    factor = min(1.0, max(0.15, gmin / slow_distance))
+    width = 2 * math.pi / sectors
+    reach = min(window, dist + robot_radius)
+    bearing = np.empty(n)
+    half = np.empty(n)
+    weight = np.empty(n)
+    m = 0
+    for i in range(n):
+        rx = obs[i, 0] - px
+        ry = obs[i, 1] - py
+        dc = math.hypot(rx, ry)
+        enlarged = obs[i, 2] + robot_radius + safety
+        if dc - enlarged <= reach:
+            bearing[m] = math.atan2(ry, rx)
+            if dc <= enlarged:
+                half[m] = math.pi / 2
+            else:
+                half[m] = math.asin(min(enlarged / max(dc, 1e-9), 1.0))
+            weight[m] = 1.0 + max(0.0, reach - max(dc - enlarged, 0.0)) / reach
+            m += 1
+    goal_sector = _round_half_even(goal_dir / width) % sectors
+    if _covered(goal_sector * width, bearing, half, weight, m, width) <= threshold:
+        return 0, 0.0, factor
+    best = -1
+    best_cost = math.inf
+    for s in range(sectors):
+        c = s * width
+        if _covered(c, bearing, half, weight, m, width) > threshold:
+            continue
+        cost = _wrap_abs(c - goal_dir)
+        if not math.isnan(previous):
+            cost = cost + 0.3 * _wrap_abs(c - previous)
+        if cost < best_cost:
+            best_cost = cost
+            best = s
+    if best < 0:
+        return 1, float(imin), 0.15
+    return 2, best * width, factor

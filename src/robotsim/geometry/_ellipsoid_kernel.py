@@ -338,7 +338,7 @@ def _fill_S(L, S):  # type: ignore[no-untyped-def]
             S[a, b] = L[a, 0] * L[b, 0] + L[a, 1] * L[b, 1] + L[a, 2] * L[b, 2]
 
 
-@njit(cache=True, fastmath=_FM)
+@njit(cache=True, fastmath=_FM, nogil=True)
 def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: ignore[no-untyped-def]
     """Signed distance of ``N`` ellipsoid pairs (see the module docstring).
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
 
@@ -94,6 +94,41 @@ def chain_fk(q, F, jt, qi, mult, off, out):  # type: ignore[no-untyped-def]
             t = _move(t, jt[k], x)
             t = _mul(t, _load(F[k + 1]))
         _store(out[n], t)
+
+
+# One configuration: q (nq,) any strides, prog (K+1, 16), out (4, 4). An explicit
+# signature so the compiled entry point can be called without type dispatch.
+_F8 = types.float64
+CHAIN_FK_ONE_SIG = (types.Array(_F8, 1, "A"), types.Array(_F8, 2, "C"), types.Array(_F8, 2, "C"))
+
+
+@njit(CHAIN_FK_ONE_SIG, cache=True, nogil=True)
+def chain_fk_one(q, prog, out):  # type: ignore[no-untyped-def]
+    """:func:`chain_fk` of one configuration ``q (nq,)`` from a packed chain.
+
+    ``prog`` (K+1, 16): row ``k < K`` holds ``jt, qi, mult, off`` and ``F[k+1]``
+    (3x4 row-major); row ``K`` holds ``F[0]`` in columns 4..15. Same operations in the
+    same order as :func:`chain_fk`, so the result is bit-for-bit the same.
+    """
+    K = prog.shape[0] - 1
+    f = prog[K]
+    t = (f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15])
+    for k in range(K):
+        p = prog[k]
+        x = p[2] * q[int(p[1])] + p[3]
+        t = _move(t, int(p[0]), x)
+        t = _mul(t, (p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]))
+    _store(out, t)
+
+
+def entry_point(dispatcher, signature):  # type: ignore[no-untyped-def]
+    """The compiled function of ``dispatcher`` for ``signature``, callable without
+    numba's per-call type dispatch (the caller guarantees the argument types), or
+    the dispatcher itself if this numba does not expose it."""
+    try:
+        return dispatcher.overloads[tuple(signature)].entry_point
+    except (AttributeError, KeyError):
+        return dispatcher
 
 
 @njit(cache=True, nogil=True)

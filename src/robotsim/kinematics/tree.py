@@ -8,6 +8,8 @@ Chains to a single frame fuse consecutive fixed transforms into one.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,12 +18,18 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import KinematicsError, UnknownNameError
 from robotsim.kinematics import kernels
+from robotsim.kinematics.threads import run_rows
 from robotsim.model.robot import JointType
 
 if TYPE_CHECKING:
     from robotsim.model.robot import RobotModel
 
 __all__ = ["Chain", "KinematicTree"]
+
+_FK_ONE = kernels.entry_point(kernels.chain_fk_one, kernels.CHAIN_FK_ONE_SIG)
+_F8 = np.dtype(np.float64)
+_ndarray = np.ndarray
+_empty = np.empty
 
 
 def _z_to_axis(axis: np.ndarray) -> np.ndarray:
@@ -49,6 +57,7 @@ class Chain:
     mult: np.ndarray  # (K,)
     off: np.ndarray  # (K,)
     link: int  # index of the link the frame is on
+    prog: np.ndarray  # (K+1, 16) the same, packed for kernels.chain_fk_one
 
 
 class KinematicTree:
@@ -58,6 +67,7 @@ class KinematicTree:
         self.model = model
         L = len(model.links)
         self.nq = model.nq
+        self._shape1 = (model.nq,)
         index = {name: i for i, name in enumerate(model.link_names)}
         self.link_index = index
         self.parent = np.full(L, -1, dtype=np.int64)
@@ -137,6 +147,11 @@ class KinematicTree:
                 acc = full(self.B[i])
         acc = acc @ T_link_frame
         Fs.append(acc[:3].copy())
+        K = len(jts)
+        prog = np.zeros((K + 1, 16))
+        prog[:K, 0], prog[:K, 1], prog[:K, 2], prog[:K, 3] = jts, qis, mults, offs
+        prog[:K, 4:] = np.array(Fs[1:]).reshape(K, 12)
+        prog[K, 4:] = Fs[0].reshape(12)
         ch = Chain(
             F=np.ascontiguousarray(np.array(Fs)),
             jt=np.array(jts, dtype=np.int64),
@@ -144,6 +159,7 @@ class KinematicTree:
             mult=np.array(mults, dtype=np.float64),
             off=np.array(offs, dtype=np.float64),
             link=li,
+            prog=prog,
         )
         self._chains[name] = ch
         return ch
@@ -156,34 +172,75 @@ class KinematicTree:
                 f"{list(self.model.joint_names)}, got shape {qa.shape}"
             )
         batch = qa.shape[:-1]
-        return np.ascontiguousarray(qa.reshape(int(np.prod(batch)), self.nq)), batch
+        return np.ascontiguousarray(qa.reshape(math.prod(batch), self.nq)), batch
 
     # ------------------------------------------------------------------
-    def fk(self, q: ArrayLike, name: str | None = None) -> np.ndarray:
-        """Pose ``(..., 4, 4)`` of one link or frame, root at the identity."""
+    def fk(self, q: ArrayLike, name: str | None = None, threads: int | None = None) -> np.ndarray:
+        """Pose ``(..., 4, 4)`` of one link or frame, root at the identity.
+
+        ``threads``: threads for a large batch (None: all cores); same result as one.
+        One float64 configuration ``(nq,)`` of an already used frame takes a fast path
+        (the compiled entry point, no type dispatch, no copies): see :meth:`_fast_fk`.
+        """
+        if q.__class__ is _ndarray and q.shape == self._shape1 and q.dtype is _F8:
+            ch = self._chains.get(name) or self.chain(name)
+            out = _empty((4, 4))
+            _FK_ONE(q, ch.prog, out)
+            return out
         q2, batch = self._q2(q)
         ch = self.chain(name)
         out = np.empty((q2.shape[0], 4, 4))
-        kernels.chain_fk(q2, ch.F, ch.jt, ch.qi, ch.mult, ch.off, out)
+
+        def rows(a: int, b: int) -> None:
+            kernels.chain_fk(q2[a:b], ch.F, ch.jt, ch.qi, ch.mult, ch.off, out[a:b])
+
+        run_rows(rows, q2.shape[0], threads)
         return out.reshape(*batch, 4, 4)
 
-    def fk_all(self, q: ArrayLike) -> np.ndarray:
+    def _fast_fk(self) -> Callable[..., np.ndarray]:
+        """:meth:`fk` as a closure over this tree's arrays: one Python frame and no
+        attribute lookups on the single-configuration path (``model.fk`` becomes this
+        function after its first call)."""
+        progs = {name: ch.prog for name, ch in self._chains.items()}
+        shape1 = self._shape1
+        general = self.fk
+        fk_one = _FK_ONE
+        ndarray, f8, empty = _ndarray, _F8, _empty
+
+        def fk(q: ArrayLike, name: str | None = None, threads: int | None = None) -> np.ndarray:
+            if q.__class__ is ndarray and q.shape == shape1 and q.dtype is f8:  # type: ignore[union-attr]
+                prog = progs.get(name)
+                if prog is not None:
+                    out = empty((4, 4))
+                    fk_one(q, prog, out)
+                    return out
+                progs[name] = self.chain(name).prog
+            return general(q, name, threads)
+
+        fk.__doc__ = KinematicTree.fk.__doc__
+        return fk
+
+    def fk_all(self, q: ArrayLike, threads: int | None = None) -> np.ndarray:
         """Poses ``(..., L, 4, 4)`` of every link, root at the identity."""
         q2, batch = self._q2(q)
         L = self.parent.shape[0]
         out = np.empty((q2.shape[0], L, 4, 4))
-        kernels.tree_fk(q2, self.parent, self.jt, self.qi, self.mult, self.off, self.A, self.B,
-                        out)  # fmt: skip
+
+        def rows(a: int, b: int) -> None:
+            kernels.tree_fk(q2[a:b], self.parent, self.jt, self.qi, self.mult, self.off,
+                            self.A, self.B, out[a:b])  # fmt: skip
+
+        run_rows(rows, q2.shape[0], threads, min_rows=max(64, 4096 // L))
         return out.reshape(*batch, L, 4, 4)
 
-    def fk_frames(self, q: ArrayLike, names: list[str]) -> np.ndarray:
+    def fk_frames(self, q: ArrayLike, names: list[str], threads: int | None = None) -> np.ndarray:
         """Poses ``(..., len(names), 4, 4)`` of several links/frames from one tree pass."""
-        allT = self.fk_all(q)
+        allT = self.fk_all(q, threads)
         idx = [self.frame(n) for n in names]
         return np.stack([allT[..., i, :, :] @ T for i, T in idx], axis=-3)
 
     def jacobian_world(
-        self, q: ArrayLike, name: str | None = None
+        self, q: ArrayLike, name: str | None = None, threads: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """(pose ``(..., 4, 4)``, world-aligned Jacobian ``(..., 6, nq)``)."""
         q2, batch = self._q2(q)
@@ -191,5 +248,9 @@ class KinematicTree:
         N = q2.shape[0]
         T = np.empty((N, 4, 4))
         J = np.empty((N, 6, self.nq))
-        kernels.chain_jacobian(q2, ch.F, ch.jt, ch.qi, ch.mult, ch.off, T, J)
+
+        def rows(a: int, b: int) -> None:
+            kernels.chain_jacobian(q2[a:b], ch.F, ch.jt, ch.qi, ch.mult, ch.off, T[a:b], J[a:b])
+
+        run_rows(rows, N, threads)
         return T.reshape(*batch, 4, 4), J.reshape(*batch, 6, self.nq)

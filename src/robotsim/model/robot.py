@@ -4,6 +4,11 @@ A :class:`RobotModel` is built once (from a DH table, URDF, MJCF, robot YAML or 
 Python builder) and never changes; configurations and floating-base state live in
 separate objects (:mod:`robotsim.kinematics`).
 
+The kinematics lives one layer up: :mod:`robotsim.kinematics` imports this module,
+never the other way round. ``RobotModel.tree/fk/fk_all/jacobian/ik`` are thin
+delegates that reach the engine by its import path at first use (a plug-in slot, like
+an entry point), so the model package has no import of the kinematics package.
+
 Joint geometry: the pose of a child link in its parent's frame is
 
     T_parent_child(q) = origin @ M(axis, q) @ post
@@ -17,21 +22,19 @@ joints sit away from their body's origin.
 from __future__ import annotations
 
 import enum
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError, ModelError, UnknownNameError
 from robotsim.model.geometry import Shape, readonly
-
-if TYPE_CHECKING:
-    from robotsim.kinematics.ik import IKResult
-    from robotsim.kinematics.tree import KinematicTree
 
 __all__ = [
     "Frame",
@@ -317,28 +320,32 @@ class RobotModel:
             )
 
     # --------------------------------------------------------- kinematics
+    # Delegates to robotsim.kinematics (the primary API: kinematics.fk(model, q), ...).
     @cached_property
-    def tree(self) -> KinematicTree:
-        """The compiled arrays the kinematic kernels run on (built on first use)."""
-        from robotsim.kinematics.tree import KinematicTree
+    def tree(self) -> Any:
+        """The compiled :class:`robotsim.kinematics.tree.KinematicTree` the kernels run
+        on (built on first use, cached on the model)."""
+        return kinematics_engine().compile_tree(self)
 
-        return KinematicTree(self)
-
-    def fk(self, q: ArrayLike, link: str | None = None) -> np.ndarray:
+    def fk(self, q: ArrayLike, link: str | None = None, threads: int | None = None) -> np.ndarray:
         """World pose ``(..., 4, 4)`` of ``link`` (a link or frame name; default frame if
-        None) for ``q`` ``(..., nq)``, the root at the world origin."""
-        return self.tree.fk(q, link)
+        None) for ``q`` ``(..., nq)``, the root at the world origin; see
+        :func:`robotsim.kinematics.fk`. ``threads``: for large batches (None: all
+        cores), same result as one thread."""
+        fast = self.tree._fast_fk()
+        # From now on ``self.fk`` is the compiled tree's own function: the 1 us
+        # single-configuration path has one Python call, not two.
+        self.__dict__["fk"] = fast
+        return fast(q, link, threads)  # type: ignore[no-any-return]
 
-    def fk_all(self, q: ArrayLike) -> np.ndarray:
+    def fk_all(self, q: ArrayLike, threads: int | None = None) -> np.ndarray:
         """Poses of every link ``(..., nlinks, 4, 4)`` in :attr:`link_names` order."""
-        return self.tree.fk_all(q)
+        return self.tree.fk_all(q, threads)
 
     def jacobian(self, q: ArrayLike, link: str | None = None, local: bool = False) -> np.ndarray:
         """Geometric Jacobian ``(..., 6, nq)``, rows ``[v; w]``; see
-        :func:`robotsim.kinematics.jacobian.jacobian`."""
-        from robotsim.kinematics.jacobian import jacobian
-
-        return jacobian(self, q, link, local=local)
+        :func:`robotsim.kinematics.jacobian`."""
+        return kinematics_engine().jacobian(self, q, link, local=local)  # type: ignore[no-any-return]
 
     def ik(
         self,
@@ -346,17 +353,31 @@ class RobotModel:
         link: str | None = None,
         q0: ArrayLike | None = None,
         **options: Any,
-    ) -> IKResult:
-        """Inverse kinematics; see :func:`robotsim.kinematics.ik.solve_ik`."""
-        from robotsim.kinematics.ik import solve_ik
+    ) -> Any:
+        """Inverse kinematics, an :class:`robotsim.kinematics.IKResult`; see
+        :func:`robotsim.kinematics.solve_ik`."""
+        return kinematics_engine().solve_ik(self, target, link=link, q0=q0, **options)
 
-        return solve_ik(self, target, link=link, q0=q0, **options)
+    def __getstate__(self) -> dict[str, Any]:
+        # the compiled kinematics is rebuilt on demand, not pickled
+        return {k: v for k, v in self.__dict__.items() if k not in ("tree", "fk")}
 
     def __repr__(self) -> str:
         return (
             f"RobotModel({self.name!r}, links={len(self.links)}, joints={len(self.joints)}, "
             f"nq={self.nq}, floating={self.floating})"
         )
+
+
+KINEMATICS_ENGINE = "robotsim.kinematics"
+"""Import path of the package behind ``RobotModel.tree/fk/jacobian/ik``; it provides
+``compile_tree(model)``, ``jacobian(model, ...)`` and ``solve_ik(model, ...)``."""
+
+
+def kinematics_engine() -> ModuleType:
+    """The kinematics package, loaded by its import path on first use (the model layer
+    sits below it and does not import it)."""
+    return importlib.import_module(KINEMATICS_ENGINE)
 
 
 def _validate_and_sort(
