@@ -21,11 +21,7 @@ ROOT = "robotsim"
 DEFAULT_LAYER = "capabilities"
 
 # Edges that break the order today, each with the reason; the list only shrinks.
-KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    # RobotModel.fk/jacobian/ik delegate to kinematics/ (function-level imports);
-    # the `perf` work turns the arrow around.
-    ("model", "kinematics"): "RobotModel.fk/jacobian/ik delegates",
-}
+KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def read_layers() -> list[tuple[str, list[str]]]:
