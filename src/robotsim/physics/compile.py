@@ -18,6 +18,7 @@ touch the world but not each other (the P-versus-PD comparison needs that).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -196,11 +197,11 @@ def _attach_robot(
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
-    rspec = to_mjspec(r.model)
+    rspec = to_mjspec(r.model, prefix=prefix)  # prefixed: a root called 'world' is legal
     frame = spec.worldbody.add_frame(
         pos=[float(v) for v in r.T_world_base[:3, 3]], quat=_quat(r.T_world_base)
     )
-    frame.attach_body(rspec.body(r.model.root), prefix, "")
+    frame.attach_body(rspec.body(prefix + r.model.root), "", "")
     bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
     for lk in r.model.links:
         body = spec.body(prefix + lk.name)
@@ -273,7 +274,10 @@ def compile_scene(scene: Scene) -> Compiled:
             drives[r.name] = info
     _surfaces_on_spec(spec, scene, geom_surface)
     try:
-        model = spec.compile()
+        with warnings.catch_warnings():
+            # robots are attached by their prefixed root body (see _attach_robot)
+            warnings.filterwarnings("ignore", message="Attaching a spec with an empty prefix")
+            model = spec.compile()
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
         raise PhysicsError(f"scene {scene.name!r} does not compile: {exc}") from None
     bounce_geoms = _surfaces_on_model(model, scene, geom_surface, drives)
