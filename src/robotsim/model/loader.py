@@ -42,6 +42,8 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
     suffix = path.suffix.lower()
     if suffix not in ROBOT_SUFFIXES:
         if not path.exists():
+            if suffix or "/" in s or "\\" in s:  # a path, not a library name
+                raise ModelFileError(path, "no such file")
             raise UnknownNameError("robot", s, library_names())
         raise ModelFileError(path, f"unknown robot file type {suffix!r}; valid: "
                              + ", ".join(ROBOT_SUFFIXES))  # fmt: skip

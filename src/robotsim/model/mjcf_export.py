@@ -25,7 +25,7 @@ What is written:
   in both tuples) is one geom in group 0; visual-only shapes are group 2 with
   ``contype=conaffinity=0`` and ``density=0``; collision-only shapes are group 3. Box,
   sphere, cylinder, capsule and ellipsoid map one to one. Mesh files MuJoCo reads
-  itself (OBJ, binary STL up to 200000 triangles) are referenced by path; others
+  itself (OBJ of triangles, binary STL up to 200000 triangles) are referenced by path; others
   (ASCII STL, 3DS, X, DAE, GLB, PLY...) are read with
   :func:`robotsim.model.meshes.load_mesh` and written inline as vertex/face lists.
   Visual-only meshes use ``inertia="shell"`` (open visual meshes then compile); flat
@@ -76,7 +76,9 @@ def _mujoco_reads(path: Path) -> bool:
     """MuJoCo reads OBJ files and *binary* STL files of at most 200000 triangles."""
     suffix = path.suffix.lower()
     if suffix == ".obj":
-        return True
+        from robotsim.model.meshes import obj_has_polygons
+
+        return path.is_file() and not obj_has_polygons(path)  # n-gons: ours ear-clipped
     if suffix != ".stl":
         return False
     try:
