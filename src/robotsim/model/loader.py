@@ -19,7 +19,8 @@ ROBOT_SUFFIXES = (".urdf", ".xml", ".mjcf", ".yaml", ".yml")
 
 def library_names() -> list[str]:
     """Names of the built-in robots (the ``*.yaml`` files of the library)."""
-    return sorted(p.stem for p in LIBRARY_DIR.glob("*.yaml"))
+    files = LIBRARY_DIR.glob("*.yaml")
+    return sorted(p.stem for p in files if not p.name.endswith(".profile.yaml"))
 
 
 @lru_cache(maxsize=64)
