@@ -226,5 +226,79 @@ def make_walk_cmd(
     click.echo(f"wrote {out_file}")
 
 
+@motion_group.command("gait")
+@click.option("--robot", required=True, help="Robot (library name or robot file) with two legs.")
+@click.option("--steps", type=int, default=6, show_default=True,
+              help="Number of steps (even, >= 4: first, pairs, closing).")  # fmt: skip
+@click.option("--step-length", type=float, required=True, help="m")
+@click.option(
+    "--clearance", type=float, help="Swing-foot lift (m); default 1.5% of the standing height."
+)
+@click.option(
+    "--height",
+    "body_height",
+    type=float,
+    help="Body height above the floor (m); default 90% of the standing height.",
+)
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def gait_cmd(
+    robot: str,
+    steps: int,
+    step_length: float,
+    clearance: float | None,
+    body_height: float | None,
+    out_file: str,
+    as_json: bool,
+) -> None:
+    """Generate a statically stable walk for any biped (legs and soles from its profile,
+    leg IK, CoM over the support polygon) as an ordinary motion file."""
+    from robotsim.model import load_robot
+    from robotsim.motion.gait import WalkParams, static_walk, walk_legs
+    from robotsim.motion.schema import save_program
+
+    if steps < 4 or steps % 2:
+        raise InputError(f"--steps: {steps}; give an even number >= 4")
+    if step_length <= 0:
+        raise InputError(f"--step-length: {step_length}; must be > 0 (m)")
+    model = load_robot(robot)
+    m, soles, _ = walk_legs(model)
+    h0 = -float(m.fk(m.zero(), soles[0])[2, 3])
+    from robotsim.errors import KinematicsError
+    from robotsim.profile.resolve import resolve_profile
+
+    # CoM over the stance sole's centre, or as close to it as the legs reach
+    polys = [np.asarray(f.polygon) for f in resolve_profile(model).feet]
+    half = min(float(np.ptp(pg[:, 1])) / 2 for pg in polys)
+    program = None
+    for frac in (0.0, 0.25, 0.5):
+        params = WalkParams(
+            step_length=step_length,
+            clearance=clearance if clearance is not None else round(0.015 * h0, 4),
+            body_height=body_height if body_height is not None else round(0.9 * h0, 4),
+            cycles=(steps - 2) // 2,
+            com_inset=round(frac * half, 4),
+            left_sole=soles[0],
+            right_sole=soles[1],
+        )
+        try:
+            program = static_walk(model, params)
+            break
+        except KinematicsError as exc:
+            err = exc
+    if program is None:
+        raise InputError(f"{robot}: no static walk: {err}") from None
+    program = program.model_copy(update={"robot": robot})
+    save_program(program, out_file)
+    info = {"out": out_file, "robot": robot, "steps": steps, "step_length_m": step_length,
+            "clearance_m": params.clearance, "body_height_m": params.body_height,
+            "com_inset_m": params.com_inset, "soles": list(soles)}  # fmt: skip
+    if as_json:
+        echo_json(info)
+    else:
+        click.echo(f"wrote {out_file}: {steps} steps of {step_length} m, body "
+                   f"{params.body_height} m, clearance {params.clearance} m")  # fmt: skip
+
+
 def register(group: click.Group) -> None:
     group.add_command(motion_group)

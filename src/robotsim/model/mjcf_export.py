@@ -122,7 +122,12 @@ def _set_pose(el: ET.Element, T: np.ndarray) -> None:
 
 class _MjcfWriter:
     def __init__(
-        self, model: RobotModel, prefix: str, relative_to: Path | None, keyframes: bool
+        self,
+        model: RobotModel,
+        prefix: str,
+        relative_to: Path | None,
+        keyframes: bool,
+        world_root: bool = True,
     ) -> None:
         self.model = model
         self.keyframes = keyframes
@@ -138,7 +143,7 @@ class _MjcfWriter:
         self.asset = ET.SubElement(self.root, "asset")
         self.world = ET.SubElement(self.root, "worldbody")
         self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
-        self.body_names = mjcf_body_names(model, prefix)
+        self.body_names = mjcf_body_names(model, prefix, world_root)
 
     # ----------------------------------------------------------------- meshes
     def mesh_asset(self, geom: Mesh, visual_only: bool) -> str | None:
@@ -318,15 +323,16 @@ class _MjcfWriter:
         return self.root
 
 
-def mjcf_body_names(model: RobotModel, prefix: str = "") -> dict[str, str]:
+def mjcf_body_names(model: RobotModel, prefix: str = "", world_root: bool = True) -> dict[str, str]:
     """Link name -> MJCF body name (``prefix + link``; see the module doc for ``world``).
 
-    A fixed-base root called ``world`` maps to ``"world"``, MuJoCo's world body."""
+    A fixed-base root called ``world`` maps to ``"world"``, MuJoCo's world body (with
+    ``world_root=False`` it is renamed like any other link called ``world``)."""
     taken = {prefix + lk.name for lk in model.links}
     out = {}
     for i, lk in enumerate(model.links):
         name = prefix + lk.name
-        if name == "world" and (i > 0 or model.floating):
+        if name == "world" and (i > 0 or model.floating or not world_root):
             k, name = 1, "world_link"
             while name in taken:
                 k += 1
@@ -401,6 +407,7 @@ def to_mjcf_string(
     prefix: str = "",
     relative_to: Path | None = None,
     keyframes: bool = True,
+    world_root: bool = True,
 ) -> str:
     """The model as MJCF text (see the module doc for what maps to what).
 
@@ -409,12 +416,12 @@ def to_mjcf_string(
     ``relative_to`` (a directory) is given and contains them. ``keyframes=False`` leaves
     out the named poses.
     """
-    root = _MjcfWriter(model, prefix, relative_to, keyframes).build()
+    root = _MjcfWriter(model, prefix, relative_to, keyframes, world_root).build()
     ET.indent(root, space="  ")
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
-def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
+def to_mjspec(model: RobotModel, prefix: str = "", world_root: bool = True) -> mujoco.MjSpec:
     """The model as a ``mujoco.MjSpec``, ready to compile or to attach into a world.
 
     The spec holds one top-level body ``<prefix><root link>`` at the world origin (a
@@ -426,7 +433,9 @@ def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
             frame = world.worldbody.add_frame(pos=xyz)
             world.attach(to_mjspec(model), prefix=f"r{i}/", frame=frame)
 
-    or name them here and attach the root body alone::
+    (a fixed root called ``world`` is then MuJoCo's world body, which cannot be attached:
+    pass ``world_root=False`` to get it as a body ``world_link``), or name them here and
+    attach the root body alone::
 
         spec = to_mjspec(model, prefix="r1/")
         frame.attach_body(spec.body("r1/" + model.root))
@@ -438,7 +447,8 @@ def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
     """
     import mujoco
 
-    return mujoco.MjSpec.from_string(to_mjcf_string(model, prefix, keyframes=False))
+    xml = to_mjcf_string(model, prefix, keyframes=False, world_root=world_root)
+    return mujoco.MjSpec.from_string(xml)
 
 
 def full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:

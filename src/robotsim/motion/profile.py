@@ -66,10 +66,35 @@ def motion_profile(
     model = with_frames(model, prof)
     if not spec.soles and prof.feet:
         spec = spec.model_copy(update={"soles": soles_of(prof)})
+    if "physics" not in spec.model_fields_set and prof.feet:
+        spec = spec.model_copy(update={"physics": scaled_physics(model, prof, spec.soles)})
     for i, s in enumerate(spec.soles):
         if s.frame not in model.frame_names and s.frame not in model.link_names:
             raise InputError(f"{path}: soles[{i}].frame: unknown frame {s.frame!r}")
     return model, spec
+
+
+def scaled_physics(model: RobotModel, prof: Any, soles: tuple[SoleSpec, ...]) -> PhysicsSpec:
+    """Servo gains and fall thresholds scaled to a legged robot with no ``physics`` in its
+    profile file: torque limit = its weight times its standing base height (the moment
+    of the whole body over a leg), stiffness = that torque per 0.1 rad, damping a
+    fiftieth of it per rad/s, the rotor inertia big enough for the servo to stay stable at
+    the time step; a fall is the base below half its standing height or tilted 35 deg."""
+    from robotsim.profile.file import FallSpec
+
+    h = -min(float(model.fk(model.zero(), s.frame)[2, 3]) for s in soles)
+    tau = max(prof.mass, 1e-3) * 9.81 * max(h, 1e-3)
+    kp = tau / 0.02
+    kv = kp / 50.0
+    dt = 0.002
+    return PhysicsSpec(
+        kp=kp,
+        kv=kv,
+        torque_limit=tau,
+        armature=max(0.005, kp * dt**2, kv * dt),
+        timestep=dt,
+        fall=FallSpec(min_base_height=0.5 * h, max_tilt_deg=35.0),
+    )
 
 
 def check_capacity(program: Any, profile: RobotProfile) -> None:

@@ -18,7 +18,6 @@ touch the world but not each other (the P-versus-PD comparison needs that).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -197,11 +196,17 @@ def _attach_robot(
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
-    rspec = to_mjspec(r.model, prefix=prefix)  # prefixed: a root called 'world' is legal
+    from robotsim.model.mjcf_export import mjcf_body_names
+
+    rspec = to_mjspec(r.model, world_root=False)  # a root called 'world' -> 'world_link'
     frame = spec.worldbody.add_frame(
         pos=[float(v) for v in r.T_world_base[:3, 3]], quat=_quat(r.T_world_base)
     )
-    frame.attach_body(rspec.body(prefix + r.model.root), "", "")
+    bodies = mjcf_body_names(r.model, world_root=False)
+    frame.attach_body(rspec.body(bodies[r.model.root]), prefix, "")
+    for link, body in bodies.items():
+        if body != link:  # prefixed names are legal: give the link its own name back
+            spec.body(prefix + body).name = prefix + link
     bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
     for lk in r.model.links:
         body = spec.body(prefix + lk.name)
@@ -274,10 +279,7 @@ def compile_scene(scene: Scene) -> Compiled:
             drives[r.name] = info
     _surfaces_on_spec(spec, scene, geom_surface)
     try:
-        with warnings.catch_warnings():
-            # robots are attached by their prefixed root body (see _attach_robot)
-            warnings.filterwarnings("ignore", message="Attaching a spec with an empty prefix")
-            model = spec.compile()
+        model = spec.compile()
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
         raise PhysicsError(f"scene {scene.name!r} does not compile: {exc}") from None
     bounce_geoms = _surfaces_on_model(model, scene, geom_surface, drives)

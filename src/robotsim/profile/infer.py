@@ -15,7 +15,7 @@ At the zero pose (root at the origin, z up):
 - a *leg* is a terminal segment of >= 3 joints whose foot geometry reaches the robot's
   lowest point, with the hip above it; the foot is the child of the last joint whose
   subtree holds the whole sole; later joints are toes. The sole polygon is the convex
-  hull of the foot's collision geometry within ``SOLE_TOL`` of its lowest point; the sole
+  hull of the foot's collision geometry within ``SOLE_TOL`` (0.5 mm) of its lowest point; the sole
   frame is a model frame on the foot lying on that plane if there is one, else a frame
   ``<foot>_sole`` added at the polygon's centroid, axes parallel to the base's;
 - an *arm* is any other terminal segment of >= 2 joints (or one ending in a gripper);
@@ -37,7 +37,7 @@ from robotsim.profile.types import Arm, Drive, Foot, Gripper, Kind, Leg, Profile
 
 __all__ = ["SOLE_TOL", "infer_profile", "shape_points"]
 
-SOLE_TOL = 2e-3  # m: geometry this close to a foot's lowest point is sole
+SOLE_TOL = 5e-4  # m: geometry this close to a foot's lowest point is sole
 _TOOL_HINT = re.compile(r"tool|tcp|ee\b|end_?eff|grasp|flange|gripper", re.I)
 _SOLE_HINT = re.compile(r"sole|foot|contact", re.I)
 
