@@ -88,7 +88,8 @@ def test_mujoco_humanoid_legs_feet_and_soles() -> None:
     for f in p.feet:
         T_sole = m2.fk(m2.zero(), f.sole.name)
         assert T_sole[2, 3] == pytest.approx(zmin, abs=1e-9)  # both soles on one plane
-        area = 0.5 * abs(np.cross(np.roll(np.array(f.polygon), -1, 0), np.array(f.polygon)).sum())
+        x, y = np.array(f.polygon).T
+        area = 0.5 * abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
         assert area > 0.002  # a foot-sized sole, not a line
     assert T.shape[0] == len(m2.links)
     sides = sorted(leg.name for leg in p.legs)
