@@ -254,41 +254,13 @@ def gait_cmd(
     """Generate a statically stable walk for any biped (legs and soles from its profile,
     leg IK, CoM over the support polygon) as an ordinary motion file."""
     from robotsim.model import load_robot
-    from robotsim.motion.gait import WalkParams, static_walk, walk_legs
+    from robotsim.motion.gait import biped_walk
     from robotsim.motion.schema import save_program
 
-    if steps < 4 or steps % 2:
-        raise InputError(f"--steps: {steps}; give an even number >= 4")
-    if step_length <= 0:
-        raise InputError(f"--step-length: {step_length}; must be > 0 (m)")
-    model = load_robot(robot)
-    m, soles, _ = walk_legs(model)
-    h0 = -float(m.fk(m.zero(), soles[0])[2, 3])
-    from robotsim.errors import KinematicsError
-    from robotsim.profile.resolve import resolve_profile
-
-    # CoM over the stance sole's centre, or as close to it as the legs reach
-    polys = [np.asarray(f.polygon) for f in resolve_profile(model).feet]
-    half = min(float(np.ptp(pg[:, 1])) / 2 for pg in polys)
-    program = None
-    for frac in (0.0, 0.25, 0.5):
-        params = WalkParams(
-            step_length=step_length,
-            clearance=clearance if clearance is not None else round(0.015 * h0, 4),
-            body_height=body_height if body_height is not None else round(0.9 * h0, 4),
-            cycles=(steps - 2) // 2,
-            com_inset=round(frac * half, 4),
-            left_sole=soles[0],
-            right_sole=soles[1],
-        )
-        try:
-            program = static_walk(model, params)
-            break
-        except KinematicsError as exc:
-            err = exc
-    if program is None:
-        raise InputError(f"{robot}: no static walk: {err}") from None
-    program = program.model_copy(update={"robot": robot})
+    program, params, soles = biped_walk(
+        load_robot(robot), steps, step_length, clearance, body_height
+    )
+    program = program.model_copy(update={"robot": robot})  # the file as given
     save_program(program, out_file)
     info = {"out": out_file, "robot": robot, "steps": steps, "step_length_m": step_length,
             "clearance_m": params.clearance, "body_height_m": params.body_height,

@@ -40,7 +40,7 @@ from robotsim.motion.balance import com_world
 from robotsim.motion.schema import Keyframe, Motion, Program, ProgramStep
 from robotsim.spatial import inv_T
 
-__all__ = ["WalkParams", "static_walk"]
+__all__ = ["WalkParams", "biped_walk", "leg_ik", "static_walk", "walk_legs"]
 
 
 @dataclass(frozen=True)
@@ -271,3 +271,46 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
             ProgramStep(motion="stand_up"),
         ],
     )
+
+
+def biped_walk(
+    model: RobotModel,
+    steps: int,
+    step_length: float,
+    clearance: float | None = None,
+    body_height: float | None = None,
+) -> tuple[Program, WalkParams, tuple[str, str]]:
+    """``(program, params, (left sole, right sole))``: a static walk of ``steps`` steps
+    (even, >= 4) of ``step_length`` m for any biped, legs and soles from its profile.
+
+    Defaults from the standing height ``h`` (base above the soles at the zero pose):
+    body at ``0.9 h``, clearance ``0.015 h``. The CoM is held over the stance sole's
+    centre, or -- when the legs' limits do not reach that -- a quarter or half of the
+    sole's half width towards the other foot (the first that solves)."""
+    from robotsim.errors import InputError
+    from robotsim.profile.resolve import resolve_profile
+
+    if steps < 4 or steps % 2:
+        raise InputError(f"--steps: {steps}; give an even number >= 4")
+    if not step_length > 0:
+        raise InputError(f"--step-length: {step_length}; must be > 0 (m)")
+    m, soles, _ = walk_legs(model)
+    h0 = -float(m.fk(m.zero(), soles[0])[2, 3])
+    polys = [np.asarray(f.polygon) for f in resolve_profile(model).feet]
+    half = min(float(np.ptp(pg[:, 1])) / 2 for pg in polys)
+    err: Exception | None = None
+    for frac in (0.0, 0.25, 0.5):
+        params = WalkParams(
+            step_length=step_length,
+            clearance=clearance if clearance is not None else round(0.015 * h0, 4),
+            body_height=body_height if body_height is not None else round(0.9 * h0, 4),
+            cycles=(steps - 2) // 2,
+            com_inset=round(frac * half, 4),
+            left_sole=soles[0],
+            right_sole=soles[1],
+        )
+        try:
+            return static_walk(model, params), params, soles
+        except KinematicsError as exc:
+            err = exc
+    raise InputError(f"{model.name}: no static walk: {err}")
