@@ -98,7 +98,7 @@ def test_inspect_mesh_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("name", "content", "expected"),
     [
-        ("gone.3ds", None, "mesh file not found"),
+        ("gone.3ds", None, "no such file"),
         ("junk.3ds", b"not a 3ds file at all" * 4, "cannot read mesh"),
         ("junk.x", b"xof 0303txt 0032\nMesh {\n 3;\n", "cannot read mesh"),
         ("empty.stl", b"", "file holds no triangles"),

@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
+    "robotsim.cli.profile",
 ]
 
 

@@ -226,5 +226,51 @@ def make_walk_cmd(
     click.echo(f"wrote {out_file}")
 
 
+@motion_group.command("gait")
+@click.option("--robot", required=True, help="Robot (library name or robot file) with two legs.")
+@click.option("--steps", type=int, default=6, show_default=True,
+              help="Number of steps (even, >= 4: first, pairs, closing).")  # fmt: skip
+@click.option("--step-length", type=float, required=True, help="m")
+@click.option(
+    "--clearance", type=float, help="Swing-foot lift (m); default 1.5% of the standing height."
+)
+@click.option(
+    "--height",
+    "body_height",
+    type=float,
+    help="Body height above the floor (m); default 90% of the standing height.",
+)
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def gait_cmd(
+    robot: str,
+    steps: int,
+    step_length: float,
+    clearance: float | None,
+    body_height: float | None,
+    out_file: str,
+    as_json: bool,
+) -> None:
+    """Generate a statically stable walk for any biped (legs and soles from its profile,
+    leg IK, CoM over the support polygon) as an ordinary motion file."""
+    from robotsim.model import load_robot
+    from robotsim.motion.gait import biped_walk
+    from robotsim.motion.schema import save_program
+
+    program, params, soles = biped_walk(
+        load_robot(robot), steps, step_length, clearance, body_height
+    )
+    program = program.model_copy(update={"robot": robot})  # the file as given
+    save_program(program, out_file)
+    info = {"out": out_file, "robot": robot, "steps": steps, "step_length_m": step_length,
+            "clearance_m": params.clearance, "body_height_m": params.body_height,
+            "com_inset_m": params.com_inset, "soles": list(soles)}  # fmt: skip
+    if as_json:
+        echo_json(info)
+    else:
+        click.echo(f"wrote {out_file}: {steps} steps of {step_length} m, body "
+                   f"{params.body_height} m, clearance {params.clearance} m")  # fmt: skip
+
+
 def register(group: click.Group) -> None:
     group.add_command(motion_group)

@@ -119,8 +119,10 @@ def inspect_cmd(target: str, as_json: bool) -> None:
     """Show a robot's links, joints, frames and poses (library name or model file);
     for a mesh file, its vertex/face counts and bounds."""
     from robotsim.model.loader import ROBOT_SUFFIXES
+    from robotsim.model.meshes import MESH_SUFFIXES
 
-    if Path(target).suffix.lower() not in ROBOT_SUFFIXES and Path(target).is_file():
+    suffix = Path(target).suffix.lower()
+    if suffix in MESH_SUFFIXES or (suffix not in ROBOT_SUFFIXES and Path(target).is_file()):
         from robotsim.model.meshes import describe_mesh  # mesh files (.obj .stl .3ds .x ...)
 
         info = describe_mesh(target)

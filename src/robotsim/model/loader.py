@@ -19,7 +19,8 @@ ROBOT_SUFFIXES = (".urdf", ".xml", ".mjcf", ".yaml", ".yml")
 
 def library_names() -> list[str]:
     """Names of the built-in robots (the ``*.yaml`` files of the library)."""
-    return sorted(p.stem for p in LIBRARY_DIR.glob("*.yaml"))
+    files = LIBRARY_DIR.glob("*.yaml")
+    return sorted(p.stem for p in files if not p.name.endswith(".profile.yaml"))
 
 
 @lru_cache(maxsize=64)
@@ -42,6 +43,8 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
     suffix = path.suffix.lower()
     if suffix not in ROBOT_SUFFIXES:
         if not path.exists():
+            if suffix or "/" in s or "\\" in s:  # a path, not a library name
+                raise ModelFileError(path, "no such file")
             raise UnknownNameError("robot", s, library_names())
         raise ModelFileError(path, f"unknown robot file type {suffix!r}; valid: "
                              + ", ".join(ROBOT_SUFFIXES))  # fmt: skip

@@ -13,6 +13,13 @@ format         reader                      axes
                                            z-up: ``(x, y, z) -> (x, z, y)``
 =============  ==========================  ==========================================
 
+Polygon faces (OBJ ``f`` lines and COLLADA ``<polylist>``/``<polygons>`` with more than
+three corners) are cut into triangles by ear clipping
+(:func:`robotsim.model.polygon.triangulate_polygon`), which is right for concave
+polygons too; trimesh's own readers fan them from the first corner, which is not, so
+such files are read here (OBJ: ``v`` and ``f`` lines; DAE: through pycollada, node
+transforms applied). Files of triangles only still go through trimesh.
+
 Every loader flattens the file's node hierarchy (node transforms applied) into one
 :class:`trimesh.Trimesh`. No format carries reliable units: coordinates are taken as
 metres and a model scales them with :class:`robotsim.model.geometry.Mesh` ``scale``
@@ -30,7 +37,14 @@ import trimesh
 
 from robotsim.errors import ModelFileError
 
-__all__ = ["ASSIMP_SUFFIXES", "MESH_SUFFIXES", "TRIMESH_SUFFIXES", "describe_mesh", "load_mesh"]
+__all__ = [
+    "ASSIMP_SUFFIXES",
+    "MESH_SUFFIXES",
+    "TRIMESH_SUFFIXES",
+    "describe_mesh",
+    "load_mesh",
+    "obj_has_polygons",
+]
 
 TRIMESH_SUFFIXES = (".obj", ".stl", ".ply", ".off", ".glb", ".gltf", ".dae")
 ASSIMP_SUFFIXES = (".3ds", ".x")
@@ -53,7 +67,7 @@ _AXES_NOTE = {
 
 def _check_file(path: Path) -> str:
     if not path.is_file():
-        raise ModelFileError(path, "mesh file not found")
+        raise ModelFileError(path, "no such file")
     suffix = path.suffix.lower()
     if suffix not in MESH_SUFFIXES:
         raise ModelFileError(
@@ -70,6 +84,103 @@ def _load_trimesh(path: Path) -> trimesh.Trimesh:
     if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
         raise ModelFileError(path, "file holds no triangles")
     return loaded
+
+
+def _obj_polygons(path: Path) -> tuple[np.ndarray, list[list[int]]] | None:
+    """Vertices ``(n, 3)`` and 0-based corner lists of an OBJ file, or None if every face
+    is a triangle (trimesh reads those)."""
+    verts: list[list[float]] = []
+    faces: list[list[int]] = []
+    polygons = False
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise ModelFileError(path, f"cannot read mesh: {exc}") from None
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("v "):
+            parts = line.split()
+            try:
+                verts.append([float(x) for x in parts[1:4]])
+            except ValueError:
+                raise ModelFileError(path, f"line {lineno}: bad vertex {line.strip()!r}") from None
+        elif line.startswith("f "):
+            corners = []
+            for tok in line.split()[1:]:
+                try:
+                    k = int(tok.split("/", 1)[0])
+                except ValueError:
+                    msg = f"line {lineno}: bad face {line.strip()!r}"
+                    raise ModelFileError(path, msg) from None
+                corners.append(k - 1 if k > 0 else len(verts) + k)
+            if len(corners) > 3:
+                polygons = True
+            faces.append(corners)
+    if not polygons:
+        return None
+    v = np.array(verts, dtype=np.float64).reshape(-1, 3)
+    for f in faces:
+        if min(f) < 0 or max(f) >= len(v):
+            msg = f"face corner index out of range (the file has {len(v)} vertices)"
+            raise ModelFileError(path, msg)
+    return v, faces
+
+
+def _triangulated(v: np.ndarray, polygons: list[list[int]] | list[np.ndarray]) -> np.ndarray:
+    from robotsim.model.polygon import triangulate_polygon
+
+    tris = []
+    for corners in polygons:
+        c = np.asarray(corners, dtype=np.int64)
+        if len(c) >= 3:
+            tris.append(c[triangulate_polygon(v[c])])
+    return np.concatenate(tris) if tris else np.zeros((0, 3), dtype=np.int64)
+
+
+def _load_obj_polygons(path: Path) -> trimesh.Trimesh | None:
+    parsed = _obj_polygons(path)
+    if parsed is None:
+        return None
+    v, faces = parsed
+    f = _triangulated(v, faces)
+    if len(f) == 0:
+        raise ModelFileError(path, "file holds no triangles")
+    return trimesh.Trimesh(vertices=v, faces=f, process=False)
+
+
+def _load_dae_polygons(path: Path) -> trimesh.Trimesh | None:
+    """A COLLADA file with polygons of more than three corners, node transforms applied;
+    None if it holds triangles only."""
+    import collada
+
+    try:
+        dae = collada.Collada(str(path), ignore=[collada.common.DaeUnsupportedError,
+                                                 collada.common.DaeBrokenRefError])  # fmt: skip
+    except Exception as exc:  # pycollada raises many types for bad files
+        raise ModelFileError(path, f"cannot read mesh: {exc}") from None
+    if dae.scene is not None:
+        bound = [p for g in dae.scene.objects("geometry") for p in g.primitives()]
+    else:
+        bound = [p.bind(np.eye(4), {}) for g in dae.geometries for p in g.primitives]
+    if not any(isinstance(p, collada.polylist.BoundPolylist) and len(p.polyindex)
+               and int(np.max(p.polyindex[:, 1] - p.polyindex[:, 0])) > 3
+               for p in bound):  # fmt: skip
+        return None
+    verts, faces, count = [], [], 0
+    for p in bound:
+        if isinstance(p, collada.polylist.BoundPolylist):
+            v = np.asarray(p._vertex, dtype=np.float64)
+            vi = np.asarray(p._vertex_index, dtype=np.int64)
+            f = _triangulated(v, [vi[a:b] for a, b in p.polyindex])
+        elif isinstance(p, collada.triangleset.BoundTriangleSet):
+            v = np.asarray(p.vertex, dtype=np.float64)
+            f = np.asarray(p.vertex_index, dtype=np.int64).reshape(-1, 3)
+        else:
+            continue  # lines
+        verts.append(v)
+        faces.append(f + count)
+        count += len(v)
+    return trimesh.Trimesh(vertices=np.concatenate(verts), faces=np.concatenate(faces),
+                           process=False)  # fmt: skip
 
 
 def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -119,9 +230,14 @@ def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
 def _load_cached(path_str: str, mtime: float) -> trimesh.Trimesh:
     path = Path(path_str)
     suffix = _check_file(path)
+    mesh = None
     if suffix in ASSIMP_SUFFIXES:
         mesh = _load_assimp(path, suffix)
-    else:
+    elif suffix == ".obj":
+        mesh = _load_obj_polygons(path)
+    elif suffix == ".dae":
+        mesh = _load_dae_polygons(path)
+    if mesh is None:
         mesh = _load_trimesh(path)
     if not np.all(np.isfinite(mesh.vertices)):
         raise ModelFileError(path, "vertices contain NaN or inf")
@@ -163,3 +279,16 @@ def describe_mesh(path: str | Path) -> dict[str, Any]:
     if welded.is_watertight:
         info["volume"] = float(abs(welded.volume))
     return info
+
+
+@lru_cache(maxsize=256)
+def _obj_has_polygons(path_str: str, mtime: float) -> bool:
+    with open(path_str, errors="replace") as fh:
+        return any(line.startswith("f ") and len(line.split()) > 4 for line in fh)
+
+
+def obj_has_polygons(path: str | Path) -> bool:
+    """Whether an OBJ file has faces of more than three corners (which MuJoCo's own reader
+    may split wrongly when they are concave: the MJCF exporter inlines them instead)."""
+    p = Path(path).resolve()
+    return _obj_has_polygons(str(p), p.stat().st_mtime)

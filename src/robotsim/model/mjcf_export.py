@@ -25,18 +25,25 @@ What is written:
   in both tuples) is one geom in group 0; visual-only shapes are group 2 with
   ``contype=conaffinity=0`` and ``density=0``; collision-only shapes are group 3. Box,
   sphere, cylinder, capsule and ellipsoid map one to one. Mesh files MuJoCo reads
-  itself (OBJ, binary STL up to 200000 triangles) are referenced by path; others
+  itself (OBJ of triangles, binary STL up to 200000 triangles) are referenced by path; others
   (ASCII STL, 3DS, X, DAE, GLB, PLY...) are read with
   :func:`robotsim.model.meshes.load_mesh` and written inline as vertex/face lists.
   Visual-only meshes use ``inertia="shell"`` (open visual meshes then compile); flat
   meshes or meshes of fewer than 4 vertices, which MuJoCo refuses, are left out with a
   warning.
 - inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` (full
-  inertia tensor); a link without one lets MuJoCo infer mass and inertia from its
-  collision geoms at density 1000 kg/m^3 (``inertiafromgeom="auto"``). The compiler's
-  ``boundmass=1e-6`` / ``boundinertia=1e-10`` keep massless links (pure frames) legal,
-  and ``balanceinertia`` repairs tensors that break the triangle inequality (MuJoCo
-  refuses them; e.g. the PUMA 560's first link as tabulated).
+  inertia tensor, exactly as in the model: no ``balanceinertia``/``boundmass``/
+  ``boundinertia``, which would let MuJoCo change it; impossible tensors are refused when
+  the model is built). A massless link (``mass == 0``) gets no ``<inertial>``; like a
+  link without one, MuJoCo infers its mass and inertia from its collision geoms at
+  density 1000 kg/m^3 (``inertiafromgeom="auto"``). A moving link that ends up with no
+  mass at all (a pure frame at the end of a chain) gets a tiny one (1e-6 kg, 1e-10 kg m^2,
+  MuJoCo's minimum is 1e-15) so the model compiles; nothing else is changed.
+- body names: MuJoCo reserves ``world`` for its world body. A fixed-base model whose root
+  link is called ``world`` (URDF's convention) exports that root *as* the world body (its
+  geoms and frames go to ``<worldbody>``; the world has no mass). Any other link called
+  ``world`` (a floating root, or a deeper link) becomes the body ``world_link`` (or
+  ``world_link2``... if taken); with a non-empty ``prefix`` nothing needs renaming.
 - named frames -> sites ``<prefix><frame>`` on their link's body.
 - named poses -> keyframes ``<prefix><pose>`` in files (qpos of this robot alone; only
   when the model is not floating); not in :func:`to_mjspec`, whose spec is meant to be
@@ -69,7 +76,9 @@ def _mujoco_reads(path: Path) -> bool:
     """MuJoCo reads OBJ files and *binary* STL files of at most 200000 triangles."""
     suffix = path.suffix.lower()
     if suffix == ".obj":
-        return True
+        from robotsim.model.meshes import obj_has_polygons
+
+        return path.is_file() and not obj_has_polygons(path)  # n-gons: ours ear-clipped
     if suffix != ".stl":
         return False
     try:
@@ -113,7 +122,12 @@ def _set_pose(el: ET.Element, T: np.ndarray) -> None:
 
 class _MjcfWriter:
     def __init__(
-        self, model: RobotModel, prefix: str, relative_to: Path | None, keyframes: bool
+        self,
+        model: RobotModel,
+        prefix: str,
+        relative_to: Path | None,
+        keyframes: bool,
+        world_root: bool = True,
     ) -> None:
         self.model = model
         self.keyframes = keyframes
@@ -125,13 +139,11 @@ class _MjcfWriter:
             "compiler",
             angle="radian",
             autolimits="true",
-            boundmass="1e-06",
-            boundinertia="1e-10",
-            balanceinertia="true",
         )
         self.asset = ET.SubElement(self.root, "asset")
         self.world = ET.SubElement(self.root, "worldbody")
         self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
+        self.body_names = mjcf_body_names(model, prefix, world_root)
 
     # ----------------------------------------------------------------- meshes
     def mesh_asset(self, geom: Mesh, visual_only: bool) -> str | None:
@@ -226,10 +238,10 @@ class _MjcfWriter:
 
     def inertial(self, body: ET.Element, link: Link) -> None:
         ine = link.inertial
-        if ine is None:
+        if ine is None or ine.mass == 0.0:
             return
         I = np.asarray(ine.inertia)
-        el = ET.SubElement(body, "inertial", pos=vec(ine.com), mass=num(max(ine.mass, 0.0)))
+        el = ET.SubElement(body, "inertial", pos=vec(ine.com), mass=num(ine.mass))
         full = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
         el.set("fullinertia", vec(full))
 
@@ -238,15 +250,19 @@ class _MjcfWriter:
         m = self.model
         p = self.prefix
         bodies: dict[str, ET.Element] = {}
+        names = self.body_names
         root_link = m.links[0]
-        rb = ET.SubElement(self.world, "body", name=p + root_link.name)
+        if names[root_link.name] == "world":
+            rb = self.world  # a fixed root called 'world' is the world
+        else:
+            rb = ET.SubElement(self.world, "body", name=names[root_link.name])
         if m.floating:
             ET.SubElement(rb, "freejoint", name=p + "floating_base")
         bodies[root_link.name] = rb
         equality: list[ET.Element] = []
         for j in m.joints:
             parent = bodies[j.parent]
-            body = ET.Element("body", name=p + j.child)
+            body = ET.Element("body", name=names[j.child])
             # Attributes before children: insert inertial/joints/geoms after placing.
             parent.append(body)
             origin = np.asarray(j.origin)
@@ -274,9 +290,16 @@ class _MjcfWriter:
                                 joint2=p + j.mimic.joint)  # fmt: skip
                 eq.set("polycoef", vec([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
                 equality.append(eq)
+        massless = _massless_moving(m)
         for link in m.links:
             body = bodies[link.name]
+            if body is self.world:
+                self.link_geoms(body, link)
+                continue
             # MJCF wants inertial first; joints were appended before geoms below.
+            if link.name in massless:
+                ET.SubElement(body, "inertial", pos="0 0 0", mass="1e-06",
+                              diaginertia="1e-10 1e-10 1e-10")  # fmt: skip
             self.inertial(body, link)
             ine = body.find("inertial")
             if ine is not None:
@@ -298,6 +321,55 @@ class _MjcfWriter:
                 qpos = _full_qpos(m, m.pose(pname))
                 ET.SubElement(key_el, "key", name=p + pname, qpos=vec(qpos))
         return self.root
+
+
+def mjcf_body_names(model: RobotModel, prefix: str = "", world_root: bool = True) -> dict[str, str]:
+    """Link name -> MJCF body name (``prefix + link``; see the module doc for ``world``).
+
+    A fixed-base root called ``world`` maps to ``"world"``, MuJoCo's world body (with
+    ``world_root=False`` it is renamed like any other link called ``world``)."""
+    taken = {prefix + lk.name for lk in model.links}
+    out = {}
+    for i, lk in enumerate(model.links):
+        name = prefix + lk.name
+        if name == "world" and (i > 0 or model.floating or not world_root):
+            k, name = 1, "world_link"
+            while name in taken:
+                k += 1
+                name = f"world_link{k}"
+            taken.add(name)
+        out[lk.name] = name
+    return out
+
+
+def _massless_moving(model: RobotModel) -> set[str]:
+    """Links whose MuJoCo body has a joint but would have no mass: no inertial (or a
+    massless one), no collision shape for MuJoCo to infer one from, and no massive link
+    welded below them (MuJoCo counts fixed children into the moving body). MuJoCo
+    refuses such bodies ("mass and inertia of moving bodies must be larger than
+    mjMINVAL"), even between two massive ones."""
+
+    def own_mass(lk: Link) -> bool:
+        if lk.inertial is not None and lk.inertial.mass > 0.0:
+            return True
+        return bool(lk.collisions)  # MuJoCo infers a mass from them
+
+    children: dict[str, list[Joint]] = {}
+    for j in model.joints:
+        children.setdefault(j.parent, []).append(j)
+
+    def welded_mass(name: str) -> bool:
+        if own_mass(model.link(name)):
+            return True
+        return any(welded_mass(j.child) for j in children.get(name, []) if not j.movable)
+
+    out = set()
+    for j in model.joints:
+        if j.movable and not welded_mass(j.child):
+            out.add(j.child)  # MuJoCo wants mass in every body that has a joint
+    if model.floating and not welded_mass(model.root):
+        out.add(model.root)
+    return out
 
 
 def mujoco_joint_order(model: RobotModel) -> list[str]:
@@ -335,6 +407,7 @@ def to_mjcf_string(
     prefix: str = "",
     relative_to: Path | None = None,
     keyframes: bool = True,
+    world_root: bool = True,
 ) -> str:
     """The model as MJCF text (see the module doc for what maps to what).
 
@@ -343,12 +416,12 @@ def to_mjcf_string(
     ``relative_to`` (a directory) is given and contains them. ``keyframes=False`` leaves
     out the named poses.
     """
-    root = _MjcfWriter(model, prefix, relative_to, keyframes).build()
+    root = _MjcfWriter(model, prefix, relative_to, keyframes, world_root).build()
     ET.indent(root, space="  ")
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
-def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
+def to_mjspec(model: RobotModel, prefix: str = "", world_root: bool = True) -> mujoco.MjSpec:
     """The model as a ``mujoco.MjSpec``, ready to compile or to attach into a world.
 
     The spec holds one top-level body ``<prefix><root link>`` at the world origin (a
@@ -360,7 +433,9 @@ def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
             frame = world.worldbody.add_frame(pos=xyz)
             world.attach(to_mjspec(model), prefix=f"r{i}/", frame=frame)
 
-    or name them here and attach the root body alone::
+    (a fixed root called ``world`` is then MuJoCo's world body, which cannot be attached:
+    pass ``world_root=False`` to get it as a body ``world_link``), or name them here and
+    attach the root body alone::
 
         spec = to_mjspec(model, prefix="r1/")
         frame.attach_body(spec.body("r1/" + model.root))
@@ -372,7 +447,8 @@ def to_mjspec(model: RobotModel, prefix: str = "") -> mujoco.MjSpec:
     """
     import mujoco
 
-    return mujoco.MjSpec.from_string(to_mjcf_string(model, prefix, keyframes=False))
+    xml = to_mjcf_string(model, prefix, keyframes=False, world_root=world_root)
+    return mujoco.MjSpec.from_string(xml)
 
 
 def full_qpos(model: RobotModel, q: np.ndarray) -> np.ndarray:
@@ -392,4 +468,4 @@ def save_mjcf(model: RobotModel, path: str | Path) -> Path:
     return out
 
 
-__all__ += ["full_qpos", "mujoco_joint_order"]
+__all__ += ["full_qpos", "mjcf_body_names", "mujoco_joint_order"]

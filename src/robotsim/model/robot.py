@@ -140,6 +140,39 @@ class Inertial:
         object.__setattr__(self, "com", readonly(self.com, (3,)))
         object.__setattr__(self, "inertia", readonly(self.inertia, (3, 3)))
 
+    def problem(self, rtol: float = 1e-9) -> str | None:
+        """Why this inertia is not physically possible, or None if it is.
+
+        A body with mass has a symmetric positive definite inertia whose principal
+        moments ``a <= b <= c`` satisfy the triangle inequality ``a + b >= c`` (equality
+        only for a flat body); ``rtol`` (relative to ``c``) absorbs rounding in files.
+        A massless link (``mass == 0``) may have a zero tensor.
+        """
+        I = np.asarray(self.inertia)
+        if not np.all(np.isfinite(I)):
+            return "inertia contains NaN or inf"
+        scale = float(np.max(np.abs(I)))
+        if self.mass == 0.0 and scale == 0.0:
+            return None
+        if not np.allclose(I, I.T, rtol=0.0, atol=rtol * max(scale, 1e-300)):
+            return "inertia is not symmetric"
+        ev = np.linalg.eigvalsh((I + I.T) / 2.0)
+        if scale == 0.0 or ev[0] <= rtol * ev[2]:
+            return (
+                f"inertia is not positive definite (principal moments {_fmt(ev)} kg m^2; "
+                "each must be > 0)"
+            )
+        if ev[0] + ev[1] < ev[2] * (1.0 - rtol):
+            return (
+                f"inertia violates the triangle inequality (principal moments {_fmt(ev)} "
+                f"kg m^2: {ev[0]:.6g} + {ev[1]:.6g} < {ev[2]:.6g})"
+            )
+        return None
+
+
+def _fmt(v: np.ndarray) -> str:
+    return "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
+
 
 @dataclass(frozen=True, eq=False)
 class Link:
@@ -191,6 +224,11 @@ class RobotModel:
 
     def __post_init__(self) -> None:
         links, joints = _validate_and_sort(self.name, self.links, self.joints)
+        for lk in links:
+            bad = None if lk.inertial is None else lk.inertial.problem()
+            if bad is not None:
+                where = f"{self.source}: " if self.source is not None else ""
+                raise ModelError(f"{where}robot {self.name!r}: link {lk.name!r}: {bad}")
         object.__setattr__(self, "links", links)
         object.__setattr__(self, "joints", joints)
         object.__setattr__(self, "frames", tuple(self.frames))

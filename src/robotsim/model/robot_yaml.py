@@ -273,6 +273,11 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
         b.pose(pname, {k: v * (A if k in angular else L) for k, v in values.items()})
     b.floating = spec.floating
     b.metadata = dict(spec.metadata, description=spec.description)
-    model = b.build()
+    try:
+        model = b.build()
+    except ModelError as exc:
+        if isinstance(exc, ModelFileError):
+            raise
+        raise ModelFileError(path, str(exc)) from None
     object.__setattr__(model, "source", path)
     return model

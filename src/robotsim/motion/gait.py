@@ -1,5 +1,10 @@
 """A static walk generated with leg IK, stored as keyframes (``motions/walk_forward.yaml``).
 
+Any biped works: the legs, their joints and the sole frames come from the robot's
+profile (:mod:`robotsim.profile`, inferred from the model when it has no profile file),
+the left foot being the one on the +y side; each sole is placed by IK over its own
+leg's joints only (damped least squares on the leg's Jacobian columns).
+
 The gait is designed in the world (z up, x forward) and turned into joint keyframes:
 
 - the body stays upright at a fixed height above the floor (a crouch, so the legs can
@@ -35,7 +40,7 @@ from robotsim.motion.balance import com_world
 from robotsim.motion.schema import Keyframe, Motion, Program, ProgramStep
 from robotsim.spatial import inv_T
 
-__all__ = ["WalkParams", "static_walk"]
+__all__ = ["WalkParams", "biped_walk", "leg_ik", "static_walk", "walk_legs"]
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,9 @@ class WalkParams:
     shift_speed: int = 8
     swing_speed: int = 4
     lift_speed: int = 5
-    left_sole: str = "left_sole"
-    right_sole: str = "right_sole"
+    com_inset: float = 0.0  # m: CoM this far from the stance sole's centre towards the other
+    left_sole: str | None = None  # default: from the robot's profile
+    right_sole: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,9 +69,13 @@ class _Spec:
 
 
 class _Solver:
-    def __init__(self, model: RobotModel, p: WalkParams) -> None:
+    def __init__(
+        self, model: RobotModel, p: WalkParams, soles: tuple[str, str], legs: tuple[list[int], ...]
+    ) -> None:
         self.model = model
         self.p = p
+        self.soles = soles
+        self.legs = legs
         self.q = model.zero()
         self.body_xy = np.zeros(2)
 
@@ -77,16 +87,18 @@ class _Solver:
             T_wb = np.eye(4)
             T_wb[:2, 3] = bxy
             T_wb[2, 3] = p.body_height
-            for frame, xyz in zip((p.left_sole, p.right_sole), spec.feet):
+            for frame, cols, xyz in zip(self.soles, self.legs, spec.feet):
                 T_ws = np.eye(4)
                 T_ws[:3, 3] = xyz
-                res = m.ik(inv_T(T_wb) @ T_ws, link=frame, q0=q, tol=1e-12, max_iter=200)
-                if not bool(res.success):
+                q1, resid = leg_ik(m, frame, inv_T(T_wb) @ T_ws, q, cols)
+                if resid > 1e-9:  # stuck at the stretched knee: start from bent joints
+                    q1, resid = leg_ik(m, frame, inv_T(T_wb) @ T_ws, _bent(m, q, cols), cols)
+                q = q1
+                if resid > 1e-9:
                     raise KinematicsError(
                         f"walk keyframe {spec.name!r}: {frame} cannot reach {xyz} "
-                        f"(residual {float(res.residual):.2g})"
+                        f"(residual {resid:.2g}); try a smaller --step-length or --height"
                     )
-                q = res.q
             com = com_world(m, T_wb @ m.fk_all(q))
             err = np.asarray(spec.com) - com[:2]
             bxy = bxy + err
@@ -96,6 +108,71 @@ class _Solver:
         return q
 
 
+def _bent(model: RobotModel, q: np.ndarray, cols: list[int]) -> np.ndarray:
+    """``q`` with every one-sided joint of the leg (a limit near 0, like a knee) turned a
+    quarter of the way into its range: away from the stretched-leg singularity."""
+    out = np.array(q, dtype=np.float64)
+    for c in cols:
+        lo, hi = float(model.lower[c]), float(model.upper[c])
+        if np.isfinite(lo) and np.isfinite(hi) and min(abs(lo), abs(hi)) < 0.1:
+            big = lo if abs(lo) > abs(hi) else hi
+            if abs(big) > 0.5:
+                out[c] = 0.25 * big
+    return out
+
+
+def leg_ik(
+    model: RobotModel, frame: str, T_target: np.ndarray, q0: np.ndarray, cols: list[int]
+) -> tuple[np.ndarray, float]:
+    """``(q, residual)``: ``frame`` placed at ``T_target`` (root frame, (4, 4)) moving only
+    the joints ``cols`` of ``q`` (damped least squares within the joint limits); the
+    residual is the larger of the position (m) and rotation (rad) errors."""
+    from robotsim.spatial import rot_log
+
+    q = np.array(q0, dtype=np.float64)
+    lo, hi = model.lower[cols], model.upper[cols]
+    resid = np.inf
+    for _ in range(200):
+        T = model.fk(q, frame)
+        e = np.concatenate([T_target[:3, 3] - T[:3, 3], rot_log(T_target[:3, :3] @ T[:3, :3].T)])
+        resid = float(max(np.linalg.norm(e[:3]), np.linalg.norm(e[3:])))
+        if resid < 1e-13:
+            break
+        J = model.jacobian(q, frame)[:, cols]
+        lam = 1e-6 if resid < 1e-3 else 1e-3
+        dq = np.linalg.solve(J.T @ J + lam * np.eye(len(cols)), J.T @ e)
+        step = np.max(np.abs(dq))
+        if step > 0.3:
+            dq *= 0.3 / step
+        q[cols] = np.clip(q[cols] + dq, lo, hi)
+    return q, resid
+
+
+def walk_legs(model: RobotModel) -> tuple[RobotModel, tuple[str, str], tuple[list[str], list[str]]]:
+    """``(model with the profile's frames, (left sole, right sole), (left leg joints,
+    right leg joints))`` from the robot's profile; an error saying what was found if the
+    robot has not two legs with feet."""
+    from robotsim.errors import InputError
+    from robotsim.profile.resolve import resolve_profile, with_frames
+
+    prof = resolve_profile(model)
+    if len(prof.legs) != 2:
+        raise InputError(
+            f"{model.name}: a walk needs a biped (two legs with feet); its profile "
+            f"({prof.kind.value}) has {len(prof.legs)} leg(s) -- give legs and feet in a "
+            "profile file (docs/profiles.md)"
+        )
+    m = with_frames(model, prof)
+    feet = {f.name: f for f in prof.feet}
+    sides = []
+    for lg in prof.legs:
+        sole = feet[lg.foot].sole.name
+        y = float(m.fk(m.zero(), sole)[1, 3])
+        sides.append((y, sole, [j for j in lg.joints if j in m.joint_names]))
+    sides.sort(key=lambda t: -t[0])  # +y first: left
+    return m, (sides[0][1], sides[1][1]), (sides[0][2], sides[1][2])
+
+
 def _targets(model: RobotModel, q: np.ndarray, joints: list[str]) -> dict[str, float]:
     return {n: round(float(np.degrees(q[model.joint_index(n)])), 6) for n in joints}
 
@@ -103,11 +180,15 @@ def _targets(model: RobotModel, q: np.ndarray, joints: list[str]) -> dict[str, f
 def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
     """The static walk program for ``model`` (a biped with two sole frames)."""
     p = params or WalkParams()
-    T = model.tree.fk_frames(model.zero(), [p.left_sole, p.right_sole])
+    model, soles, leg_joints = walk_legs(model)
+    if p.left_sole is not None and p.right_sole is not None:
+        soles = (p.left_sole, p.right_sole)
+    T = model.tree.fk_frames(model.zero(), list(soles))
     w = float(T[0, 1, 3] - T[1, 1, 3]) / 2
     d, c = p.step_length, p.clearance
-    legs = [n for n in model.joint_names if ("hip" in n or "knee" in n or "ankle" in n)]
-    solver = _Solver(model, p)
+    legs = [n for n in model.joint_names if n in leg_joints[0] or n in leg_joints[1]]
+    cols = tuple([model.joint_index(n) for n in lj] for lj in leg_joints)
+    solver = _Solver(model, p, soles, cols)
 
     def foot(x: float, side: int, z: float = 0.0) -> tuple[float, float, float]:
         return (x, w if side == 0 else -w, z)
@@ -131,7 +212,7 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
     ) -> list[_Spec]:
         stance = 1 - swing
         y_st = w if stance == 0 else -w
-        com_st = (x_stance, y_st)
+        com_st = (x_stance, y_st - np.sign(y_st) * p.com_inset)
 
         def feet(xs: float, zs: float) -> tuple:
             planted, moving = foot(x_stance, stance), foot(xs, swing, zs)
@@ -157,15 +238,16 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
     first = motion("first_step", step("L0", 0, x0, x0, x0 + d, (x0, 0.0)))
     # cycle: right step then left step, in steady state (feet d apart, CoM over the back)
     xr, xl = x0, x0 + d
-    cyc = step("R", 1, xl, xr, xl + d, (xr, -w))
+    wc = w - p.com_inset  # the CoM's side offset over a stance sole
+    cyc = step("R", 1, xl, xr, xl + d, (xr, -wc))
     xr = xl + d
-    cyc += step("L", 0, xr, xl, xr + d, (xl, w))
+    cyc += step("L", 0, xr, xl, xr + d, (xl, wc))
     cycle = motion("cycle", cyc)
     # the cycle is relative to the body: after N repeats the feet are 2 d N further on
     xl_end, xr_end = x0 + d + 2 * d * p.cycles, x0 + 2 * d * p.cycles
     solver.body_xy = solver.body_xy + np.array([2 * d * (p.cycles - 1), 0.0])
-    last = step("R_close", 1, xl_end, xr_end, xl_end, (xr_end, -w))
-    last += shift("center", (foot(xl_end, 0), foot(xl_end, 1)), (xl_end, w), (xl_end, 0.0), 2)
+    last = step("R_close", 1, xl_end, xr_end, xl_end, (xr_end, -wc))
+    last += shift("center", (foot(xl_end, 0), foot(xl_end, 1)), (xl_end, wc), (xl_end, 0.0), 2)
     closing = motion("last_step", last)
     stand = Motion(
         name="stand_up", keyframes=[Keyframe(name="stand", targets={n: 0.0 for n in legs}, speed=3)]
@@ -179,7 +261,7 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
             "robotsim.motion.gait.static_walk"
         ),
         units="deg",
-        start="stand",
+        start="stand" if "stand" in model.poses else {n: 0.0 for n in legs},
         motions=[crouch, first, cycle, closing, stand],
         sequence=[
             ProgramStep(motion="crouch"),
@@ -189,3 +271,46 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
             ProgramStep(motion="stand_up"),
         ],
     )
+
+
+def biped_walk(
+    model: RobotModel,
+    steps: int,
+    step_length: float,
+    clearance: float | None = None,
+    body_height: float | None = None,
+) -> tuple[Program, WalkParams, tuple[str, str]]:
+    """``(program, params, (left sole, right sole))``: a static walk of ``steps`` steps
+    (even, >= 4) of ``step_length`` m for any biped, legs and soles from its profile.
+
+    Defaults from the standing height ``h`` (base above the soles at the zero pose):
+    body at ``0.9 h``, clearance ``0.015 h``. The CoM is held over the stance sole's
+    centre, or -- when the legs' limits do not reach that -- a quarter or half of the
+    sole's half width towards the other foot (the first that solves)."""
+    from robotsim.errors import InputError
+    from robotsim.profile.resolve import resolve_profile
+
+    if steps < 4 or steps % 2:
+        raise InputError(f"--steps: {steps}; give an even number >= 4")
+    if not step_length > 0:
+        raise InputError(f"--step-length: {step_length}; must be > 0 (m)")
+    m, soles, _ = walk_legs(model)
+    h0 = -float(m.fk(m.zero(), soles[0])[2, 3])
+    polys = [np.asarray(f.polygon) for f in resolve_profile(model).feet]
+    half = min(float(np.ptp(pg[:, 1])) / 2 for pg in polys)
+    err: Exception | None = None
+    for frac in (0.0, 0.25, 0.5):
+        params = WalkParams(
+            step_length=step_length,
+            clearance=clearance if clearance is not None else round(0.015 * h0, 4),
+            body_height=body_height if body_height is not None else round(0.9 * h0, 4),
+            cycles=(steps - 2) // 2,
+            com_inset=round(frac * half, 4),
+            left_sole=soles[0],
+            right_sole=soles[1],
+        )
+        try:
+            return static_walk(model, params), params, soles
+        except KinematicsError as exc:
+            err = exc
+    raise InputError(f"{model.name}: no static walk: {err}")

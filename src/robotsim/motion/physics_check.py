@@ -140,7 +140,7 @@ def check_physics(
     base = world.body(f"{ROBOT}/{model.root}")
     fall = profile.physics.fall
     soles = playback.soles
-    corners = [np.vstack([s.corners().T, np.ones(4)]) for s in soles]
+    corners = [np.vstack([s.corners().T, np.ones(len(s.corners()))]) for s in soles]
     frames = [s.frame for s in soles]
 
     def targets(q: np.ndarray) -> None:

@@ -150,7 +150,7 @@ class PlaybackResult:
         if not self.soles:
             return np.full(self.ticks + 1, np.nan)
         S = self.sole_poses
-        corners = [np.vstack([s.corners().T, np.ones(4)]) for s in self.soles]
+        corners = [np.vstack([s.corners().T, np.ones(len(s.corners()))]) for s in self.soles]
         out = np.empty(self.ticks + 1)
         for i in range(self.ticks + 1):
             pts = [

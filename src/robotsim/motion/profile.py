@@ -1,34 +1,30 @@
-"""Robot profiles: what a *real* robot adds to its kinematic model.
+"""Robot profiles as motion uses them: the support soles, the controller's memory, the
+servos and the physics-check gains.
 
-A profile (YAML, ``robotsim-profile/1``) names the robot it belongs to and gives
-
-- ``soles``: the support feet — a frame per foot and the sole rectangle in that frame
-  (used for ground contact, support switching and the support polygon);
-- ``controller``: capacity of the robot's program memory (the paper's controller holds
-  30 keyframes per motion and 20 motions per program) — only enforced when asked;
-- ``servos``: joint -> Dynamixel id, direction, zero offset and units (robotlink);
-- ``physics``: position-servo gains and torque limits for the physics check, and the
-  fall thresholds.
-
-Profiles of built-in robots live next to this module in ``profiles/<robot>.yaml``.
+The file format and its classes live in :mod:`robotsim.profile.file` (re-exported here);
+a robot's profile is its profile file (``<robot>.profile.yaml`` next to the robot file,
+or one given by path) on top of what :mod:`robotsim.profile` infers from the model:
+without ``soles`` in the file, the inferred feet are the soles.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from robotsim.errors import InputError, ScenarioError, UnknownNameError
-from robotsim.physics.timestep import timestep_field
-from robotsim.validation import yaml_error_message
+from robotsim.model.robot import RobotModel
+from robotsim.profile.file import (
+    ControllerSpec,
+    PhysicsSpec,
+    RobotProfile,
+    ServoBusSpec,
+    ServoSpec,
+    SoleSpec,
+    read_profile_file,
+)
 
 __all__ = [
-    "PROFILE_DIR",
     "ControllerSpec",
     "PhysicsSpec",
     "RobotProfile",
@@ -37,132 +33,68 @@ __all__ = [
     "SoleSpec",
     "check_capacity",
     "load_profile",
+    "motion_profile",
 ]
-
-PROFILE_DIR = Path(__file__).parent / "profiles"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SoleSpec(_Strict):
-    """A foot sole: ``frame`` (z up out of the sole), rectangle ``size`` [x, y] (m)
-    centred at ``center`` [x, y] in that frame."""
-
-    frame: str
-    size: tuple[float, float] = Field(description="length along x, width along y (m)")
-    center: tuple[float, float] = (0.0, 0.0)
-
-    def corners(self) -> np.ndarray:
-        """The four sole corners in the sole frame ``(4, 3)`` (m)."""
-        hx, hy = self.size[0] / 2, self.size[1] / 2
-        cx, cy = self.center
-        return np.array(
-            [[cx + sx * hx, cy + sy * hy, 0.0] for sx, sy in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
-        )
-
-
-class ControllerSpec(_Strict):
-    max_keyframes_per_motion: int | None = Field(None, ge=1)
-    max_motions_per_program: int | None = Field(None, ge=1)
-    baudrate: int = 115200
-
-
-class ServoSpec(_Strict):
-    """One servo: id on the bus, direction (+1/-1), offset (deg: the joint angle at
-    the servo's centre position)."""
-
-    id: int = Field(ge=0, le=252)
-    direction: int = Field(1)
-    offset_deg: float = 0.0
-
-    def model_post_init(self, _context: Any) -> None:
-        if self.direction not in (1, -1):
-            raise ValueError(f"direction must be 1 or -1, got {self.direction}")
-
-
-class ServoBusSpec(_Strict):
-    """Dynamixel Protocol 2.0 bus: ticks per revolution, the centre tick, and the
-    control-table addresses used (defaults: X series)."""
-
-    baudrate: int = 1_000_000
-    ticks_per_rev: int = 4096
-    center_tick: int = 2048
-    addr_torque_enable: int = 64
-    addr_goal_position: int = 116
-    addr_present_position: int = 132
-    joints: dict[str, ServoSpec] = Field(default_factory=dict)
-
-
-class FallSpec(_Strict):
-    min_base_height: float = Field(0.2, description="m; below this the robot has fallen")
-    max_tilt_deg: float = Field(35.0, description="body tilt from vertical that counts as a fall")
-
-
-class PhysicsSpec(_Strict):
-    """Position servos: ``torque = kp (q_ref - q) - kv qdot`` clipped to ``torque_limit``."""
-
-    kp: float = Field(20.0, gt=0, description="N m / rad")
-    kv: float = Field(0.5, ge=0, description="N m s / rad")
-    torque_limit: float = Field(4.0, gt=0, description="N m")
-    per_joint: dict[str, dict[str, float]] = Field(default_factory=dict)
-    armature: float = Field(0.005, ge=0, description="reflected rotor inertia, kg m^2")
-    friction: float = Field(1.0, gt=0)
-    timestep: float = timestep_field()
-    fall: FallSpec = FallSpec()
-
-    def gains(self, joint: str) -> tuple[float, float, float]:
-        d = self.per_joint.get(joint, {})
-        return (
-            d.get("kp", self.kp),
-            d.get("kv", self.kv),
-            d.get("torque_limit", self.torque_limit),
-        )
-
-
-class RobotProfile(_Strict):
-    format: str = "robotsim-profile/1"
-    robot: str
-    soles: tuple[SoleSpec, ...] = ()
-    controller: ControllerSpec = ControllerSpec()
-    servos: ServoBusSpec = ServoBusSpec()
-    physics: PhysicsSpec = PhysicsSpec()
-
-    def sole(self, frame: str) -> SoleSpec:
-        for s in self.soles:
-            if s.frame == frame:
-                return s
-        raise UnknownNameError("sole", frame, [s.frame for s in self.soles])
-
-
-@lru_cache(maxsize=32)
-def _load_file(path: str) -> RobotProfile:
-    p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{p}: {yaml_error_message(exc)}") from None
-    try:
-        return RobotProfile.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"])
-        raise InputError(f"{p}: {loc}: {err['msg']}") from None
 
 
 def load_profile(name_or_path: str | Path) -> RobotProfile:
-    """The profile of a built-in robot (by robot name) or a profile file."""
+    """The profile file of a built-in robot (by robot name) or a profile file by path."""
+    from robotsim.model.loader import LIBRARY_DIR
+
     s = str(name_or_path)
-    builtin = PROFILE_DIR / f"{s}.yaml"
+    builtin = LIBRARY_DIR / f"{s}.profile.yaml"
     if builtin.is_file():
-        return _load_file(str(builtin))
+        return read_profile_file(builtin)
     p = Path(s)
     if p.suffix in (".yaml", ".yml") and p.is_file():
-        return _load_file(str(p.resolve()))
-    raise UnknownNameError("robot profile", s, sorted(x.stem for x in PROFILE_DIR.glob("*.yaml")))
+        return read_profile_file(p)
+    valid = sorted(x.name.removesuffix(".profile.yaml") for x in LIBRARY_DIR.glob("*.profile.yaml"))
+    raise UnknownNameError("robot profile", s, valid)
+
+
+def motion_profile(
+    model: RobotModel, file: str | Path | None = None
+) -> tuple[RobotModel, RobotProfile]:
+    """``(model, profile)`` for motion: the model with the profile's added frames (inferred
+    sole frames...) and the profile file's settings with ``soles`` filled from the
+    (inferred or overridden) feet when the file gives none."""
+    from robotsim.profile.resolve import profile_file_for, resolve_profile, soles_of, with_frames
+
+    path = Path(file) if file is not None else profile_file_for(model)
+    spec = read_profile_file(path) if path is not None else RobotProfile(robot=model.name)
+    prof = resolve_profile(model, path)
+    model = with_frames(model, prof)
+    if not spec.soles and prof.feet:
+        spec = spec.model_copy(update={"soles": soles_of(prof)})
+    if "physics" not in spec.model_fields_set and prof.feet:
+        spec = spec.model_copy(update={"physics": scaled_physics(model, prof, spec.soles)})
+    for i, s in enumerate(spec.soles):
+        if s.frame not in model.frame_names and s.frame not in model.link_names:
+            raise InputError(f"{path}: soles[{i}].frame: unknown frame {s.frame!r}")
+    return model, spec
+
+
+def scaled_physics(model: RobotModel, prof: Any, soles: tuple[SoleSpec, ...]) -> PhysicsSpec:
+    """Servo gains and fall thresholds scaled to a legged robot with no ``physics`` in its
+    profile file: torque limit = its weight times its standing base height (the moment
+    of the whole body over a leg), stiffness = that torque per 0.1 rad, damping a
+    fiftieth of it per rad/s, the rotor inertia big enough for the servo to stay stable at
+    the time step; a fall is the base below half its standing height or tilted 35 deg."""
+    from robotsim.profile.file import FallSpec
+
+    h = -min(float(model.fk(model.zero(), s.frame)[2, 3]) for s in soles)
+    tau = max(prof.mass, 1e-3) * 9.81 * max(h, 1e-3)
+    kp = tau / 0.02
+    kv = kp / 50.0
+    dt = 0.002
+    return PhysicsSpec(
+        kp=kp,
+        kv=kv,
+        torque_limit=tau,
+        armature=max(0.005, kp * dt**2, kv * dt),
+        timestep=dt,
+        fall=FallSpec(min_base_height=0.5 * h, max_tilt_deg=35.0),
+    )
 
 
 def check_capacity(program: Any, profile: RobotProfile) -> None:

@@ -21,7 +21,7 @@ from robotsim.errors import InputError, UnknownNameError
 from robotsim.jsonable import to_jsonable
 from robotsim.model import RobotModel, load_robot
 from robotsim.motion.playback import PlaybackResult, compare_speed_methods, play
-from robotsim.motion.profile import RobotProfile, load_profile
+from robotsim.motion.profile import RobotProfile, motion_profile
 from robotsim.motion.schema import Program, load_program
 from robotsim.motion.support import ContactSettings
 from robotsim.motion.timeline import compile_program
@@ -42,7 +42,8 @@ __all__ = [
 
 def load_for_playback(file: str, robot: str | None) -> tuple[Program, RobotModel, RobotProfile]:
     """The program in ``file``, its robot (``robot`` or the file's ``robot:``) and the
-    robot's profile (an empty one for a fixed-base robot without a profile)."""
+    robot's profile (its profile file on top of the inferred one; the model gets the
+    frames the profile adds, such as inferred sole frames)."""
     program = load_program(file)
     name = robot or program.robot
     if name is None:
@@ -52,12 +53,7 @@ def load_for_playback(file: str, robot: str | None) -> tuple[Program, RobotModel
     except UnknownNameError as exc:
         field = "--robot" if robot else f"{file}: robot"
         raise InputError(f"{field}: {exc}") from None
-    try:
-        profile = load_profile(model.name)
-    except UnknownNameError:
-        if model.floating:
-            raise
-        profile = RobotProfile(robot=model.name)  # a fixed-base robot needs no soles
+    model, profile = motion_profile(model)  # the profile file's or the inferred feet
     return program, model, profile
 
 

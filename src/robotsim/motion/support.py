@@ -133,7 +133,7 @@ class SupportTracker:
         self._corners = []  # (4, 4) homogeneous corner columns in the link frame
         for s in self.soles:
             li, T_lf = tree.frame(s.frame)
-            C = np.vstack([s.corners().T, np.ones(4)])
+            C = np.vstack([s.corners().T, np.ones(len(s.corners()))])
             self._link.append(li)
             self._corners.append(np.asarray(T_lf) @ C)
         if not self.soles:  # a fixed-base robot: no support, the root stays put

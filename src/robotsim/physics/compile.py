@@ -196,11 +196,17 @@ def _attach_robot(
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
-    rspec = to_mjspec(r.model)
+    from robotsim.model.mjcf_export import mjcf_body_names
+
+    rspec = to_mjspec(r.model, world_root=False)  # a root called 'world' -> 'world_link'
     frame = spec.worldbody.add_frame(
         pos=[float(v) for v in r.T_world_base[:3, 3]], quat=_quat(r.T_world_base)
     )
-    frame.attach_body(rspec.body(r.model.root), prefix, "")
+    bodies = mjcf_body_names(r.model, world_root=False)
+    frame.attach_body(rspec.body(bodies[r.model.root]), prefix, "")
+    for link, body in bodies.items():
+        if body != link:  # prefixed names are legal: give the link its own name back
+            spec.body(prefix + body).name = prefix + link
     bits = ROBOT_BITS if r.collide_with_robots else LONER_BITS
     for lk in r.model.links:
         body = spec.body(prefix + lk.name)

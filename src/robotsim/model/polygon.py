@@ -1,0 +1,107 @@
+"""Triangulating polygon faces (mesh files store n-gons, concave ones included).
+
+A fan from the first corner is only right for convex polygons; :func:`triangulate_polygon`
+clips ears instead, so the triangles cover exactly the polygon (same area, same winding)
+whether it is convex or not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["polygon_area", "triangulate_polygon"]
+
+
+def _newell_normal(p: np.ndarray) -> np.ndarray:
+    """Newell's normal ``(3,)`` of a closed polygon ``(n, 3)``; its length is twice the
+    area, its direction follows the right-hand rule of the corner order."""
+    q = np.roll(p, -1, axis=0)
+    return np.array(
+        [
+            np.sum((p[:, 1] - q[:, 1]) * (p[:, 2] + q[:, 2])),
+            np.sum((p[:, 2] - q[:, 2]) * (p[:, 0] + q[:, 0])),
+            np.sum((p[:, 0] - q[:, 0]) * (p[:, 1] + q[:, 1])),
+        ]
+    )
+
+
+def polygon_area(points: ArrayLike) -> float:
+    """Area (units^2) of a planar polygon ``(n, 3)`` given by its corners in order."""
+    p = np.asarray(points, dtype=np.float64)
+    return float(np.linalg.norm(_newell_normal(p)) / 2.0)
+
+
+def _in_plane(p: np.ndarray) -> np.ndarray:
+    """Corners ``(n, 3)`` -> ``(n, 2)`` in the polygon's plane, counter-clockwise."""
+    nrm = _newell_normal(p)
+    n = np.linalg.norm(nrm)
+    if n == 0.0:  # degenerate (all corners on a line): any plane will do
+        nrm = np.array([0.0, 0.0, 1.0])
+    else:
+        nrm = nrm / n
+    a = np.eye(3)[int(np.argmin(np.abs(nrm)))]
+    u = np.cross(nrm, a)
+    u /= np.linalg.norm(u)
+    v = np.cross(nrm, u)
+    c = p - p.mean(axis=0)
+    return np.stack([c @ u, c @ v], axis=1)
+
+
+def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    return float((a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]))
+
+
+def triangulate_polygon(points: ArrayLike) -> np.ndarray:
+    """Triangles ``(n - 2, 3)`` (indices into ``points``) covering a simple planar
+    polygon ``(n, 3)``, convex or concave, wound like the polygon.
+
+    Ear clipping: repeatedly cut off a convex corner whose triangle holds no other
+    corner. O(n^2) per polygon, which is plenty for mesh faces. A corner on a straight
+    edge is clipped as a zero-area triangle, so the count is always ``n - 2``.
+    """
+    p = np.asarray(points, dtype=np.float64)
+    n = len(p)
+    if n < 3:
+        return np.zeros((0, 3), dtype=np.int64)
+    if n == 3:
+        return np.array([[0, 1, 2]], dtype=np.int64)
+    xy = _in_plane(p)
+    scale = float(np.max(np.ptp(xy, axis=0))) or 1.0
+    eps = 1e-12 * scale * scale
+    idx = list(range(n))
+    out: list[tuple[int, int, int]] = []
+    while len(idx) > 3:
+        m = len(idx)
+        clipped = False
+        for k in range(m):
+            i0, i1, i2 = idx[k - 1], idx[k], idx[(k + 1) % m]
+            a, b, c = xy[i0], xy[i1], xy[i2]
+            turn = _cross(a, b, c)
+            if turn < -eps:
+                continue  # reflex corner
+            if turn <= eps:  # straight corner: a zero-area sliver, safe to clip
+                out.append((i0, i1, i2))
+                idx.pop(k)
+                clipped = True
+                break
+            inside = False
+            for j in idx:
+                if j in (i0, i1, i2):
+                    continue
+                q = xy[j]
+                if (_cross(a, b, q) >= -eps and _cross(b, c, q) >= -eps
+                        and _cross(c, a, q) >= -eps):  # fmt: skip
+                    inside = True
+                    break
+            if not inside:
+                out.append((i0, i1, i2))
+                idx.pop(k)
+                clipped = True
+                break
+        if not clipped:  # self-intersecting input: finish with a fan
+            out.extend((idx[0], idx[t], idx[t + 1]) for t in range(1, len(idx) - 1))
+            idx = []
+    if len(idx) == 3:
+        out.append((idx[0], idx[1], idx[2]))
+    return np.array(out, dtype=np.int64)

@@ -1,0 +1,568 @@
+"""Infer a :class:`Profile` from a model's structure and geometry (names are hints only).
+
+At the zero pose (root at the origin, z up):
+
+- *endpoints* are the links right after the last movable joint of each branch; the tree
+  is cut at *branch links* (a link below which two or more endpoints hang) into
+  *segments* of movable joints;
+- a *gripper* is a branch link reached by an arm-like segment (>= 2 joints) from which
+  two or more short segments (<= 4 joints, each reaching less than half as far as the
+  segment above) hang: the fingers; the fingertip is the finger geometry farthest out;
+- a *wheel* is a continuous (or unlimited) joint whose child geometry is a disc about the
+  joint axis (a cylinder along it, or a mesh/box flat along it and round across) touching
+  the ground plane; two parallel wheels make a differential drive, three or four with
+  non-parallel axles an omnidirectional one;
+- a *leg* is a terminal segment of >= 3 joints whose foot geometry reaches the robot's
+  lowest point, with the hip above it; the foot is the child of the last joint whose
+  subtree holds the whole sole; later joints are toes. The sole polygon is the convex
+  hull of the foot's collision geometry within ``SOLE_TOL`` (0.5 mm) of its lowest point; the sole
+  frame is a model frame on the foot lying on that plane if there is one, else a frame
+  ``<foot>_sole`` added at the polygon's centroid, axes parallel to the base's;
+- an *arm* is any other terminal segment of >= 2 joints (or one ending in a gripper);
+  its tool frame is a model frame on the end link (names like tool/tcp/ee/grasp
+  preferred), the fingertips' midpoint for a gripper, else the end link itself;
+- left/right come from the side (y) a limb lies on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.robot import JointType, RobotModel
+from robotsim.profile.types import Arm, Drive, Foot, Gripper, Kind, Leg, Profile, SiteFrame, Wheel
+
+__all__ = ["SOLE_TOL", "infer_profile", "shape_points"]
+
+SOLE_TOL = 5e-4  # m: geometry this close to a foot's lowest point is sole
+_TOOL_HINT = re.compile(r"tool|tcp|ee\b|end_?eff|grasp|flange|gripper", re.I)
+_SOLE_HINT = re.compile(r"sole|foot|contact", re.I)
+
+
+# --------------------------------------------------------------------- geometry
+def _sphere_dirs(n: int) -> np.ndarray:
+    i = np.arange(n) + 0.5
+    phi = np.arccos(1 - 2 * i / n)
+    th = np.pi * (1 + 5**0.5) * i
+    return np.column_stack([np.cos(th) * np.sin(phi), np.sin(th) * np.sin(phi), np.cos(phi)])
+
+
+def _circle(n: int) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([np.cos(a), np.sin(a)])
+
+
+def shape_points(shape: Shape) -> np.ndarray:
+    """Points ``(n, 3)`` on a shape's surface in its link frame (box corners, circles of
+    cylinders, dense spheres for round ends, mesh vertices): enough to find its lowest
+    points and its extent."""
+    g = shape.geometry
+    if isinstance(g, Box):
+        s = np.asarray(g.size) / 2
+        p = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * s
+    elif isinstance(g, Sphere):
+        p = _sphere_dirs(400) * g.radius
+    elif isinstance(g, Ellipsoid):
+        p = _sphere_dirs(400) * np.asarray(g.radii)
+    elif isinstance(g, Cylinder):
+        c = _circle(64) * g.radius
+        p = np.vstack([np.column_stack([c, np.full(64, z)]) for z in (-g.length / 2, g.length / 2)])
+    elif isinstance(g, Capsule):
+        s = _sphere_dirs(400) * g.radius
+        p = np.vstack([s + np.array([0, 0, -g.length / 2]), s + np.array([0, 0, g.length / 2])])
+    elif isinstance(g, Mesh):
+        from robotsim.model.meshes import load_mesh
+
+        try:
+            p = np.asarray(load_mesh(g.path).vertices, dtype=np.float64) * np.asarray(g.scale)
+        except Exception:  # an unreadable mesh is reported where meshes are used
+            return np.zeros((0, 3))
+    else:
+        return np.zeros((0, 3))
+    T = np.asarray(shape.T_link_shape)
+    return p @ T[:3, :3].T + T[:3, 3]
+
+
+def _link_points(model: RobotModel, link: str, T_world: np.ndarray) -> np.ndarray:
+    lk = model.link(link)
+    shapes = lk.collisions or lk.visuals
+    if not shapes:
+        return np.zeros((0, 3))
+    p = np.vstack([shape_points(s) for s in shapes])
+    return p @ T_world[:3, :3].T + T_world[:3, 3]
+
+
+def _hull2d(p: np.ndarray) -> np.ndarray:
+    """Convex hull ``(k, 2)`` counter-clockwise (monotone chain)."""
+    pts = np.unique(np.round(p, 12), axis=0)
+    if len(pts) < 3:
+        return pts
+    pts = pts[np.lexsort((pts[:, 1], pts[:, 0]))]
+
+    def half(points: Iterable[np.ndarray]) -> list[np.ndarray]:
+        out: list[np.ndarray] = []
+        for q in points:
+            while len(out) >= 2:
+                a, b = out[-2], out[-1]
+                if (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]) > 1e-15:
+                    break
+                out.pop()
+            out.append(q)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+# --------------------------------------------------------------------- structure
+class _Tree:
+    def __init__(self, model: RobotModel) -> None:
+        self.m = model
+        self.children: dict[str, list] = {}
+        self.parent_joint = {}
+        for j in model.joints:
+            self.children.setdefault(j.parent, []).append(j)
+            self.parent_joint[j.child] = j
+        q0 = model.zero()
+        T = model.fk_all(q0)
+        self.T = {n: T[i] for i, n in enumerate(model.link_names)}
+
+    def subtree(self, link: str) -> list[str]:
+        out, stack = [], [link]
+        while stack:
+            n = stack.pop()
+            out.append(n)
+            stack.extend(j.child for j in self.children.get(n, []))
+        return out
+
+    def movable_below(self, link: str) -> bool:
+        return any(j.movable for n in self.subtree(link) for j in self.children.get(n, []))
+
+    def path(self, link: str) -> list:
+        """Joints from the root down to ``link``."""
+        out = []
+        while link in self.parent_joint:
+            j = self.parent_joint[link]
+            out.append(j)
+            link = j.parent
+        return out[::-1]
+
+    def points(self, links: Iterable[str]) -> np.ndarray:
+        pts = [_link_points(self.m, n, self.T[n]) for n in links]
+        pts = [p for p in pts if len(p)]
+        return np.vstack(pts) if pts else np.zeros((0, 3))
+
+
+def _q_joints(joints: Iterable) -> tuple[str, ...]:
+    return tuple(j.name for j in joints if j.actuated)
+
+
+# --------------------------------------------------------------------- wheels
+def _wheel(
+    tree: _Tree, j, zmin: float, height: float
+) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """(radius, axle in world, centre in world) if joint ``j`` turns a wheel."""
+    m = tree.m
+    if j.type is not JointType.CONTINUOUS and not (
+        j.type is JointType.REVOLUTE and not np.isfinite(j.limits.lower)
+    ):
+        return None
+    if any(c.movable for n in tree.subtree(j.child) for c in tree.children.get(n, [])):
+        return None
+    T = tree.T[j.child]
+    axis_child = np.asarray(j.post)[:3, :3].T @ np.asarray(j.axis)
+    axis_w = T[:3, :3] @ axis_child
+    centre = T[:3, :3] @ (-(np.asarray(j.post)[:3, :3].T @ np.asarray(j.post)[:3, 3])) + T[:3, 3]
+    lk = m.link(j.child)
+    radius = None
+    for s in lk.collisions or lk.visuals:
+        g = s.geometry
+        if isinstance(g, Cylinder):
+            zc = np.asarray(s.T_link_shape)[:3, 2]
+            if abs(abs(zc @ axis_child) - 1) < 1e-3:
+                radius = g.radius
+                centre = T @ np.append(np.asarray(s.T_link_shape)[:3, 3], 1.0)
+                centre = centre[:3]
+                break
+    if radius is None:
+        p = tree.points(tree.subtree(j.child))
+        if len(p) < 4:
+            return None
+        c = p.mean(axis=0)
+        along = (p - c) @ axis_w
+        across = np.linalg.norm((p - c) - np.outer(along, axis_w), axis=1)
+        r = float(across.max())
+        thick = float(np.ptp(along))
+        # a disc: thinner along the axle than across, and round across it
+        if r <= 0 or thick > 1.5 * r or np.std(across[across > 0.8 * r]) > 0.1 * r:
+            return None
+        radius, centre = r, c
+    low = centre[2] - radius * np.sqrt(max(0.0, 1 - axis_w[2] ** 2))
+    if abs(axis_w[2]) > 0.2 or low > zmin + max(0.01 * height, 2e-3):
+        return None  # axle not horizontal, or the wheel does not reach the ground
+    return float(radius), axis_w / np.linalg.norm(axis_w), np.asarray(centre, float)
+
+
+def drive_matrix(wheels: list[Wheel]) -> np.ndarray:
+    """``(n, 3)``: wheel speeds (rad/s) from ``[vx, vy, wz]``; see :class:`Drive`."""
+    rows = []
+    for w in wheels:
+        a = np.asarray(w.axis)
+        d = np.cross(a, [0.0, 0.0, 1.0])
+        d = d / np.linalg.norm(d)
+        p = np.asarray(w.position)
+        rows.append([d[0], d[1], p[0] * d[1] - p[1] * d[0]])
+    return np.array(rows) / np.array([[w.radius] for w in wheels])
+
+
+def _drive(wheels: list[Wheel]) -> Drive | None:
+    if len(wheels) < 2:
+        return None
+    M = drive_matrix(wheels)
+    axes = np.array([w.axis for w in wheels])
+    parallel = np.all(np.abs(axes @ axes[0]) > 1 - 1e-6)
+    names = tuple(w.joint for w in wheels)
+    mat = tuple(tuple(float(x) for x in row) for row in M)
+    if len(wheels) == 2 and parallel:
+        track = float(abs((np.asarray(wheels[0].position) - wheels[1].position) @ axes[0]))
+        if track > 0:
+            return Drive("diff", names, mat, track)
+    if len(wheels) in (3, 4) and not parallel and np.linalg.matrix_rank(M, tol=1e-9) == 3:
+        return Drive("omni", names, mat)
+    return None
+
+
+# --------------------------------------------------------------------- main
+def infer_profile(model: RobotModel) -> Profile:
+    """The profile of ``model`` inferred from its structure and geometry (module doc)."""
+    tree = _Tree(model)
+    notes: list[str] = []
+    all_pts = tree.points(model.link_names)
+    zmin = float(all_pts[:, 2].min()) if len(all_pts) else 0.0
+    height = float(np.ptp(all_pts[:, 2])) if len(all_pts) else 1.0
+
+    # base link: skip massless roots hanging on one fixed joint (URDF 'world', footprints)
+    base = model.root
+    while True:
+        lk = model.link(base)
+        kids = tree.children.get(base, [])
+        massless = lk.inertial is None or lk.inertial.mass == 0
+        if massless and not lk.collisions and len(kids) == 1 and not kids[0].movable:
+            base = kids[0].child
+        else:
+            break
+    T_base = tree.T[base]
+    R_base = T_base[:3, :3]
+
+    # mass and CoM
+    mass, mc = 0.0, np.zeros(3)
+    for n in model.link_names:
+        ine = model.link(n).inertial
+        if ine is not None and ine.mass > 0:
+            mass += ine.mass
+            mc += ine.mass * (tree.T[n][:3, :3] @ np.asarray(ine.com) + tree.T[n][:3, 3])
+    com = mc / mass if mass > 0 else T_base[:3, 3]
+
+    # wheels
+    wheels: list[Wheel] = []
+    wheel_links: set[str] = set()
+    for j in model.joints:
+        if not j.movable or j.mimic is not None:
+            continue
+        w = _wheel(tree, j, zmin, height)
+        if w is None:
+            continue
+        r, axis_w, centre_w = w
+        axis_b = R_base.T @ axis_w
+        contact_w = centre_w - [0, 0, r]
+        pos_b = R_base.T @ (contact_w - T_base[:3, 3])
+        wheels.append(Wheel(j.name, r, tuple(float(x) for x in axis_b),
+                            tuple(float(x) for x in pos_b)))  # fmt: skip
+        wheel_links.update(tree.subtree(j.child))
+    drive = _drive(wheels)
+    if wheels and drive is None:
+        notes.append(f"{len(wheels)} wheel(s) found ({', '.join(w.joint for w in wheels)}) "
+                     "but no 2-wheel differential or 3/4-wheel omni layout")  # fmt: skip
+
+    # endpoints and branch links
+    endpoints = []
+    for n in model.link_names:
+        if n in wheel_links:
+            continue
+        pj = tree.parent_joint.get(n)
+        if pj is None or not pj.movable:
+            continue
+        if not tree.movable_below(n):
+            endpoints.append(n)
+    paths = {e: tree.path(e) for e in endpoints}
+    chain = {e: [j.parent for j in paths[e]] + [e] for e in endpoints}
+
+    def branch_of(link: str) -> str:
+        """The deepest link of ``link``'s path shared with the path of an endpoint that
+        does not hang below ``link`` (where its limb starts)."""
+        mine = [j.parent for j in tree.path(link)] + [link]
+        below = set(tree.subtree(link))
+        best = 0
+        for o in endpoints:
+            if o in below:
+                continue
+            for k, (a, b) in enumerate(zip(mine, chain[o])):
+                if a != b:
+                    break
+                best = max(best, k)
+        return mine[best]
+
+    def segment(start: str, end: str) -> list:
+        js = tree.path(end)
+        names = [j.parent for j in js]
+        k = names.index(start) if start in names else 0
+        return [j for j in js[k:] if j.movable]
+
+    def reach(start: str, links: Iterable[str]) -> float:
+        p = tree.points(links)
+        if not len(p):
+            p = np.array([tree.T[n][:3, 3] for n in links])
+        return float(np.max(np.linalg.norm(p - tree.T[start][:3, 3], axis=1)))
+
+    groups: dict[str, list[str]] = {}
+    for e in endpoints:
+        groups.setdefault(branch_of(e), []).append(e)
+
+    # grippers: a branch link with >= 2 short terminal segments, reached by an arm
+    grippers: list[Gripper] = []
+    gripper_of: dict[str, Gripper] = {}
+    for b, ends in groups.items():
+        if len(ends) < 2 or b == model.root:
+            continue
+        segs = [segment(b, e) for e in ends]
+        if any(len(s) > 4 or not s for s in segs):
+            continue
+        above = branch_of(b)
+        up = segment(above, b)
+        if len(up) < 2:
+            continue
+        finger_reach = max(reach(b, tree.subtree(s[0].child)) for s in segs)
+        arm_reach = reach(above, [above, *[j.child for j in up]])
+        if finger_reach >= 0.5 * arm_reach:
+            continue
+        tips = [_fingertip(tree, b, e, f"{b}_tip{i + 1}") for i, e in enumerate(ends)]
+        g = Gripper(f"{b}", b, tuple(_q_or_all(s) for s in segs), tuple(tips))
+        grippers.append(g)
+        gripper_of[b] = g
+
+    # legs and arms from terminal segments (a gripper counts as its arm's end)
+    terminal: list[tuple[str, str]] = []  # (start branch link, end link)
+    for e in endpoints:
+        b = branch_of(e)
+        if b in gripper_of:
+            continue
+        terminal.append((b, e))
+    for b in gripper_of:
+        terminal.append((branch_of(b), b))
+
+    legs: list[Leg] = []
+    feet: list[Foot] = []
+    arms: list[Arm] = []
+    tol = max(0.01 * height, 2e-3)
+    hint_arm = model.kind in ("arm", "dual_arm", "dual-arm")
+    leg_candidates = []
+    for b, e in terminal:
+        seg = segment(b, e)
+        if e in gripper_of or hint_arm or len(seg) < 3:
+            continue
+        pts = tree.points(tree.subtree(e))
+        if not len(pts) or pts[:, 2].min() > zmin + tol:
+            continue
+        if tree.T[seg[0].child][2, 3] < pts[:, 2].min() + 0.3 * height * 0.5:
+            continue  # the hip is not above the foot
+        leg_candidates.append((b, e, seg))
+    if len(leg_candidates) >= 2:
+        for _, _, seg in leg_candidates:
+            foot_link, ankle_k = _foot_link(tree, seg)
+            foot = _foot(tree, model, foot_link, R_base)
+            if foot is None:
+                continue
+            side = _side(tree.T[foot_link][:3, 3] - T_base[:3, 3], R_base)
+            name = _unique(side + "_leg", [lg.name for lg in legs])
+            fname = _unique(side + "_foot", [f.name for f in feet])
+            toes = _q_joints(seg[ankle_k + 1 :])
+            feet.append(Foot(fname, foot.link, foot.sole, foot.polygon, toes))
+            legs.append(Leg(name, _q_joints(seg[: ankle_k + 1]), fname))
+    leg_ends = {e for b, e, _ in leg_candidates} if legs else set()
+    for b, e in terminal:
+        if e in leg_ends:
+            continue
+        seg = segment(b, e)
+        g = gripper_of.get(e)
+        if len(seg) < 2 and g is None:
+            continue
+        side = _side(tree.T[e][:3, 3] - T_base[:3, 3], R_base)
+        name = _unique(side + "_arm", [a.name for a in arms])
+        tool = _tool(tree, model, e, g)
+        arms.append(Arm(name, _q_joints(seg), tool, g.name if g else None))
+    if len(arms) == 1 and arms[0].name.endswith("_arm"):
+        arms[0] = Arm("arm", arms[0].joints, arms[0].tool, arms[0].gripper)
+    if len(legs) == 1:
+        legs, feet = [], []
+
+    if drive is not None:
+        kind = Kind.MOBILE_DIFF if drive.type == "diff" else Kind.MOBILE_OMNI
+    elif len(legs) >= 2:
+        kind = Kind.HUMANOID if len(arms) >= 2 and len(legs) == 2 else Kind.LEGGED
+    elif len(arms) == 1:
+        kind = Kind.ARM
+    elif len(arms) == 2:
+        kind = Kind.DUAL_ARM
+    else:
+        kind = Kind.OTHER
+    return Profile(
+        robot=model.name,
+        kind=kind,
+        base_link=base,
+        mass=float(mass),
+        com=tuple(float(x) for x in com),
+        legs=tuple(legs),
+        feet=tuple(feet),
+        arms=tuple(arms),
+        grippers=tuple(grippers),
+        wheels=tuple(wheels),
+        drive=drive,
+        notes=tuple(notes),
+    )
+
+
+# --------------------------------------------------------------------- helpers
+def _after(tree: _Tree, above: str, j) -> bool:
+    """Whether joint ``j`` lies below link ``above``."""
+    return j.child in tree.subtree(above) and j.child != above
+
+
+def _q_or_all(seg: list) -> tuple[str, ...]:
+    return tuple(j.name for j in seg)
+
+
+def _side(v_world: np.ndarray, R_base: np.ndarray) -> str:
+    y = float((R_base.T @ v_world)[1])
+    return "left" if y > 1e-6 else ("right" if y < -1e-6 else "center")
+
+
+def _unique(name: str, taken: list[str]) -> str:
+    if name not in taken:
+        return name
+    k = 2
+    while f"{name}{k}" in taken:
+        k += 1
+    return f"{name}{k}"
+
+
+def _foot_link(tree: _Tree, seg: list) -> tuple[str, int]:
+    """The foot (child of the deepest joint whose subtree holds every sole link: the
+    links with geometry at the leg's lowest point) and that joint's index in ``seg``."""
+    leg = tree.subtree(seg[0].child)
+    low = {n: tree.points([n]) for n in leg}
+    zlow = min(float(p[:, 2].min()) for p in low.values() if len(p))
+    soles = {n for n, p in low.items() if len(p) and p[:, 2].min() <= zlow + SOLE_TOL}
+    for k in range(len(seg) - 1, -1, -1):
+        if soles <= set(tree.subtree(seg[k].child)):
+            return seg[k].child, k
+    return seg[0].child, 0
+
+
+def _foot(tree: _Tree, model: RobotModel, foot_link: str, R_base: np.ndarray) -> Foot | None:
+    sub = tree.subtree(foot_link)
+    p = tree.points(sub)
+    if not len(p):
+        return None
+    zlow = p[:, 2].min()
+    sole_pts = p[p[:, 2] <= zlow + SOLE_TOL]
+    # a model frame on the foot lying on the sole plane with z (anti)parallel to world z
+    T_foot = tree.T[foot_link]
+    frames = [f for f in model.frames if f.link in sub]
+    frames.sort(key=lambda f: 0 if _SOLE_HINT.search(f.name) else 1)
+    sole = None
+    for fr in frames:
+        T = tree.T[fr.link] @ np.asarray(fr.T_link_frame)
+        if abs(T[2, 3] - zlow) <= SOLE_TOL and T[2, 2] > 1 - 1e-6:
+            T_lf = np.linalg.inv(T_foot) @ T
+            sole = SiteFrame(fr.name, foot_link, _tl(T_lf))
+            T_sole = T
+            break
+    if sole is None:
+        c = sole_pts.mean(axis=0)
+        T_sole = np.eye(4)
+        T_sole[:3, :3] = _yaw_only(R_base)
+        T_sole[:3, 3] = [c[0], c[1], zlow]
+        T_lf = np.linalg.inv(T_foot) @ T_sole
+        sole = SiteFrame(f"{foot_link}_sole", foot_link, _tl(T_lf), added=True)
+    local = (sole_pts - T_sole[:3, 3]) @ T_sole[:3, :3]
+    hull = _hull2d(local[:, :2])
+    if len(hull) < 3:  # a line contact (one capsule): give it the capsule's own width
+        return None
+    return Foot(foot_link, foot_link, sole, tuple((float(x), float(y)) for x, y in hull))
+
+
+def _yaw_only(R: np.ndarray) -> np.ndarray:
+    x = R[:, 0].copy()
+    x[2] = 0.0
+    if np.linalg.norm(x) < 1e-9:
+        return np.eye(3)
+    x /= np.linalg.norm(x)
+    z = np.array([0.0, 0.0, 1.0])
+    return np.column_stack([x, np.cross(z, x), z])
+
+
+def _tl(T: np.ndarray) -> tuple[tuple[float, ...], ...]:
+    T = np.array(T, dtype=np.float64)
+    T[np.abs(T) < 1e-15] = 0.0
+    return tuple(tuple(float(x) for x in row) for row in T)
+
+
+def _fingertip(tree: _Tree, hand: str, end: str, name: str) -> SiteFrame:
+    """The fingertip: the finger geometry farthest from the hand along the fingers'
+    direction (the centroid of the points within 2 mm of the farthest)."""
+    model = tree.m
+    frames = [f for f in model.frames if f.link in tree.subtree(end)]
+    tips = [f for f in frames if re.search(r"tip", f.name, re.I)]
+    if tips:
+        f = tips[0]
+        return SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+    T_hand = tree.T[hand]
+    p = tree.points(tree.subtree(end))
+    if not len(p):
+        p = tree.T[end][:3, 3][None]
+    d = tree.T[end][:3, 3] - T_hand[:3, 3]
+    if np.linalg.norm(d) < 1e-9:
+        d = p.mean(axis=0) - T_hand[:3, 3]
+    d = d / (np.linalg.norm(d) or 1.0)
+    s = (p - T_hand[:3, 3]) @ d
+    tip = p[s >= s.max() - 2e-3].mean(axis=0)
+    T = np.eye(4)
+    T[:3, :3] = T_hand[:3, :3]
+    T[:3, 3] = tip
+    return SiteFrame(name, end, _tl(np.linalg.inv(tree.T[end]) @ T), added=True)
+
+
+def _tool(tree: _Tree, model: RobotModel, end: str, g: Gripper | None) -> SiteFrame:
+    sub = (
+        tree.subtree(end)
+        if g is None
+        else [end] + [n for n in tree.subtree(end) if not tree.movable_below(n) and n == end]
+    )
+    frames = [f for f in model.frames if f.link in tree.subtree(end)]
+    hinted = [f for f in frames if _TOOL_HINT.search(f.name)]
+    if g is None and not hinted:
+        hinted = [f for f in frames if f.link in sub]
+    if hinted:
+        f = hinted[0]
+        return SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+    if g is not None:
+        T_end = tree.T[end]
+        tips = [tree.T[t.link] @ t.T for t in g.fingertips]
+        T = np.eye(4)
+        T[:3, :3] = T_end[:3, :3]
+        T[:3, 3] = np.mean([t[:3, 3] for t in tips], axis=0)
+        return SiteFrame(f"{end}_tool", end, _tl(np.linalg.inv(T_end) @ T), added=True)
+    return SiteFrame(end, end, _tl(np.eye(4)))
