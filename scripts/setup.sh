@@ -32,7 +32,7 @@ fi
 stamp=".venv/.stamp-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing robotsim and its dependencies into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,io,browser]"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,io,browser,cluster]"
   rm -f .venv/.stamp-*
   touch "$stamp"
 fi

@@ -142,9 +142,10 @@ class CsvRecorder:
 def open_recorder(options: RunOptions) -> RunRecorder:
     """The run store: ``--db`` if given, else ``runs.sqlite`` in the output folder
     (``robotsim export RUN --format csv`` gives CSV); nothing without an output folder.
-    Close it with ``close()`` when it has one."""
+    Close it with ``close()`` when it has one. ``options.extra["tags"]`` labels the
+    run (a sweep's id and run key: ``runs list --sweep ID``)."""
     if options.db or options.out_dir is not None:
         from robotsim.recording import Recorder
 
-        return Recorder(options.db or options.out_dir)
+        return Recorder(options.db or options.out_dir, tags=options.extra.get("tags"))
     return NullRecorder()

@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
     "robotsim.cli.profile",
+    "robotsim.cli.sweep",
 ]
 
 

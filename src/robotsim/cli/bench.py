@@ -21,6 +21,7 @@ AREAS: dict[str, str] = {
     "physics": "robotsim.bench.physics",
     "clearance": "robotsim.bench.clearance",
     "cli": "robotsim.bench.cli",
+    "sweep": "robotsim.bench.sweep",
 }
 
 

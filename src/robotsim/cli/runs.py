@@ -57,11 +57,12 @@ def runs_group() -> None:
 @runs_group.command("list")
 @click.option("--db", default=None, help=_DB_HELP)
 @click.option("--limit", type=int, default=None, help="Show only the newest N runs.")
+@click.option("--sweep", "sweep_id", default=None, help="Only the runs of this sweep id.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def list_cmd(db: str | None, limit: int | None, as_json: bool) -> None:
+def list_cmd(db: str | None, limit: int | None, sweep_id: str | None, as_json: bool) -> None:
     """List runs, newest first."""
     with open_store_for_reading(db) as store:
-        infos = store.runs(limit=limit)
+        infos = store.runs(limit=limit, tags={"sweep": sweep_id} if sweep_id else None)
     if as_json:
         echo_json({"runs": [i.to_json() for i in infos]})
         return

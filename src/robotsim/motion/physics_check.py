@@ -96,7 +96,7 @@ def _heading(ref: np.ndarray) -> np.ndarray:
 
 
 def _scene(model: RobotModel, profile: RobotProfile, T0: np.ndarray, q0: np.ndarray) -> Any:
-    from robotsim.physics import Motor, RobotPlacement, Scene
+    from robotsim.physics import ContactSurface, Motor, RobotPlacement, Scene
 
     ph = profile.physics
     motors = {}
@@ -113,7 +113,12 @@ def _scene(model: RobotModel, profile: RobotProfile, T0: np.ndarray, q0: np.ndar
         motors=motors,
         collide_with_robots=False,
     )
-    return Scene(robots=(placement,), timestep=ph.timestep, name=f"{model.name} physics check")
+    return Scene(
+        robots=(placement,),
+        timestep=ph.timestep,
+        default_surface=ContactSurface(mu=ph.friction),  # the profile's floor friction
+        name=f"{model.name} physics check",
+    )
 
 
 def check_physics(
@@ -122,8 +127,10 @@ def check_physics(
     settle: float = 0.5,
     diverge_m: float = 0.03,
     stop_after_fall: float = 0.5,
+    t_end: float | None = None,
 ) -> PhysicsCheck:
-    """Run the physics check of one kinematic playback (module docs)."""
+    """Run the physics check of one kinematic playback (module docs); ``t_end`` (s of
+    playback) stops it early."""
     from robotsim.physics import World
 
     model = playback.model
@@ -153,6 +160,8 @@ def check_physics(
     targets(samples.q[0])
     world.advance(settle)
     n = samples.ticks + 1
+    if t_end is not None:
+        n = max(1, min(n, int(np.searchsorted(samples.t, t_end, side="right"))))
     T_base = np.empty((n, 4, 4))
     q_sim = np.empty((n, model.nq))
     fell_at = None

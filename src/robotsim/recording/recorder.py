@@ -90,6 +90,7 @@ class Recorder:
             is lost on a hard kill.
         sim_flush_interval: seconds of signal time between commit requests; at most
             twice this much simulated time is lost on a hard kill.
+        tags: labels written with the run (table ``run_tags``), e.g. ``{"sweep": ID}``.
     """
 
     def __init__(
@@ -97,6 +98,7 @@ class Recorder:
         db: str | os.PathLike[str] | Engine,
         flush_interval: float = DEFAULT_FLUSH_INTERVAL,
         sim_flush_interval: float = DEFAULT_SIM_FLUSH_INTERVAL,
+        tags: Mapping[str, str] | None = None,
     ) -> None:
         if not flush_interval > 0:
             raise InputError(f"flush_interval must be > 0 s, got {flush_interval}")
@@ -108,6 +110,7 @@ class Recorder:
         self.store = RunStore(db)
         self.engine = self.store.engine
         self.flush_interval = float(flush_interval)
+        self.tags = {str(k): str(v) for k, v in (tags or {}).items()}
         self.run_id: int | None = None
         self.status: RunStatus | None = None
         self.rows_written = 0
@@ -155,6 +158,11 @@ class Recorder:
             key = conn.execute(insert(schema.runs).values(**vals)).inserted_primary_key
             assert key is not None  # an insert always has one
             self.run_id = int(key[0])
+            if self.tags:
+                conn.execute(
+                    insert(schema.run_tags),
+                    [{"run_id": self.run_id, "key": k, "value": v} for k, v in self.tags.items()],
+                )
         self.status = RunStatus.RUNNING
         self._thread = threading.Thread(
             target=self._writer, name=f"recorder-{self.run_id}", daemon=True

@@ -11,6 +11,9 @@ Layout (documented in ``docs/recording.md``):
   Four numbers per row keep batch inserts fast on both engines; the view
   ``signals_named`` joins the names back for people typing SQL.
 - ``events``: ``(run_id, t, type, robot, data)`` with ``data`` JSON text.
+- ``run_tags``: ``(run_id, key) -> value`` labels such as ``sweep = pid_gains-...``
+  (``runs list --sweep ID``). A separate table, so stores made before it gain it on
+  open without touching ``runs``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "ensure_schema",
     "events",
     "metadata",
+    "run_tags",
     "runs",
     "signals",
 ]
@@ -92,6 +96,15 @@ events = Table(
     Column("data", Text, nullable=False, default="{}"),
 )
 Index("events_run", events.c.run_id)
+
+run_tags = Table(
+    "run_tags",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("value", String(255), nullable=False),
+)
+Index("run_tags_value", run_tags.c.key, run_tags.c.value)
 
 _VIEW = (
     "signals_named AS SELECT s.run_id AS run_id, c.robot AS robot, s.t AS t, "

@@ -13,7 +13,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,9 +152,18 @@ class RunStore:
         return dead
 
     # -- queries ----------------------------------------------------------------------
-    def runs(self, limit: int | None = None) -> list[RunInfo]:
-        """All runs, newest first."""
+    def runs(
+        self, limit: int | None = None, tags: Mapping[str, str] | None = None
+    ) -> list[RunInfo]:
+        """All runs (or those carrying every tag in ``tags``), newest first."""
         q = select(schema.runs).order_by(schema.runs.c.id.desc())
+        for key, value in (tags or {}).items():
+            t = schema.run_tags.alias()
+            q = q.where(
+                schema.runs.c.id.in_(
+                    select(t.c.run_id).where(and_(t.c.key == key, t.c.value == str(value)))
+                )
+            )
         if limit is not None:
             q = q.limit(limit)
         with self.engine.connect() as conn:
@@ -181,6 +190,14 @@ class RunStore:
             ids = [str(i.id) for i in self.runs(limit=20)]
             raise UnknownNameError("run", str(rid), ids)
         return _info(row._mapping)
+
+    def tags(self, run: int | str) -> dict[str, str]:
+        """The run's tags (``{"sweep": ID, ...}``; empty for untagged runs)."""
+        rid = self.resolve(run)
+        t = schema.run_tags
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.c.key, t.c.value).where(t.c.run_id == rid)).all()
+        return {str(k): str(v) for k, v in rows}
 
     def channels(self, run: int | str) -> list[tuple[int, str, str]]:
         """``(channel, robot, name)`` of every signal of a run."""

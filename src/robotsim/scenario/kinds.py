@@ -99,6 +99,16 @@ KINDS: Mapping[str, ScenarioKind] = _table(
         panel_tab=("Clearance", "ruler-measure"),
         legacy_formats=("robotsim-clearance/1",),
     ),
+    ScenarioKind(
+        "motion_check", "a motion program's physics check, profile physics overridable",
+        schema="robotsim.motion.check_kind:MotionCheckScenario",
+        runner="robotsim.motion.check_kind:run_motion_check_kind",
+    ),
+    ScenarioKind(
+        "sweep", "many runs of a base scenario over parameters",
+        schema="robotsim.sweep.schema:SweepSpec",
+        command="sweep",
+    ),
 )  # fmt: skip
 
 

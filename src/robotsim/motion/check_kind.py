@@ -1,0 +1,125 @@
+"""``kind: motion_check``: a motion program's physics check as a scenario file.
+
+The same check as ``robotsim motion check FILE --physics`` (:mod:`robotsim.motion.
+physics_check`), with the robot profile's ``physics`` section overridable in the file, so
+the floor friction, servo gains or fall thresholds can be changed with ``--set`` and swept
+(``robotsim sweep``)::
+
+    format: robotsim-scenario/1
+    kind: motion_check
+    name: walk_forward_check
+    program: ../motions/walk_forward.yaml   # relative to this file
+    physics: {friction: 1.0}                # overrides of the profile's physics section
+
+The summary is the check's (``verdict``, ``fell_at_s``, margins, divergence) plus
+``stands`` (bool) and the physics values used; ``--duration`` stops the playback early;
+``--out`` writes ``summary.json`` (and the run store records base height, tilt, support
+margin and divergence).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from robotsim.errors import InputError, ScenarioError
+from robotsim.run_io import RunOptions
+from robotsim.validation import format_validation_error
+
+__all__ = ["MotionCheckScenario", "run_motion_check_kind"]
+
+
+class MotionCheckScenario(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: str = "robotsim-scenario/1"
+    kind: str = "motion_check"
+    name: str
+    description: str = ""
+    program: str = Field(description="motion program file, relative to the scenario file")
+    robot: str | None = Field(None, description="robot name or file; default: the program's")
+    physics: dict[str, Any] = Field(
+        default_factory=dict, description="overrides of the robot profile's physics section"
+    )
+    settle: float = Field(0.5, ge=0, description="s holding the start pose before playing")
+
+
+def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
+    import numpy as np
+
+    from robotsim.model import load_robot
+    from robotsim.motion.physics_check import check_physics
+    from robotsim.motion.playback import play
+    from robotsim.motion.profile import PhysicsSpec, load_profile
+    from robotsim.motion.schema import load_program
+    from robotsim.motion.timeline import compile_program
+    from robotsim.run_io import open_recorder
+
+    try:
+        sc = MotionCheckScenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(format_validation_error(exc, MotionCheckScenario, source)) from None
+    if options.mode not in (None, "physics"):
+        raise InputError(f"--mode {options.mode!r}: motion_check runs in physics only")
+    base = Path(source).resolve().parent if Path(source).is_file() else Path.cwd()
+    prog_path = (base / sc.program).resolve()
+    if not prog_path.is_file():
+        raise ScenarioError(f"{source}: program: no such file {prog_path}")
+    program = load_program(prog_path)
+    robot = sc.robot or program.robot
+    if robot is None:
+        raise ScenarioError(f"{source}: robot: the program names no robot; give 'robot:'")
+    model = load_robot(robot)
+    profile = load_profile(model.name)
+    try:
+        physics = PhysicsSpec.model_validate({**profile.physics.model_dump(), **sc.physics})
+    except ValidationError as exc:
+        raise ScenarioError(
+            format_validation_error(exc, PhysicsSpec, f"{source}: physics")
+        ) from None
+    profile = profile.model_copy(update={"physics": physics})
+    if not profile.soles:
+        raise ScenarioError(f"{source}: robot {model.name}: no foot soles in its profile")
+    res = play(model, compile_program(program, model, str(prog_path)), profile.soles)
+    recorder = open_recorder(options)
+    recorder.start_run(sc.name, {"file": source, "physics": sc.physics})
+    status = "failed"
+    try:
+        chk = check_physics(res, profile, settle=sc.settle, t_end=options.duration)
+        if hasattr(recorder, "signals"):  # the run store (not the null recorder)
+            cols = [chk.base_height, chk.tilt_deg, chk.support_margin, chk.divergence_m]
+            recorder.signals(
+                "robot",
+                chk.t,
+                ("base_height", "tilt_deg", "support_margin", "divergence"),
+                np.where(np.isfinite(np.column_stack(cols)), np.column_stack(cols), np.nan),
+            )
+        status = "completed"
+    finally:
+        recorder.finish(status)
+        close = getattr(recorder, "close", None)
+        if close is not None:
+            close()
+    summary = {
+        "scenario": sc.name,
+        "kind": "motion_check",
+        "file": source,
+        "program": program.name,
+        "robot": model.name,
+        "stands": chk.verdict == "stands",
+        "physics": physics.model_dump(),
+        **chk.summary(),
+        "sim_time": float(chk.t[-1]) if len(chk.t) else 0.0,
+        "wall_time_s": chk.wall_seconds,
+    }
+    if options.out_dir is not None:
+        import json
+
+        from robotsim.cli.common import to_jsonable
+
+        out = Path(options.out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+    return summary

@@ -1,0 +1,248 @@
+"""Running a sweep: load and check the file, expand the design, skip finished runs
+(``resume``), hand the rest to an executor, log each row as it comes back, write the
+results table. See ``docs/sweeps.md``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import shutil
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from robotsim.errors import InputError, ScenarioError
+from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
+from robotsim.sweep.design import RunTask, design_digest, expand
+from robotsim.sweep.executors import make_executor
+from robotsim.sweep.results import META, ResultsLog, read_meta, read_rows, write_tables
+from robotsim.sweep.schema import SweepSpec, load_sweep_data, parse_sweep
+from robotsim.sweep.targets import resolve_base, validate_base
+from robotsim.sweep.worker import SweepJob, run_one
+
+__all__ = ["LoadedSweep", "SweepOutcome", "load_sweep", "run_sweep"]
+
+
+@dataclass(frozen=True)
+class LoadedSweep:
+    """A checked sweep: its spec, the base scenario (path and mapping) and the runs."""
+
+    spec: SweepSpec
+    source: Path
+    base_path: Path
+    base_data: dict[str, Any]
+    tasks: list[RunTask]
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    """What :func:`run_sweep` did. ``runs_time_s`` sums the runs' own wall times;
+    ``interrupted`` is True after Ctrl-C (finished runs are kept)."""
+
+    sweep_id: str
+    out_dir: Path
+    total: int
+    skipped: int
+    ok: int
+    failed: int
+    elapsed_s: float
+    runs_time_s: float
+    workers: int
+    executor: str
+    interrupted: bool
+    tables: tuple[Path, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["out_dir"] = str(self.out_dir)
+        d["tables"] = [str(p) for p in self.tables]
+        return d
+
+
+def _check_paths(
+    spec: SweepSpec, tasks: list[RunTask], base: dict[str, Any], src: str, base_src: str
+) -> None:
+    """Each parameter's first value, alone, must give a valid base scenario: a typo in
+    a path is reported against the sweep file, before anything runs."""
+    from robotsim.sweep.design import overrides_for
+
+    try:
+        data = apply_overrides(base, list(overrides_for(spec, {})), base_src)
+        validate_base(data, base_src)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{src}: set: {exc}") from None
+    first = tasks[0].params
+    for name in spec.parameters:
+        try:
+            data = apply_overrides(base, list(overrides_for(spec, {name: first[name]})), base_src)
+            validate_base(data, base_src)
+        except ScenarioError as exc:
+            raise ScenarioError(
+                f"{src}: parameters.{name}.path: {spec.parameters[name].path!r} does not fit "
+                f"the base scenario ({exc})"
+            ) from None
+
+
+def resolve_sweep_file(path: str | Path) -> Path:
+    """A sweep file, or the name of a shipped one (``pid_gains`` -> ``sweeps/pid_gains.yaml``)."""
+    p = Path(path)
+    if p.is_file() or p.suffix in (".yaml", ".yml") or len(p.parts) > 1:
+        return p
+    import robotsim
+
+    pkg = Path(robotsim.__file__).resolve().parent
+    for d in (pkg / "sweeps", pkg.parents[1] / "sweeps"):
+        if (d / f"{p}.yaml").is_file():
+            return d / f"{p}.yaml"
+    return p
+
+
+def load_sweep(path: str | Path) -> LoadedSweep:
+    """Read, validate and expand a sweep file (ScenarioError naming the field)."""
+    source = resolve_sweep_file(path)
+    spec = parse_sweep(load_sweep_data(source), str(source))
+    base_path = resolve_base(spec.base, source)
+    base_data = read_scenario_yaml(base_path)
+    tasks = expand(spec, str(source))
+    _check_paths(spec, tasks, base_data, str(source), base_path.name)
+    return LoadedSweep(spec, source, base_path, base_data, tasks)
+
+
+def _new_id(name: str) -> str:
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{name}-{stamp}-{uuid.uuid4().hex[:4]}"
+
+
+def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -> dict[str, Any]:
+    digest = design_digest(sw.tasks)
+    if (out_dir / META).is_file():
+        meta = read_meta(out_dir)
+        if not resume:
+            raise InputError(
+                f"--out {out_dir}: already holds sweep {meta['id']}; pass --resume to finish "
+                "it, or choose another folder"
+            )
+        if meta["digest"] != digest:
+            raise InputError(
+                f"--resume {out_dir}: sweep {meta['id']} was made from another design "
+                f"(file {meta['file']}); its runs do not match {sw.source}"
+            )
+        return meta
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "id": _new_id(sw.spec.name),
+        "name": sw.spec.name,
+        "file": str(sw.source),
+        "base": str(sw.base_path),
+        "design": sw.spec.design,
+        "runs": len(sw.tasks),
+        "parameters": list(sw.spec.parameters),
+        "metrics": list(sw.spec.metrics),
+        "success": sw.spec.success,
+        "db": db,
+        "digest": digest,
+        "created": time.time(),
+    }
+    shutil.copyfile(sw.source, out_dir / "sweep.yaml")
+    (out_dir / META).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    return meta
+
+
+ProgressFn = Callable[[int, int, int, int], None]  # done, failed, total, skipped
+
+
+def run_sweep(
+    path: str | Path,
+    out_dir: str | Path,
+    *,
+    cluster: str | None = None,
+    workers: int | None = None,
+    resume: bool = False,
+    db: str | None = None,
+    progress: ProgressFn | None = None,
+) -> SweepOutcome:
+    """Run the sweep file at ``path`` into ``out_dir`` (module doc). ``cluster``:
+    ``tcp://HOST:PORT`` or ``local:N`` for Dask, ``None`` for the local pool of
+    ``workers`` processes. ``db``: run store (default ``out_dir/runs.sqlite``)."""
+    sw = load_sweep(path)
+    out = Path(out_dir)
+    meta = _prepare_dir(sw, out, resume, db)
+    store = meta.get("db") or db or str((out / "runs.sqlite").resolve())
+    if db is not None and meta.get("db") not in (None, db):
+        raise InputError(f"--db {db}: sweep {meta['id']} records into {meta['db']}")
+    done = read_rows(out)
+    todo = [t for t in sw.tasks if t.key not in done]
+    job = SweepJob(
+        sweep_id=meta["id"],
+        base_data=sw.base_data,
+        base_source=str(sw.base_path),
+        metrics=dict(sw.spec.metrics),
+        success=sw.spec.success,
+        mode=sw.spec.mode,
+        db=store,
+    )
+    t0 = time.perf_counter()
+    ok = failed = 0
+    runs_time = 0.0
+    interrupted = False
+    n_workers = 0
+    label = cluster or "local"
+    if todo:
+        from robotsim.recording import RunStore
+
+        RunStore(store).close()  # tables made once here, not raced by the workers
+        executor = make_executor(cluster, workers)
+        n_workers = executor.workers
+        label = executor.address
+        log = ResultsLog(out)
+        try:
+            if progress:
+                progress(0, 0, len(todo), len(sw.tasks) - len(todo))
+            for row in executor.map_unordered(run_one, job, todo):
+                log.append(row)
+                runs_time += float(row["wall_time_s"])
+                if row["status"] == "ok":
+                    ok += 1
+                else:
+                    failed += 1
+                if progress:
+                    progress(ok + failed, failed, len(todo), len(sw.tasks) - len(todo))
+            executor.close()
+        except KeyboardInterrupt:
+            interrupted = True
+            executor.stop()
+        except BaseException:
+            executor.stop()
+            raise
+        finally:
+            log.close()
+            _recover(store)
+    tables = write_tables(out, meta)
+    return SweepOutcome(
+        sweep_id=meta["id"],
+        out_dir=out,
+        total=len(sw.tasks),
+        skipped=len(sw.tasks) - len(todo),
+        ok=ok,
+        failed=failed,
+        elapsed_s=time.perf_counter() - t0,
+        runs_time_s=runs_time,
+        workers=n_workers,
+        executor=label,
+        interrupted=interrupted,
+        tables=tuple(p for p in tables if p is not None),
+    )
+
+
+def _recover(db: str) -> None:
+    """Mark runs of killed workers ``interrupted`` in the run store."""
+    try:
+        from robotsim.recording import RunStore
+
+        with RunStore(db) as s:
+            s.recover_stale()
+    except Exception:  # a remote store may be gone; the results table stands anyway
+        pass

@@ -1,0 +1,173 @@
+"""Where the runs of a sweep execute: a local process pool or a Dask distributed cluster.
+
+Both take the same picklable :func:`robotsim.sweep.worker.run_one` and yield result rows
+as runs finish, in completion order. ``stop()`` cancels what has not started (Ctrl-C).
+
+- :class:`LocalPool`: ``concurrent.futures`` processes (spawned, SIGINT ignored so a
+  Ctrl-C reaches only the driver, which then stops them).
+- :class:`DaskCluster`: a running scheduler (``tcp://HOST:PORT``) or ``local:N`` (a
+  ``distributed.LocalCluster`` of N one-thread worker processes on 127.0.0.1). The
+  scheduler re-runs the tasks of a worker that dies on the other workers; each task's
+  row comes back once, so no run is lost or counted twice.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from robotsim.errors import InputError, RobotsimError
+
+__all__ = ["ClusterError", "DaskCluster", "LocalPool", "make_executor"]
+
+
+class ClusterError(RobotsimError):
+    """A Dask cluster cannot be reached or cannot run robotsim."""
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalPool:
+    """``workers`` processes on this machine (default: one per core)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = int(workers or os.cpu_count() or 1)
+        if self.workers < 1:
+            raise InputError(f"--workers must be >= 1, got {workers}")
+        self.address = f"local pool of {self.workers}"
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint
+        )
+        self._futures: list[Any] = []
+
+    def map_unordered(
+        self, fn: Callable[..., Any], job: Any, tasks: Sequence[Any]
+    ) -> Iterator[Any]:
+        from concurrent.futures import as_completed
+
+        self._futures = [self._pool.submit(fn, job, t) for t in tasks]
+        for fut in as_completed(self._futures):
+            yield fut.result()
+
+    def stop(self) -> None:
+        """Cancel queued runs and end the worker processes (their runs are lost)."""
+        for f in self._futures:
+            f.cancel()
+        procs = list(getattr(self._pool, "_processes", {}).values())
+        for p in procs:
+            p.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+_PROBE = "__import__('robotsim.sweep.worker').__version__"
+
+
+class DaskCluster:
+    """A Dask distributed client on ``address`` (``tcp://HOST:PORT`` or ``local:N``)."""
+
+    def __init__(self, address: str, connect_timeout: float = 5.0) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise InputError(
+                "--cluster needs Dask distributed: pip install 'robotsim[cluster]'"
+            ) from None
+        self.address = address
+        self._cluster = None
+        self._futures: list[Any] = []
+        if address.startswith("local:"):
+            n = address.split(":", 1)[1]
+            if not n.isdigit() or int(n) < 1:
+                raise InputError(f"--cluster {address}: expected local:N with N >= 1 workers")
+            self._cluster = LocalCluster(
+                n_workers=int(n),
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=40,
+            )
+            target: Any = self._cluster
+        elif address.startswith("tcp://"):
+            target = address
+        else:
+            raise InputError(
+                f"--cluster {address!r}: expected tcp://HOST:PORT (a Dask scheduler) or local:N"
+            )
+        try:
+            self.client = Client(target, timeout=connect_timeout, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(
+                f"--cluster {address}: no Dask scheduler reachable there "
+                f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+            ) from None
+        try:
+            self._check_workers()
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_workers(self) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=20)
+        except (OSError, TimeoutError):
+            raise ClusterError(f"--cluster {self.address}: the scheduler has no workers") from None
+        answers = self.client.run(eval, _PROBE, on_error="return")
+        bad = {w: a for w, a in answers.items() if isinstance(a, BaseException)}
+        if bad:
+            w, exc = next(iter(bad.items()))
+            raise ClusterError(
+                f"--cluster {self.address}: worker {w} cannot run robotsim "
+                f"({type(exc).__name__}: {exc}); install robotsim on every worker"
+                + (f" (+{len(bad) - 1} more workers)" if len(bad) > 1 else "")
+            )
+        self.workers = len(answers)
+
+    def map_unordered(
+        self, fn: Callable[..., Any], job: Any, tasks: Sequence[Any]
+    ) -> Iterator[Any]:
+        import uuid
+
+        from distributed import as_completed
+
+        nonce = uuid.uuid4().hex[:8]
+        [job_f] = self.client.scatter([job], broadcast=True, hash=False)
+        self._futures = [
+            self.client.submit(fn, job_f, t, key=f"robotsim-sweep-{nonce}-{t.key}", pure=False)
+            for t in tasks
+        ]
+        for fut in as_completed(self._futures, loop=self.client.loop):
+            yield fut.result()
+            fut.release()
+
+    def stop(self) -> None:
+        """Cancel the runs not yet finished (runs already on a worker thread complete)."""
+        if self._futures:
+            self.client.cancel(self._futures)
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        finally:
+            if self._cluster is not None:
+                self._cluster.close()
+                self._cluster = None
+
+
+def make_executor(cluster: str | None, workers: int | None) -> LocalPool | DaskCluster:
+    if cluster is None:
+        return LocalPool(workers)
+    if workers is not None:
+        raise InputError("--workers is for the local pool; a cluster has its own workers")
+    return DaskCluster(cluster)
