@@ -13,7 +13,7 @@ from robotsim.errors import ScenarioError
 from robotsim.motion.physics_check import _scene
 from robotsim.motion.profile import PhysicsSpec, load_profile
 from robotsim.scenario import RunOptions
-from robotsim.scenario.schema import read_scenario_yaml
+from robotsim.scenario_yaml import read_scenario_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO = REPO / "scenarios" / "walk_forward_check.yaml"

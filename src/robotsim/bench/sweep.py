@@ -29,7 +29,7 @@ def _rss_mb() -> float:
 
 
 def _job_and_tasks(n: int, db: str) -> tuple[Any, list[Any]]:
-    from robotsim.scenario.schema import read_scenario_yaml
+    from robotsim.scenario_yaml import read_scenario_yaml
     from robotsim.sweep.design import expand
     from robotsim.sweep.schema import parse_sweep
     from robotsim.sweep.targets import resolve_base

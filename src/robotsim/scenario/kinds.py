@@ -103,11 +103,13 @@ KINDS: Mapping[str, ScenarioKind] = _table(
         "motion_check", "a motion program's physics check, profile physics overridable",
         schema="robotsim.motion.check_kind:MotionCheckScenario",
         runner="robotsim.motion.check_kind:run_motion_check_kind",
+        studio_opener="robotsim.studio.sweep.opener:open_motion_check",
     ),
     ScenarioKind(
         "sweep", "many runs of a base scenario over parameters",
         schema="robotsim.sweep.schema:SweepSpec",
         command="sweep",
+        studio_opener="robotsim.studio.sweep.opener:open_sweep",
     ),
 )  # fmt: skip
 

@@ -1,0 +1,64 @@
+"""The studio opens a sweep folder and replays any of its runs; motion_check files open
+their program's robot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.sweep.conftest import write_sweep
+
+from robotsim.errors import InputError
+from robotsim.studio.scenarios import open_scenario
+from robotsim.studio.sweep.opener import open_sweep_run
+from robotsim.sweep.engine import _prepare_dir, load_sweep
+from robotsim.sweep.results import ResultsLog
+from robotsim.sweep.worker import SweepJob, run_one
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A sweep folder with its first two runs finished (run in this process)."""
+    tmp = tmp_path_factory.mktemp("sweep")
+    f = write_sweep(
+        tmp,
+        "starts",
+        parameters={"x0": {"path": "robots.0.start.0", "values": [-9.0, -7.0, -5.0]}},
+        set={"duration": 0.1},
+    )
+    sw = load_sweep(f)
+    out = tmp / "out"
+    meta = _prepare_dir(sw, out, False, None)
+    job = SweepJob(meta["id"], sw.base_data, str(sw.base_path), dict(sw.spec.metrics))
+    log = ResultsLog(out)
+    for task in sw.tasks[:2]:
+        assert run_one(job, task)["status"] == "ok"
+        log.append(run_one(job, task))
+    log.close()
+    return out
+
+
+def test_a_sweep_run_opens_with_its_parameters(studio, sweep_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    shown = open_sweep_run(studio, sweep_dir, "p00001-r0")
+    assert shown.startswith("sweep starts run p00001-r0 (x0=-7): scenario pid_p_vs_pd")
+    assert set(studio.robot_names()) == {"P", "PD"}
+    assert studio.robots["P"].initial_T_world_root[0, 3] == pytest.approx(-7.0)
+    assert studio.robots["PD"].initial_T_world_root[0, 3] == pytest.approx(-9.0)
+    with pytest.raises(InputError, match="no run 'p00009-r0'"):
+        open_sweep_run(studio, sweep_dir, "p00009-r0")
+    with pytest.raises(InputError, match="not a sweep folder"):
+        open_sweep_run(studio, sweep_dir.parent, "p00000-r0")
+
+
+def test_opening_the_folder_sweep_file_replays_its_first_run(studio, sweep_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    shown = open_scenario(studio, sweep_dir / "sweep.yaml")
+    assert "run p00000-r0 (x0=-9)" in shown
+    assert studio.robots["P"].initial_T_world_root[0, 3] == pytest.approx(-9.0)
+
+
+def test_a_motion_check_file_opens_its_robot(studio) -> None:  # type: ignore[no-untyped-def]
+    shown = open_scenario(studio, REPO / "scenarios" / "walk_forward_check.yaml")
+    assert "motion_check: walk_forward" in shown
+    assert studio.robot_names() == ("humanoid17",)
