@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.sweep.conftest import write_sweep
+from tests.sweep.tiny import write_sweep
 
 from robotsim.errors import InputError
 from robotsim.studio.scenarios import open_scenario

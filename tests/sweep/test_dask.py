@@ -18,8 +18,8 @@ pytest.importorskip("distributed")
 
 from robotsim.cli import main
 from robotsim.sweep import read_meta, read_rows, run_sweep
-from tests.sweep.conftest import write_sweep
 from tests.sweep.dask_procs import DaskProcs, free_port
+from tests.sweep.tiny import write_sweep
 
 pytestmark = pytest.mark.slow
 
@@ -94,6 +94,7 @@ def test_a_worker_killed_mid_sweep_loses_and_duplicates_no_run(
         for rid, pid in running:
             if pid in worker_pids:  # a worker in the middle of a run
                 os.kill(pid, signal.SIGKILL)
+                next(p for p in cluster.workers if p.pid == pid).wait(timeout=30)  # reaped
                 killed = (rid, pid)
                 break
         time.sleep(0.05)

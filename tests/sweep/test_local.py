@@ -16,7 +16,7 @@ import pytest
 
 from robotsim.cli import main
 from robotsim.sweep import read_meta, read_rows
-from tests.sweep.conftest import TINY, write_sweep
+from tests.sweep.tiny import TINY, write_sweep
 
 pytestmark = pytest.mark.slow  # spawned workers import robotsim (a few seconds)
 

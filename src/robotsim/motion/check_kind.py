@@ -117,7 +117,7 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
     if options.out_dir is not None:
         import json
 
-        from robotsim.cli.common import to_jsonable
+        from robotsim.jsonable import to_jsonable
 
         out = Path(options.out_dir)
         out.mkdir(parents=True, exist_ok=True)

@@ -91,9 +91,7 @@ def resolve_sweep_file(path: str | Path) -> Path:
     p = Path(path)
     if p.is_file() or p.suffix in (".yaml", ".yml") or len(p.parts) > 1:
         return p
-    import robotsim
-
-    pkg = Path(robotsim.__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]  # the robotsim package
     for d in (pkg / "sweeps", pkg.parents[1] / "sweeps"):
         if (d / f"{p}.yaml").is_file():
             return d / f"{p}.yaml"

@@ -30,7 +30,7 @@ FIXED_TAIL = ["status", "error", "run_id", "wall_time_s", "worker"]
 
 
 def _jsonable(v: Any) -> Any:
-    from robotsim.cli.common import to_jsonable
+    from robotsim.jsonable import to_jsonable
 
     return to_jsonable(v)
 

@@ -21,9 +21,7 @@ __all__ = ["resolve_base", "run_base", "run_clearance", "validate_base"]
 
 
 def _scenario_dirs() -> list[Path]:
-    import robotsim
-
-    pkg = Path(robotsim.__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]  # the robotsim package
     return [d for d in (pkg / "scenarios", pkg.parents[1] / "scenarios") if d.is_dir()]
 
 
