@@ -50,7 +50,9 @@ def _cart():
 def server() -> Iterator[RemoteServer]:
     target = KinematicTarget({"arm": load_robot("puma560"), "cart": _cart()}, dt=0.002)
     assert isinstance(target, SimulationTarget)
-    limits = ServerLimits(sender_rate=2000.0, sender_burst=200.0)
+    # a per-sender limit low enough that the flood below exceeds it even when a loaded
+    # machine lets the kernel drop most of the flood before the server reads it
+    limits = ServerLimits(sender_rate=300.0, sender_burst=60.0)
     with RemoteServer(target, port=0, limits=limits).start() as srv:
         yield srv
 
@@ -233,9 +235,9 @@ def test_flood_is_rate_limited_per_sender_and_the_simulation_keeps_time(
     seen = json.loads(out)
     stats = client.stats()
     t1, w1 = client.ping(), time.monotonic()
-    assert stats["stats"]["rate_limited"] > 0
-    assert seen["limited"] >= 1 and seen["errors"] == ["rate limited"]
-    assert seen["replies"] <= 200 + 2000 * (w1 - w0) + 50  # burst + rate x time (+ slack)
+    assert stats["stats"]["rate_limited"] > 0, (stats, seen)
+    assert seen["limited"] >= 1 and seen["errors"] == ["rate_limited"]
+    assert seen["replies"] <= 60 + 300 * (w1 - w0) + 50  # burst + rate x time (+ slack)
     assert t1 - t0 == pytest.approx(w1 - w0, abs=0.25)  # simulated time kept up
 
 

@@ -84,7 +84,7 @@ def _udp(requests: int) -> dict[str, Any]:
 
     target, world = _served_world()
     cmd = [sys.executable, "-m", "robotsim", "serve", target, "--udp", "127.0.0.1:0",
-           "--json", "--sender-rate", "1000000"]  # fmt: skip
+           "--json", "--sender-rate", "1000000", "--global-rate", "1000000"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
@@ -131,11 +131,15 @@ def _pipelined(host: str, port: int, requests: int, window: int) -> float:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect((host, port))
         s.settimeout(2.0)
+        # a reply may be at most 10x its request (anti-amplification): pad as told
+        s.send(b'{"id": -1, "op": "state"}')
+        need = int(json.loads(s.recv(65536)).get("need_bytes") or 0)
+        pad = " " * need
         sent = done = 0
         t0 = time.perf_counter()
         while done < requests:
             while sent < requests and sent - done < window:
-                s.send(json.dumps({"id": sent, "op": "state"}).encode())
+                s.send(json.dumps({"id": sent, "op": "state", "pad": pad}).encode())
                 sent += 1
             s.recv(65536)
             done += 1

@@ -108,6 +108,13 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     show_default=True,
     help="Requests/s allowed per sender (excess dropped and counted).",
 )
+@click.option(
+    "--global-rate",
+    type=float,
+    default=ServerLimits.global_rate,
+    show_default=True,
+    help="Requests/s allowed from all senders together (excess dropped and counted).",
+)
 @click.option("--db", default=None, help="Record the robots' state into this run store.")
 @click.option(
     "--record-rate",
@@ -131,6 +138,7 @@ def serve_cmd(
     seed: int | None,
     paused: bool,
     sender_rate: float,
+    global_rate: float,
     db: str | None,
     record_rate: float,
     as_json: bool,
@@ -139,11 +147,18 @@ def serve_cmd(
     accept remote-control requests over UDP (protocol: docs/protocol.md)."""
     if not sender_rate > 0:
         raise InputError(f"--sender-rate must be > 0, got {sender_rate}")
+    if not global_rate > 0:
+        raise InputError(f"--global-rate must be > 0, got {global_rate}")
     if not record_rate > 0:
         raise InputError(f"--record-rate must be > 0 Hz, got {record_rate}")
     host, port = parse_address(udp)
     sim = build_target(target, kinematic=kinematic, seed=seed)
-    limits = ServerLimits(sender_rate=sender_rate, sender_burst=max(100.0, sender_rate / 10))
+    limits = ServerLimits(
+        sender_rate=sender_rate,
+        sender_burst=max(100.0, sender_rate / 10),
+        global_rate=global_rate,
+        global_burst=max(100.0, global_rate / 5),
+    )
     recorder = None
     on_step = None
     if db is not None:

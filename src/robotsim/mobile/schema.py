@@ -93,10 +93,18 @@ class ObjectSpec(_Strict):
     surface: SurfaceSpec | None = None
 
 
+# Upper bounds: far above any robot (an omni base does a few m/s; 1e4 deg/s is 28 turns
+# a second), far below the values that made a run silently do nothing (1e9 saturated
+# every command and MuJoCo zeroed the controls).
+MAX_GAIN = 1.0e4
+MAX_SPEED = 1.0e4
+MAX_ACCEL = 1.0e5
+
+
 class AxisGains(_Strict):
-    kp: float = Field(1.0, ge=0)
-    ki: float = Field(0.0, ge=0)
-    kd: float = Field(0.0, ge=0)
+    kp: float = Field(1.0, ge=0, le=MAX_GAIN)
+    ki: float = Field(0.0, ge=0, le=MAX_GAIN)
+    kd: float = Field(0.0, ge=0, le=MAX_GAIN)
     integral_limit: float = Field(math.inf, gt=0)
 
 
@@ -104,9 +112,9 @@ class AxisLimits(_Strict):
     """Body-frame limits of one axis: m/s and m/s^2 (x, y), rad/s and rad/s^2 or the
     file's angle unit per second (theta)."""
 
-    max_speed: float = Field(1.5, gt=0)
-    accel: float = Field(1.5, gt=0)
-    decel: float = Field(2.0, gt=0)
+    max_speed: float = Field(1.5, gt=0, le=MAX_SPEED)
+    accel: float = Field(1.5, gt=0, le=MAX_ACCEL)
+    decel: float = Field(2.0, gt=0, le=MAX_ACCEL)
 
 
 class Tolerance(_Strict):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import math
 import socket
 import time
 from collections.abc import Mapping, Sequence
@@ -64,6 +65,9 @@ class Client:
         self.sock.connect(self.address)
         self._ids = itertools.count(1)
         self._states: collections.deque[dict[str, Any]] = collections.deque(maxlen=1000)
+        self._last_sent = -math.inf
+        self._lease: float | None = None  # seconds, while subscribed
+        self._pads: dict[str, int] = {}  # op -> pad length the server asked for
 
     def close(self) -> None:
         self.sock.close()
@@ -75,22 +79,43 @@ class Client:
         self.close()
 
     # -- the one primitive ------------------------------------------------------------
-    def request(self, op: str, **fields: Any) -> dict[str, Any]:
-        """Send ``{"id", "op", **fields}``; return the reply (``ok`` true) or raise."""
+    def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Send ``{"id", "op", **fields}``; return the reply (``ok`` true) or raise.
+
+        A server refuses a reply much larger than its request to an address that is not
+        subscribed (no amplification); the request is then sent once more, padded to
+        the size the server named.
+        """
         rid = next(self._ids)
-        payload = encode({"id": rid, "op": op, **fields})
-        for _attempt in range(self.retries + 1):
+        msg = {"id": rid, "op": op, **fields}
+        if op in self._pads:  # this op needed padding before: pad at once
+            msg["pad"] = " " * self._pads[op]
+        payload = encode(msg)
+        padded = False
+        attempt = 0
+        while attempt <= self.retries:
             self._send(payload)
-            reply = self._wait(rid)
-            if reply is not None:
-                if not reply.get("ok"):
-                    raise RemoteError(f"{op}: {reply.get('error')}", reply)
-                return reply
+            reply = self._wait(rid, self.timeout if timeout is None else timeout)
+            if reply is None:
+                attempt += 1
+                continue
+            if not reply.get("ok"):
+                need = reply.get("need_bytes")
+                if reply.get("code") == "reply_too_large" and isinstance(need, int) and not padded:
+                    padded = True
+                    self._pads[op] = len(msg.get("pad", "")) + max(0, need - len(payload) + 64)
+                    msg["pad"] = " " * self._pads[op]
+                    payload = encode(msg)
+                    continue
+                raise RemoteError(f"{op}: {reply.get('error')}", reply)
+            return reply
         raise RemoteError(
-            f"{op}: no reply from {self.address[0]}:{self.address[1]} within {self.timeout} s"
+            f"{op}: no reply from {self.address[0]}:{self.address[1]} within "
+            f"{self.timeout if timeout is None else timeout} s"
         )
 
     def _send(self, payload: bytes) -> None:
+        self._last_sent = time.monotonic()
         try:
             self.sock.send(payload)
         except OSError as exc:
@@ -108,8 +133,8 @@ class Client:
             ) from None
         return json.loads(data)
 
-    def _wait(self, rid: int) -> dict[str, Any] | None:
-        end = time.monotonic() + self.timeout
+    def _wait(self, rid: int, timeout: float) -> dict[str, Any] | None:
+        end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
             if left <= 0:
@@ -166,28 +191,45 @@ class Client:
         self.request("reset")
 
     def step(self, n: int = 1) -> float:
-        """Advance ``n`` steps while paused; returns the simulated time."""
-        return float(self.request("step", n=n)["t"])
+        """Advance ``n`` steps while paused; returns the simulated time. A long step
+        runs in slices on the server (other clients are served in between), so the
+        reply may take longer than one timeout: the wait grows with ``n``."""
+        return float(self.request("step", timeout=self.timeout + n * 1e-3, n=n)["t"])
 
     def stats(self) -> dict[str, Any]:
         return self.request("stats")
 
     def subscribe(
-        self, rate: float = 50.0, robots: Sequence[str] | None = None, links: bool = False
+        self,
+        rate: float = 50.0,
+        robots: Sequence[str] | None = None,
+        links: bool = False,
+        lease: float | None = None,
     ) -> None:
         """Ask for state datagrams at ``rate`` Hz (wall clock); read them with
-        :meth:`next_state`."""
+        :meth:`next_state`, which also renews the subscription's lease (the server
+        ends a subscription after ``lease`` seconds without a request from us)."""
         fields: dict[str, Any] = {"rate": rate, "links": links}
         if robots is not None:
             fields["robots"] = list(robots)
-        self.request("subscribe", **fields)
+        if lease is not None:
+            fields["lease"] = lease
+        reply = self.request("subscribe", **fields)
+        self._lease = float(reply.get("lease") or 5.0)
+
+    def renew(self) -> None:
+        """Renew the subscription's lease without waiting for the answer."""
+        self._send(encode({"id": next(self._ids), "op": "renew"}))
 
     def unsubscribe(self) -> None:
+        self._lease = None
         self.request("unsubscribe")
         self._states.clear()
 
     def next_state(self, timeout: float | None = None) -> dict[str, Any]:
         """The oldest queued state datagram, waiting up to ``timeout`` s for one."""
+        if self._lease is not None and time.monotonic() - self._last_sent > self._lease / 3:
+            self.renew()
         if self._states:
             return self._states.popleft()
         end = time.monotonic() + (self.timeout if timeout is None else timeout)

@@ -18,6 +18,8 @@ from robotsim.errors import InputError
 
 __all__ = [
     "MAX_DATAGRAM",
+    "MAX_DEPTH",
+    "MAX_NUMBER_CHARS",
     "OPS",
     "PROTOCOL",
     "ProtocolError",
@@ -35,6 +37,10 @@ __all__ = [
 
 PROTOCOL = "robotsim-udp/1"
 MAX_DATAGRAM = 8192
+#: Deepest nesting of arrays/objects accepted in a request (a real one needs 3).
+MAX_DEPTH = 16
+#: Longest number literal accepted (characters): a float64 needs at most 24.
+MAX_NUMBER_CHARS = 32
 OPS = (
     "ping",
     "info",
@@ -42,6 +48,7 @@ OPS = (
     "set_joints",
     "set_base_velocity",
     "set_wheels",
+    "renew",
     "pause",
     "resume",
     "reset",
@@ -78,15 +85,64 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"number of {len(text)} digits (at most {MAX_NUMBER_CHARS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"number {text} is out of the float64 range")
+    return v
+
+
+def _depth(data: bytes) -> int:
+    """Deepest ``[``/``{`` nesting in ``data``, outside strings (only called when the
+    datagram has many brackets, so the usual request costs two ``bytes.count``)."""
+    depth = deepest = 0
+    in_str = esc = False
+    for c in data:
+        if in_str:
+            if esc:
+                esc = False
+            elif c == 0x5C:  # backslash
+                esc = True
+            elif c == 0x22:
+                in_str = False
+        elif c == 0x22:
+            in_str = True
+        elif c in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
 def decode_request(data: bytes) -> Request:
     """Bytes of one datagram -> a checked :class:`Request`.
 
     Raises :class:`ProtocolError` (with ``request_id`` when the JSON parsed far enough to
-    have one, so the error reply can carry it).
+    have one, so the error reply can carry it). Nesting deeper than :data:`MAX_DEPTH`
+    and number literals longer than :data:`MAX_NUMBER_CHARS` are refused before or
+    while parsing, with a one-line error.
     """
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
+        raise ProtocolError(
+            f"malformed request: JSON nested deeper than {MAX_DEPTH} levels", malformed=True
+        )
     try:
-        msg = json.loads(data, parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
+        msg = json.loads(
+            data,
+            parse_constant=_reject_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ProtocolError(f"malformed JSON: {exc}", malformed=True) from None
     if not isinstance(msg, dict):
         raise ProtocolError(

@@ -8,6 +8,13 @@ steps and throttled per sender (a token bucket) before any JSON is parsed.
 
 If the simulation itself is slower than real time, the backlog is dropped after 0.25 s
 (counted in ``stats.overruns``) instead of spiralling.
+
+Abuse limits (see ``docs/protocol.md`` and ``docs/security.md``): a per-sender and a
+global token bucket below what the server can answer (``rate_limited`` replies);
+subscriptions are leases the client renews (any request renews); a reply is never much
+larger than its request unless the sender is subscribed (no amplification); a long
+``step`` runs in slices with other clients served in between; absurd control values
+are refused.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -24,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from robotsim.errors import InputError, RobotsimError
 from robotsim.remote.protocol import (
     MAX_DATAGRAM,
+    MAX_DEPTH,
     OPS,
     PROTOCOL,
     ProtocolError,
@@ -67,17 +76,34 @@ class ServerLimits:
     """Protection limits (all per server).
 
     ``sender_rate``/``sender_burst``: token bucket per (host, port): sustained
-    requests/s and burst size; excess datagrams are dropped and counted (one error
-    reply per second tells the sender). ``max_datagram``: bytes. ``max_subscribers``,
-    ``max_subscription_rate`` (Hz), ``max_step`` (steps per ``step`` request).
+    requests/s and burst size; ``global_rate``/``global_burst``: the same for all
+    senders together. Both sit below what one server thread answers (about 5,000
+    requests/s on the 2-core reference machine, ``robotsim bench remote``); excess
+    datagrams are dropped and counted, and one ``rate_limited`` error reply per second
+    tells the sender. ``max_datagram``: bytes. ``max_subscribers``,
+    ``max_subscription_rate`` (Hz), ``lease`` (s: a subscription ends after this long
+    without a request from its address), ``max_step`` (steps per ``step`` request),
+    ``step_slice`` (steps run between two looks at the socket), ``amplification``
+    (a reply to a sender that is not subscribed is at most this many times its request,
+    or ``min_reply`` bytes), ``max_control`` (largest magnitude of a joint target,
+    wheel speed or base velocity, SI units).
     """
 
-    sender_rate: float = 20_000.0
-    sender_burst: float = 2_000.0
+    sender_rate: float = 1_000.0
+    sender_burst: float = 200.0
+    global_rate: float = 3_000.0
+    global_burst: float = 600.0
     max_datagram: int = MAX_DATAGRAM
     max_subscribers: int = 32
     max_subscription_rate: float = 1000.0
+    lease: float = 5.0
+    max_lease: float = 30.0
     max_step: int = 10_000
+    step_slice: int = 100
+    max_pending_steps: int = 8
+    amplification: float = 10.0
+    min_reply: int = 512
+    max_control: float = 1.0e4
     max_senders: int = 4096
 
 
@@ -88,6 +114,21 @@ class _Sub:
     robots: list[str] | None
     links: bool = False
     seq: int = 0
+    expires: float = math.inf
+    lease: float = 5.0
+
+
+@dataclass
+class _StepJob:
+    """A ``step`` too long to run at once: done ``step_slice`` steps at a time."""
+
+    addr: Address
+    rid: int | str | None
+    total: int
+    left: int
+
+
+_DEFERRED: dict[str, Any] = {}  # a handler's reply that is sent later (a long step)
 
 
 @dataclass
@@ -105,6 +146,8 @@ class ServerStats:
     malformed: int = 0
     oversized: int = 0
     rate_limited: int = 0
+    too_large: int = 0
+    expired: int = 0
     send_failures: int = 0
     pushed: int = 0
     steps: int = 0
@@ -153,6 +196,8 @@ class RemoteServer:
         self._paused_by_fault = False
         self._subs: dict[Address, _Sub] = {}
         self._buckets: dict[Address, _Bucket] = {}
+        self._global = _Bucket(self.limits.global_burst, time.monotonic())
+        self._jobs: deque[_StepJob] = deque()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_step = 0.0
@@ -185,6 +230,13 @@ class RemoteServer:
                 now = time.monotonic()
                 if now >= end:
                     break
+                if self._jobs:  # a long step: one slice, then whatever else is waiting
+                    self._step_slice()
+                    now = time.monotonic()
+                    if self._subs:
+                        self._publish(now)
+                    self._serve_until(now, max_datagrams=64)
+                    continue
                 if not self.paused:
                     n = 0
                     while self._next_step <= now and not self.paused:
@@ -252,6 +304,24 @@ class RemoteServer:
                     pass
             raise
 
+    def _step_slice(self) -> None:
+        job = self._jobs[0]
+        n = min(job.left, self.limits.step_slice)
+        try:
+            self._step(n)
+        except Exception:  # the fault is kept and reported; fail every waiting step
+            for j in self._jobs:
+                self._send(error_reply(j.rid, f"step: {self.fault}"), j.addr)
+            self.stats.errors += len(self._jobs)
+            self._jobs.clear()
+            return
+        job.left -= n
+        if job.left == 0:
+            self._jobs.popleft()
+            payload = encode({"id": job.rid, "ok": True, "t": self.target.time, "steps": job.total})
+            if self._send(payload, job.addr):
+                self.stats.replied += 1
+
     # -- the socket -------------------------------------------------------------------
     def _serve_until(self, deadline: float, max_datagrams: int = 1 << 30) -> None:
         sock = self.sock
@@ -293,17 +363,29 @@ class RemoteServer:
         else:
             b.tokens = min(lim.sender_burst, b.tokens + (now - b.last) * lim.sender_rate)
             b.last = now
-        if b.tokens >= 1.0:
+        g = self._global
+        g.tokens = min(lim.global_burst, g.tokens + (now - g.last) * lim.global_rate)
+        g.last = now
+        if b.tokens >= 1.0 and g.tokens >= 1.0:
             b.tokens -= 1.0
+            g.tokens -= 1.0
             return True
         self.stats.rate_limited += 1
         if now - b.warned >= 1.0:
             b.warned = now
+            which = (
+                f"more than {lim.sender_rate:g} requests/s from this sender"
+                if b.tokens < 1.0
+                else f"more than {lim.global_rate:g} requests/s from all senders together"
+            )
             self._send(
-                error_reply(
-                    None,
-                    f"rate limited: more than {lim.sender_rate:g} "
-                    "requests/s from this sender; excess dropped",
+                encode(
+                    {
+                        "id": None,
+                        "ok": False,
+                        "code": "rate_limited",
+                        "error": f"rate_limited: {which}; excess dropped, slow down",
+                    }
                 ),
                 addr,
             )
@@ -314,6 +396,9 @@ class RemoteServer:
         now = time.monotonic()
         if not self._allow(addr, now):
             return
+        sub = self._subs.get(addr)
+        if sub is not None:  # any request renews the sender's subscription lease
+            sub.expires = now + sub.lease
         if len(data) > self.limits.max_datagram:
             self.stats.oversized += 1
             self.stats.errors += 1
@@ -331,6 +416,8 @@ class RemoteServer:
             req = decode_request(data)
             rid = req.id
             reply = self._handlers[req.op](req, addr)
+            if reply is _DEFERRED:
+                return  # answered when the work is done
         except RobotsimError as exc:
             if isinstance(exc, ProtocolError) and rid is None:
                 rid = exc.request_id
@@ -351,6 +438,29 @@ class RemoteServer:
             self.stats.errors += 1
             self._send(error_reply(rid, f"reply not encodable: {exc}"), addr)
             return
+        cap = max(self.limits.amplification * len(data), self.limits.min_reply)
+        if len(payload) > cap and addr not in self._subs:
+            self.stats.too_large += 1
+            self.stats.errors += 1
+            need = math.ceil(len(payload) / self.limits.amplification)
+            self._send(
+                encode(
+                    {
+                        "id": rid,
+                        "ok": False,
+                        "code": "reply_too_large",
+                        "need_bytes": need,
+                        "error": (
+                            f"{req.op}: the reply ({len(payload)} bytes) would be more than "
+                            f"{self.limits.amplification:g} x the request ({len(data)} bytes); "
+                            f'pad the request to {need} bytes (e.g. a "pad" field) '
+                            "or subscribe first"
+                        ),
+                    }
+                ),
+                addr,
+            )
+            return
         if len(payload) > 65000:
             self.stats.errors += 1
             self._send(
@@ -367,6 +477,10 @@ class RemoteServer:
 
     def _publish(self, now: float) -> None:
         for addr, sub in list(self._subs.items()):
+            if now >= sub.expires:  # the client stopped renewing: it is gone
+                del self._subs[addr]
+                self.stats.expired += 1
+                continue
             if now < sub.next_time:
                 continue
             sub.next_time = max(sub.next_time + sub.period, now)
@@ -426,6 +540,11 @@ class RemoteServer:
                 "sender_burst": lim.sender_burst,
                 "max_step": lim.max_step,
                 "max_subscription_rate": lim.max_subscription_rate,
+                "global_rate": lim.global_rate,
+                "lease": lim.lease,
+                "amplification": lim.amplification,
+                "max_control": lim.max_control,
+                "max_depth": MAX_DEPTH,
             },
         }
 
@@ -433,9 +552,21 @@ class RemoteServer:
         robots = get_str_list(req.body, req.op, "robots")
         return self._state_body(robots, get_bool(req.body, req.op, "links", False))
 
+    def _check_controls(self, op: str, key: str, values: dict[str, float]) -> None:
+        """Refuse magnitudes no robot can follow (MuJoCo silently zeroes a control
+        above 1e10, and an absurd target is always a client bug)."""
+        cap = self.limits.max_control
+        for name, v in values.items():
+            if not -cap <= v <= cap:
+                raise ProtocolError(
+                    f"{op}: {key}.{name} = {v:g} is outside [{-cap:g}, {cap:g}] "
+                    "(SI units: rad, m, rad/s, m/s)"
+                )
+
     def _op_set_joints(self, req: Request, addr: Address) -> dict[str, Any]:
         robot = self._robot_name(req)
         targets = get_name_map(req.body, req.op, "joints")
+        self._check_controls(req.op, "joints", targets)
         valid = self.target.robots()[robot].joints
         for n in targets:
             if n not in valid:
@@ -450,17 +581,19 @@ class RemoteServer:
         if not self.target.robots()[robot].mobile:
             raise ProtocolError(f"set_base_velocity: robot {robot!r} has a fixed base")
         b, op = req.body, req.op
+        cap = self.limits.max_control
         self.target.set_base_velocity(
             robot,
-            get_number(b, op, "vx", 0.0),
-            get_number(b, op, "vy", 0.0),
-            get_number(b, op, "omega", 0.0),
+            get_number(b, op, "vx", 0.0, -cap, cap),
+            get_number(b, op, "vy", 0.0, -cap, cap),
+            get_number(b, op, "omega", 0.0, -cap, cap),
         )
         return {"t": self.target.time}
 
     def _op_set_wheels(self, req: Request, addr: Address) -> dict[str, Any]:
         robot = self._robot_name(req)
         speeds = get_name_map(req.body, req.op, "speeds")
+        self._check_controls(req.op, "speeds", speeds)
         valid = self.target.robots()[robot].wheels
         for n in speeds:
             if n not in valid:
@@ -484,12 +617,17 @@ class RemoteServer:
 
     def _op_resume(self, req: Request, addr: Address) -> dict[str, Any]:
         self._check_fault("resume")
+        if self._jobs:
+            raise ProtocolError("resume: a step request is still running; try again")
         if self.paused:
             self.paused = False
             self._next_step = time.monotonic()
         return {"t": self.target.time, "paused": False}
 
     def _op_reset(self, req: Request, addr: Address) -> dict[str, Any]:
+        for j in self._jobs:
+            self._send(error_reply(j.rid, "step: cancelled by a reset"), j.addr)
+        self._jobs.clear()
         self.target.reset()
         if self.fault is not None:  # a reset clears the error (and runs again if it ran)
             self.fault = None
@@ -502,19 +640,36 @@ class RemoteServer:
         if not self.paused:
             raise ProtocolError("step: the simulation is running; send 'pause' first")
         n = get_int(req.body, req.op, "n", 1, 1, self.limits.max_step)
-        self._step(n)
-        return {"t": self.target.time, "steps": n}
+        if n <= self.limits.step_slice and not self._jobs:
+            self._step(n)
+            return {"t": self.target.time, "steps": n}
+        if len(self._jobs) >= self.limits.max_pending_steps:
+            raise ProtocolError(
+                f"step: {len(self._jobs)} step requests are already running; try again"
+            )
+        self._jobs.append(_StepJob(addr, req.id, n, n))
+        return _DEFERRED
 
     def _op_subscribe(self, req: Request, addr: Address) -> dict[str, Any]:
         lim = self.limits
         rate = get_number(req.body, req.op, "rate", 50.0, 0.1, lim.max_subscription_rate)
         robots = get_str_list(req.body, req.op, "robots")
         links = get_bool(req.body, req.op, "links", False)
+        lease = get_number(req.body, req.op, "lease", lim.lease, 1.0, lim.max_lease)
         self._state_body(robots)  # validates the names now rather than at push time
+        now = time.monotonic()
+        for a, sub in list(self._subs.items()):  # free the slots of vanished clients
+            if now >= sub.expires:
+                del self._subs[a]
+                self.stats.expired += 1
         if addr not in self._subs and len(self._subs) >= lim.max_subscribers:
             raise ProtocolError(f"subscribe: already {lim.max_subscribers} subscribers")
-        self._subs[addr] = _Sub(1.0 / rate, time.monotonic(), robots, links)
-        return {"rate": rate, "subscribers": len(self._subs)}
+        self._subs[addr] = _Sub(1.0 / rate, now, robots, links, expires=now + lease, lease=lease)
+        return {"rate": rate, "subscribers": len(self._subs), "lease": lease}
+
+    def _op_renew(self, req: Request, addr: Address) -> dict[str, Any]:
+        sub = self._subs.get(addr)  # (the lease was renewed on receipt already)
+        return {"subscribed": sub is not None, "lease": None if sub is None else sub.lease}
 
     def _op_unsubscribe(self, req: Request, addr: Address) -> dict[str, Any]:
         was = self._subs.pop(addr, None) is not None
