@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from robotsim.errors import ScenarioError
-from robotsim.validation import yaml_error_message
+from robotsim.validation import safe_load, yaml_error_message
 
 __all__ = ["apply_overrides", "read_scenario_yaml"]
 
@@ -22,7 +22,7 @@ def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
     if not p.is_file():
         raise ScenarioError(f"{p}: no such scenario file")
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = safe_load(p.read_bytes())
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):
@@ -36,6 +36,15 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> 
     import copy
 
     out = copy.deepcopy(data)
+
+    def value(key: str, raw: str) -> Any:
+        try:
+            return safe_load(raw)
+        except yaml.YAMLError as exc:
+            raise ScenarioError(
+                f"{source}: --set {key}={raw}: the value is {yaml_error_message(exc)}"
+            ) from None
+
     for item in overrides:
         if "=" not in item:
             raise ScenarioError(f"--set {item!r}: expected KEY.PATH=VALUE")
@@ -53,12 +62,12 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str) -> 
                     )
                 idx = int(part)
                 if last:
-                    node[idx] = yaml.safe_load(raw)
+                    node[idx] = value(key, raw)
                 else:
                     node = node[idx]
             elif isinstance(node, dict):
                 if last:
-                    node[part] = yaml.safe_load(raw)
+                    node[part] = value(key, raw)
                 else:
                     node = node.setdefault(part, {})
             else:

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from typing import Any, get_args, get_origin
 
+import yaml
 from pydantic import BaseModel, ValidationError
 
 __all__ = [
+    "MAX_YAML_BYTES",
+    "MAX_YAML_DEPTH",
+    "MAX_YAML_NODES",
+    "YamlLimitError",
     "describe_validation_error",
     "field_path",
     "fields_at",
     "format_validation_error",
+    "safe_load",
     "yaml_error_message",
 ]
 
@@ -99,3 +105,132 @@ def yaml_error_message(exc: Exception) -> str:
     where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return f"not valid YAML{where}: {problem}"
+
+
+# -- the YAML loader: bounded size, depth and alias expansion ------------------------------
+
+#: Largest YAML file read (bytes). Robot, scenario and motion files are a few KB.
+MAX_YAML_BYTES = 16 * 1024 * 1024
+#: Deepest nesting of mappings/sequences (real files need fewer than 10 levels).
+MAX_YAML_DEPTH = 100
+#: Most nodes the document may have once every alias is expanded (an "alias bomb" of
+#: 600 bytes expands to hundreds of millions).
+MAX_YAML_NODES = 1_000_000
+
+
+class YamlLimitError(yaml.YAMLError):
+    """A YAML text beyond the loader's limits (or not UTF-8). ``problem`` is one line;
+    ``problem_mark`` is where, when known (read by :func:`yaml_error_message`)."""
+
+    def __init__(self, problem: str, mark: Any = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.problem_mark = mark
+
+
+def _expanded_nodes(root: Any, limit: int) -> int:
+    """Node count of the document with every alias expanded (iterative, memoised)."""
+    from yaml.nodes import CollectionNode, MappingNode
+
+    size: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_stack.discard(key)
+            if isinstance(node, MappingNode):
+                kids = [n for pair in node.value for n in pair]
+            else:
+                kids = list(node.value)
+            total = 1 + sum(size[id(k)] for k in kids)
+            size[key] = total
+            if total > limit:
+                raise YamlLimitError(
+                    f"the document expands to more than {limit:,} nodes through its "
+                    "aliases (*name); write the values out or use fewer aliases",
+                    node.start_mark,
+                )
+            continue
+        if key in size:
+            continue
+        if not isinstance(node, CollectionNode):
+            size[key] = 1
+            continue
+        if key in on_stack:
+            raise YamlLimitError("an alias refers to a node that contains it", node.start_mark)
+        on_stack.add(key)
+        stack.append((node, True))
+        kids = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, MappingNode)
+            else node.value
+        )
+        for k in kids:
+            if id(k) not in size:
+                stack.append((k, False))
+    return size[id(root)]
+
+
+def safe_load(
+    data: str | bytes,
+    max_bytes: int = MAX_YAML_BYTES,
+    max_depth: int = MAX_YAML_DEPTH,
+    max_nodes: int = MAX_YAML_NODES,
+) -> Any:
+    """``yaml.safe_load`` with limits; every failure is a :class:`yaml.YAMLError`.
+
+    ``data`` as bytes (a file's content) is decoded as UTF-8 here, so a binary or
+    Latin-1 file gives a one-line error instead of a ``UnicodeDecodeError``. Nesting is
+    checked on the event stream before anything recursive runs (PyYAML's composer
+    recurses once per level), and aliases are expanded in a count before the Python
+    objects are built.
+    """
+    from yaml.events import (
+        AliasEvent,
+        CollectionEndEvent,
+        CollectionStartEvent,
+    )
+
+    if isinstance(data, bytes | bytearray):
+        if len(data) > max_bytes:
+            raise YamlLimitError(f"{len(data):,} bytes is more than the {max_bytes:,}-byte limit")
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            bad = data[exc.start]
+            raise YamlLimitError(
+                f"not UTF-8 text (byte 0x{bad:02x} at offset {exc.start}); save the file as UTF-8"
+            ) from None
+    else:
+        text = data
+        if len(text) > max_bytes:
+            raise YamlLimitError(
+                f"{len(text):,} characters is more than the {max_bytes:,}-byte limit"
+            )
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    depth = aliases = 0
+    for ev in yaml.parse(text, Loader=loader_cls):
+        if isinstance(ev, CollectionStartEvent):
+            depth += 1
+            if depth > max_depth:
+                raise YamlLimitError(f"nested more than {max_depth} levels deep", ev.start_mark)
+        elif isinstance(ev, CollectionEndEvent):
+            depth -= 1
+        elif isinstance(ev, AliasEvent):
+            aliases += 1
+    loader = loader_cls(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if aliases:
+            _expanded_nodes(node, max_nodes)
+        try:
+            return loader.construct_document(node)
+        except (ValueError, OverflowError) as exc:  # e.g. an integer of 5,000 digits
+            first = str(exc).split(";")[0].splitlines()[0]
+            raise YamlLimitError(f"a value cannot be read: {first}") from None
+    finally:
+        loader.dispose()

@@ -282,6 +282,20 @@ def _intervals_from_runs(ma, mb, times, below, thr, tol, extra):  # type: ignore
     return out
 
 
+def _check_budget(movers: list[_Mover], samples: float, dt: float, link_pairs: bool) -> None:
+    """Refuse before allocating: per sample, every link pose (4x4), every volume's
+    box (2x3) and distance work arrays per volume pair, in float64."""
+    from robotsim import budget
+
+    links = sum(len(m.robot.model.link_names) for m in movers)
+    vols = [max(1, len(m.kinds)) for m in movers]
+    pairs = sum(a * b for i, a in enumerate(vols) for b in vols[i + 1 :])
+    per = 8 * (16 * links + 6 * sum(vols) + 4 * pairs * (2 if link_pairs else 1) + 8)
+    budget.check(
+        f"clearance sampling: {samples:.3g} samples of {dt:g} s", samples * per, "use a larger dt"
+    )
+
+
 def run(
     scene: Scene,
     trajectories: Mapping[str, Trajectory],
@@ -318,6 +332,7 @@ def run(
             raise UnknownNameError("trajectory for robot", r.name, list(trajectories))
         movers.append(_Mover(r, trajectories[r.name], method))
     end = max(m.traj.end for m in movers) if t_end is None else float(t_end)
+    _check_budget(movers, (end - t_start) / dt + 2, dt, link_pairs)
     n = math.floor((end - t_start) / dt + 1e-9) + 1
     times = t_start + dt * np.arange(n)
     if times[-1] < end - 1e-12:

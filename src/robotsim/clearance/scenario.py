@@ -50,7 +50,7 @@ from robotsim.model import load_robot
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import make_T, rpy_to_R
-from robotsim.validation import describe_validation_error, yaml_error_message
+from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
 
 __all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
 
@@ -175,7 +175,7 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     """Read and validate a scenario file; raises :class:`ScenarioError`."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = safe_load(path.read_bytes())
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):

@@ -22,6 +22,7 @@ AREAS: dict[str, str] = {
     "clearance": "robotsim.bench.clearance",
     "cli": "robotsim.bench.cli",
     "sweep": "robotsim.bench.sweep",
+    "parsing": "robotsim.bench.parsing",
 }
 
 

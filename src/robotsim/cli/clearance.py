@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from robotsim.cli.common import echo_json
+from robotsim.cli.common import echo_json, max_memory_option
 
 __all__ = ["register"]
 
@@ -30,6 +30,7 @@ __all__ = ["register"]
     default="exact",
     help="Distance between ellipsoids: exact, or the seed paper's approximation.",
 )
+@max_memory_option
 def clearance_cmd(
     scenario: Path,
     out_dir: Path,

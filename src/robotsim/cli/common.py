@@ -13,7 +13,25 @@ from robotsim.jsonable import to_jsonable
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["echo_json", "parse_floats"]
+__all__ = ["echo_json", "max_memory_option", "parse_floats"]
+
+
+def _set_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from robotsim.budget import set_budget
+
+    set_budget(value)  # None (option not given) restores the default
+
+
+def max_memory_option(f: Any) -> Any:
+    """``--max-memory SIZE``: the memory budget of sampled arrays (robotsim.budget)."""
+    return click.option(
+        "--max-memory",
+        default=None,
+        metavar="SIZE",
+        expose_value=False,
+        callback=_set_max_memory,
+        help="Memory budget for sampled arrays, e.g. 8G (default 2G or $ROBOTSIM_MAX_MEMORY).",
+    )(f)
 
 
 def echo_json(obj: Any) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from robotsim.cli.common import echo_json
+from robotsim.cli.common import echo_json, max_memory_option
 
 __all__ = ["register"]
 
@@ -15,6 +15,7 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 
 
 def _method_options(f):  # type: ignore[no-untyped-def]
+    f = max_memory_option(f)
     f = click.option(
         "--method",
         type=click.Choice(["fixed_tick", "fixed_points"]),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from robotsim.cli.common import echo_json
+from robotsim.cli.common import echo_json, max_memory_option
 
 __all__ = ["register"]
 
@@ -49,6 +49,7 @@ __all__ = ["register"]
     help="Record into a run store (SQLite path or SQLAlchemy URL) instead of CSV.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@max_memory_option
 def run_cmd(
     scenario: Path,
     out_dir: Path | None,
@@ -65,11 +66,28 @@ def run_cmd(
 
     if duration is not None and not duration > 0:
         raise InputError(f"--duration must be > 0 s, got {duration}")
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"--out {out_dir}: exists and is not a folder; give a folder")
     opts = RunOptions(out_dir=out_dir, duration=duration, seed=seed, mode=mode, db=db)
     summary = run_file(scenario, opts, list(overrides))
     if as_json:
         echo_json(summary)
-        return
+    else:
+        _print_summary(summary, scenario, out_dir)
+    if summary.get("completed") is False and "missing_events" in summary:
+        # a scripted run (hands) that did not do what it is for: exit 3, say what is missing
+        missing = ", ".join(summary["missing_events"]) or "none"
+        steps = [s["label"] for s in summary.get("steps", []) if not s.get("completed")]
+        why = f"; stopped by --duration {duration:g} s" if duration is not None else ""
+        click.echo(
+            f"error: {summary.get('scenario', scenario)}: the run did not complete "
+            f"(missing events: {missing}; unfinished steps: {', '.join(steps) or 'none'}{why})",
+            err=True,
+        )
+        raise click.exceptions.Exit(3)
+
+
+def _print_summary(summary: dict, scenario: Path, out_dir: Path | None) -> None:
     robots = summary.get("robots", {})
     click.echo(
         f"{summary.get('scenario', scenario)}: simulated {summary.get('sim_time', 0):.2f} s"

@@ -20,6 +20,7 @@ from robotsim.remote.server import RemoteServer, ServerLimits, parse_address
 
 if TYPE_CHECKING:
     from robotsim.remote.target import SimulationTarget
+from robotsim.validation import safe_load
 
 __all__ = ["build_target", "register"]
 
@@ -30,7 +31,7 @@ def _is_scenario(path: Path) -> bool:
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text())
+        data = safe_load(path.read_bytes())
     except yaml.YAMLError:
         return False
     return isinstance(data, dict) and not str(data.get("format", "")).startswith("robotsim-robot")

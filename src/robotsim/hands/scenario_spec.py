@@ -21,7 +21,7 @@ from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
 from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
-from robotsim.validation import fields_at, yaml_error_message
+from robotsim.validation import fields_at, safe_load, yaml_error_message
 
 __all__ = [
     "HandScenario",
@@ -254,7 +254,7 @@ def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
     """Read a scenario file: the validated spec and its scene."""
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text())
+        data = safe_load(p.read_bytes())
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     return hand_scenario_from_data(data, str(p))

@@ -216,6 +216,11 @@ def model_from_mjmodel(
                             mjm.body_jntadr[bid] + mjm.body_jntnum[bid]))  # fmt: skip
     metadata: dict[str, Any] = {"format": "mjcf"}
 
+    # every pose at once (batched): the loops below only index, so the conversion is
+    # linear in bodies and geoms with a small constant
+    T_geoms = _pose(np.asarray(mjm.geom_pos), np.asarray(mjm.geom_quat))
+    T_bodies = _pose(np.asarray(mjm.body_pos), np.asarray(mjm.body_quat))
+    R_inertia = quat_to_R(np.asarray(mjm.body_iquat, float))
     shapes_visual: dict[int, list[Shape]] = {}
     shapes_coll: dict[int, list[Shape]] = {}
     for g in range(int(mjm.ngeom)):
@@ -227,7 +232,7 @@ def model_from_mjmodel(
         if res is None:
             continue
         geo, fix = res
-        T = _pose(mjm.geom_pos[g], mjm.geom_quat[g]) @ fix
+        T = T_geoms[g] @ fix
         short = gname.split("/", 1)[1] if gname.startswith(body_name(bid) + "/") else gname
         rgba = np.asarray(mjm.geom_rgba[g], float)
         mat = int(mjm.geom_matid[g])
@@ -245,8 +250,8 @@ def model_from_mjmodel(
     for bid in sorted(link_of_body):
         inertial = None
         if bid > 0 and float(mjm.body_mass[bid]) > 0:
-            R = quat_to_R(mjm.body_iquat[bid])
-            I = R @ np.diag(mjm.body_inertia[bid]) @ R.T
+            R = R_inertia[bid]
+            I = (R * np.asarray(mjm.body_inertia[bid], float)) @ R.T
             inertial = Inertial(float(mjm.body_mass[bid]), np.array(mjm.body_ipos[bid]), I)
         b.link(
             link_of_body[bid],
@@ -261,7 +266,7 @@ def model_from_mjmodel(
     for bid in range(1, nbody):
         child_link = link_of_body[bid]
         parent_bid = int(mjm.body_parentid[bid])
-        T_pb = _pose(mjm.body_pos[bid], mjm.body_quat[bid])
+        T_pb = T_bodies[bid]
         if parent_bid == 0 and 0 not in link_of_body:
             if floating:
                 jadr = int(mjm.jnt_qposadr[mjm.body_jntadr[bid]])

@@ -20,7 +20,7 @@ from robotsim.model.geometry import (
 )
 from robotsim.model.robot import Inertial, RobotModel
 from robotsim.model.shape_spec import ShapeSpec
-from robotsim.validation import describe_validation_error, yaml_error_message
+from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
 
 __all__ = ["load_robot_yaml", "parse_robot_dict"]
 
@@ -145,11 +145,11 @@ def load_robot_yaml(path: str | Path) -> RobotModel:
     """Read a robotsim robot file (``.yaml``/``.yml``)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_bytes()
     except OSError as exc:
         raise ModelFileError(path, f"cannot read: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
     except yaml.YAMLError as exc:
         raise ModelFileError(path, yaml_error_message(exc)) from None
     return parse_robot_dict(data, path)

@@ -26,6 +26,7 @@ and re-exported here.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.errors import InputError, ModelError, ModelFileError
-from robotsim.model.builder import RobotBuilder, xyz_rpy
+from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import Box, Capsule, Cylinder, Geometry, Mesh, Shape, Sphere
 from robotsim.model.robot import Inertial, RobotModel
 from robotsim.model.urdf_export import save_urdf, to_urdf_string
@@ -60,16 +61,16 @@ class _Ctx:
         if text is None:
             raise self.error(where, f"missing attribute {attr!r}")
         try:
-            vals = np.array([float(t) for t in text.split()], dtype=np.float64)
+            vals = [float(t) for t in text.split()]
         except ValueError:
             raise self.error(where, f"{attr}={text!r} is not a list of numbers") from None
         counts = (n,) if isinstance(n, int) else n
         if len(vals) not in counts:
             want = " or ".join(str(c) for c in counts)
             raise self.error(where, f"{attr}={text!r}: expected {want} numbers")
-        if not np.all(np.isfinite(vals)):
+        if not all(map(math.isfinite, vals)):
             raise self.error(where, f"{attr}={text!r} contains NaN or inf")
-        return vals
+        return np.array(vals, dtype=np.float64)
 
     def number(self, el: ET.Element, attr: str, where: str, default: float | None = None,
                allow_inf: bool = False) -> float:  # fmt: skip
@@ -82,7 +83,7 @@ class _Ctx:
             v = float(text)
         except ValueError:
             raise self.error(where, f"{attr}={text!r} is not a number") from None
-        if np.isnan(v) or (np.isinf(v) and not allow_inf):
+        if math.isnan(v) or (math.isinf(v) and not allow_inf):
             raise self.error(where, f"{attr}={text!r} is not a finite number")
         return v
 
@@ -92,7 +93,27 @@ class _Ctx:
             return np.eye(4)
         xyz = self.floats(o, "xyz", where + "/origin", 3, "0 0 0")
         rpy = self.floats(o, "rpy", where + "/origin", 3, "0 0 0")
-        return xyz_rpy(xyz, rpy)
+        return _xyz_rpy(xyz, rpy)
+
+
+def _xyz_rpy(xyz: np.ndarray, rpy: np.ndarray) -> np.ndarray:
+    """One URDF origin, ``R = Rz(yaw) Ry(pitch) Rx(roll)``, in scalar arithmetic (the
+    batched :func:`robotsim.model.builder.xyz_rpy` costs ~30 us per call in NumPy
+    overhead, which dominated parsing files with thousands of links)."""
+    T = np.eye(4)
+    T[:3, 3] = xyz
+    r, p, y = (float(v) for v in rpy)
+    if r == 0.0 and p == 0.0 and y == 0.0:
+        return T
+    cr, sr = math.cos(r), math.sin(r)
+    cp, sp = math.cos(p), math.sin(p)
+    cy, sy = math.cos(y), math.sin(y)
+    T[:3, :3] = (
+        (cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
+        (sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
+        (-sp, cp * sr, cp * cr),
+    )
+    return T
 
 
 def resolve_mesh_path(filename: str, urdf_folder: Path) -> list[Path]:
@@ -206,27 +227,54 @@ def _check_cycles(ctx: _Ctx, joint_specs: list) -> None:
             raise ctx.error(where, f"link {ends['child']!r} is already the child of joint "
                             f"{up[ends['child']][0]!r}; a link has one parent")  # fmt: skip
         up[ends["child"]] = (jname, ends["parent"])
+    # Walk up from every link once: a link already known to reach the root is not
+    # walked again, so the whole check is linear in the number of joints.
+    done: set[str] = set()
     for start in up:
-        path: list[str] = []
+        path: dict[str, int] = {}  # joint -> position on this walk
+        order: list[str] = []
         link = start
-        while link in up:
+        while link in up and link not in done:
             jname, parent = up[link]
             if jname in path:
-                loop = path[path.index(jname) :]
+                loop = order[path[jname] :]
                 raise ctx.error(f"joint {loop[0]!r}", "joints " + " -> ".join(repr(j) for j in loop)
                                 + " form a cycle")  # fmt: skip
-            path.append(jname)
+            path[jname] = len(order)
+            order.append(jname)
             link = parent
+        done.update(path_link for path_link in _links_on(up, start, link))
+
+
+def _links_on(up: dict[str, tuple[str, str]], start: str, stop: str) -> list[str]:
+    """The links walked from ``start`` up to (not including) ``stop``."""
+    out = []
+    link = start
+    while link != stop and link in up:
+        out.append(link)
+        link = up[link][1]
+    return out
 
 
 def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> RobotModel:
     """Parse URDF text; ``path`` names it in errors and anchors relative mesh paths."""
     p = Path(path)
     ctx = _Ctx(p)
+    xacro_hint = "xacro is not expanded: run `xacro FILE > robot.urdf` and load the result"
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
+        raw = text.encode() if isinstance(text, str) else text
+        if b"xacro:" in raw:
+            raise ctx.error("xml", f"xacro markup ({exc}); {xacro_hint}") from None
         raise ctx.error("xml", f"malformed XML: {exc}") from None
+    for el in root.iter():
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag.startswith("{") and "xacro" in tag:
+            short = "xacro:" + tag.rsplit("}", 1)[1]
+            raise ctx.error(f"<{short}>", xacro_hint)
+        if any("${" in v or "$(" in v for v in el.attrib.values()):
+            raise ctx.error(f"<{tag}>", f"attribute with a xacro expression; {xacro_hint}")
     if root.tag != "robot":
         raise ctx.error(f"<{root.tag}>", "the root element must be <robot>")
     name = root.get("name") or p.stem

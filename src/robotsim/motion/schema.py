@@ -27,7 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from robotsim.errors import ScenarioError, UnknownNameError
-from robotsim.validation import fields_at, yaml_error_message
+from robotsim.validation import fields_at, safe_load, yaml_error_message
 
 __all__ = [
     "MOTION_FORMAT",
@@ -254,7 +254,7 @@ def format_of(data: dict[str, Any]) -> str:
 
 def file_format(path: str | Path) -> str:
     """:func:`format_of` the motion/program file at ``path``."""
-    data = yaml.safe_load(Path(path).read_text())
+    data = safe_load(Path(path).read_bytes())
     return format_of(data if isinstance(data, dict) else {})
 
 
@@ -303,11 +303,11 @@ def load_program(path: str | Path) -> Program:
     """Read a motion (``robotsim-motion/1``) or program (``robotsim-program/1``) file."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     return program_from_dict(data, path)

@@ -121,13 +121,27 @@ class Timeline:
         a = self.knots[seg]
         return a + s[..., None] * (self.knots[seg + 1] - a)
 
+    def _check_budget(self, ticks: float, what: str, hint: str) -> None:
+        """Refuse before allocating: every tick holds seg, u, t, dt and q here, and the
+        playback keeps a root pose, the support, sole heights and link poses per tick."""
+        from robotsim import budget
+
+        nq = int(self.knots.shape[-1])
+        per_tick = 8 * (4 + nq) + 8 * (16 + 1 + 4) + 3 * 8 * nq
+        budget.check(f"sampling {ticks:.3g} {what}", ticks * per_tick, hint)
+
     def sample(
         self, method: SpeedMethod = "fixed_tick", tick: float = 0.01, points: int = 20
     ) -> Samples:
         """Sample with one of the paper's speed methods (module docs)."""
         if method == "fixed_tick":
-            if not tick > 0:
-                raise ScenarioError(f"tick must be > 0 s, got {tick}")
+            if not (tick > 0 and math.isfinite(tick)):
+                raise ScenarioError(f"tick must be finite and > 0 s, got {tick}")
+            self._check_budget(
+                float(np.sum(np.ceil(self.duration / tick)) + np.sum(np.ceil(self.hold / tick))),
+                f"ticks of {tick:g} s",
+                "use a longer --tick",
+            )
             n = np.where(
                 self.duration > 0, np.ceil(self.duration / tick - 1e-9).astype(np.int64), 0
             )
@@ -137,6 +151,11 @@ class Timeline:
         elif method == "fixed_points":
             if int(points) < 1:
                 raise ScenarioError(f"points must be >= 1, got {points}")
+            self._check_budget(
+                float(points) * float(np.sum(self.duration > 0) + np.sum(self.hold > 0)),
+                f"points ({points} per keyframe)",
+                "use fewer --points",
+            )
             n = np.where(self.duration > 0, int(points), 0).astype(np.int64)
             seg_dt = np.where(self.duration > 0, self.duration / max(int(points), 1), 0.0)
             hold_dt = np.where(seg_dt > 0, seg_dt, speed_seconds(8) / int(points))

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import InputError, UnknownNameError
 from robotsim.physics.timestep import timestep_field
-from robotsim.validation import yaml_error_message
+from robotsim.validation import safe_load, yaml_error_message
 
 __all__ = [
     "ArmSpec",
@@ -205,7 +205,7 @@ class RobotProfile(_Strict):
 def _read(path: str, mtime: float) -> RobotProfile:
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text())
+        data = safe_load(p.read_bytes())
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:

@@ -39,6 +39,7 @@ from typing import Any
 import yaml
 
 from robotsim.errors import InputError, UnknownNameError
+from robotsim.validation import safe_load
 
 __all__ = [
     "ACTIONS",
@@ -300,7 +301,7 @@ def load_mapping(name_or_path: str | os.PathLike[str]) -> InputMapping:
             raise InputError(f"{text}: input mapping file not found")
         raise UnknownNameError("input mapping", text, builtin_mappings())
     try:
-        data = yaml.safe_load(path.read_text())
+        data = safe_load(path.read_bytes())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "?"

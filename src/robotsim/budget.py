@@ -1,0 +1,114 @@
+"""The memory budget: sampled arrays are sized *before* they are allocated.
+
+A tick of 1e-9 s, a segment of 1e7 s or a step of 1e-9 s asks for arrays of billions of
+samples; instead of growing until the kernel kills the process (or a ``MemoryError``
+with a traceback), the code that samples calls :func:`check` with its estimate and
+gets a one-line :class:`BudgetError` naming the estimate, what was asked and the option
+that raises the budget.
+
+The budget is 2 GB unless ``ROBOTSIM_MAX_MEMORY`` or a command's ``--max-memory``
+(both take ``4G``, ``512M``, ``2000000000``...) say otherwise; :func:`memory_budget`
+sets it for a block of code.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from robotsim.errors import InputError
+
+__all__ = [
+    "DEFAULT_MAX_MEMORY",
+    "BudgetError",
+    "check",
+    "current_budget",
+    "format_bytes",
+    "memory_budget",
+    "parse_size",
+    "set_budget",
+]
+
+DEFAULT_MAX_MEMORY = 2 * 1024**3
+
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+_budget: int | None = None
+
+
+class BudgetError(InputError):
+    """An operation would need more memory than the budget allows."""
+
+
+def parse_size(text: str | int | float, what: str = "--max-memory") -> int:
+    """``"4G"``, ``"512M"``, ``"1.5G"``, ``2000000000`` -> bytes (binary units)."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        value = float(text)
+    else:
+        m = re.fullmatch(
+            r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGT]?)i?B?\s*", str(text), re.I
+        )
+        if m is None:
+            raise InputError(f"{what}: {text!r} is not a size; use e.g. 512M, 4G or a byte count")
+        value = float(m.group(1)) * _UNITS[m.group(2).upper()]
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(f"{what}: the size must be > 0, got {text!r}")
+    return int(value)
+
+
+def format_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if abs(n) < 1024 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} PB"  # pragma: no cover - unreachable
+
+
+def current_budget() -> int:
+    """Bytes one sampled result may take (the innermost :func:`memory_budget`, else
+    ``ROBOTSIM_MAX_MEMORY``, else 2 GB)."""
+    if _budget is not None:
+        return _budget
+    env = os.environ.get("ROBOTSIM_MAX_MEMORY")
+    return parse_size(env, "ROBOTSIM_MAX_MEMORY") if env else DEFAULT_MAX_MEMORY
+
+
+def set_budget(max_bytes: int | str | None) -> None:
+    """Set the budget for the rest of the process (``None``: back to the default)."""
+    global _budget
+    _budget = None if max_bytes is None else parse_size(max_bytes)
+
+
+@contextmanager
+def memory_budget(max_bytes: int | str | None) -> Iterator[int]:
+    """Use ``max_bytes`` as the budget inside the block (``None``: leave it as is)."""
+    global _budget
+    old = _budget
+    if max_bytes is not None:
+        _budget = parse_size(max_bytes)
+    try:
+        yield current_budget()
+    finally:
+        _budget = old
+
+
+def check(what: str, estimate_bytes: float, hint: str = "") -> None:
+    """Raise :class:`BudgetError` if ``estimate_bytes`` exceeds the budget.
+
+    Args:
+        what: what would be allocated, e.g. ``"motion playback: 3.2e9 ticks of 0.01 s"``.
+        estimate_bytes: the estimate (may be a float beyond any int; NaN counts as over).
+        hint: how to ask for less (``"use a longer --tick"``).
+    """
+    budget = current_budget()
+    if estimate_bytes <= budget:
+        return
+    est = format_bytes(estimate_bytes) if math.isfinite(estimate_bytes) else "unbounded"
+    tail = f"; {hint}" if hint else ""
+    raise BudgetError(
+        f"{what} would need about {est} of memory, more than the budget of "
+        f"{format_bytes(budget)}{tail}, or raise the budget with --max-memory "
+        "(or ROBOTSIM_MAX_MEMORY)"
+    )
