@@ -14,8 +14,13 @@ SCEN = REPO / "scenarios"
 WALK = REPO / "motions" / "walk_forward.yaml"
 
 # 9 levels of 9 aliases: ~600 bytes expanding to 9^9 (387 million) strings
-BOMB = "a: &a [" + ",".join(['"lol"'] * 9) + "]\n" + "".join(
-    f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi")
+BOMB = (
+    "a: &a ["
+    + ",".join(['"lol"'] * 9)
+    + "]\n"
+    + "".join(
+        f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi")
+    )
 )
 
 

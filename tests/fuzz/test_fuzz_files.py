@@ -71,18 +71,19 @@ def test_fuzz_mjcf(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
 
 
 def _load_scenario_any(path: Path) -> None:
-    """Validate a scenario of any kind as ``robotsim run`` would before running it."""
-    from robotsim.scenario.mobile import load_mobile
-    from robotsim.scenario.schema import read_scenario_yaml
-
+    """Validate a scenario of any kind (the ``kind:`` registry) as ``robotsim run``
+    and the studio would before running it."""
     from robotsim.clearance.scenario import load_scenario
     from robotsim.hands.scenario_spec import load_hand_scenario
+    from robotsim.mobile.load import load_mobile
+    from robotsim.scenario.kinds import kind_of
+    from robotsim.scenario_yaml import read_scenario_yaml
 
-    if path.read_bytes().lstrip().startswith(b"format: robotsim-clearance"):
-        load_scenario(path)
-        return
     data = read_scenario_yaml(path)
-    if data.get("kind") == "hand_ball_transfer":
+    kind = kind_of(data, str(path)).name
+    if kind == "clearance":
+        load_scenario(path)
+    elif kind == "hand_ball_transfer":
         load_hand_scenario(path)
     else:
         load_mobile(data, str(path))

@@ -78,8 +78,13 @@ def run(quick: bool = False) -> dict[str, Any]:
         wall, cpu = _timed(lambda: load_robot(mjcf), repeats)
         out[f"mjcf_wide_{n}_bodies_s"] = wall
         out[f"mjcf_wide_{n}_bodies_cpu_s"] = cpu
-    bomb = "a: &a [" + ",".join(['"lol"'] * 9) + "]\n" + "".join(
-        f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi")
+    bomb = (
+        "a: &a ["
+        + ",".join(['"lol"'] * 9)
+        + "]\n"
+        + "".join(
+            f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi")
+        )
     )
 
     def refuse() -> None:
