@@ -7,23 +7,37 @@ to a tiny HTTP endpoint served here, on the studio's host and the next free port
 and answers ``poll()`` like the terminal keyboard, so the same mappings drive the arms
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
 releases every key (key-ups are lost then).
+
+The endpoint only takes key events from the studio's own page: every request must carry
+the per-launch secret that the page script receives through the studio (``?k=...``),
+a request whose ``Origin`` is not the studio page's is refused (403) and no
+``Access-Control-Allow-Origin: *`` is sent, the body is at most 1 KB with a valid
+``Content-Length`` (a missing, negative or larger one is refused before reading), and a
+client that stalls is dropped after 5 s. See ``docs/security.md``.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
+import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from robotsim.teleop.gamepad import InputSnapshot
 from robotsim.teleop.keys import HeldKeys, browser_key
 
 __all__ = ["BrowserKeyboard"]
 
+MAX_BODY = 1024  # bytes of one key event (a few dozen in practice)
+TIMEOUT = 5.0  # seconds a client may take to send its request
+_LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
+
 _SCRIPT = (
     "if(!window.__robotsimKeys){{window.__robotsimKeys=1;"
-    "const u='http://'+location.hostname+':{port}/keys';"
+    "const u='http://'+location.hostname+':{port}/keys?k={token}';"
     "const s=(t,k)=>fetch(u,{{method:'POST',body:JSON.stringify({{type:t,key:k}})}})"
     ".catch(()=>{{}});"
     "const f=e=>e.target&&['INPUT','TEXTAREA'].includes(e.target.tagName);"
@@ -43,21 +57,61 @@ class BrowserKeyboard:
         self.held = HeldKeys()
         self.focused = False
         self.events = 0
+        self.refused = 0
+        self.token = secrets.token_urlsafe(24)
+        self.host = host
+        #: origins (``http://host:port``) of the studio page; set by :meth:`install`
+        self.origins: set[str] = set()
         self._lock = threading.Lock()
         kb = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = TIMEOUT  # socket timeout: a stalled client cannot hold a thread
+
+            def _answer(self, code: int, origin: str | None = None) -> None:
+                if code >= 400:
+                    with kb._lock:
+                        kb.refused += 1
+                self.send_response(code)
+                if origin is not None:
+                    self.send_header("Access-Control-Allow-Origin", origin)
+                    self.send_header("Vary", "Origin")
+                self.send_header("Content-Length", "0")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+
             def do_POST(self) -> None:
+                url = urlsplit(self.path)
+                given = parse_qs(url.query).get("k", [""])[0]
+                if url.path != "/keys" or not hmac.compare_digest(given, kb.token):
+                    self._answer(403)
+                    return
+                origin = self.headers.get("Origin")
+                if origin is not None and not kb._origin_ok(origin):
+                    self._answer(403)
+                    return
+                length = self.headers.get("Content-Length")
                 try:
-                    n = min(int(self.headers.get("Content-Length", 0)), 1024)
+                    n = int(length) if length is not None else -1
+                except ValueError:
+                    n = -1
+                if n < 0:
+                    self._answer(411)  # a valid length is required (never read to EOF)
+                    return
+                if n > MAX_BODY:
+                    self._answer(413)
+                    return
+                try:
                     msg = json.loads(self.rfile.read(n) or b"{}")
                     kb._event(str(msg.get("type", "")), str(msg.get("key", "")))
                     code = 204
-                except (ValueError, AttributeError):
-                    code = 400  # malformed: ignored, counted nowhere, the server lives on
-                self.send_response(code)
-                self.send_header("Access-Control-Allow-Origin", "*")
-                self.end_headers()
+                except (ValueError, AttributeError, OSError):
+                    code = 400  # malformed or stalled: refused, the server lives on
+                self._answer(code, origin)
+
+            def do_GET(self) -> None:
+                self._answer(405)
 
             def log_message(self, *args: Any) -> None:
                 return
@@ -67,6 +121,13 @@ class BrowserKeyboard:
         self.port = int(self._server.server_address[1])
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
+
+    def _origin_ok(self, origin: str) -> bool:
+        """The studio page's origin (once known), else a page on this host."""
+        if self.origins:
+            return origin in self.origins
+        host = urlsplit(origin).hostname or ""
+        return host in (self.host, *_LOOPBACK) or f"[{host}]" in _LOOPBACK
 
     def _event(self, kind: str, key: str) -> None:
         with self._lock:
@@ -81,9 +142,14 @@ class BrowserKeyboard:
             elif kind == "focus":
                 self.focused = True
 
-    def install(self, gui: Any) -> Any:
-        """Add the page script to a viser GUI (an invisible element); returns it."""
-        js = _SCRIPT.format(port=self.port).replace('"', "&quot;")
+    def install(self, gui: Any, page_port: int | None = None) -> Any:
+        """Add the page script to a viser GUI (an invisible element); returns it.
+        ``page_port``: the studio page's port; requests from any other origin are
+        refused from then on."""
+        if page_port is not None:
+            names = {self.host, "127.0.0.1", "localhost"}
+            self.origins.update(f"http://{h}:{int(page_port)}" for h in names)
+        js = _SCRIPT.format(port=self.port, token=self.token).replace('"', "&quot;")
         return gui.add_html(f'<img src="data:," alt="" style="display:none" onerror="{js}">')
 
     def poll(self) -> InputSnapshot:

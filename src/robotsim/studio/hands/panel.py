@@ -53,7 +53,7 @@ class HandsPanel:
         kb = teleop.keyboard_device
         self.keyboard = kb if isinstance(kb, BrowserKeyboard) else None
         if self.keyboard is not None:
-            self.keyboard.install(gui)
+            self.keyboard.install(gui, studio.port)
         self.reset = gui.add_button("Reset hands and ball", icon="refresh")  # type: ignore[arg-type]
 
         @self.reset.on_click
