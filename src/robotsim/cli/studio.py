@@ -31,7 +31,11 @@ def studio_cmd(target: str | None, port: int, host: str) -> None:
     click.echo(f"robotsim studio: {studio.title}")
     click.echo(f"robotsim studio: open {studio.url} in a browser{note}; Ctrl+C stops")
     if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"robotsim studio: listening on {host}: other machines can connect")
+        click.echo(
+            f"warning: robotsim studio is listening on {host}: other machines can open "
+            "the page and drive it (see docs/security.md)",
+            err=True,
+        )
     studio.serve_forever()
 
 
