@@ -16,7 +16,7 @@ from robotsim.remote.protocol import OPS
 from robotsim.robotlink import ControllerLink, SerialTransport
 from robotsim.robotlink.frames import SYNC, Frame, FrameType, encode
 from tests.fuzz.mutate import NASTY, byte_mutation
-from tests.remote.test_udp_server import _cart
+from tests.remote.cart import cart as _cart
 from tests.robotlink.ptys import emulated_robot
 
 FIELDS = ["robot", "joints", "speeds", "vx", "vy", "omega", "n", "rate", "robots", "links",

@@ -13,7 +13,7 @@ import pytest
 
 from robotsim import load_robot
 from robotsim.remote import Client, KinematicTarget, RemoteServer, ServerLimits
-from tests.remote.test_udp_server import _cart
+from tests.remote.cart import cart as _cart
 
 
 def _server(**limits: float) -> RemoteServer:
