@@ -36,8 +36,8 @@ def test_robotsim_run_writes_the_event_timeline(tmp_path: Path, capsys) -> None:
 
 
 def test_robotsim_run_duration_cuts_the_script_short(tmp_path: Path) -> None:
-    # a run that did not complete exits 3 and names what is missing (stderr)
-    assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--duration", "5"]) == 3
+    # cut short on purpose: exit 0, the missing events named on stderr
+    assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--duration", "5"]) == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["sim_time"] == pytest.approx(5.0)
     assert not summary["completed"] and "landed" in summary["missing_events"]
