@@ -45,6 +45,19 @@ def test_fk_json_deg(capsys) -> None:
     assert np.allclose(T[:3, 3], [0.5963031486, -0.15005, 0.6574757323], atol=1e-9)
 
 
+def test_dynamics_json(capsys) -> None:
+    """Gravity torques at qn: the Robotics Toolbox's ``gravload`` (31.6399, 6.0351 N m)."""
+    code, out, _ = run(capsys, "dynamics", "puma560", "--q", "0,45,180,0,45,0", "--deg",
+                       "--qdd", "1,0,0,0,0,0", "--json")  # fmt: skip
+    res = json.loads(out)
+    assert code == 0
+    assert res["gravity_torques"][1:3] == pytest.approx([31.63988, 6.035138], abs=1e-5)
+    M = np.array(res["mass_matrix"])
+    # qd = 0, qdd = 1 deg/s^2 on joint 1: tau = gravity + the first column of M times it.
+    tau = np.array(res["gravity_torques"]) + M[:, 0] * np.deg2rad(1.0)
+    assert np.allclose(res["tau"], tau, atol=1e-9)
+
+
 def test_ik_json(capsys) -> None:
     code, out, _ = run(capsys, "ik", "puma560", "--target", "0.5,-0.15,0.8", "--json")
     res = json.loads(out)

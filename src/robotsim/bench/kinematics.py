@@ -57,6 +57,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             k[0] += 1
 
         out["humanoid_frame_us"] = median_time(frame, repeats=7, inner=200 if quick else 2000) * 1e6
+    out.update(_dynamics(puma, q[: 10_000 if quick else 100_000], quick))
     out["peers"] = _peers(q, quick)
     _ratios(out)
     return out
@@ -76,6 +77,15 @@ def _ratios(out: dict[str, Any]) -> None:
                 peer[f"{key}_over_ours"] = peer[key] / out["fk_single_us"]
         if "fk_batch_cfg_per_s" in peer:
             peer["ours_batch_over_theirs"] = out["fk_batch_cfg_per_s"] / peer["fk_batch_cfg_per_s"]
+
+
+def _dynamics(puma: Any, q: np.ndarray, quick: bool) -> dict[str, Any]:
+    """Batched inverse dynamics and mass matrices of the PUMA 560 (our NumPy RNEA)."""
+    qd = np.full_like(q, 0.5)
+    t_id = median_time(lambda: puma.inverse_dynamics(q, qd, qd), repeats=3 if quick else 5)
+    qm = q[: len(q) // 10]
+    t_m = median_time(lambda: puma.mass_matrix(qm), repeats=3 if quick else 5)
+    return {"id_batch_cfg_per_s": len(q) / t_id, "mass_matrix_batch_cfg_per_s": len(qm) / t_m}
 
 
 def _peers(q: np.ndarray, quick: bool) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""``robotsim robots | inspect | fk | ik``."""
+"""``robotsim robots | inspect | fk | ik | dynamics``."""
 
 from __future__ import annotations
 
@@ -224,6 +224,43 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
         raise click.exceptions.Exit(1)
 
 
+@click.command("dynamics")
+@click.argument("robot")
+@click.option("--q", "q_text", help="Joint positions, comma-separated, in `inspect` order.")
+@click.option("--qd", "qd_text", help="Joint velocities (rad/s or m/s; default 0).")
+@click.option("--qdd", "qdd_text", help="Joint accelerations (rad/s^2 or m/s^2; default 0).")
+@click.option("--deg", is_flag=True, help="Revolute values of --q/--qd/--qdd in degrees.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def dynamics_cmd(robot: str, q_text: str | None, qd_text: str | None, qdd_text: str | None,
+                 deg: bool, as_json: bool) -> None:  # fmt: skip
+    """Rigid-body dynamics at one state: joint torques (inverse dynamics with the joints'
+    armature, damping, friction and springs), gravity torques and the mass matrix."""
+    from robotsim.model import load_robot
+
+    model = load_robot(robot)
+    q = parse_q(model, q_text, deg)
+    qd = parse_q(model, qd_text, deg) if qd_text else np.zeros(model.nq)
+    qdd = parse_q(model, qdd_text, deg) if qdd_text else np.zeros(model.nq)
+    out = {
+        "robot": model.name,
+        "joints": list(model.joint_names),
+        "q": q,
+        "qd": qd,
+        "qdd": qdd,
+        "tau": model.inverse_dynamics(q, qd, qdd),
+        "gravity_torques": model.gravity_torques(q),
+        "mass_matrix": model.mass_matrix(q),
+    }
+    if as_json:
+        echo_json(out)
+        return
+    click.echo(f"{model.name}: torques (N m or N) at q = {np.array2string(q, precision=6)}")
+    for name, t, g in zip(model.joint_names, out["tau"], out["gravity_torques"]):
+        click.echo(f"  {name:>16}  tau {t:12.6g}   gravity {g:12.6g}")
+    click.echo("mass matrix (kg m^2, kg):")
+    click.echo(np.array2string(out["mass_matrix"], precision=5, suppress_small=True))
+
+
 def register(group: click.Group) -> None:
-    for cmd in (robots_cmd, inspect_cmd, fk_cmd, ik_cmd):
+    for cmd in (robots_cmd, inspect_cmd, fk_cmd, ik_cmd, dynamics_cmd):
         group.add_command(cmd)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from robotsim.model.robot import Frame as Frame
     from robotsim.model.robot import Inertial as Inertial
     from robotsim.model.robot import Joint as Joint
+    from robotsim.model.robot import JointDynamics as JointDynamics
     from robotsim.model.robot import JointType as JointType
     from robotsim.model.robot import Limits as Limits
     from robotsim.model.robot import Link as Link
@@ -44,6 +45,7 @@ _LAZY = {
     "Frame": "robotsim.model.robot",
     "Inertial": "robotsim.model.robot",
     "Joint": "robotsim.model.robot",
+    "JointDynamics": "robotsim.model.robot",
     "JointType": "robotsim.model.robot",
     "Limits": "robotsim.model.robot",
     "Link": "robotsim.model.robot",
@@ -54,6 +56,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "Box", "Capsule", "Cylinder", "DHJoint", "Ellipsoid", "Frame", "Inertial", "Joint",
-    "JointType", "Limits", "Link", "Mesh", "Mimic", "RobotBuilder", "RobotModel", "Shape",
+    "JointDynamics", "JointType", "Limits", "Link", "Mesh", "Mimic", "RobotBuilder", "RobotModel",
+    "Shape",
     "Sphere", "from_dh", "library_names", "load_robot", "xyz_rpy",
 ]  # fmt: skip

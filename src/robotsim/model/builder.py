@@ -1,10 +1,10 @@
 """A small fluent builder for :class:`RobotModel` in Python code.
 
-    b = RobotBuilder("two_link")
-    b.link("base")
-    b.link("upper", visuals=[Shape(Capsule(0.03, 0.3), trans([0, 0, 0.15]))])
-    b.joint("shoulder", "revolute", "base", "upper", axis=(0, 1, 0), lower=-2, upper=2)
-    model = b.build()
+b = RobotBuilder("two_link")
+b.link("base")
+b.link("upper", visuals=[Shape(Capsule(0.03, 0.3), trans([0, 0, 0.15]))])
+b.joint("shoulder", "revolute", "base", "upper", axis=(0, 1, 0), lower=-2, upper=2)
+model = b.build()
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from robotsim.model.robot import (
     Frame,
     Inertial,
     Joint,
+    JointDynamics,
     JointType,
     Limits,
     Link,
@@ -77,6 +78,7 @@ class RobotBuilder:
         velocity: float = np.inf,
         effort: float = np.inf,
         mimic: tuple[str, float, float] | None = None,
+        dynamics: JointDynamics | None = None,
     ) -> RobotBuilder:
         """Add a joint ``T_parent_child = origin @ M(axis, q) @ post``."""
         try:
@@ -97,6 +99,7 @@ class RobotBuilder:
                 post=np.eye(4) if post is None else np.asarray(post, float),
                 limits=Limits(lower, upper, velocity, effort),
                 mimic=None if mimic is None else Mimic(*mimic),
+                dynamics=JointDynamics() if dynamics is None else dynamics,
             )
         )
         return self

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 from robotsim.errors import InputError
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import Shape
-from robotsim.model.robot import Inertial, RobotModel
+from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.spatial import make_T, rot_x, rot_z
 
 __all__ = ["DHJoint", "dh_builder", "from_dh"]
@@ -54,6 +54,7 @@ class DHJoint:
     link: str | None = None
     visuals: tuple[Shape, ...] = field(default_factory=tuple)
     inertial: Inertial | None = None
+    dynamics: JointDynamics | None = None
 
     def __post_init__(self) -> None:
         for k in ("d", "a", "alpha", "offset", "theta"):
@@ -109,6 +110,7 @@ def dh_builder(
             upper=row.qlim[1],
             velocity=row.velocity,
             effort=row.effort,
+            dynamics=row.dynamics,
         )
         parent = lname
     b.frame("tool", parent, None if tool is None else np.asarray(tool, float))

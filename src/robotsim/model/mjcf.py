@@ -19,7 +19,8 @@ then read body by body:
   floating and its initial world pose goes to ``metadata["T_world_root"]``;
 - a body without joints hangs from its parent by a fixed joint ``<body>_fixed``;
 - hinge with ``limited`` -> revolute with the range, without -> continuous; slide ->
-  prismatic; ``actuatorfrcrange`` -> effort limit;
+  prismatic; ``actuatorfrcrange`` -> effort limit; ``armature``, ``damping``,
+  ``frictionloss``, ``stiffness``, ``springref`` -> :class:`JointDynamics`;
 - geoms -> shapes on their body's link (plane, height field and SDF geoms are skipped):
   ``contype=conaffinity=0`` -> visual only, group 3 -> collision only, otherwise both;
   mesh geoms keep their file and scale (inline meshes without a file are skipped);
@@ -61,7 +62,7 @@ from robotsim.model.mjcf_export import (
     to_mjcf_string,
     to_mjspec,
 )
-from robotsim.model.robot import Inertial, RobotModel
+from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.spatial import axis_angle_to_R, inv_T, make_T, quat_to_R, trans
 
 __all__ = [
@@ -316,9 +317,18 @@ def model_from_mjmodel(
                 jtype = "revolute" if limited else "continuous"
             if kind == "ball" and limited:
                 lo, hi = -hi, hi
+            dof = int(mjm.jnt_dofadr[j]) + (int(np.argmax(axis)) if kind == "ball" else 0)
+            dynamics = JointDynamics(
+                armature=float(mjm.dof_armature[dof]),
+                damping=float(mjm.dof_damping[dof]),
+                friction=float(mjm.dof_frictionloss[dof]),
+                stiffness=float(mjm.jnt_stiffness[j]) if kind != "ball" else 0.0,
+                rest=float(mjm.qpos_spring[mjm.jnt_qposadr[j]]) if kind != "ball" else 0.0,
+            )
             b.joint(jn, jtype, prev, child, origin=origin, axis=axis, post=post,
                     lower=lo if limited else -np.inf, upper=hi if limited else np.inf,
-                    effort=effort, mimic=mimic_of.get(j) if kind != "ball" else None)  # fmt: skip
+                    effort=effort, mimic=mimic_of.get(j) if kind != "ball" else None,
+                    dynamics=dynamics)  # fmt: skip
             if kind != "ball":
                 mjjoint_to_ours[j] = jn
             T_first = _EYE4

@@ -18,6 +18,8 @@ What is written:
   continuous, slide for prismatic; finite position limits -> ``range``; finite effort
   -> ``actuatorfrcrange``). MuJoCo has no joint velocity limit: velocity limits stay in
   the RobotModel only.
+- joint dynamics (:class:`~robotsim.model.JointDynamics`) -> ``armature``,
+  ``damping``, ``frictionloss``, ``stiffness`` and ``springref``.
 - a floating model gets a ``<freejoint name="<prefix>floating_base">`` on its root body.
 - mimic joints -> ``<equality><joint joint1=mimic joint2=leader polycoef="offset
   multiplier 0 0 0">`` (a soft constraint in the dynamics, exact in the kinematics).
@@ -285,6 +287,12 @@ class _MjcfWriter:
                 je.set("range", vec([lim.lower, lim.upper]))
             if np.isfinite(lim.effort):
                 je.set("actuatorfrcrange", vec([-lim.effort, lim.effort]))
+            dyn = j.dynamics
+            for attr, value in (("armature", dyn.armature), ("damping", dyn.damping),
+                                ("frictionloss", dyn.friction), ("stiffness", dyn.stiffness),
+                                ("springref", dyn.rest if dyn.stiffness else 0.0)):  # fmt: skip
+                if value:
+                    je.set(attr, num(value))
             if j.mimic is not None:
                 eq = ET.Element("joint", name=p + j.name + "__mimic", joint1=p + j.name,
                                 joint2=p + j.mimic.joint)  # fmt: skip

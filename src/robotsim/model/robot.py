@@ -40,6 +40,7 @@ __all__ = [
     "Frame",
     "Inertial",
     "Joint",
+    "JointDynamics",
     "JointType",
     "Limits",
     "Link",
@@ -88,6 +89,38 @@ class Mimic:
     offset: float = 0.0
 
 
+@dataclass(frozen=True)
+class JointDynamics:
+    """Joint-space terms beside the rigid bodies, per unit of the joint's ``q`` (SI).
+
+    ``armature``: reflected rotor inertia (kg m^2, or kg on a prismatic joint), added to
+    the joint's diagonal of the mass matrix (a motor's ``Jm * G^2``). ``damping``:
+    viscous friction (N m s/rad). ``friction``: Coulomb friction (N m), opposing the
+    motion. ``stiffness`` (N m/rad) pulls the joint towards ``rest`` (rad or m), a
+    Hooke's-law spring. MuJoCo's ``armature``, ``damping``, ``frictionloss``,
+    ``stiffness`` and ``springref``; URDF's ``<dynamics damping friction>``.
+    """
+
+    armature: float = 0.0
+    damping: float = 0.0
+    friction: float = 0.0
+    stiffness: float = 0.0
+    rest: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("armature", "damping", "friction", "stiffness"):
+            v = getattr(self, name)
+            if not (np.isfinite(v) and v >= 0):
+                raise InputError(f"joint {name} must be finite and >= 0, got {v!r}")
+        if not np.isfinite(self.rest):
+            raise InputError(f"joint rest position must be finite, got {self.rest!r}")
+
+    @property
+    def passive(self) -> bool:
+        """Any term set (a non-zero armature, damping, friction or stiffness)."""
+        return any((self.armature, self.damping, self.friction, self.stiffness))
+
+
 @dataclass(frozen=True, eq=False)
 class Joint:
     name: str
@@ -99,6 +132,7 @@ class Joint:
     post: np.ndarray = field(default_factory=lambda: readonly(np.eye(4)))
     limits: Limits = field(default_factory=Limits)
     mimic: Mimic | None = None
+    dynamics: JointDynamics = field(default_factory=JointDynamics)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "origin", readonly(self.origin, (4, 4)))
@@ -398,7 +432,38 @@ class RobotModel:
 
     def __getstate__(self) -> dict[str, Any]:
         # the compiled kinematics is rebuilt on demand, not pickled
-        return {k: v for k, v in self.__dict__.items() if k not in ("tree", "fk")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("tree", "fk", "dynamics")}
+
+    # ----------------------------------------------------------- dynamics
+    # Delegates to robotsim.kinematics (kinematics.inverse_dynamics(model, ...), ...).
+    @cached_property
+    def dynamics(self) -> Any:
+        """The compiled :class:`robotsim.kinematics.dynamics.Dynamics` arrays (built on
+        first use, cached on the model)."""
+        return kinematics_engine().compile_dynamics(self)
+
+    def inverse_dynamics(
+        self,
+        q: ArrayLike,
+        qd: ArrayLike,
+        qdd: ArrayLike,
+        gravity: ArrayLike | None = None,
+        passive: bool = True,
+    ) -> np.ndarray:
+        """Joint torques/forces ``(..., nq)`` that produce ``qdd`` at ``(q, qd)`` (root
+        fixed, gravity -z by default), with the joints' armature, damping, friction and
+        springs unless ``passive=False``; see :func:`robotsim.kinematics.inverse_dynamics`."""
+        return kinematics_engine().inverse_dynamics(  # type: ignore[no-any-return]
+            self, q, qd, qdd, gravity=gravity, passive=passive
+        )
+
+    def gravity_torques(self, q: ArrayLike, gravity: ArrayLike | None = None) -> np.ndarray:
+        """Torques ``(..., nq)`` holding ``q`` still against gravity (N m or N)."""
+        return kinematics_engine().gravity_torques(self, q, gravity=gravity)  # type: ignore[no-any-return]
+
+    def mass_matrix(self, q: ArrayLike) -> np.ndarray:
+        """Joint-space inertia ``(..., nq, nq)`` including armature (kg m^2, kg)."""
+        return kinematics_engine().mass_matrix(self, q)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return (

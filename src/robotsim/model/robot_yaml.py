@@ -18,7 +18,7 @@ from robotsim.model.dh import DHJoint, dh_builder
 from robotsim.model.geometry import (
     Shape,
 )
-from robotsim.model.robot import Inertial, RobotModel
+from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
 
@@ -73,6 +73,16 @@ class MimicSpec(_Strict):
     offset: float = 0.0
 
 
+class DynamicsSpec(_Strict):
+    """Joint-space passive terms (SI per rad or m; ``rest`` in the file's units)."""
+
+    armature: float = Field(0.0, ge=0)
+    damping: float = Field(0.0, ge=0)
+    friction: float = Field(0.0, ge=0)
+    stiffness: float = Field(0.0, ge=0)
+    rest: float = 0.0
+
+
 class JointSpec(_Strict):
     name: str
     type: Literal["revolute", "continuous", "prismatic", "fixed"]
@@ -85,6 +95,7 @@ class JointSpec(_Strict):
     velocity: float = Field(np.inf, gt=0)
     effort: float = Field(np.inf, gt=0)
     mimic: MimicSpec | None = None
+    dynamics: DynamicsSpec | None = None
 
 
 class FrameSpec(_Strict):
@@ -108,6 +119,7 @@ class DHRowSpec(_Strict):
     effort: float = Field(np.inf, gt=0)
     visuals: list[PlacedShapeSpec] = []
     inertial: InertialSpec | None = None
+    dynamics: DynamicsSpec | None = None
 
     @field_validator("d", "a", "alpha", "theta", "offset")
     @classmethod
@@ -208,6 +220,11 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
             raise ModelFileError(path, "inertia needs 3 or 6 values", where=f"{where}.inertia")
         return Inertial(spec_i.mass, np.asarray(spec_i.com) * L, Im * L * L)
 
+    def dynamics(d: DynamicsSpec | None, qs: float) -> JointDynamics | None:
+        if d is None:
+            return None
+        return JointDynamics(d.armature, d.damping, d.friction, d.stiffness, d.rest * qs)
+
     def shapes(items: list[PlacedShapeSpec], where: str) -> list[Shape]:
         return [shape(s, f"{where}[{i}]") for i, s in enumerate(items)]
 
@@ -227,6 +244,7 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
                     velocity=r.velocity * qs, effort=r.effort, name=r.name, link=r.link,
                     visuals=tuple(shapes(r.visuals, f"dh.joints[{i}].visuals")),
                     inertial=inertia(r.inertial, f"dh.joints[{i}].inertial"),
+                    dynamics=dynamics(r.dynamics, qs),
                 )
             )  # fmt: skip
         b = dh_builder(
@@ -260,7 +278,8 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
             try:
                 b.joint(j.name, j.type, j.parent, j.child, origin=place(j.xyz, j.rpy),
                         axis=j.axis, lower=lo, upper=hi, velocity=j.velocity * qs,
-                        effort=j.effort, mimic=mimic)  # fmt: skip
+                        effort=j.effort, mimic=mimic,
+                        dynamics=dynamics(j.dynamics, qs))  # fmt: skip
             except InputError as exc:
                 raise ModelFileError(path, str(exc), where=f"joints[{i}]") from None
             if j.type in ("revolute", "continuous"):

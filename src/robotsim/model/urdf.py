@@ -8,7 +8,8 @@ What is read:
   rpy>``; colours from inline or top-level named ``<material>``; ``<inertial>`` (its
   tensor, given in the inertial origin's axes, is rotated into the link axes);
 - joints ``revolute``, ``continuous``, ``prismatic``, ``fixed`` with ``<origin>``,
-  ``<axis>`` (default ``1 0 0``), ``<limit>`` and ``<mimic>``. An ``effort`` or
+  ``<axis>`` (default ``1 0 0``), ``<limit>``, ``<mimic>`` and ``<dynamics damping
+  friction>`` (viscous and Coulomb, :class:`JointDynamics`). An ``effort`` or
   ``velocity`` of 0 (a common way of writing "unspecified") means no limit. A
   ``floating`` joint whose parent is a link named ``world`` that carries nothing else
   makes the model floating (``RobotModel.floating``; that joint and link are dropped);
@@ -36,7 +37,7 @@ import numpy as np
 from robotsim.errors import InputError, ModelError, ModelFileError
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import Box, Capsule, Cylinder, Geometry, Mesh, Shape, Sphere
-from robotsim.model.robot import Inertial, RobotModel
+from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.model.urdf_export import save_urdf, to_urdf_string
 
 __all__ = ["load_urdf", "parse_urdf_string", "resolve_mesh_path", "save_urdf", "to_urdf_string"]
@@ -375,10 +376,16 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
                 raise ctx.error(where + "/mimic", "missing attribute 'joint'")
             mimic = (leader, ctx.number(mim, "multiplier", where + "/mimic", 1.0),
                      ctx.number(mim, "offset", where + "/mimic", 0.0))  # fmt: skip
+        dynamics = None
+        dyn = je.find("dynamics")
+        if dyn is not None:
+            w = where + "/dynamics"
+            dynamics = JointDynamics(damping=ctx.number(dyn, "damping", w, 0.0),
+                                     friction=ctx.number(dyn, "friction", w, 0.0))  # fmt: skip
         try:
             b.joint(jname, jtype, ends["parent"], ends["child"], origin=origin, axis=axis,
                     lower=lower, upper=upper, velocity=velocity, effort=effort,
-                    mimic=mimic)  # fmt: skip
+                    mimic=mimic, dynamics=dynamics)  # fmt: skip
         except InputError as exc:
             raise ctx.error(where, str(exc)) from None
     b.metadata = metadata

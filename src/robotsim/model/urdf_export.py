@@ -11,7 +11,8 @@ round-trip ``repr``; origins as ``xyz``/``rpy``). What URDF cannot say is mapped
 - a revolute joint without position limits is written as ``continuous``; a prismatic
   one without limits gets ``lower="-inf" upper="inf"`` (read back by robotsim, but
   other URDF readers may refuse it); a missing effort or velocity limit is written
-  as ``0`` (read back by robotsim as "no limit");
+  as ``0`` (read back by robotsim as "no limit"); joint damping and friction go to
+  ``<dynamics>`` (URDF has no armature or spring: those are lost);
 - a floating model gets an empty link ``world`` and a ``floating`` joint
   ``floating_base`` to its root (read back as ``floating=True``);
 - named frames become empty links joined to their link by fixed joints
@@ -171,6 +172,9 @@ class _UrdfWriter:
                     ET.SubElement(el, "mimic", joint=j.mimic.joint,
                                   multiplier=num(j.mimic.multiplier),
                                   offset=num(j.mimic.offset))  # fmt: skip
+                if j.dynamics.damping or j.dynamics.friction:
+                    ET.SubElement(el, "dynamics", damping=num(j.dynamics.damping),
+                                  friction=num(j.dynamics.friction))  # fmt: skip
             if split:
                 ET.SubElement(self.robot, "link", name=child)
                 self.joint(f"{j.name}__post", "fixed", child, j.child, post)
