@@ -272,6 +272,26 @@ def test_hand_follows_the_joint_table(side: str) -> None:
     np.testing.assert_allclose(thumb, rot_x(np.pi) @ rot_z(np.pi / 4), atol=1e-12)
 
 
+# Reachable range of every phalanx over its finger's 0..60 deg (docs/library.md, "Table 1,
+# printed and reached"): all as printed except the middle phalanges of fingers 1 and 2
+# (-60..-20: a linear coupling through the printed initial value -30 at 45 cannot
+# span -60..-10) and the thumb's (-30..-10 of -60..-10, the same reason).
+REACHED = {"subfinger1": (-60, -20), "subfinger2": (-60, -20), "subfinger3": (-30, -10),
+           "subfinger11": (-30, -10), "subfinger22": (-30, -10)}  # fmt: skip
+
+
+@pytest.mark.parametrize("side", ["L", "R"])
+def test_phalanges_reach_the_documented_ranges(side: str) -> None:
+    model = robotsim.load_robot("dual_arm_hands")
+    q0 = model.pose("initial")
+    for short, (lo, hi) in REACHED.items():
+        ends = [np.degrees(joint_value(model, with_fingers(model, q0, side, f), f"{side}_{short}"))
+                for f in (0.0, 60.0)]  # fmt: skip
+        assert sorted(ends) == pytest.approx([lo, hi])
+        printed = TABLE[short][1]
+        assert printed[0] <= lo and hi <= printed[1]  # inside the printed range
+
+
 def fingertips(model: RobotModel, q: np.ndarray, side: str) -> np.ndarray:
     return np.stack([model.fk(q, f"{side}_tip{i}")[..., :3, 3] for i in (1, 2, 3)], axis=-2)
 
