@@ -5,6 +5,7 @@ controller per robot."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +15,9 @@ from robotsim.control.limits import AxisLimit
 from robotsim.control.pid import PIDGains
 from robotsim.errors import ScenarioError
 from robotsim.mobile.load import RobotSetup
-from robotsim.mobile.schema import MobileScenario, ObjectSpec, SurfaceSpec
+from robotsim.mobile.schema import MobileScenario, ObjectJointSpec, ObjectSpec, SurfaceSpec
 from robotsim.model.geometry import Cylinder
+from robotsim.model.robot import JointDynamics
 from robotsim.physics import Body, ContactSurface, Joint, Motor, RobotPlacement, Scene
 from robotsim.physics.drives import drive_kind, wheel_joints
 from robotsim.spatial import make_T, rot_z, rpy_to_R
@@ -28,7 +30,17 @@ def contact_surface(s: SurfaceSpec) -> ContactSurface:
     return ContactSurface(**s.model_dump())
 
 
-def object_body(o: ObjectSpec, base: Path, idx: int, source: str) -> Body:
+def object_joint(j: ObjectJointSpec, T: np.ndarray, angle: float) -> Joint:
+    """A hinge/slider to the world; axis given in world axes, stored in the body's;
+    ``angle``: radians per unit of the file's angles."""
+    scale = angle if j.type == "hinge" else 1.0
+    axis = np.asarray(T[:3, :3]).T @ np.asarray(j.axis, dtype=float)
+    rng = None if j.range is None else (j.range[0] * scale, j.range[1] * scale)
+    return Joint(j.type, axis=tuple(axis), anchor=tuple(j.anchor), range=rng,
+                 damping=j.damping, stiffness=j.stiffness, rest=j.rest * scale)  # fmt: skip
+
+
+def object_body(o: ObjectSpec, base: Path, idx: int, source: str, angle: float = 1.0) -> Body:
     """The physics body of ``objects[idx]`` (mesh files relative to ``base``)."""
     sh = o.shape
     where = f"{source}: objects[{idx}].shape"
@@ -44,11 +56,14 @@ def object_body(o: ObjectSpec, base: Path, idx: int, source: str) -> Body:
             raise ScenarioError(f"{where}.file: {f} does not exist")
     geom = sh.geometry(1.0, f)
     T = make_T(rpy_to_R(np.radians(o.rpy)), o.position)
+    joint = Joint("free") if o.free else None
+    if o.joint is not None:
+        joint = object_joint(o.joint, T, angle)
     return Body(
         o.name,
         geom,
         T,
-        joint=Joint("free") if o.free else None,
+        joint=joint,
         mass=o.mass,
         surface=f"object:{o.name}" if o.surface is not None else None,
     )
@@ -72,7 +87,7 @@ def build_mobile(
         )
     surfaces: dict[str, ContactSurface] = {}
     for i, o in enumerate(sc.objects):
-        bodies.append(object_body(o, base, i, source))
+        bodies.append(object_body(o, base, i, source, _angle_unit(sc)))
         if o.surface is not None:
             surfaces[f"object:{o.name}"] = contact_surface(o.surface)
     placements = []
@@ -96,6 +111,7 @@ def build_mobile(
                 motors=motors,
                 default_motor=None,
                 collide_with_robots=sc.robots_collide,
+                joint_dynamics=_springs(rb, _angle_unit(sc), source),
             )
         )
     return Scene(
@@ -105,7 +121,30 @@ def build_mobile(
         default_surface=contact_surface(sc.contact),
         timestep=sc.timestep,
         name=sc.name,
+        erp=sc.erp,
+        cfm=sc.cfm,
     )
+
+
+def _angle_unit(sc: MobileScenario) -> float:
+    """Radians per unit of the file's angles."""
+    return math.radians(1.0) if sc.units.angle == "deg" else 1.0
+
+
+def _springs(rb: RobotSetup, angle: float, source: str) -> dict[str, JointDynamics]:
+    """``robots[i].joints`` -> the placement's joint dynamics (other terms kept)."""
+    out = {}
+    for jn, sp in rb.spec.joints.items():
+        if jn not in rb.model.joint_names:
+            raise ScenarioError(
+                f"{source}: robots ({rb.name}).joints: unknown joint {jn!r}; valid: "
+                f"{', '.join(rb.model.joint_names)}"
+            )
+        joint = rb.model.joint(jn)
+        scale = 1.0 if joint.type.value == "prismatic" else angle
+        out[jn] = replace(joint.dynamics, stiffness=sp.stiffness, damping=sp.damping,
+                          rest=sp.rest * scale)  # fmt: skip
+    return out
 
 
 def make_controller(

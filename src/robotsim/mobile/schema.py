@@ -18,12 +18,14 @@ __all__ = [
     "FieldSpec",
     "MobileScenario",
     "MotorSpec",
+    "ObjectJointSpec",
     "ObjectSpec",
     "ObstacleSpec",
     "RandomLayout",
     "Reference",
     "RobotSpec",
     "ShapeSpec",
+    "SpringSpec",
     "SurfaceSpec",
     "Tolerance",
     "Units",
@@ -81,8 +83,29 @@ class ObstacleSpec(_Strict):
     random: RandomLayout = Field(default_factory=RandomLayout)
 
 
+class SpringSpec(_Strict):
+    """A joint's Hooke's-law spring-damper ``F = -stiffness (x - rest) - damping v``:
+    N/m and N s/m on a slider, N m/rad and N m s/rad on a hinge; ``rest`` in m or the
+    file's angle unit."""
+
+    stiffness: float = Field(0.0, ge=0)
+    damping: float = Field(0.0, ge=0)
+    rest: float = 0.0
+
+
+class ObjectJointSpec(SpringSpec):
+    """Hang an object from the world by a hinge or a slider (ODE's ``dJointAttach(j,
+    body, 0)``) along ``axis`` (world axes) through ``anchor`` (object frame, m)."""
+
+    type: Literal["hinge", "slider"]
+    axis: Vec3 = (0.0, 0.0, 1.0)
+    anchor: Vec3 = (0.0, 0.0, 0.0)
+    range: tuple[float, float] | None = None
+
+
 class ObjectSpec(_Strict):
-    """A free or static body: a ball, a box, an imported .3ds/.x/.obj mesh..."""
+    """A free or static body: a ball, a box, an imported .3ds/.x/.obj mesh... With a
+    ``joint`` it hangs from the world on it (``free`` is then ignored)."""
 
     name: str
     shape: ShapeSpec
@@ -91,6 +114,7 @@ class ObjectSpec(_Strict):
     mass: float | None = Field(None, gt=0)
     free: bool = True
     surface: SurfaceSpec | None = None
+    joint: ObjectJointSpec | None = None
 
 
 # Upper bounds: far above any robot (an omni base does a few m/s; 1e4 deg/s is 28 turns
@@ -165,6 +189,7 @@ class RobotSpec(_Strict):
     count: int = Field(1, ge=1, le=100)
     spacing: Vec2 = (0.0, 1.0)
     color: tuple[float, float, float] | None = None
+    joints: dict[str, SpringSpec] = Field(default_factory=dict)
 
 
 class Reference(_Strict):
@@ -190,6 +215,8 @@ class MobileScenario(_Strict):
     seed: int = 0
     robots_collide: bool = True
     stop_when_all_reached: bool = False
+    erp: float | None = Field(None, gt=0, le=1)
+    cfm: float | None = Field(None, gt=0, le=1)
     field: FieldSpec = Field(default_factory=FieldSpec)
     contact: SurfaceSpec = Field(default_factory=SurfaceSpec)
     obstacles: ObstacleSpec = Field(default_factory=ObstacleSpec)

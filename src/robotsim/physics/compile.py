@@ -153,9 +153,17 @@ def _add_joint(spec: Any, body: Any, b: Body, motors: list[MotorInfo]) -> None:
         return
     kind = {"hinge": jt.mjJNT_HINGE, "slider": jt.mjJNT_SLIDE, "ball": jt.mjJNT_BALL}[j.type]
     jj = body.add_joint(name=b.name, type=kind, axis=list(j.axis), pos=pos, damping=j.damping)
+    if j.stiffness:
+        jj.stiffness = _poly(j.stiffness)
+        jj.springref = j.rest
     _limit(jj, j.range)
     if j.motor is not None:
         _add_motor(spec, b.name, j.motor, motors)
+
+
+def _poly(linear: float) -> list[float]:
+    """MuJoCo's joint stiffness/damping as a spec value (linear term, higher ones 0)."""
+    return [float(linear), 0.0, 0.0]
 
 
 def _limit(jj: Any, rng: tuple[float, float] | None) -> None:
@@ -223,6 +231,11 @@ def _attach_robot(
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     for a, b in pairs:
         spec.add_exclude(bodyname1=prefix + a, bodyname2=prefix + b)
+    for jn, dyn in r.joint_dynamics.items():
+        joint = spec.joint(prefix + jn)
+        joint.armature, joint.frictionloss = dyn.armature, dyn.friction
+        joint.damping, joint.stiffness = _poly(dyn.damping), _poly(dyn.stiffness)
+        joint.springref = dyn.rest
     for jn in r.model.joint_names:
         motor = r.motors.get(jn, r.default_motor)
         if motor is not None:
@@ -240,6 +253,7 @@ def compile_scene(scene: Scene) -> Compiled:
     """Build the MjSpec of ``scene``, compile it and apply the contact surfaces."""
     import mujoco
 
+    scene = _with_world_softness(scene)
     spec = mujoco.MjSpec()
     spec.modelname = scene.name
     spec.option.timestep = scene.timestep
@@ -291,6 +305,23 @@ def compile_scene(scene: Scene) -> Compiled:
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
     return Compiled(spec, model, motors, drives, qpos0, geom_surface, bounce_geoms)
+
+
+def _with_world_softness(scene: Scene) -> Scene:
+    """The scene with its world ERP/CFM given to every surface that sets neither."""
+    if scene.erp is None and scene.cfm is None:
+        return scene
+
+    def soften(s: ContactSurface) -> ContactSurface:
+        if s.soft_erp is not None or s.soft_cfm is not None:
+            return s
+        return replace(s, soft_erp=scene.erp, soft_cfm=scene.cfm)
+
+    return replace(
+        scene,
+        surfaces={k: soften(v) for k, v in scene.surfaces.items()},
+        default_surface=soften(scene.default_surface),
+    )
 
 
 def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSurface]) -> None:

@@ -16,9 +16,9 @@ from typing import Literal
 
 import numpy as np
 
-from robotsim.errors import InputError
+from robotsim.errors import InputError, UnknownNameError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere, readonly
-from robotsim.model.robot import RobotModel
+from robotsim.model.robot import JointDynamics, RobotModel
 from robotsim.physics.surface import ContactSurface
 from robotsim.physics.timestep import DEFAULT_TIMESTEP, check_timestep
 
@@ -84,6 +84,9 @@ class Joint:
     expressed before steering) are in the child body's frame, through ``anchor`` (child
     frame, m). ``range`` limits the (first) axis. ``motor``/``motor2`` drive axis 1/2.
     A hinge2 joint becomes two MuJoCo hinges named ``<name>.steer`` and ``<name>.drive``.
+    ``damping`` (N m s/rad, N s/m), ``stiffness`` (N m/rad, N/m) and ``rest`` (rad, m)
+    make a hinge or slider a Hooke's-law spring-damper ``F = -k (x - rest) - c v``
+    (the paper's second way; MuJoCo's joint ``stiffness``/``springref``/``damping``).
     """
 
     type: Literal["hinge", "ball", "slider", "fixed", "hinge2", "free"] = "free"
@@ -94,10 +97,18 @@ class Joint:
     damping: float = 0.0
     motor: Motor | None = None
     motor2: Motor | None = None
+    stiffness: float = 0.0
+    rest: float = 0.0
 
     def __post_init__(self) -> None:
         if self.type not in JOINT_TYPES:
             raise InputError(f"joint type {self.type!r}: valid: {', '.join(JOINT_TYPES)}")
+        for name in ("damping", "stiffness"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v >= 0):
+                raise InputError(f"joint {name} must be finite and >= 0, got {v!r}")
+        if self.stiffness and self.type not in ("hinge", "slider"):
+            raise InputError(f"a {self.type} joint cannot carry a spring (hinge or slider)")
         for name in ("axis", "axis2"):
             if np.linalg.norm(getattr(self, name)) < 1e-12:
                 raise InputError(f"joint {name} must be a non-zero vector")
@@ -153,6 +164,8 @@ class RobotPlacement:
     ``surface`` names the contact surface of the robot's geoms. ``self_collision``:
     whether the robot's non-adjacent links collide with each other (off by default:
     simplified collision shapes of neighbouring links often overlap).
+    ``joint_dynamics`` replaces the model's :class:`JointDynamics` of the named joints
+    (springs, dampers, armature, friction for this placement only).
     """
 
     name: str
@@ -166,10 +179,14 @@ class RobotPlacement:
     surface: str | None = None
     collide_with_robots: bool = True
     self_collision: bool = False
+    joint_dynamics: Mapping[str, JointDynamics] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
             raise InputError(f"robot name {self.name!r}: must be non-empty without '/'")
+        for jn in self.joint_dynamics:
+            if jn not in self.model.joint_names:
+                raise UnknownNameError(f"joint of robot {self.name!r}", jn, self.model.joint_names)
         object.__setattr__(self, "T_world_base", readonly(self.T_world_base, (4, 4)))
 
 
@@ -200,7 +217,10 @@ class Scene:
     ``ground``: a static plane named ``"ground"`` (``None`` = no ground). ``surfaces``
     name ContactSurfaces; ``default_surface`` applies to every contact no other rule
     covers. ``timestep`` (s), ``gravity`` (m/s^2). ``keep_visuals``: compile robots'
-    visual-only shapes too (for MuJoCo rendering; slower).
+    visual-only shapes too (for MuJoCo rendering; slower). ``erp``/``cfm``: ODE's
+    world-wide ERP and CFM (``dWorldSetERP``/``dWorldSetCFM``), the softness of every
+    contact whose surface sets neither ``soft_erp`` nor ``soft_cfm`` (``None`` = MuJoCo's
+    default contacts); see docs/physics.md.
     """
 
     bodies: tuple[Body, ...] = ()
@@ -214,8 +234,14 @@ class Scene:
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
     name: str = "world"
     keep_visuals: bool = False
+    erp: float | None = None
+    cfm: float | None = None
 
     def __post_init__(self) -> None:
+        if self.erp is not None and not (0 < self.erp <= 1):
+            raise InputError(f"scene erp {self.erp!r}: must be in (0, 1] (ODE's default 0.2)")
+        if self.cfm is not None and not (0 < self.cfm <= 1):
+            raise InputError(f"scene cfm {self.cfm!r}: must be in (0, 1] (ODE: 1e-9 .. 1)")
         object.__setattr__(self, "bodies", tuple(self.bodies))
         object.__setattr__(self, "robots", tuple(self.robots))
         object.__setattr__(self, "pairs", tuple(self.pairs))
