@@ -1,6 +1,8 @@
 """Multi-robot clearance: bounding volumes on links, trajectories, distance curves and
 collision intervals (seed ``004``). See ``docs/clearance.md``."""
 
+from robotsim.clearance.contact import ContactCurve as ContactCurve
+from robotsim.clearance.contact import contact_curves as contact_curves
 from robotsim.clearance.monitor import ClearanceResult as ClearanceResult
 from robotsim.clearance.monitor import PairClearance as PairClearance
 from robotsim.clearance.monitor import run as run
@@ -19,6 +21,7 @@ from robotsim.clearance.volumes import paper_puma_end_link as paper_puma_end_lin
 __all__ = [
     "CartesianLine",
     "ClearanceResult",
+    "ContactCurve",
     "JointQuintic",
     "JointTrapezoid",
     "LinkVolume",
@@ -26,6 +29,7 @@ __all__ = [
     "PlacedRobot",
     "Scene",
     "Trajectory",
+    "contact_curves",
     "fit_link_volume",
     "fit_link_volumes",
     "model_link_volumes",

@@ -19,7 +19,8 @@ __all__ = ["register"]
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
-    help="Directory for distances.csv, intervals.json and the plot.",
+    help="Directory for distances.csv, contact_distances.csv, intervals.json, "
+    "distance_curves.png and paths.png.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the per-pair summary as JSON.")
 @click.option("--dt", type=float, default=None, help="Override the scenario's step (s).")
@@ -66,7 +67,7 @@ def clearance_cmd(
         link_pairs=link_pairs,
         method="paper" if method == "paper" else "exact",
     )
-    paths = write_outputs(result, out_dir)
+    paths = write_outputs(result, out_dir, sc.scene, sc.trajectories)
     if link_pairs:
         import csv
 
