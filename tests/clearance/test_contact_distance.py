@@ -73,3 +73,59 @@ def test_cli_outputs_paths_and_contact_csv(three, tmp_path) -> None:
                                atol=1e-6)  # fmt: skip
     np.testing.assert_allclose(ends["B"][:, 2], 0.8, atol=1e-6)
     assert np.ptp(ends["C"][:, 2]) > 0.1  # C leaves that plane
+
+
+# ------------------------------------------------------------------ volumes: paper
+def test_paper_volumes_on_every_link_of_the_puma() -> None:
+    """The paper's construction gives the column, the upper arm and the forearm (its
+    Fig. 4); the forearm's is the paper's end-link ellipsoid (250/120/125 mm)."""
+    from robotsim.clearance.paper_volumes import paper_link_volumes
+    from robotsim.clearance.volumes import paper_puma_end_link
+
+    puma = load_robot("puma560")
+    vols = {v.link: v for v in paper_link_volumes(puma)}
+    assert list(vols) == ["base_link", "link2", "link3"]
+    fore, paper = vols["link3"], paper_puma_end_link()
+    np.testing.assert_allclose(fore.shape.radii, paper.shape.radii, rtol=2e-3)
+    # centre within a3 / 2 = 1 cm of the paper's link midpoint, long axis along z3
+    assert np.linalg.norm(fore.T_link_volume[:3, 3] - paper.T_link_volume[:3, 3]) < 0.0102
+    assert fore.T_link_volume[2, 2] > 0.99
+    # column: from the floor to the shoulder (d1 = 0.672 m), long semi-axis 0.389 m
+    col = vols["base_link"]
+    np.testing.assert_allclose(col.T_link_volume[:3, 3], [0, 0, 0.67183 / 2])
+    assert col.shape.radii[2] == pytest.approx(0.250 * 0.67183 / 0.4318)
+    # every segment's ends lie inside its ellipsoid (the ellipsoid encloses its link)
+    for v in vols.values():
+        z = v.T_link_volume[:3, 2] * v.shape.radii[2] / 1.158
+        for end in (v.T_link_volume[:3, 3] + z, v.T_link_volume[:3, 3] - z):
+            local = v.T_link_volume[:3, :3].T @ (end - v.T_link_volume[:3, 3])
+            assert np.sum((local / np.array(v.shape.radii)) ** 2) <= 1.0
+
+
+def test_three_pumas_with_paper_volumes_only_a_b_collide(tmp_path, capsys) -> None:
+    import json
+
+    import yaml
+
+    from robotsim.cli import main
+
+    data = yaml.safe_load(SCENARIO.read_text())
+    for r in data["robots"]:
+        r["volumes"] = "paper"
+    p = tmp_path / "paper.yaml"
+    p.write_text(yaml.safe_dump(data))
+    out = tmp_path / "out"
+    assert main(["clearance", str(p), "--out", str(out), "--dt", "0.02", "--link-pairs",
+                 "--json"]) == 0  # fmt: skip
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    assert pairs["A-B"]["collision_intervals"] and pairs["A-B"]["closest"] == ["link3", "link3"]
+    assert not pairs["A-C"]["collision_intervals"] and not pairs["B-C"]["collision_intervals"]
+    # per link pair: 3 x 3 volume pairs per robot pair, only the forearms of A and B touch
+    ab = pairs["A-B"]["link_pairs"]
+    assert len(ab) == 9 and ab["link3-link3"]["min_distance"] < 0
+    assert all(v["min_distance"] > 0 for k, v in ab.items() if k != "link3-link3")
+    vols = json.loads((out / "volumes.json").read_text())["robots"]
+    assert [v["link"] for v in vols["C"]] == ["base_link", "link2", "link3"]
+    assert vols["A"][2]["type"] == "ellipsoid" and len(vols["A"][2]["radii"]) == 3
+    saved = json.loads((out / "intervals.json").read_text())
+    assert saved["pairs"]["B-C"]["link_pairs"] == pairs["B-C"]["link_pairs"]

@@ -83,7 +83,19 @@ class ClearanceResult:
     time_tol: float
 
     def to_json(self) -> dict[str, object]:
-        return {"pairs": {k: p.summary() for k, p in self.pairs.items()}}
+        """Per pair its summary; with per-link curves also, per volume pair, the sampled
+        minimum (m) and its time (s) under ``"link_pairs"``."""
+        out: dict[str, object] = {}
+        for k, p in self.pairs.items():
+            row = p.summary()
+            if p.links:
+                row["link_pairs"] = {
+                    name: {"min_distance": float(np.min(c)),
+                           "t_min": float(self.times[int(np.argmin(c))])}
+                    for name, c in p.links.items()
+                }  # fmt: skip
+            out[k] = row
+        return {"pairs": out}
 
 
 class _Mover:

@@ -17,7 +17,7 @@ from robotsim.clearance.monitor import ClearanceResult
 from robotsim.clearance.scene import Scene
 from robotsim.clearance.trajectory import Trajectory
 
-__all__ = ["end_paths", "plot_distance_curves", "plot_paths", "write_outputs"]
+__all__ = ["end_paths", "plot_distance_curves", "plot_paths", "volumes_json", "write_outputs"]
 
 
 def _num(x: float) -> float | str | None:
@@ -58,6 +58,9 @@ def write_outputs(
             for n, p in result.pairs.items()
         },
     }
+    for n, row in result.to_json()["pairs"].items():  # type: ignore[attr-defined]
+        if "link_pairs" in row:
+            payload["pairs"][n]["link_pairs"] = row["link_pairs"]  # type: ignore[index]
     json_path.write_text(json.dumps(payload, indent=2) + "\n")
     png_path = out / "distance_curves.png"
     paths: dict[str, Path] = {"csv": csv_path, "json": json_path, "png": png_path}
@@ -73,8 +76,27 @@ def write_outputs(
                 w.writerow([f"{v:.9g}" for v in row])
         paths["contact_csv"] = contact_path
         paths["paths_png"] = plot_paths(scene, trajectories, result.times, out / "paths.png")
+        paths["volumes"] = out / "volumes.json"
+        paths["volumes"].write_text(json.dumps(volumes_json(scene), indent=2) + "\n")
     plot_distance_curves(result, png_path, contact)
     return paths
+
+
+def volumes_json(scene: Scene) -> dict[str, object]:
+    """Every robot's volumes: label, link, type, sizes (m) and pose in the link frame."""
+    out: dict[str, object] = {}
+    for r in scene.robots:
+        rows = []
+        for k, v in enumerate(r.volumes):
+            g = v.shape
+            sizes = {f: list(map(float, np.atleast_1d(getattr(g, f))))
+                     for f in ("radii", "radius", "length", "size") if hasattr(g, f)}  # fmt: skip
+            pose = np.asarray(v.T_link_volume).round(9).tolist()
+            rows.append({"label": r.volume_label(k), "link": v.link,
+                         "type": type(g).__name__.lower(), **sizes,
+                         "T_link_volume": pose})  # fmt: skip
+        out[r.name] = rows
+    return {"robots": out}
 
 
 def end_paths(

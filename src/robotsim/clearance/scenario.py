@@ -13,6 +13,7 @@ Example (angles in degrees, lengths in metres)::
           - {link: link3, type: ellipsoid, radii: [0.12, 0.125, 0.25], xyz: [0, 0, 0.2159]}
           - {link: link2, fit: ellipsoid}          # fitted to the link's geometry
           - {link: link1, fit: model}              # the link's own collision primitives
+        # or: volumes: paper   -- an ellipsoid on every link by the paper's construction
         start: {joint2: -30, joint3: -30}          # other joints 0
         segments:
           - {type: line, link: link4, from: [0.55, -0.35, 0.8], to: [0.67, 0.35, 0.8],
@@ -36,6 +37,7 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from robotsim.clearance.paper_volumes import paper_link_volumes
 from robotsim.clearance.scene import PlacedRobot, Scene
 from robotsim.clearance.trajectory import (
     CartesianLine,
@@ -109,7 +111,7 @@ class RobotSpec(_Strict):
     name: str
     model: str
     base: BaseSpec = BaseSpec()
-    volumes: list[VolumeSpec] = Field(min_length=1)
+    volumes: Annotated[list[VolumeSpec], Field(min_length=1)] | Literal["paper"]
     start: dict[str, float] = {}
     segments: list[Annotated[LineSpec | JointSpec, Field(discriminator="type")]] = Field(
         min_length=1
@@ -217,11 +219,19 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
             raise ScenarioError(f"{where}.model: {exc}") from None
         ang = np.radians if deg else np.asarray
         T_base = make_T(rpy_to_R(ang(rs.base.rpy)), np.array(rs.base.xyz))
-        vols = [
-            u
-            for k, v in enumerate(rs.volumes)
-            for u in _volume(model, v, f"{where}.volumes[{k}]", ang)
-        ]
+        if rs.volumes == "paper":
+            vols = list(paper_link_volumes(model))
+            if not vols:
+                raise ScenarioError(
+                    f"{where}.volumes: paper: {model.name} has no link segment of 5 cm or "
+                    "more to put an ellipsoid on"
+                )
+        else:
+            vols = [
+                u
+                for k, v in enumerate(rs.volumes)
+                for u in _volume(model, v, f"{where}.volumes[{k}]", ang)
+            ]
         placed = PlacedRobot(rs.name, model, tuple(vols), T_base)
         q = _joints(model, rs.start, f"{where}.start", deg, model.zero())
         segs: list[Segment] = []

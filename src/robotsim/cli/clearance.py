@@ -20,7 +20,7 @@ __all__ = ["register"]
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
     help="Directory for distances.csv, contact_distances.csv, intervals.json, "
-    "distance_curves.png and paths.png.",
+    "volumes.json, distance_curves.png and paths.png.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the per-pair summary as JSON.")
 @click.option("--dt", type=float, default=None, help="Override the scenario's step (s).")
@@ -87,6 +87,8 @@ def clearance_cmd(
             click.echo(
                 f"{name}: min {p.min_distance:.4f} m at t = {p.t_min:.4f} s; collisions: {iv}"
             )
+            for pair, c in (p.links or {}).items():
+                click.echo(f"  {pair}: min {float(c.min()):.4f} m (sampled)")
         click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
 
