@@ -111,11 +111,25 @@ class RobotSpec(_Strict):
     name: str
     model: str
     base: BaseSpec = BaseSpec()
-    volumes: Annotated[list[VolumeSpec], Field(min_length=1)] | Literal["paper"]
+    volumes: list[VolumeSpec] = []
+    paper_volumes: bool = False  # set by ``volumes: paper``
     start: dict[str, float] = {}
     segments: list[Annotated[LineSpec | JointSpec, Field(discriminator="type")]] = Field(
         min_length=1
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _paper(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("volumes") == "paper":
+            return {**data, "volumes": [], "paper_volumes": True}
+        return data
+
+    @model_validator(mode="after")
+    def _some_volumes(self) -> RobotSpec:
+        if not self.volumes and not self.paper_volumes:
+            raise ValueError("volumes: give a list of volumes, or 'paper'")
+        return self
 
 
 LEGACY_FORMAT = "robotsim-clearance/1"
@@ -219,7 +233,7 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
             raise ScenarioError(f"{where}.model: {exc}") from None
         ang = np.radians if deg else np.asarray
         T_base = make_T(rpy_to_R(ang(rs.base.rpy)), np.array(rs.base.xyz))
-        if rs.volumes == "paper":
+        if rs.paper_volumes:
             vols = list(paper_link_volumes(model))
             if not vols:
                 raise ScenarioError(
