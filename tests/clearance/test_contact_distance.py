@@ -14,7 +14,9 @@ from robotsim.clearance.trajectory import JointQuintic, Trajectory
 from robotsim.clearance.volumes import LinkVolume
 from robotsim.model import Sphere, load_robot
 from robotsim.spatial import make_T
-from tests.clearance.test_clearance_scenario_cli import SCENARIO
+from tests.paths import REPO
+
+SCENARIO = REPO / "scenarios" / "three_puma_clearance.yaml"
 
 
 @pytest.fixture(scope="module")

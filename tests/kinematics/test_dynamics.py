@@ -14,8 +14,8 @@ import robotsim
 from robotsim.errors import KinematicsError
 from robotsim.model import DHJoint, Inertial, JointDynamics, RobotModel, from_dh
 from robotsim.model.mjcf_export import full_qpos, mujoco_joint_order, to_mjspec
-from tests.conftest import SHARED
 from tests.kinematics.random_trees import random_tree
+from tests.paths import SHARED
 
 REF = json.loads((SHARED / "reference" / "puma560.json").read_text())
 

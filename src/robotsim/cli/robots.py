@@ -235,6 +235,8 @@ def dynamics_cmd(robot: str, q_text: str | None, qd_text: str | None, qdd_text: 
                  deg: bool, as_json: bool) -> None:  # fmt: skip
     """Rigid-body dynamics at one state: joint torques (inverse dynamics with the joints'
     armature, damping, friction and springs), gravity torques and the mass matrix."""
+    import numpy as np
+
     from robotsim.model import load_robot
 
     model = load_robot(robot)
