@@ -67,3 +67,8 @@ class ScenarioError(InputError):
 
 class LinkError(RobotsimError):
     """Communication with a real robot (serial link) failed."""
+
+
+class MissingExtraError(RobotsimError):
+    """A feature needs an optional dependency group that is not installed; the message
+    names the feature and the ``pip install 'robotsim[EXTRA]'`` line that adds it."""

@@ -11,14 +11,16 @@ from typing import Any
 import yaml
 
 from robotsim.errors import ScenarioError
+from robotsim.shipped import resolve
 from robotsim.validation import safe_load, yaml_error_message
 
 __all__ = ["apply_overrides", "read_scenario_yaml"]
 
 
 def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
-    """Parse a scenario file into a mapping (ScenarioError naming the file otherwise)."""
-    p = Path(path)
+    """Parse a scenario file (a path, or the name of a shipped scenario) into a mapping
+    (ScenarioError naming the file otherwise)."""
+    p = resolve(path, "scenario")
     if not p.is_file():
         raise ScenarioError(f"{p}: no such scenario file")
     try:

@@ -11,8 +11,9 @@ import yaml
 from robotsim.clearance.scenario import load_scenario
 from robotsim.cli import main
 from robotsim.errors import ScenarioError
+from robotsim.shipped import shipped_dir
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "three_puma_clearance.yaml"
+SCENARIO = shipped_dir("scenario") / "three_puma_clearance.yaml"
 
 
 def edited(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from robotsim.clearance import run
 from robotsim.clearance.scenario import load_scenario
+from robotsim.shipped import shipped_dir
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "three_puma_clearance.yaml"
+SCENARIO = shipped_dir("scenario") / "three_puma_clearance.yaml"
 
 
 @pytest.fixture(scope="module")

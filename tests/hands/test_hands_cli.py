@@ -16,9 +16,10 @@ from robotsim.hands.kinematic import KinematicHands
 from robotsim.hands.scene import default_scene
 from robotsim.hands.teleop import HandsTeleop
 from robotsim.model import load_robot
+from robotsim.shipped import shipped_dir
 from robotsim.teleop import GamepadManager, VirtualGamepad
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+SCENARIO = shipped_dir("scenario") / "hand_ball_transfer.yaml"
 
 
 def _free_port() -> int:

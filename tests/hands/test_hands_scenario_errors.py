@@ -10,8 +10,9 @@ import yaml
 from robotsim.cli import main
 from robotsim.errors import ScenarioError
 from robotsim.hands.scenario_spec import load_hand_scenario
+from robotsim.shipped import shipped_dir
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+SCENARIO = shipped_dir("scenario") / "hand_ball_transfer.yaml"
 
 
 def _write(tmp_path: Path, change) -> Path:  # type: ignore[no-untyped-def]

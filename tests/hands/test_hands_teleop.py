@@ -13,9 +13,10 @@ from robotsim.hands import ArmCommand, Grip, HandsScene, KinematicHands
 from robotsim.hands.layout import HandLayout
 from robotsim.hands.scenario_spec import load_hand_scenario
 from robotsim.hands.teleop import HandsTeleop, arm_command
+from robotsim.shipped import shipped_dir
 from robotsim.teleop import GamepadManager, TeleopCommand, VirtualGamepad
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+SCENARIO = shipped_dir("scenario") / "hand_ball_transfer.yaml"
 
 
 def _at_the_ball() -> KinematicHands:

@@ -13,8 +13,9 @@ from robotsim.hands.kinematic import KinematicHands
 from robotsim.hands.run import run_hand_scenario
 from robotsim.hands.scenario_spec import load_hand_scenario
 from robotsim.hands.script import run_script
+from robotsim.shipped import shipped_dir
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "hand_ball_transfer.yaml"
+SCENARIO = shipped_dir("scenario") / "hand_ball_transfer.yaml"
 ORDER = [
     ("grasp", "L"),
     ("grasp", "R"),

@@ -16,9 +16,10 @@ from robotsim.mobile import load_mobile
 from robotsim.recording import RunStore
 from robotsim.scenario import RunOptions, kind_of, run_file
 from robotsim.scenario_yaml import read_scenario_yaml
+from robotsim.shipped import shipped_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "scenarios"
+SCENARIOS = shipped_dir("scenario")
 
 
 def test_soccer_robot_reaches_goal_without_touching_an_obstacle(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ import yaml
 from robotsim.cli import main
 from robotsim.motion.schema import load_program
 from robotsim.recording import RunStore
+from robotsim.shipped import shipped_dir
 from tests.motion.programs import LIFT_WITHOUT_SHIFT
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from robotsim import load_robot
 from robotsim.motion.physics_check import check_physics
 from robotsim.motion.playback import play
 from robotsim.motion.profile import load_profile
 from robotsim.motion.schema import load_program, program_from_dict
 from robotsim.motion.timeline import compile_program
+from robotsim.shipped import shipped_dir
 from tests.motion.programs import LIFT_WITHOUT_SHIFT
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 def test_walk_stands_and_follows_the_kinematic_playback() -> None:

@@ -19,9 +19,10 @@ from robotsim.motion.schema import (
     speed_seconds,
 )
 from robotsim.motion.timeline import compile_program
+from robotsim.shipped import shipped_dir
 from tests.motion.biped import biped
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 def _motion_dict(**kw: object) -> dict:

@@ -4,7 +4,6 @@ generated on a test biped, and the contact error of the paper's two speed method
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +15,10 @@ from robotsim.motion.profile import load_profile
 from robotsim.motion.schema import load_program, program_from_dict
 from robotsim.motion.support import ContactSettings
 from robotsim.motion.timeline import compile_program
+from robotsim.shipped import shipped_dir
 from tests.motion.biped import SOLES, biped
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 @cache

@@ -16,9 +16,9 @@ import pytest
 
 from robotsim.cli import main
 from robotsim.motion.schema import load_program
+from robotsim.shipped import shipped_dir
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
-
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 @pytest.fixture

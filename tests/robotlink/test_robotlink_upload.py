@@ -11,9 +11,10 @@ from robotsim.errors import InputError, LinkError
 from robotsim.motion.schema import Keyframe, Motion, Program, load_program
 from robotsim.robotlink import ControllerLink, FaultPlan, SerialTransport
 from robotsim.robotlink.controller import encode_program
+from robotsim.shipped import shipped_dir
 from tests.robotlink.ptys import emulated_robot
 
-WALK = Path(__file__).resolve().parents[2] / "motions" / "walk_forward.yaml"
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 
 def _small(name: str = "wave") -> Program:

@@ -15,8 +15,9 @@ import robotsim.clearance.scenario as clearance_scenario
 from robotsim.cli import main
 from robotsim.errors import ScenarioError
 from robotsim.scenario.kinds import KINDS, ScenarioKind, kind_of
+from robotsim.shipped import shipped_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIOS = shipped_dir("scenario")
 
 
 def test_importing_the_registry_imports_neither_mujoco_nor_viser() -> None:

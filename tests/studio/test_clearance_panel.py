@@ -3,12 +3,11 @@ distance (red in contact), distance curves with a cursor at the scene time."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from robotsim.errors import ScenarioError
+from robotsim.shipped import shipped_dir
 from robotsim.studio.clearance.driver import (
     CONTACT_RGB,
     FAR_RGB,
@@ -18,7 +17,7 @@ from robotsim.studio.clearance.driver import (
 )
 from robotsim.studio.clearance.panel import CURSOR_RGB
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIOS = shipped_dir("scenario")
 THREE = SCENARIOS / "three_puma_clearance.yaml"
 FITTED = SCENARIOS / "two_puma_fitted_volumes.yaml"
 EDGE = 1e-3  # s: ticks this close to an interval end are not checked

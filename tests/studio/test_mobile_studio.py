@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from robotsim.errors import InputError
+from robotsim.shipped import shipped_dir
 from robotsim.studio.mobile.driver import MobileDriver
 from robotsim.studio.mobile.panel import ground_point
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIOS = shipped_dir("scenario")
 SOCCER = SCENARIOS / "soccer_obstacles.yaml"
 
 

@@ -4,7 +4,6 @@ handles, simulation controls, opening robots and scenarios, errors as notificati
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from robotsim.errors import ScenarioError, UnknownNameError
 from robotsim.model import load_robot
 from robotsim.model.builder import RobotBuilder, xyz_rpy
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Shape, Sphere
+from robotsim.shipped import shipped_dir
 from robotsim.spatial import R_to_quat, quat_to_R, trans
 from robotsim.studio.ik_handles import handle_frames
 from robotsim.studio.panels.pose import slider_spec
@@ -271,8 +271,7 @@ def test_drive_options_stay_unique_when_a_scenario_registers_its_driver(studio) 
     opening the hand-transfer scenario was this)."""
     from robotsim.studio.scenarios import open_scenario
 
-    open_scenario(studio, Path(__file__).resolve().parents[2] / "scenarios"
-                  / "hand_ball_transfer.yaml")  # fmt: skip
+    open_scenario(studio, shipped_dir("scenario") / "hand_ball_transfer.yaml")
     studio.panels["sim"].refresh()
     options = studio.panels["sim"].driver.options
     assert len(options) == len(set(options)) and "hand transfer script" in options

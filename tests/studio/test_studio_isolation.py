@@ -12,13 +12,14 @@ import pytest
 
 import robotsim.studio
 from robotsim.scenario.kinds import KINDS
+from robotsim.shipped import shipped_dir
 from robotsim.studio import Studio
 from robotsim.studio.app import SceneRobot
 from robotsim.studio.drivers import PoseTour
 from robotsim.studio.mobile.driver import MobileDriver
 from robotsim.studio.panels import Tab, ViewPanel
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIOS = shipped_dir("scenario")
 
 
 def free_port() -> int:

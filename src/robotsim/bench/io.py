@@ -10,8 +10,8 @@
   ``$ROBOTSIM_BENCH_PG_URL``.
 - ``udp_requests_per_s``, ``udp_p99_ms``: a client in this process sends ``state``
   requests one after the other (each waits for its reply) to ``robotsim serve`` running
-  in another process with a physics world in real time (the soccer scenario when
-  ``scenarios/soccer_obstacles.yaml`` exists, else a PUMA 560); ``udp_sim_rtf`` is simulated
+  in another process with a physics world in real time (the shipped
+  ``soccer_obstacles`` scenario); ``udp_sim_rtf`` is simulated
   time / wall time over the same window (1.0 = the world kept real time) and
   ``udp_overruns`` counts the times the server fell more than 0.25 s behind.
   ``udp_pipelined_requests_per_s``: the same with 8 requests in flight (an asynchronous
@@ -58,6 +58,10 @@ def _store_rate(db: str, calls: int, repeats: int) -> tuple[float, float]:
 
 
 def _postgres(calls: int, repeats: int) -> tuple[tuple[float, float] | None, str]:
+    import importlib.util
+
+    if importlib.util.find_spec("psycopg") is None:
+        return None, "no PostgreSQL driver: pip install 'robotsim[io]'"
     url = os.environ.get("ROBOTSIM_BENCH_PG_URL")
     if url:
         return _store_rate(url, calls, repeats), "server from $ROBOTSIM_BENCH_PG_URL"
@@ -72,11 +76,8 @@ def _postgres(calls: int, repeats: int) -> tuple[tuple[float, float] | None, str
 
 
 def _served_world() -> tuple[str, str]:
-    """The soccer scenario when the repository has it, else a PUMA 560 in MuJoCo."""
-    soccer = Path(__file__).resolve().parents[3] / "scenarios" / "soccer_obstacles.yaml"
-    if soccer.is_file():
-        return str(soccer), "soccer_obstacles scenario in MuJoCo, real time"
-    return "puma560", "puma560 in MuJoCo, dt 0.002 s, real time"
+    """The shipped soccer scenario in MuJoCo."""
+    return "soccer_obstacles", "soccer_obstacles scenario in MuJoCo, real time"
 
 
 def _udp(requests: int) -> dict[str, Any]:

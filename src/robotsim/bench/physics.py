@@ -1,7 +1,7 @@
 """``robotsim bench physics``: real-time factors of the mobile-robot worlds and the cost of
 our step loop over MuJoCo's.
 
-- ``soccer_rtf``: ``scenarios/soccer_obstacles.yaml`` with its VFH + PID controller at
+- ``soccer_rtf``: the shipped ``soccer_obstacles`` scenario with its VFH + PID controller at
   50 Hz and run-store (SQLite) recording at 50 Hz (simulated seconds per wall second).
 - ``loop_overhead_pct``: ``World.step`` per control tick (10 physics steps: motor targets,
   divergence checks) against a bare ``mujoco.mj_step(model, data, 10)`` on the same
@@ -23,7 +23,6 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,14 +33,9 @@ from robotsim.scenario_yaml import read_scenario_yaml
 
 __all__ = ["run"]
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
-
 
 def _soccer_data() -> dict[str, Any]:
-    path = SCENARIOS / "soccer_obstacles.yaml"
-    if path.exists():
-        return read_scenario_yaml(path)
-    raise FileNotFoundError(path)
+    return read_scenario_yaml("soccer_obstacles")  # the shipped scenario, by name
 
 
 def _rtf(data: dict[str, Any], seconds: float) -> tuple[float, float]:

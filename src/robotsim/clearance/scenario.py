@@ -51,6 +51,7 @@ from robotsim.errors import RobotsimError, ScenarioError
 from robotsim.model import load_robot
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
+from robotsim.shipped import resolve
 from robotsim.spatial import make_T, rpy_to_R
 from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
 
@@ -188,10 +189,13 @@ def _loc(loc: tuple[object, ...]) -> str:
 
 
 def load_scenario(path: str | Path) -> LoadedScenario:
-    """Read and validate a scenario file; raises :class:`ScenarioError`."""
-    path = Path(path)
+    """Read and validate a scenario file (a path, or the name of a shipped scenario);
+    raises :class:`ScenarioError`."""
+    path = resolve(path, "scenario")
     try:
         data = safe_load(path.read_bytes())
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):

@@ -18,7 +18,7 @@ import click
 
 from robotsim.errors import RobotsimError
 
-__all__ = ["COMMAND_MODULES", "cli", "main"]
+__all__ = ["COMMAND_MODULES", "USAGE", "cli", "main", "usage"]
 
 COMMAND_MODULES = [
     "robotsim.cli.robots",
@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "robotsim.cli.clearance",
     "robotsim.cli.profile",
     "robotsim.cli.sweep",
+    "robotsim.cli.scenarios",
 ]
 
 
@@ -56,10 +57,34 @@ def _register_all() -> None:
     _registered = True
 
 
+USAGE = """\
+robotsim: model, program, simulate and check robots in 3D.
+
+Usage: robotsim COMMAND [ARGS]...    ('robotsim COMMAND --help' for its options)
+
+Start with:
+  robotsim robots                  the built-in robots
+  robotsim scenarios               the shipped scenarios and motion programs
+  robotsim studio                  the web studio at http://127.0.0.1:8080
+  robotsim run soccer_obstacles --out out/soccer
+"""
+
+
+def usage() -> str:
+    """The short usage printed by ``robotsim`` without arguments: a few first
+    commands and the list of every command."""
+    ctx = click.Context(cli, info_name="robotsim")
+    names = cli.list_commands(ctx)
+    return USAGE + f"\nCommands: {', '.join(names)}\n'robotsim --help' describes each.\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input, 1 internal error)."""
     _register_all()
     args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        click.echo(usage(), nl=False)
+        return 0
     try:
         rc = cli.main(args=args, prog_name="robotsim", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -76,6 +101,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except RobotsimError as exc:
         click.echo(f"error: {exc}", err=True)
+        return 2
+    except ModuleNotFoundError as exc:
+        from robotsim.extras import EXTRA_OF, missing_extra_message
+
+        top = (exc.name or "").split(".")[0]
+        if top not in EXTRA_OF:
+            raise
+        click.echo(f"error: {missing_extra_message(top, 'this command')}", err=True)
         return 2
     except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         click.echo(f"error: {exc.filename}: {exc.strerror}", err=True)

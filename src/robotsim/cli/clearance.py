@@ -1,4 +1,4 @@
-"""``robotsim clearance SCENARIO.yaml --out DIR [--json]``: distance curves and
+"""``robotsim clearance SCENARIO --out DIR [--json]``: distance curves and
 collision intervals of every robot pair (see ``docs/clearance.md``)."""
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def clearance_cmd(
     link_pairs: bool,
     method: str,
 ) -> None:
-    """Sample the scenario's trajectories, write distances and collision intervals."""
+    """Sample SCENARIO's trajectories (a clearance file, or a shipped name: see 'robotsim
+    scenarios'), write distances and collision intervals."""
     from robotsim.clearance import run
     from robotsim.clearance.report import write_outputs
     from robotsim.clearance.scenario import load_scenario
@@ -48,8 +49,6 @@ def clearance_cmd(
     from robotsim.scenario.kinds import kind_of
     from robotsim.scenario_yaml import read_scenario_yaml
 
-    if not scenario.exists():
-        raise InputError(f"{scenario}: no such scenario file")
     kind = kind_of(read_scenario_yaml(scenario), str(scenario))
     if kind.command != "clearance":
         raise InputError(

@@ -78,7 +78,8 @@ def play_cmd(
     no_strip: bool,
     as_json: bool,
 ) -> None:
-    """Play FILE kinematically with support-foot switching; write the results to OUT."""
+    """Play FILE (a motion file, or a shipped name: see 'robotsim scenarios') kinematically
+    with support-foot switching; write the results to OUT."""
     from robotsim.motion.report import play_report
 
     summary = play_report(file, robot, out_dir, method, tick, points, detection, strip=not no_strip)
@@ -142,7 +143,8 @@ def check_cmd(
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
-    help="Where the PNGs go (default: FILE's folder / <stem>_thumbs).",
+    help="Where the PNGs go (default: FILE's folder / <stem>_thumbs; ./<stem>_thumbs "
+    "for a shipped motion, whose file is not updated).",
 )
 @click.option("--size", type=int, default=160, show_default=True, help="Pixels per side.")
 @click.option("--no-update", is_flag=True, help="Do not write the thumbnail paths into FILE.")
@@ -215,7 +217,7 @@ def download_cmd(port: str, out_file: str, timeout: float, retries: int, baud: i
 def make_walk_cmd(
     out_file: str, robot: str, cycles: int, step_length: float, clearance: float, body_height: float
 ) -> None:
-    """Generate a static walk (leg IK keyframes) like motions/walk_forward.yaml."""
+    """Generate a static walk (leg IK keyframes) like the shipped walk_forward."""
     from robotsim.model import load_robot
     from robotsim.motion.gait import WalkParams, static_walk
     from robotsim.motion.schema import save_program

@@ -1,4 +1,4 @@
-"""``robotsim run SCENARIO.yaml --out DIR [--duration S] [--seed N] [--set K=V] [--json]``.
+"""``robotsim run SCENARIO --out DIR [--duration S] [--seed N] [--set K=V] [--json]``.
 
 Runs a scenario headless (any ``kind:``, see :mod:`robotsim.scenario.kinds`) and writes
 ``summary.json``, the plots and the recording into ``--out``.
@@ -60,7 +60,8 @@ def run_cmd(
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Run a scenario file headless and write its results."""
+    """Run SCENARIO (a file, or a shipped name: see 'robotsim scenarios') headless and
+    write its results."""
     from robotsim.errors import InputError
     from robotsim.scenario import RunOptions, run_file
 

@@ -62,8 +62,11 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     """A scenario file, a library robot or a robot file -> something to serve."""
     from robotsim.model import load_robot
     from robotsim.remote.target import KinematicTarget
+    from robotsim.shipped import find_shipped
 
     path = Path(spec)
+    if not path.exists():  # a path that exists wins over a shipped scenario's name
+        path = find_shipped(spec, "scenario") or path
     if _is_scenario(path):
         if kinematic:
             raise InputError("--kinematic: serves a single robot; scenarios run in physics")
@@ -144,8 +147,8 @@ def serve_cmd(
     record_rate: float,
     as_json: bool,
 ) -> None:
-    """Run TARGET (a scenario YAML, a library robot or a robot file) in real time and
-    accept remote-control requests over UDP (protocol: docs/protocol.md)."""
+    """Run TARGET (a scenario file or shipped name, a library robot or a robot file) in
+    real time and accept remote-control requests over UDP (protocol: docs/protocol.md)."""
     if not sender_rate > 0:
         raise InputError(f"--sender-rate must be > 0, got {sender_rate}")
     if not global_rate > 0:

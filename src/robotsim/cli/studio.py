@@ -15,7 +15,8 @@ __all__ = ["register"]
               help="Address to bind; 0.0.0.0 serves every network interface.")  # fmt: skip
 def studio_cmd(target: str | None, port: int, host: str) -> None:
     """Serve the web studio on the default scene, a robot (library name or
-    URDF/MJCF/robot YAML file) or a scenario file; open the printed URL."""
+    URDF/MJCF/robot YAML file) or a scenario (a file, or a shipped name: see
+    'robotsim scenarios'); open the printed URL."""
     from robotsim.studio import Studio
 
     studio = Studio(host=host, port=port)

@@ -36,9 +36,9 @@ def _slots(text: str) -> list[int]:
 @click.option(
     "--gamepad",
     "gamepad",
-    default="0,1",
-    show_default=True,
-    help="Gamepad slots in arm order (left, right), or 'none'.",
+    default=None,
+    help="Gamepad slots in arm order (left, right), or 'none'. Default: 0,1 when the "
+    "'io' extra (pygame) is installed, else none.",
 )
 @click.option("--keyboard", is_flag=True, help="Drive one arm from the keyboard.")
 @click.option(
@@ -74,7 +74,7 @@ def _slots(text: str) -> list[int]:
     default=None,
     help="Stop after this many seconds (default: until Ctrl+C).",
 )
-def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_source: str | None,
+def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source: str | None,
                keyboard_side: str, mapping: str,
                keyboard_mapping: str, mode: str, scenario: Path | None, port: int, host: str,
                headless: bool, duration: float | None) -> None:  # fmt: skip
@@ -98,6 +98,12 @@ def teleop_cmd(robot: str, gamepad: str, keyboard: bool, keyboard_source: str | 
     source = keyboard_source or ("terminal" if headless else "page")
     if headless and source == "page":
         raise InputError("--keyboard-source page needs the studio (drop --headless)")
+    if gamepad is None:
+        import importlib.util
+
+        gamepad = "0,1" if importlib.util.find_spec("pygame") is not None else "none"
+        if gamepad == "none":
+            click.echo("robotsim teleop: no gamepads (pip install 'robotsim[io]' adds them)")
     page_keys = None
     if keyboard and source == "page":
         from robotsim.studio.keyboard import BrowserKeyboard

@@ -1,7 +1,7 @@
 """The ``hand_ball_transfer`` scenario file: schema and conversion to a scene + script.
 
 Angles in the file are in degrees unless ``units: {angle: rad}``; lengths in metres.
-Every error names the file and the field path. Example: ``scenarios/hand_ball_transfer.yaml``.
+Every error names the file and the field path. Example: the shipped ``hand_ball_transfer``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
 from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
+from robotsim.shipped import resolve
 from robotsim.validation import fields_at, safe_load, yaml_error_message
 
 __all__ = [
@@ -251,10 +252,13 @@ def _check_against_scene(spec: HandScenario, scene: HandsScene, source: str) -> 
 
 
 def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
-    """Read a scenario file: the validated spec and its scene."""
-    p = Path(path)
+    """Read a scenario file (a path, or the name of a shipped scenario): the validated
+    spec and its scene."""
+    p = resolve(path, "scenario")
     try:
         data = safe_load(p.read_bytes())
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     return hand_scenario_from_data(data, str(p))

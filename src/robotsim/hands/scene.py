@@ -127,7 +127,7 @@ class HandsScene:
 
 def default_scene(robot: RobotModel) -> HandsScene:
     """The teleoperation scene: the robot at the origin, fingers open, a 6 cm ball on a
-    small table in front of the left hand (as in ``scenarios/hand_ball_transfer.yaml``)."""
+    small table in front of the left hand (as in the shipped ``hand_ball_transfer`` scenario)."""
     q0 = robot.pose("initial") if "initial" in robot.poses else robot.zero()
     if "open" in robot.poses:
         q0 = robot.q_from({k: v for k, v in robot.poses["open"].items() if "finger" in k}, base=q0)

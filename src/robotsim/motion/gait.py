@@ -1,4 +1,4 @@
-"""A static walk generated with leg IK, stored as keyframes (``motions/walk_forward.yaml``).
+"""A static walk generated with leg IK, stored as keyframes (the shipped ``walk_forward``).
 
 Any biped works: the legs, their joints and the sole frames come from the robot's
 profile (:mod:`robotsim.profile`, inferred from the model when it has no profile file),

@@ -221,12 +221,17 @@ def write_thumbnails(
     its own format. Returns (number of thumbnails, folder)."""
     from robotsim.motion.render import render_thumbnails
     from robotsim.motion.schema import file_format, save_program
+    from robotsim.shipped import is_shipped, resolve
 
     program, model, profile = load_for_playback(file, robot)
-    folder = Path(file).resolve().parent
-    out = Path(out_dir) if out_dir else folder / f"{Path(file).stem}_thumbs"
+    path = resolve(file, "motion")
+    if is_shipped(path):  # package data is read-only: write here, leave the file alone
+        folder, update = Path.cwd(), False
+    else:
+        folder = path.resolve().parent
+    out = Path(out_dir) if out_dir else folder / f"{path.stem}_thumbs"
     updated = render_thumbnails(program, model, profile.soles, out, relative_to=folder, size=size)
     n = sum(1 for m in updated.motions for k in m.keyframes if k.thumbnail)
     if update:  # keep the file's own format (a motion file stays a motion file)
-        save_program(updated, file, file_format(file))
+        save_program(updated, path, file_format(path))
     return n, out

@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from robotsim.errors import ScenarioError, UnknownNameError
+from robotsim.shipped import resolve
 from robotsim.validation import fields_at, safe_load, yaml_error_message
 
 __all__ = [
@@ -300,8 +301,9 @@ def program_from_dict(data: Any, source: str | Path = "<program>") -> Program:
 
 
 def load_program(path: str | Path) -> Program:
-    """Read a motion (``robotsim-motion/1``) or program (``robotsim-program/1``) file."""
-    path = Path(path)
+    """Read a motion (``robotsim-motion/1``) or program (``robotsim-program/1``) file,
+    given by path or by the name of a shipped motion (``walk_forward``)."""
+    path = resolve(path, "motion")
     try:
         text = path.read_bytes()
     except OSError as exc:

@@ -66,4 +66,7 @@ def open_engine(db: str | os.PathLike[str]) -> Engine:
         engine = create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    from robotsim.extras import require
+
+    require("psycopg", f"the PostgreSQL run store {make_url(url).render_as_string()}")
     return create_engine(url, pool_pre_ping=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robotsim.errors import InputError
+from robotsim.extras import require
 
 if TYPE_CHECKING:
     from robotsim.recording.store import RunStore
@@ -39,6 +40,8 @@ def export_run(
 
     if fmt not in FORMATS:
         raise InputError(f"--format: unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
+    if fmt == "parquet":
+        require("pyarrow", "--format parquet")
     info = store.run(run)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

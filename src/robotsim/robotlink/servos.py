@@ -47,7 +47,10 @@ class ServoBus:
         baudrate: int | None = None,
         retries: int = 4,
     ) -> None:
-        import dynamixel_sdk as sdk
+        from robotsim.extras import require
+
+        require("serial", f"the servo port {port}")
+        sdk = require("dynamixel_sdk", f"the servo bus on {port}")
 
         self._sdk = sdk
         self.model = model

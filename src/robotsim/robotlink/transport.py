@@ -32,7 +32,9 @@ class Transport(ABC):
 
 class SerialTransport(Transport):
     def __init__(self, port: str, baudrate: int = 115200) -> None:
-        import serial
+        from robotsim.extras import require
+
+        serial = require("serial", f"the serial port {port}")
 
         self.name = port
         try:

@@ -487,13 +487,18 @@ class Studio:
         """Open a library robot, a robot file, or a scenario file (any kind of
         :attr:`kinds`, or a ``.yaml`` with a ``robots:`` section); replaces the scene.
         Returns a one-line description."""
+        from robotsim.shipped import find_shipped
         from robotsim.studio.scenarios import is_scenario_file, open_scenario
 
         s = str(target).strip()
         if not s:
             raise InputError("nothing to open: give a robot name, a robot file or a scenario")
-        if s not in library_names() and is_scenario_file(Path(s)):
-            return open_scenario(self, Path(s))
+        if s not in library_names():
+            path = Path(s)
+            if not path.exists():  # a path that exists wins over a shipped scenario's name
+                path = find_shipped(s, "scenario") or path
+            if is_scenario_file(path):
+                return open_scenario(self, path)
         model = load_robot(s)  # validate before clearing the scene
         title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
         self.load_scene(title, [SceneRobot(model)])

@@ -22,6 +22,7 @@ import numpy as np
 import yaml
 
 from robotsim.errors import InputError, ScenarioError
+from robotsim.shipped import shipped_dir
 from robotsim.spatial import make_T, rpy_to_R
 
 if TYPE_CHECKING:
@@ -39,11 +40,10 @@ _ROBOT_KEYS = ("robot", "model", "file")
 
 
 def scenario_dirs() -> list[Path]:
-    """Where shipped scenarios live: ``./scenarios`` and the source tree's
-    ``scenarios/`` (an editable install), those that exist."""
-    here = Path(__file__).resolve().parents[3] / "scenarios"
-    out = []
-    for d in (Path.cwd() / "scenarios", here):
+    """Where the picker looks: ``./scenarios`` (your own files) and the shipped
+    scenarios (package data), those that exist."""
+    out: list[Path] = []
+    for d in (Path.cwd() / "scenarios", shipped_dir("scenario")):
         if d.is_dir() and d.resolve() not in [o.resolve() for o in out]:
             out.append(d)
     return out

@@ -57,8 +57,9 @@ class GamepadManager:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS", "1")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame
+        from robotsim.extras import require
 
+        pygame = require("pygame", "gamepads (--gamepad)")
         self._pg = pygame
         if not pygame.display.get_init():
             pygame.display.init()  # the event queue needs the (dummy) video subsystem

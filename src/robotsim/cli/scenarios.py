@@ -1,0 +1,59 @@
+"""``robotsim scenarios [--json]``: the scenarios and motion programs shipped with
+robotsim, each usable by name from any directory (``robotsim run soccer_obstacles``)."""
+
+from __future__ import annotations
+
+import click
+
+from robotsim.cli.common import echo_json
+
+__all__ = ["register"]
+
+_RUN_WITH = {
+    "clearance": "robotsim clearance",
+    "program": "robotsim motion play",
+    "motion": "robotsim motion play",
+}
+
+
+def _run_with(runs_as: str) -> str:
+    return _RUN_WITH.get(runs_as, "robotsim run")
+
+
+@click.command("scenarios")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def scenarios_cmd(as_json: bool) -> None:
+    """List the shipped scenarios and motion programs (give a NAME wherever a scenario
+    or motion file is expected; a path to a file of your own works too)."""
+    from robotsim.shipped import DATA, catalogue
+
+    entries = catalogue()
+    if as_json:
+        echo_json(
+            [
+                {
+                    "name": e.name,
+                    "kind": e.kind,
+                    "runs_as": e.runs_as,
+                    "description": e.description,
+                    "run_with": _run_with(e.runs_as),
+                    "path": str(e.path),
+                }
+                for e in entries
+            ]
+        )
+        return
+    width = max((len(e.name) for e in entries), default=0) + 2
+    for kind, title in (("scenario", "scenarios"), ("motion", "motion programs")):
+        click.echo(f"{title:<{width + 2}}{'run with':<22}description")
+        for e in (e for e in entries if e.kind == kind):
+            click.echo(f"  {e.name:<{width}}{_run_with(e.runs_as):<22}{e.description}")
+    click.echo(
+        "Give the NAME where a file is expected, e.g. 'robotsim run soccer_obstacles --out "
+        "out/soccer'; 'robotsim studio NAME' shows a scenario."
+    )
+    click.echo(f"Files: {DATA} (copy one to start your own)")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(scenarios_cmd)
