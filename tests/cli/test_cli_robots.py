@@ -58,6 +58,40 @@ def test_dynamics_json(capsys) -> None:
     assert np.allclose(res["tau"], tau, atol=1e-9)
 
 
+def test_fk_outside_limits_warns_or_fails_with_strict(capsys) -> None:
+    args = ("fk", "puma560", "--q", "0,45,180,0,45,0", "--deg")
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0 and json.loads(out)["outside_limits"] == [
+        "joint3 = 180 deg is outside [-135, 135] deg"
+    ]
+    assert err == (
+        "warning: puma560: joint3 = 180 deg is outside [-135, 135] deg; the pose is computed "
+        "anyway (--strict makes this an error)\n"
+    )
+    code, out, err = run(capsys, *args, "--strict")
+    assert code == 2 and out == ""
+    assert err == "error: --q: puma560: joint3 = 180 deg is outside [-135, 135] deg (--strict)\n"
+    code, _, err = run(capsys, "fk", "puma560", "--q", "0,0,3,0,0,0", "--strict")
+    assert code == 2 and "joint3 = 3 rad is outside [-2.35619, 2.35619] rad" in err
+    code, out, err = run(capsys, "fk", "puma560", "--q", "0,45,-90,0,45,0", "--deg", "--strict")
+    assert code == 0 and err == "" and json.loads(run(capsys, *args, "--json")[1])["T"]
+
+
+def test_ik_text_is_readable(capsys) -> None:
+    code, out, _ = run(capsys, "ik", "puma560", "--target", "0.5,-0.15,0.8")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("puma560 tool to (0.5, -0.15, 0.8): solved in ")
+    assert lines[1].startswith("q (deg): joint1=") and "array(" not in out and "[" not in out
+    q = np.array([float(v) for v in lines[2].split(": ")[1].split()[0].split(",")])
+    code, fk_out, _ = run(capsys, "fk", "puma560", "--q", ",".join(map(str, q)), "--json")
+    assert np.allclose(np.array(json.loads(fk_out)["T"])[:3, 3], [0.5, -0.15, 0.8], atol=1e-5)
+    code, out, err = run(capsys, "ik", "puma560", "--target", "3,0,0")
+    assert code == 1 and err == ""
+    assert "puma560 tool to (3, 0, 0): no solution within the joint limits after" in out
+    assert "misses by 2.2 m (out of reach? try another --q0)" in out
+    assert out.splitlines()[1].startswith("closest q (deg): joint1=")
+
+
 def test_ik_json(capsys) -> None:
     code, out, _ = run(capsys, "ik", "puma560", "--target", "0.5,-0.15,0.8", "--json")
     res = json.loads(out)

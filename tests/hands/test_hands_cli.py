@@ -34,11 +34,21 @@ def test_robotsim_run_writes_the_event_timeline(tmp_path: Path, capsys) -> None:
     types = [e["type"] for e in summary["events"]]
     assert {"touch", "grasp", "hold_both", "release", "landed"} <= set(types)
     assert summary["mode"] == "kinematic" and summary["completed"]
+    out = capsys.readouterr().out.splitlines()  # the outcome is printed too
+    assert out[1] == f"  events ({len(types)}): " + ", ".join(
+        f"{e['t']:.2f} s {e['type']} ({e['hand']})" if e.get("hand") else
+        f"{e['t']:.2f} s {e['type']}" for e in summary["events"]
+    )  # fmt: skip
+    assert out[2] == f"  completed: yes ({len(summary['steps'])} script steps, every expected " \
+        "event seen)"  # fmt: skip
 
 
-def test_robotsim_run_duration_cuts_the_script_short(tmp_path: Path) -> None:
+def test_robotsim_run_duration_cuts_the_script_short(tmp_path: Path, capsys) -> None:
     # cut short on purpose: exit 0, the missing events named on stderr
     assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--duration", "5"]) == 0
+    assert "  completed: NO (missing events: hold_both, release, landed)" in (
+        capsys.readouterr().out.splitlines()
+    )
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["sim_time"] == pytest.approx(5.0)
     assert not summary["completed"] and "landed" in summary["missing_events"]

@@ -166,13 +166,35 @@ def inspect_cmd(target: str, as_json: bool) -> None:
         con.print("poses: " + ", ".join(model.poses))
 
 
+def outside_limits(model: RobotModel, q: np.ndarray, deg: bool) -> list[str]:
+    """One phrase per joint of ``q`` outside its position limits, in the units the
+    user typed (degrees with ``--deg`` for revolute joints, else radians / metres)."""
+    out = []
+    for i, name in enumerate(model.joint_names):
+        lo, hi = float(model.lower[i]), float(model.upper[i])
+        if lo - 1e-9 <= q[i] <= hi + 1e-9:
+            continue
+        angular = model.joint(name).type.value != "prismatic"
+        if angular and deg:
+            k, unit = math.degrees(1.0), "deg"
+        else:
+            k, unit = 1.0, "rad" if angular else "m"
+        out.append(f"{name} = {q[i] * k:.6g} {unit} is outside [{lo * k:.6g}, {hi * k:.6g}] {unit}")
+    return out
+
+
 @click.command("fk")
 @click.argument("robot")
 @click.option("--q", "q_text", help="Joint values, comma-separated, in `inspect` order.")
 @click.option("--deg", is_flag=True, help="--q angles are in degrees.")
 @click.option("--link", help="Link or frame (default: the robot's tool frame).")
+@click.option(
+    "--strict", is_flag=True, help="A joint outside its limits is an error (default: a warning)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json: bool) -> None:
+def fk_cmd(
+    robot: str, q_text: str | None, deg: bool, link: str | None, strict: bool, as_json: bool
+) -> None:
     """Forward kinematics: the pose of a link or frame."""
     import numpy as np
 
@@ -181,12 +203,34 @@ def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json:
     model = load_robot(robot)
     q = parse_q(model, q_text, deg)
     name = link or model.default_frame or model.link_names[-1]
+    bad = outside_limits(model, q, deg)
+    if bad and strict:
+        raise InputError(f"--q: {model.name}: {'; '.join(bad)} (--strict)")
+    for phrase in bad:
+        click.echo(
+            f"warning: {model.name}: {phrase}; the pose is computed anyway "
+            "(--strict makes this an error)",
+            err=True,
+        )
     T = model.fk(q, name)
     if as_json:
-        echo_json({"robot": model.name, "link": name, "q": q, "T": T})
+        echo_json({"robot": model.name, "link": name, "q": q, "T": T, "outside_limits": bad})
         return
     click.echo(f"{model.name} {name} at q = {np.array2string(q, precision=6)}")
     click.echo(np.array2string(T, precision=6, suppress_small=True))
+
+
+def _fmt_target(tgt: np.ndarray) -> str:
+    return (
+        "("
+        + ", ".join(f"{v:g}" for v in tgt[:3])
+        + ")"
+        + (
+            " with orientation (" + ", ".join(f"{v:g}" for v in tgt[3:]) + ")"
+            if len(tgt) > 3
+            else ""
+        )
+    )
 
 
 @click.command("ik")
@@ -196,7 +240,8 @@ def fk_cmd(robot: str, q_text: str | None, deg: bool, link: str | None, as_json:
 @click.option("--q0", "q0_text", help="Start configuration (radians, inspect order).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_json: bool) -> None:
-    """Inverse kinematics (damped least squares within joint limits)."""
+    """Inverse kinematics (damped least squares within joint limits). Exit status 1
+    when no configuration within the limits reaches the target."""
     import numpy as np
 
     from robotsim.model import load_robot
@@ -205,9 +250,10 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
     tgt = parse_floats(target, "--target", (3, 7))
     q0 = parse_q(model, q0_text, False) if q0_text else None
     res = model.ik(tgt, link=link, q0=q0)
+    frame = link or model.default_frame
     out = {
         "robot": model.name,
-        "link": link or model.default_frame,
+        "link": frame,
         "success": bool(res.success),
         "q": res.q,
         "q_deg": np.rad2deg(res.q),
@@ -218,8 +264,26 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
     if as_json:
         echo_json(out)
     else:
-        for k, v in out.items():
-            click.echo(f"{k}: {v}")
+        where = f"{model.name} {frame} to {_fmt_target(tgt)}"
+        miss = f"{res.position_error:.3g} m"
+        if len(tgt) > 3:
+            miss += f" and {np.rad2deg(res.orientation_error):.3g} deg"
+        if res.success:
+            click.echo(f"{where}: solved in {res.iterations} iterations (error {miss})")
+        else:
+            click.echo(
+                f"{where}: no solution within the joint limits after {res.iterations} "
+                f"iterations; the closest configuration misses by {miss} "
+                "(out of reach? try another --q0)"
+            )
+        label = "q" if res.success else "closest q"
+        click.echo(
+            f"{label} (deg): "
+            + ", ".join(
+                f"{n}={v:.4g}" for n, v in zip(model.joint_names, np.rad2deg(res.q), strict=True)
+            )
+        )
+        click.echo(f"{label} (rad): {','.join(f'{v:.6g}' for v in res.q)}  (paste as --q or --q0)")
     if not res.success:
         raise click.exceptions.Exit(1)
 

@@ -103,6 +103,8 @@ def _print_summary(summary: dict, scenario: Path, out_dir: Path | None) -> None:
             else ""
         )
     )
+    if "events" in summary and "completed" in summary:  # a scripted scenario (hands)
+        _echo_outcome(summary)
     for name, r in robots.items():
         ttg = r.get("time_to_goal")
         click.echo(
@@ -112,6 +114,26 @@ def _print_summary(summary: dict, scenario: Path, out_dir: Path | None) -> None:
         )
     if out_dir is not None:
         click.echo(f"wrote {out_dir}/summary.json")
+
+
+def _echo_outcome(summary: dict) -> None:
+    """The events of a scripted run and whether the script completed."""
+    events = summary.get("events", [])
+    said = ", ".join(
+        f"{e['t']:.2f} s {e['type']}" + (f" ({e['hand']})" if e.get("hand") else "") for e in events
+    )
+    click.echo(f"  events ({len(events)}): {said or 'none'}")
+    if summary["completed"]:
+        steps = summary.get("steps", [])
+        click.echo(f"  completed: yes ({len(steps)} script steps, every expected event seen)")
+        return
+    why = []
+    undone = [s["label"] or s["kind"] for s in summary.get("steps", []) if not s["completed"]]
+    if undone:
+        why.append(f"step {undone[0]!r} did not complete")
+    if summary.get("missing_events"):
+        why.append(f"missing events: {', '.join(summary['missing_events'])}")
+    click.echo(f"  completed: NO ({'; '.join(why) or 'stopped early'})")
 
 
 def register(group: click.Group) -> None:
