@@ -26,6 +26,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# How long a page waits for something it expects (a notification, a tab's text). Waits
+# end as soon as the condition holds; the limit is generous because a loaded 2-core
+# machine running the suite beside a browser can take many seconds per UI update.
+UI_TIMEOUT_MS = 60_000
+
+
 def close_notifications(page) -> None:
     """Close the toasts (viser warns that WebGL runs in software)."""
     page.wait_for_timeout(500)

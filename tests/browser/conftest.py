@@ -8,7 +8,14 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, close_notifications, free_port
+from browser_helpers import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    UI_TIMEOUT_MS,
+    close_notifications,
+    free_port,
+)
 
 from robotsim.studio import Studio
 
@@ -44,6 +51,7 @@ def page(studio, tmp_path_factory):
             viewport={"width": 1280, "height": 800},
         )
         pg = ctx.new_page()
+        pg.set_default_timeout(UI_TIMEOUT_MS)  # clicks and fills wait for their element
         pg.goto(studio.url)
         deadline = time.monotonic() + 60
         while not studio.server.get_clients():

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from browser_helpers import close_notifications
+from browser_helpers import UI_TIMEOUT_MS, close_notifications
 from PIL import Image
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def changed_fraction(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean(np.abs(scene_area(a) - scene_area(b)).max(axis=-1) > 24))
 
 
-def wait_for(cond, timeout=20.0, what="condition"):
+def wait_for(cond, timeout=60.0, what="condition"):
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:
@@ -102,7 +102,7 @@ def test_joint_slider_moves_the_robot(page, studio, artifacts):
 def test_play_and_pause_from_the_page(page, studio, artifacts):
     page.get_by_role("button", name="Play", exact=True).click()
     wait_for(lambda: studio.clock.t > 0.5, what="simulated time to pass")
-    page.get_by_text("playing").first.wait_for(timeout=10_000)
+    page.get_by_text("playing").first.wait_for(timeout=UI_TIMEOUT_MS)
     shot(page, artifacts / "04_simulation_playing.png")
     page.get_by_role("button", name="Pause", exact=True).click()
     wait_for(lambda: not studio.clock.playing, what="pause")
@@ -128,13 +128,13 @@ def test_open_scenario_and_bad_file_from_the_page(page, studio, artifacts, tmp_p
     page.get_by_role("button", name="Open file", exact=True).click()
     wait_for(lambda: set(studio.robots) == {"A", "B", "C"}, what="the scenario's robots")
     np.testing.assert_allclose(studio.robots["B"].state.T_world_root[:3, 3], [1.4, 0, 0])
-    page.get_by_text("scenario three_arms").first.wait_for(timeout=10_000)
+    page.get_by_text("scenario three_arms").first.wait_for(timeout=UI_TIMEOUT_MS)
     settled(page, 2000)
     shot(page, artifacts / "06_scenario_three_arms.png")
 
     field(page, "Robot file").fill(str(tmp_path / "missing.urdf"))
     page.get_by_role("button", name="Open file", exact=True).click()
-    page.get_by_text("missing.urdf").first.wait_for(timeout=10_000)  # the notification
+    page.get_by_text("missing.urdf").first.wait_for(timeout=UI_TIMEOUT_MS)  # the notification
     page.wait_for_timeout(600)  # its slide-in animation
     shot(page, artifacts / "07_error_notification.png")
     assert set(studio.robots) == {"A", "B", "C"}  # the scene stayed, the server serves
@@ -155,13 +155,13 @@ def test_scenario_picker_lists_and_opens_shipped_scenarios(page, studio, artifac
     page.get_by_role("button", name="Rescan", exact=True).click()
     field(page, "Scenario").first.click()
     options = page.get_by_role("option")
-    options.first.wait_for(timeout=10_000)
+    options.first.wait_for(timeout=UI_TIMEOUT_MS)
     assert sorted(o.inner_text() for o in options.all()) == sorted(shipped)
     name = shipped[0]
     page.get_by_role("option", name=name, exact=True).click()
     wait_for(lambda: studio.panels["open"].scenario.value == name, what="the choice")
     page.get_by_role("button", name="Open scenario", exact=True).click()
-    page.get_by_text(f"scenario {name}").first.wait_for(timeout=20_000)
+    page.get_by_text(f"scenario {name}").first.wait_for(timeout=UI_TIMEOUT_MS)
     assert studio.robots
     settled(page, 2000)
     shot(page, artifacts / f"09_shipped_scenario_{name}.png")
@@ -187,7 +187,7 @@ def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     page.get_by_role("button", name="Play motion", exact=True).click()
     wait_for(lambda: editor.player is not None and editor.player.finished, timeout=60,
              what="the motion to end")  # fmt: skip
-    page.get_by_text("finished").first.wait_for(timeout=10_000)
+    page.get_by_text("finished").first.wait_for(timeout=UI_TIMEOUT_MS)
     settled(page, 800)
     shot(page, artifacts / "11_motion_played_to_end.png")
     editor.stop()
@@ -200,7 +200,7 @@ def test_mobile_map_plots_and_goal_by_clicking_the_ground(page, studio, artifact
     studio.open(soccer)
     panel = studio.panels["mobile"]
     click_tab(page, "Mobile")
-    page.get_by_text("Top-down map").first.wait_for(timeout=10_000)
+    page.get_by_text("Top-down map").first.wait_for(timeout=UI_TIMEOUT_MS)
     page.get_by_role("button", name="Play", exact=True).click()
     wait_for(lambda: studio.clock.t > 2.0, timeout=60, what="the robot to drive")
     page.get_by_role("button", name="Pause", exact=True).click()
@@ -230,11 +230,11 @@ def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, ar
     wait_for(lambda: studio.panels["open"].scenario.value == "three_puma_clearance",
              what="the choice")  # fmt: skip
     page.get_by_role("button", name="Open scenario", exact=True).click()
-    page.get_by_text("scenario three_puma_clearance").first.wait_for(timeout=30_000)
+    page.get_by_text("scenario three_puma_clearance").first.wait_for(timeout=UI_TIMEOUT_MS)
     driver = studio.driver
     assert driver.name == "clearance" and set(studio.robots) == {"A", "B", "C"}
     click_tab(page, "Clearance")
-    page.get_by_text("Distance vs time").first.wait_for(timeout=10_000)
+    page.get_by_text("Distance vs time").first.wait_for(timeout=UI_TIMEOUT_MS)
     page.get_by_role("button", name="Play", exact=True).click()
     wait_for(lambda: studio.clock.t > 0.5, timeout=60, what="the clock to run")
     page.get_by_role("button", name="Pause", exact=True).click()
@@ -245,7 +245,7 @@ def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, ar
     assert driver.volume_rgb["A"] == (220, 40, 40) == driver.volume_rgb["B"]
     panel = studio.panels["clearance"]
     assert panel.cursor_t == studio.clock.t
-    page.get_by_text("IN CONTACT").first.wait_for(timeout=10_000)
+    page.get_by_text("IN CONTACT").first.wait_for(timeout=UI_TIMEOUT_MS)
     settled(page, 1500)
     img = shot(page, artifacts / "14_clearance_panel.png")
     scene = scene_area(img)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from robotsim.recording import RunStatus, RunStore
+from tests.conftest import default_sigint
 
 FLUSH = 0.2
 
@@ -42,7 +43,10 @@ def _run_child(db: str, tmp_path: Path, sig: int) -> tuple[list[tuple[float, int
     script = tmp_path / "child.py"
     script.write_text(CHILD)
     proc = subprocess.Popen(
-        [sys.executable, str(script), db, str(FLUSH)], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script), db, str(FLUSH)],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,  # Ctrl-C works even if this suite runs in the background
     )
     seen: list[tuple[float, int]] = []
     try:

@@ -17,6 +17,7 @@ from robotsim.physics import Motor, RobotPlacement, Scene, World
 from robotsim.recording import RunStatus, RunStore
 from robotsim.remote import Client, RemoteError, RemoteServer, SimulationTarget
 from robotsim.remote.world_target import WorldTarget
+from tests.conftest import default_sigint
 
 
 def test_serve_process_answers_records_and_stops_on_ctrl_c(tmp_path: Path) -> None:
@@ -35,7 +36,7 @@ def test_serve_process_answers_records_and_stops_on_ctrl_c(tmp_path: Path) -> No
         "--record-rate",
         "100",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     try:
         assert proc.stdout is not None
         hello = json.loads(proc.stdout.readline())

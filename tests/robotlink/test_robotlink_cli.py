@@ -17,6 +17,7 @@ import pytest
 from robotsim.cli import main
 from robotsim.motion.schema import load_program
 from robotsim.shipped import shipped_dir
+from tests.conftest import default_sigint
 
 WALK = shipped_dir("motion") / "walk_forward.yaml"
 
@@ -61,6 +62,7 @@ def emulator(socat_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str,
         ],
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_sigint,  # stopped with Ctrl-C below
     )
     assert proc.stderr is not None
     assert "emulating humanoid17" in proc.stderr.readline()
