@@ -1,7 +1,7 @@
 # The two commands a user needs (both do all set-up first):
 #   make studio   -> the web studio on the default scene at http://127.0.0.1:8080
-#   make test     -> the whole test suite
-.PHONY: setup studio test lint bench
+#   make test     -> the whole test suite, then the install check (scripts/check_install.sh)
+.PHONY: setup studio test check-install lint bench
 PY := .venv/bin/python
 ARGS ?=
 
@@ -14,6 +14,11 @@ studio: setup
 test: setup
 	$(PY) -m ruff check src tests
 	MUJOCO_GL=egl $(PY) -m pytest -n 2 -q $(ARGS)
+	bash scripts/check_install.sh
+
+# The wheel, installed (not editable) into a clean venv, runs the README's commands.
+check-install:
+	@bash scripts/check_install.sh
 
 lint: setup
 	$(PY) -m ruff check src tests
