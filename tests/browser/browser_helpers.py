@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -33,9 +34,17 @@ UI_TIMEOUT_MS = 60_000
 
 
 def close_notifications(page) -> None:
-    """Close the toasts (viser warns that WebGL runs in software)."""
+    """Close the toasts (viser warns that WebGL runs in software) and wait until none
+    is left. The close buttons are clicked by a script in the page: on a loaded machine
+    software WebGL keeps the page so busy that Playwright's own clicks (hit tests,
+    "element is stable" checks over animation frames) time out."""
     page.wait_for_timeout(500)
-    for button in page.locator(".mantine-Notification-root button").all():
-        if button.is_visible():
-            button.click()
-    page.wait_for_timeout(300)
+    toasts = page.locator(".mantine-Notification-root")
+    deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
+    while any(t.is_visible() for t in toasts.all()):
+        assert time.monotonic() < deadline, "a notification would not close"
+        page.evaluate(
+            "document.querySelectorAll('.mantine-Notification-root button')"
+            ".forEach((b) => b.click())"
+        )
+        page.wait_for_timeout(300)
