@@ -114,8 +114,8 @@ def resolve(name_or_path: str | Path, kind: Kind) -> Path:
 @dataclass(frozen=True)
 class ShippedFile:
     """One shipped file: its ``name``, what it is (``kind`` is ``scenario``/``motion``;
-    ``runs_as`` is the scenario's ``kind:`` (``mobile``, ``hand_ball_transfer``), or
-    ``clearance`` for a clearance study, or ``program``/``motion`` for motion files),
+    ``runs_as`` is the scenario's ``kind:`` (``mobile``, ``clearance``...), or
+    ``program``/``motion`` for motion files),
     its ``description`` and ``path``."""
 
     name: str
@@ -133,10 +133,7 @@ def catalogue() -> list[ShippedFile]:
     for kind in KINDS:
         for p in shipped_files(kind):
             doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-            fmt = str(doc.get("format", ""))
-            if fmt.startswith("robotsim-clearance"):
-                runs_as = "clearance"
-            elif kind == "motion":
+            if kind == "motion":
                 runs_as = "program" if "motions" in doc else "motion"
             else:
                 runs_as = str(doc.get("kind", "?"))

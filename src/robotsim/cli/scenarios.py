@@ -9,15 +9,14 @@ from robotsim.cli.common import echo_json
 
 __all__ = ["register"]
 
-_RUN_WITH = {
-    "clearance": "robotsim clearance",
-    "program": "robotsim motion play",
-    "motion": "robotsim motion play",
-}
-
-
 def _run_with(runs_as: str) -> str:
-    return _RUN_WITH.get(runs_as, "robotsim run")
+    """The command that runs a shipped file: the scenario kind's, or motion play."""
+    from robotsim.scenario.kinds import KINDS
+
+    if runs_as in ("program", "motion"):
+        return "robotsim motion play"
+    kind = KINDS.get(runs_as)
+    return f"robotsim {kind.command if kind is not None else 'run'}"
 
 
 @click.command("scenarios")
