@@ -69,6 +69,15 @@ def test_bad_motion_file_keeps_the_editor(editor, tmp_path):
     assert len(editor.motion().keyframes) == 1
 
 
+def test_load_says_what_to_type_and_takes_a_shipped_name(editor, studio):
+    with pytest.raises(InputError, match=r"type a motion file's path .*\(walk_forward\)"):
+        editor.load("  ")
+    assert editor.program is None
+    editor.load("walk_forward")
+    assert editor.program.name == "walk_forward" and len(editor.program.motions) > 1
+    assert editor.file.value.endswith("walk_forward.yaml")
+
+
 def test_play_to_the_end_with_the_stance_foot_shown(editor, studio):
     view = studio.robot("humanoid17")
     editor.speed.value = 8

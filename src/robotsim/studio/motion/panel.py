@@ -230,11 +230,20 @@ class MotionPanel:
 
     # --------------------------------------------------------------- files
     def load(self, path: str | Path) -> None:
-        """Read a motion or program file; its robot is chosen (added if missing)."""
+        """Read a motion or program file (a path, or a shipped motion's name); its robot
+        is chosen (added if missing)."""
         from robotsim.motion.schema import load_program
+        from robotsim.shipped import resolve, shipped_names
         from robotsim.studio.thumbnails import load_png
 
-        path = Path(str(path).strip())
+        text = str(path).strip()
+        if not text:
+            raise InputError(
+                "type a motion file's path in the File field, or a shipped motion's name ("
+                + ", ".join(shipped_names("motion"))
+                + "), then Load"
+            )
+        path = resolve(text, "motion")
         program = load_program(path)
         robot = program.robot
         if robot is not None and not any(v.model.name == robot for _, v in self.studio.views()):
