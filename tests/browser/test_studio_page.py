@@ -212,7 +212,7 @@ def test_mobile_map_plots_and_goal_by_clicking_the_ground(page, studio, artifact
     page.get_by_label("Click ground = goal").click()
     wait_for(lambda: panel.click_goal.value, what="click mode")
     page.wait_for_timeout(500)
-    page.mouse.click(600, 440)  # near the field centre (the camera looks at it)
+    page.mouse.click(600, 440)  # on the field (the camera frames it left of the panel)
     wait_for(lambda: not np.allclose(studio.driver.goals["omni"], before), what="a new goal")
     goal = studio.driver.goals["omni"]
     assert abs(goal[0]) <= 10 and abs(goal[1]) <= 7

@@ -89,6 +89,30 @@ class SceneRobot:
     on_ground: bool = False
 
 
+def camera_view(
+    bounds: np.ndarray, fov: float = np.deg2rad(75.0), aspect: float = 1.6, panel: float = 0.3
+) -> tuple[np.ndarray, np.ndarray]:
+    """Camera ``(eye, target)`` (m, world) that shows the box ``bounds`` ``(2, 3)``
+    whole: its bounding sphere fits the vertical field of view ``fov`` (rad, viser's
+    default), seen from the front right and above (from higher up for flat scenes such
+    as a field), and the scene is moved left of the control panel, which covers the
+    right ``panel`` fraction of a page of width/height ``aspect``."""
+    lo, hi = bounds
+    centre = 0.5 * (lo + hi)
+    size = hi - lo
+    radius = max(0.3, 0.5 * float(np.linalg.norm(size)))
+    flat = size[2] < 0.25 * max(size[0], size[1])
+    direction = np.array([1.0, -0.9, 1.4]) if flat else np.array([1.7, -0.9, 0.75])
+    direction /= np.linalg.norm(direction)
+    dist = 1.05 * radius / np.sin(0.5 * fov)
+    eye = centre + dist * direction
+    right = np.cross(-direction, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    half_width = dist * aspect * np.tan(0.5 * fov)  # of the view at the target's depth
+    shift = right * panel * half_width
+    return eye + shift, centre + shift
+
+
 class Studio:
     """The studio server.
 
@@ -128,6 +152,8 @@ class Studio:
             self.server = viser.ViserServer(
                 host=host, port=port, label="robotsim studio", verbose=False
             )
+        # A wide control panel: every tab label fits one row at 1280 px.
+        self.server.gui.configure_theme(control_width="large")
         self.host = host
         self._lock = threading.RLock()
         self._robots: dict[str, RobotView] = {}
@@ -513,15 +539,12 @@ class Studio:
             if bounds is None:
                 bs = np.array([v.world_bounds() for v in self._robots.values()])
                 bounds = np.stack([bs[:, 0].min(axis=0), bs[:, 1].max(axis=0)])
-        lo, hi = np.asarray(bounds, dtype=float)
-        centre = 0.5 * (lo + hi)
-        radius = max(0.5, 0.5 * float(np.linalg.norm(hi - lo)))
-        eye = centre + radius * np.array([1.7, -0.9, 0.75])
+        eye, target = camera_view(np.asarray(bounds, dtype=float))
         self.server.initial_camera.position = tuple(eye)
-        self.server.initial_camera.look_at = tuple(centre)
+        self.server.initial_camera.look_at = tuple(target)
         for client in self.server.get_clients().values():
             client.camera.position = tuple(eye)
-            client.camera.look_at = tuple(centre)
+            client.camera.look_at = tuple(target)
 
     # ------------------------------------------------------------- simulation
     def driver_names(self) -> tuple[str, ...]:

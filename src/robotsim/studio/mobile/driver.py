@@ -223,5 +223,5 @@ def open_mobile(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
         f"scenario {path.stem} (mobile, physics)",
         robots,
         driver=driver,
-        camera=np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 1.0]]) * 0.7,
+        camera=np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 0.5]]),  # the whole field
     )

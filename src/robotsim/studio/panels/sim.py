@@ -9,7 +9,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
-__all__ = ["SimPanel"]
+__all__ = ["SimPanel", "short_title"]
+
+
+def short_title(title: str, word: int = 36, total: int = 120) -> str:
+    """``title`` fit for the panel: a path-like word longer than ``word`` characters
+    keeps its file name (``…/name.yaml``), and the whole is cut at ``total``
+    characters with an ellipsis (long paths would overflow the panel)."""
+    words = []
+    for w in title.split(" "):
+        if len(w) > word and "/" in w:
+            w = "…/" + w.rstrip("/").rsplit("/", 1)[-1]
+        if len(w) > word:
+            w = w[: word - 1] + "…"
+        words.append(w)
+    out = " ".join(words)
+    return out if len(out) <= total else out[: total - 1] + "…"
 
 
 class SimPanel:
@@ -59,7 +74,7 @@ class SimPanel:
         rate = (st.updates - n0) / (now - t0) if now > t0 else 0.0
         self._last = (now, st.updates)
         state = "playing" if st.playing else "paused"
-        self.title.content = f"**robotsim studio** — {st.title}"
+        self.title.content = f"**robotsim studio** — {short_title(st.title)}"
         name = st.driver_name
         if name not in self.driver.options:
             # unique values: the page's dropdown stops rendering on duplicates
