@@ -19,7 +19,7 @@ from robotsim.shipped import (
     shipped_dir,
     shipped_names,
 )
-from tests.conftest import REPO
+from tests.paths import REPO
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from robotsim.recording import RunStatus, RunStore
-from tests.conftest import default_sigint
+from tests.procs import default_sigint
 
 FLUSH = 0.2
 

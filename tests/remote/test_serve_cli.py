@@ -17,7 +17,7 @@ from robotsim.physics import Motor, RobotPlacement, Scene, World
 from robotsim.recording import RunStatus, RunStore
 from robotsim.remote import Client, RemoteError, RemoteServer, SimulationTarget
 from robotsim.remote.world_target import WorldTarget
-from tests.conftest import default_sigint
+from tests.procs import default_sigint
 
 
 def test_serve_process_answers_records_and_stops_on_ctrl_c(tmp_path: Path) -> None:

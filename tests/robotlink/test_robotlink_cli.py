@@ -17,7 +17,7 @@ import pytest
 from robotsim.cli import main
 from robotsim.motion.schema import load_program
 from robotsim.shipped import shipped_dir
-from tests.conftest import default_sigint
+from tests.procs import default_sigint
 
 WALK = shipped_dir("motion") / "walk_forward.yaml"
 
