@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from robotsim.cli import main
+from robotsim.shipped import shipped_dir
 
 REPO = Path(__file__).resolve().parents[2]
-SCEN = REPO / "scenarios"
-WALK = REPO / "motions" / "walk_forward.yaml"
+SCEN = shipped_dir("scenario")
+WALK = shipped_dir("motion") / "walk_forward.yaml"
 
 # 9 levels of 9 aliases: ~600 bytes expanding to 9^9 (387 million) strings
 BOMB = (

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from robotsim import load_robot
+from robotsim.shipped import shipped_dir
 from tests.fuzz.harness import Verdicts
 from tests.fuzz.mutate import any_mutation, byte_mutation
 
@@ -91,7 +92,7 @@ def _load_scenario_any(path: Path) -> None:
 
 def test_fuzz_scenarios_of_every_kind(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
     v = Verdicts()
-    for sf in sorted((REPO / "scenarios").glob("*.yaml")):
+    for sf in sorted((shipped_dir("scenario")).glob("*.yaml")):
         for label, data in _cases(sf, "yaml", BASE_COUNT * fuzz_scale, fuzz_seed):
             f = tmp_path / sf.name
             f.write_bytes(data)
@@ -111,7 +112,7 @@ def test_fuzz_motions(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
         tl.sample("fixed_tick", 0.05)
 
     v = Verdicts()
-    for sf in sorted((REPO / "motions").glob("*.yaml")):
+    for sf in sorted((shipped_dir("motion")).glob("*.yaml")):
         for label, data in _cases(sf, "yaml", 3 * BASE_COUNT * fuzz_scale, fuzz_seed):
             f = tmp_path / sf.name
             f.write_bytes(data)

@@ -19,12 +19,14 @@ import pytest
 import sqlalchemy
 
 from robotsim.recording import RunStatus, RunStore
+from robotsim.shipped import shipped_dir
 
 REPO = Path(__file__).resolve().parents[2]
 
 WRITER = """
 import sys, time
 from robotsim.recording import Recorder
+from robotsim.shipped import shipped_dir
 
 db, start_at, n, k = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 while time.time() < start_at:  # every writer opens the new store at the same moment
@@ -100,7 +102,7 @@ def test_postgres_new_store_many_writers_at_once(tmp_path: Path, pg_url: str) ->
 def test_two_cli_runs_on_a_new_store_both_recorded(tmp_path: Path) -> None:
     """The reported case: two ``robotsim run --db NEWFILE`` started together."""
     db = tmp_path / "fresh" / "runs.sqlite"
-    scenario = REPO / "scenarios" / "pid_p_vs_pd.yaml"
+    scenario = shipped_dir("scenario") / "pid_p_vs_pd.yaml"
     cmd = [sys.executable, "-m", "robotsim", "run", str(scenario), "--duration", "0.2"]
     procs = [
         subprocess.Popen(

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from robotsim.cli import main
+from robotsim.shipped import shipped_dir
 
 REPO = Path(__file__).resolve().parents[2]
-SCENARIO = REPO / "scenarios" / "pid_p_vs_pd.yaml"
+SCENARIO = shipped_dir("scenario") / "pid_p_vs_pd.yaml"
 
 
 @pytest.mark.parametrize(

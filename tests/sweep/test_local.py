@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from robotsim.cli import main
+from robotsim.shipped import shipped_dir
 from robotsim.sweep import read_meta, read_rows
 from tests.sweep.tiny import TINY, write_sweep
 
@@ -55,9 +56,8 @@ def test_sweep_writes_table_run_store_and_report(
     # each row is the summary of `robotsim run` with the same --set overrides
     from robotsim.scenario import RunOptions, run_file
 
-    repo = Path(__file__).resolve().parents[2]
     ref = run_file(
-        repo / "scenarios" / "pid_p_vs_pd.yaml",
+        shipped_dir("scenario") / "pid_p_vs_pd.yaml",
         RunOptions(),
         [
             "duration=0.4",
@@ -216,8 +216,9 @@ def test_base_scenario_by_file_and_every_kind_validates(tmp_path: Path) -> None:
     from robotsim.sweep import load_sweep
 
     repo = Path(__file__).resolve().parents[2]
-    by_file = write_sweep(tmp_path, "byfile", base=str(repo / "scenarios" / "pid_p_vs_pd.yaml"))
-    assert load_sweep(by_file).base_path == (repo / "scenarios" / "pid_p_vs_pd.yaml").resolve()
+    pid = shipped_dir("scenario") / "pid_p_vs_pd.yaml"
+    by_file = write_sweep(tmp_path, "byfile", base=str(pid))
+    assert load_sweep(by_file).base_path == pid.resolve()
     for f in sorted((repo / "sweeps").glob("*.yaml")):
         sw = load_sweep(f)
         assert sw.tasks and sw.spec.name == f.stem

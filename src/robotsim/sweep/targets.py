@@ -21,8 +21,9 @@ __all__ = ["resolve_base", "run_base", "run_clearance", "validate_base"]
 
 
 def _scenario_dirs() -> list[Path]:
-    pkg = Path(__file__).resolve().parents[1]  # the robotsim package
-    return [d for d in (pkg / "scenarios", pkg.parents[1] / "scenarios") if d.is_dir()]
+    from robotsim.shipped import shipped_dir
+
+    return [d for d in (shipped_dir("scenario"),) if d.is_dir()]
 
 
 def resolve_base(base: str, sweep_file: Path) -> Path:
