@@ -154,3 +154,20 @@ def test_inspect_missing_mesh_says_no_such_file(tmp_path: Path, capsys) -> None:
         assert main(["inspect", str(tmp_path / name)]) == 2
         err = capsys.readouterr().err
         assert "no such file" in err and "unknown robot" not in err
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("v 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "line 1: bad vertex"),
+        ("v 0 0 nan\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "3 finite numbers"),
+        ("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2\nf 1 2 3 4\n", "at least 3 corners"),
+    ],
+)
+def test_malformed_polygon_obj_is_a_one_line_error(text: str, needle: str, tmp_path: Path) -> None:
+    from robotsim.errors import RobotsimError
+
+    path = tmp_path / "bad.obj"
+    path.write_text(text)
+    with pytest.raises(RobotsimError, match=needle):
+        load_mesh(path)

@@ -98,20 +98,26 @@ def _obj_polygons(path: Path) -> tuple[np.ndarray, list[list[int]]] | None:
         raise ModelFileError(path, f"cannot read mesh: {exc}") from None
     for lineno, line in enumerate(text.splitlines(), start=1):
         if line.startswith("v "):
-            parts = line.split()
             try:
-                verts.append([float(x) for x in parts[1:4]])
+                xyz = [float(x) for x in line.split()[1:4]]
             except ValueError:
-                raise ModelFileError(path, f"line {lineno}: bad vertex {line.strip()!r}") from None
+                xyz = []
+            if len(xyz) != 3 or not np.all(np.isfinite(xyz)):
+                msg = f"line {lineno}: bad vertex {line.strip()[:80]!r} (needs 3 finite numbers)"
+                raise ModelFileError(path, msg)
+            verts.append(xyz)
         elif line.startswith("f "):
             corners = []
             for tok in line.split()[1:]:
                 try:
                     k = int(tok.split("/", 1)[0])
                 except ValueError:
-                    msg = f"line {lineno}: bad face {line.strip()!r}"
+                    msg = f"line {lineno}: bad face {line.strip()[:80]!r}"
                     raise ModelFileError(path, msg) from None
                 corners.append(k - 1 if k > 0 else len(verts) + k)
+            if len(corners) < 3:
+                msg = f"line {lineno}: a face needs at least 3 corners, got {len(corners)}"
+                raise ModelFileError(path, msg)
             if len(corners) > 3:
                 polygons = True
             faces.append(corners)
