@@ -13,10 +13,10 @@ from robotsim.clearance.scene import PlacedRobot, Scene
 from robotsim.clearance.trajectory import JointQuintic, Trajectory
 from robotsim.clearance.volumes import LinkVolume
 from robotsim.model import Sphere, load_robot
+from robotsim.shipped import shipped_dir
 from robotsim.spatial import make_T
-from tests.paths import REPO
 
-SCENARIO = REPO / "scenarios" / "three_puma_clearance.yaml"
+SCENARIO = shipped_dir("scenario") / "three_puma_clearance.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,10 @@ from robotsim.motion.physics_check import _scene
 from robotsim.motion.profile import PhysicsSpec, load_profile
 from robotsim.scenario import RunOptions
 from robotsim.scenario_yaml import read_scenario_yaml
+from robotsim.shipped import shipped_dir
 
 REPO = Path(__file__).resolve().parents[2]
-SCENARIO = REPO / "scenarios" / "walk_forward_check.yaml"
+SCENARIO = shipped_dir("scenario") / "walk_forward_check.yaml"
 
 
 def test_the_profile_friction_is_the_floor_friction() -> None:

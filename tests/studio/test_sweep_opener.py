@@ -9,6 +9,7 @@ import pytest
 from tests.sweep.tiny import write_sweep
 
 from robotsim.errors import InputError
+from robotsim.shipped import shipped_dir
 from robotsim.studio.scenarios import open_scenario
 from robotsim.studio.sweep.opener import open_sweep_run
 from robotsim.sweep.engine import _prepare_dir, load_sweep
@@ -59,6 +60,6 @@ def test_opening_the_folder_sweep_file_replays_its_first_run(studio, sweep_dir: 
 
 
 def test_a_motion_check_file_opens_its_robot(studio) -> None:  # type: ignore[no-untyped-def]
-    shown = open_scenario(studio, REPO / "scenarios" / "walk_forward_check.yaml")
+    shown = open_scenario(studio, shipped_dir("scenario") / "walk_forward_check.yaml")
     assert "motion_check: walk_forward" in shown
     assert studio.robot_names() == ("humanoid17",)
