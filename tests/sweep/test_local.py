@@ -30,7 +30,8 @@ def _rows(out: Path) -> list[dict[str, str]]:
 def test_sweep_writes_table_run_store_and_report(
     tiny_sweep: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pa = pytest.importorskip("pyarrow.parquet")
+    import pyarrow.parquet as pa  # the cluster extra, installed by scripts/setup.sh
+
     out = tmp_path / "out"
     assert main(["sweep", str(tiny_sweep), "--out", str(out), "--workers", "1", "--quiet"]) == 0
     line = capsys.readouterr().out.strip()
@@ -169,7 +170,8 @@ def _wait_for(pred, timeout: float) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
-    psutil = pytest.importorskip("psutil")
+    import psutil  # comes with dask distributed (the cluster extra)
+
     params = {
         "kd": {"path": "robots.1.controller.gains.x.kd", "values": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]}
     }
