@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from robotsim import load_robot
-from robotsim.model.builder import RobotBuilder, xyz_rpy
 from robotsim.remote import (
     Client,
     KinematicTarget,
@@ -22,28 +21,7 @@ from robotsim.remote import (
     ServerLimits,
     SimulationTarget,
 )
-
-
-def _cart():
-    b = RobotBuilder("cart", kind="mobile", floating=True)
-    b.link("base").link("wheel_l").link("wheel_r")
-    b.joint(
-        "wheel_l_joint",
-        "continuous",
-        "base",
-        "wheel_l",
-        origin=xyz_rpy((0, 0.2, 0)),
-        axis=(0, 1, 0),
-    )
-    b.joint(
-        "wheel_r_joint",
-        "continuous",
-        "base",
-        "wheel_r",
-        origin=xyz_rpy((0, -0.2, 0)),
-        axis=(0, 1, 0),
-    )
-    return b.build()
+from tests.remote.cart import cart as _cart
 
 
 @pytest.fixture
