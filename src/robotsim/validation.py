@@ -7,6 +7,7 @@ allowed at that level.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, get_args, get_origin
 
 import yaml
@@ -20,10 +21,21 @@ __all__ = [
     "describe_validation_error",
     "field_path",
     "fields_at",
+    "first_duplicate",
     "format_validation_error",
     "safe_load",
     "yaml_error_message",
 ]
+
+
+def first_duplicate(names: Iterable[str]) -> str | None:
+    """The first name that occurs a second time in ``names``, or None if all differ."""
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:
+            return n
+        seen.add(n)
+    return None
 
 
 def field_path(loc: tuple[Any, ...]) -> str:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
+from robotsim.validation import first_duplicate
 
 __all__ = [
     "AxisGains",
@@ -228,9 +229,6 @@ class MobileScenario(_Strict):
     @field_validator("robots")
     @classmethod
     def _unique_names(cls, robots: list[RobotSpec]) -> list[RobotSpec]:
-        seen: set[str] = set()
-        for r in robots:
-            if r.name in seen:
-                raise ValueError(f"duplicate robot name {r.name!r}")
-            seen.add(r.name)
+        if (dup := first_duplicate(r.name for r in robots)) is not None:
+            raise ValueError(f"duplicate robot name {dup!r}")
         return robots

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from robotsim.errors import ScenarioError, UnknownNameError
 from robotsim.shipped import resolve
-from robotsim.validation import fields_at, safe_load, yaml_error_message
+from robotsim.validation import fields_at, first_duplicate, safe_load, yaml_error_message
 
 __all__ = [
     "MOTION_FORMAT",
@@ -95,11 +95,8 @@ class Motion(_Frozen):
     @field_validator("keyframes")
     @classmethod
     def _unique(cls, v: list[Keyframe]) -> list[Keyframe]:
-        seen: set[str] = set()
-        for kf in v:
-            if kf.name in seen:
-                raise ValueError(f"keyframe name {kf.name!r} is used twice")
-            seen.add(kf.name)
+        if (dup := first_duplicate(kf.name for kf in v)) is not None:
+            raise ValueError(f"keyframe name {dup!r} is used twice")
         return v
 
     # ------------------------------------------------------------ editing
@@ -193,11 +190,8 @@ class Program(_Frozen):
     @field_validator("motions")
     @classmethod
     def _unique(cls, v: list[Motion]) -> list[Motion]:
-        seen: set[str] = set()
-        for m in v:
-            if m.name in seen:
-                raise ValueError(f"motion name {m.name!r} is used twice")
-            seen.add(m.name)
+        if (dup := first_duplicate(m.name for m in v)) is not None:
+            raise ValueError(f"motion name {dup!r} is used twice")
         return v
 
     def model_post_init(self, _context: Any) -> None:
