@@ -47,6 +47,21 @@ def test_capture_edit_keyframes(editor, studio):
     assert editor.program is None and editor.rows == []
 
 
+def test_editor_keeps_the_controller_capacity(editor, studio):
+    """The paper's 30 keyframes per motion: a 31st capture or duplicate is refused with
+    the reason, the motion stays as it was."""
+    from robotsim.motion.schema import Keyframe, Motion
+
+    full = Motion(name="m", keyframes=[Keyframe(name=f"k{i}", targets={"head_yaw": i})
+                                       for i in range(30)])  # fmt: skip
+    editor._set_motion(full)
+    with pytest.raises(InputError, match="holds at most 30 per motion"):
+        editor.capture()
+    with pytest.raises(InputError, match="would have 31 keyframes"):
+        editor.duplicate("k3")
+    assert len(editor.motion().keyframes) == 30
+
+
 def test_save_and_load_with_thumbnails(editor, studio, tmp_path):
     editor.capture()
     path = editor.save(tmp_path / "m.yaml")

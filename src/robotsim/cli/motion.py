@@ -38,7 +38,40 @@ def _method_options(f):  # type: ignore[no-untyped-def]
         show_default=True,
         help="Interpolation points per keyframe of the fixed_points method.",
     )(f)
+    f = click.option(
+        "--contact-tolerance",
+        "contact_tolerance",
+        help="Allowed foot-contact error, e.g. 2mm: fixed_points with the points of each "
+        "keyframe computed from it (the paper's second speed method).",
+    )(f)
+    f = click.option(
+        "--min-tick",
+        "min_tick",
+        help="Timer floor of fixed_points, e.g. 30ms (the paper's interpolation cost).",
+    )(f)
     return f
+
+
+_UNITS = {"length": {"m": 1.0, "cm": 0.01, "mm": 0.001}, "time": {"s": 1.0, "ms": 0.001}}
+
+
+def parse_quantity(text: str | None, kind: str, option: str) -> float | None:
+    """``"2mm"`` -> 0.002, ``"30ms"`` -> 0.03 (SI); a bare number is m or s."""
+    if text is None:
+        return None
+    import re
+
+    from robotsim.errors import InputError
+
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*", text)
+    units = _UNITS[kind]
+    if m is None or (m.group(2) and m.group(2) not in units):
+        raise InputError(f"{option} {text!r}: expected a number with a unit "
+                         f"({', '.join(units)}), e.g. 2{list(units)[-1]}")  # fmt: skip
+    value = float(m.group(1)) * units.get(m.group(2) or next(iter(units)), 1.0)
+    if not value > 0:
+        raise InputError(f"{option} {text!r}: must be > 0")
+    return value
 
 
 @click.group("motion")
@@ -77,12 +110,17 @@ def play_cmd(
     detection: str,
     no_strip: bool,
     as_json: bool,
+    contact_tolerance: str | None,
+    min_tick: str | None,
 ) -> None:
     """Play FILE (a motion file, or a shipped name: see 'robotsim scenarios') kinematically
     with support-foot switching; write the results to OUT."""
     from robotsim.motion.report import play_report
 
-    summary = play_report(file, robot, out_dir, method, tick, points, detection, strip=not no_strip)
+    tol = parse_quantity(contact_tolerance, "length", "--contact-tolerance")
+    floor = parse_quantity(min_tick, "time", "--min-tick") or 0.0
+    summary = play_report(file, robot, out_dir, method, tick, points, detection,
+                          strip=not no_strip, contact_tolerance=tol, min_tick=floor)  # fmt: skip
     if as_json:
         echo_json(summary)
     else:
@@ -166,13 +204,17 @@ def thumbnails_cmd(
 @click.option("--baud", type=int, default=115200, show_default=True)
 def upload_cmd(file: str, port: str, timeout: float, retries: int, baud: int) -> None:
     """Store FILE's program on the robot controller (done only when it confirms)."""
+    from robotsim.motion.profile import check_capacity, profile_for
     from robotsim.motion.report import load_for_playback
     from robotsim.motion.schema import load_program
     from robotsim.motion.timeline import compile_program
     from robotsim.robotlink import ControllerLink
 
     program = load_program(file)
-    if program.robot is not None:  # check names and limits here, before the port is opened
+    # Names, joint limits and the controller's capacity are checked here, before the port
+    # is opened: no byte is sent for a program the controller would refuse.
+    check_capacity(program, profile_for(program.robot), file)
+    if program.robot is not None:
         _, model, _ = load_for_playback(file, None)
         compile_program(program, model, file)
     with ControllerLink(port, timeout=timeout, retries=retries, baudrate=baud) as link:

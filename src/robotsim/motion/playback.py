@@ -301,14 +301,15 @@ class Player:
         soles: tuple[SoleSpec, ...],
         method: SpeedMethod = "fixed_tick",
         tick: float = 0.01,
-        points: int = 50,
+        points: int | np.ndarray = 50,
         settings: ContactSettings | None = None,
+        min_tick: float = 0.0,
     ) -> None:
         self.model = model
         self.timeline = timeline
         self.soles = tuple(soles)
         self.settings = settings or ContactSettings()
-        self.samples = timeline.sample(method, tick=tick, points=points)
+        self.samples = timeline.sample(method, tick=tick, points=points, min_tick=min_tick)
         self.reset()
 
     def reset(self) -> None:
@@ -361,11 +362,13 @@ def play(
     soles: tuple[SoleSpec, ...],
     method: SpeedMethod = "fixed_tick",
     tick: float = 0.01,
-    points: int = 50,
+    points: int | np.ndarray = 50,
     settings: ContactSettings | None = None,
+    min_tick: float = 0.0,
 ) -> PlaybackResult:
-    """Play ``timeline`` kinematically with support switching (module docs)."""
-    player = Player(model, timeline, soles, method, tick, points, settings)
+    """Play ``timeline`` kinematically with support switching (module docs);
+    ``points`` and ``min_tick`` as :meth:`Timeline.sample`."""
+    player = Player(model, timeline, soles, method, tick, points, settings, min_tick)
     samples = player.samples
     n = samples.ticks + 1
     T_root = np.empty((n, 4, 4))

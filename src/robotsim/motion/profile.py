@@ -32,8 +32,10 @@ __all__ = [
     "ServoSpec",
     "SoleSpec",
     "check_capacity",
+    "check_keyframe_room",
     "load_profile",
     "motion_profile",
+    "profile_for",
 ]
 
 
@@ -97,8 +99,43 @@ def scaled_physics(model: RobotModel, prof: Any, soles: tuple[SoleSpec, ...]) ->
     )
 
 
-def check_capacity(program: Any, profile: RobotProfile) -> None:
-    """Raise :class:`ScenarioError` if ``program`` exceeds the controller's memory."""
+def profile_for(robot: str | None) -> RobotProfile:
+    """The built-in profile of ``robot``, or the defaults (the paper's controller) for
+    robots without one and programs that name no robot."""
+    from robotsim.model.loader import LIBRARY_DIR
+
+    if robot is not None and (LIBRARY_DIR / f"{robot}.profile.yaml").is_file():
+        return load_profile(robot)
+    return RobotProfile(robot=robot or "(any robot)")
+
+
+def check_capacity(program: Any, profile: RobotProfile, source: str = "") -> None:
+    """Raise :class:`ScenarioError` if ``program`` exceeds the controller's memory
+    (``source``, a file name, prefixes the message)."""
+    try:
+        _check_capacity(program, profile)
+    except ScenarioError as exc:
+        if source:
+            raise ScenarioError(f"{source}: {exc}") from None
+        raise
+
+
+def check_keyframe_room(robot: str | None, motion: Any, adding: int = 0) -> None:
+    """Raise :class:`InputError` if ``motion`` with ``adding`` more keyframes would not fit
+    the controller of ``robot`` (its built-in profile, else the paper's 30): what an
+    editor checks before it changes a motion."""
+    cap = profile_for(robot).controller.max_keyframes_per_motion
+    n = 0 if motion is None else len(motion.keyframes)
+    if motion is None or cap is None or n + adding <= cap:
+        return
+    head = f"motion {motion.name!r} " + (f"has {n}" if adding else f"would have {n}")
+    tail = ": start a new motion" if adding else ""
+    raise InputError(
+        f"{head} keyframes; the {robot} controller holds at most {cap} per motion{tail}"
+    )
+
+
+def _check_capacity(program: Any, profile: RobotProfile) -> None:
     c = profile.controller
     if c.max_motions_per_program is not None and len(program.steps) > c.max_motions_per_program:
         raise ScenarioError(

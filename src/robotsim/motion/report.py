@@ -21,7 +21,7 @@ from robotsim.errors import InputError, UnknownNameError
 from robotsim.jsonable import to_jsonable
 from robotsim.model import RobotModel, load_robot
 from robotsim.motion.playback import PlaybackResult, compare_speed_methods, play
-from robotsim.motion.profile import RobotProfile, motion_profile
+from robotsim.motion.profile import RobotProfile, check_capacity, motion_profile
 from robotsim.motion.schema import Program, load_program
 from robotsim.motion.support import ContactSettings
 from robotsim.motion.timeline import compile_program
@@ -54,6 +54,7 @@ def load_for_playback(file: str, robot: str | None) -> tuple[Program, RobotModel
         field = "--robot" if robot else f"{file}: robot"
         raise InputError(f"{field}: {exc}") from None
     model, profile = motion_profile(model)  # the profile file's or the inferred feet
+    check_capacity(program, profile, file)  # --robot may name a smaller controller
     return program, model, profile
 
 
@@ -77,23 +78,48 @@ def play_report(
     points: int = 50,
     detection: str = "exact",
     strip: bool = True,
+    contact_tolerance: float | None = None,
+    min_tick: float = 0.0,
 ) -> dict[str, Any]:
     """Play ``file`` kinematically with support switching and write the results to
-    ``out_dir``; returns what ``summary.json`` holds."""
+    ``out_dir``; returns what ``summary.json`` holds. ``contact_tolerance`` (m): the
+    paper's second speed method with the points of each keyframe move from the allowed
+    foot-contact error; ``min_tick`` (s): its timer floor
+    (:mod:`robotsim.motion.speed`)."""
+    from robotsim.motion.speed import contact_points, time_per_pose
+
     program, model, profile = load_for_playback(file, robot)
     tl = compile_program(program, model, file)
+    seg_points: np.ndarray | int = points
+    if contact_tolerance is not None:
+        method = "fixed_points"
+        seg_points = contact_points(model, tl, profile.soles, contact_tolerance)
     res = play(
         model,
         tl,
         profile.soles,
         method,  # type: ignore[arg-type]
         tick=tick,
-        points=points,
+        points=seg_points,
         settings=ContactSettings(detection=detection),  # type: ignore[arg-type]
+        min_tick=min_tick,
     )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = res.summary()
+    if contact_tolerance is not None or min_tick:
+        per_kf = np.broadcast_to(np.asarray(seg_points), (tl.segments,))
+        summary["speed_method_2"] = {
+            "contact_tolerance_m": contact_tolerance,
+            "min_tick_s": min_tick,
+            "points_per_keyframe": [
+                {"motion": m, "repeat": r, "keyframe": k, "points": int(n)}
+                for (m, r, k), n in zip(tl.labels, per_kf, strict=True)
+            ],
+            "max_points": int(per_kf.max(initial=1)),
+            "time_per_pose_by_level": time_per_pose(int(per_kf.max(initial=1)), min_tick),
+            "total_time_s": float(res.samples.t[-1]),
+        }
     summary["program"] = program.name
     summary["file"] = str(file)
     summary["stretched_segments"] = int(np.sum(tl.stretched))

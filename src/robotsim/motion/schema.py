@@ -15,7 +15,9 @@ unless a joint's velocity limit needs longer (see :mod:`robotsim.motion.timeline
 The models here are frozen values; editing operations (add, delete, move, duplicate a
 keyframe, set its speed) return new objects, so an editor keeps undo history for free.
 The paper's limits (30 keyframes per motion, 20 motions per program) are not part of
-the schema: a robot profile may impose them (:func:`robotsim.motion.profile.check_capacity`).
+the schema: the robot's profile imposes them (:func:`robotsim.motion.profile.check_capacity`;
+the paper's 30 keyframes per motion and 20 motions per program unless the profile
+says otherwise) whenever a file is read or written.
 """
 
 from __future__ import annotations
@@ -306,7 +308,17 @@ def load_program(path: str | Path) -> Program:
         data = safe_load(text)
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
-    return program_from_dict(data, path)
+    program = program_from_dict(data, path)
+    _check_limits(program, path)
+    return program
+
+
+def _check_limits(program: Program, path: Path) -> None:
+    """The robot's controller capacity (its profile, else the paper's 30 keyframes per
+    motion and 20 motions per program)."""
+    from robotsim.motion.profile import check_capacity, profile_for
+
+    check_capacity(program, profile_for(program.robot), str(path))
 
 
 def motion_file_dict(program: Program) -> dict[str, Any]:
@@ -326,6 +338,7 @@ def save_program(program: Program, path: str | Path, file_format: str | None = N
     """Write ``program`` as YAML (round-trips exactly): ``robotsim-program/1`` by
     default, or ``robotsim-motion/1`` for a one-motion program (``file_format``)."""
     path = Path(path)
+    _check_limits(program, path)  # nothing is written when it would not load back
     path.parent.mkdir(parents=True, exist_ok=True)
     data = motion_file_dict(program) if file_format == MOTION_FORMAT else program.to_dict()
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)

@@ -131,9 +131,18 @@ class Timeline:
         budget.check(f"sampling {ticks:.3g} {what}", ticks * per_tick, hint)
 
     def sample(
-        self, method: SpeedMethod = "fixed_tick", tick: float = 0.01, points: int = 20
+        self,
+        method: SpeedMethod = "fixed_tick",
+        tick: float = 0.01,
+        points: int | np.ndarray = 20,
+        min_tick: float = 0.0,
     ) -> Samples:
-        """Sample with one of the paper's speed methods (module docs)."""
+        """Sample with one of the paper's speed methods (module docs).
+
+        ``points``: one count for every segment, or one per segment ``(K,)`` (e.g. from
+        :func:`robotsim.motion.speed.contact_points`). ``min_tick`` (s): the timer
+        floor of ``fixed_points`` (the paper's 30 ms): a tick never gets shorter, so a
+        segment whose ``T / points`` is below it lasts ``points * min_tick``."""
         if method == "fixed_tick":
             if not (tick > 0 and math.isfinite(tick)):
                 raise ScenarioError(f"tick must be finite and > 0 s, got {tick}")
@@ -149,16 +158,21 @@ class Timeline:
             seg_dt = np.full(self.segments, float(tick))
             hold_dt = seg_dt
         elif method == "fixed_points":
-            if int(points) < 1:
-                raise ScenarioError(f"points must be >= 1, got {points}")
+            pts = np.broadcast_to(np.asarray(points), (self.segments,)).astype(np.int64)
+            if pts.size and int(pts.min()) < 1:
+                raise ScenarioError(f"points must be >= 1, got {int(pts.min())}")
+            if not (min_tick >= 0 and math.isfinite(min_tick)):
+                raise ScenarioError(f"min tick must be >= 0 s, got {min_tick}")
+            pmax = int(pts.max(initial=1))
             self._check_budget(
-                float(points) * float(np.sum(self.duration > 0) + np.sum(self.hold > 0)),
-                f"points ({points} per keyframe)",
+                float(pmax) * float(np.sum(self.duration > 0) + np.sum(self.hold > 0)),
+                f"points ({pmax} per keyframe)",
                 "use fewer --points",
             )
-            n = np.where(self.duration > 0, int(points), 0).astype(np.int64)
-            seg_dt = np.where(self.duration > 0, self.duration / max(int(points), 1), 0.0)
-            hold_dt = np.where(seg_dt > 0, seg_dt, speed_seconds(8) / int(points))
+            n = np.where(self.duration > 0, pts, 0).astype(np.int64)
+            seg_dt = np.where(self.duration > 0, self.duration / np.maximum(pts, 1), 0.0)
+            seg_dt = np.where(self.duration > 0, np.maximum(seg_dt, min_tick), 0.0)
+            hold_dt = np.where(seg_dt > 0, seg_dt, max(speed_seconds(8) / pmax, min_tick))
         else:
             raise ScenarioError(f"unknown speed method {method!r}; valid: fixed_tick, fixed_points")
         nh = np.where(self.hold > 0, np.ceil(self.hold / hold_dt - 1e-9), 0).astype(np.int64)

@@ -8,7 +8,8 @@ Sections (all optional):
 - ``soles``: the support feet for motion playback — a frame per foot and the sole
   rectangle (or polygon) in that frame (default: from the feet);
 - ``controller``: capacity of the robot's program memory (the paper's controller holds
-  30 keyframes per motion and 20 motions per program) — only enforced when asked;
+  30 keyframes per motion and 20 motions per program: the defaults) — enforced when a
+  motion file is read or written, by the CLI and editor, and before an upload;
 - ``servos``: joint -> Dynamixel id, direction, zero offset and units (robotlink);
 - ``physics``: position-servo gains and torque limits for the physics check, and the
   fall thresholds.
@@ -75,8 +76,11 @@ class SoleSpec(_Strict):
 
 
 class ControllerSpec(_Strict):
-    max_keyframes_per_motion: int | None = Field(None, ge=1)
-    max_motions_per_program: int | None = Field(None, ge=1)
+    """The controller's program memory; defaults are the paper's (seed 000: 30 pose
+    records per motion, 20 motions per program); ``null`` = no limit."""
+
+    max_keyframes_per_motion: int | None = Field(30, ge=1)
+    max_motions_per_program: int | None = Field(20, ge=1)
     baudrate: int = 115200
 
 

@@ -133,8 +133,10 @@ class MotionPanel:
         return {n: 1.0 if m.joint(n).type is JointType.PRISMATIC else deg for n in m.joint_names}
 
     def _set_motion(self, motion: Motion | None) -> None:
+        from robotsim.motion.profile import check_keyframe_room
         from robotsim.motion.schema import Program
 
+        check_keyframe_room(self.view().model.name, motion)  # the controller's capacity
         if motion is None:  # the last keyframe of the motion went
             rest = [] if self.program is None else [
                 m for m in self.program.motions if m.name != self.motion_name
@@ -160,6 +162,7 @@ class MotionPanel:
     # ------------------------------------------------------------ editing
     def capture(self, name: str | None = None) -> Keyframe:
         """Add the robot's current pose as a keyframe (all joints) with a thumbnail."""
+        from robotsim.motion.profile import check_keyframe_room
         from robotsim.motion.schema import Keyframe, Motion
         from robotsim.studio.thumbnails import capture, save_png
 
@@ -174,6 +177,7 @@ class MotionPanel:
             targets = {n: round(float(v) * scales[n], 6) for n, v in zip(view.model.joint_names,
                                                                         view.q)}  # fmt: skip
             motion = self.motion()
+            check_keyframe_room(view.model.name, motion, adding=1)
             used = set() if motion is None else set(motion.keyframe_names)
             k = len(used) + 1
             while name is None or name in used:
@@ -310,6 +314,7 @@ class MotionPanel:
         """Store the program on the robot controller at serial device ``port`` (the
         framed protocol of docs/robotlink.md); returns the upload report. The robot
         keeps its previous program unless the whole upload is confirmed."""
+        from robotsim.motion.profile import check_capacity, profile_for
         from robotsim.motion.timeline import compile_program
         from robotsim.robotlink import ControllerLink
 
@@ -318,7 +323,9 @@ class MotionPanel:
         dev = str(port).strip()
         if not dev:
             raise InputError("give the robot's serial port (e.g. /dev/ttyUSB0)")
-        compile_program(self.program, self.view().model, "motion editor")  # names, limits
+        model = self.view().model
+        compile_program(self.program, model, "motion editor")  # names, joint limits
+        check_capacity(self.program, profile_for(model.name), "motion editor")  # before a byte
         with ControllerLink(dev, timeout=timeout, retries=retries) as link:
             return link.upload(self.program)
 
