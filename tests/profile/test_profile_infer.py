@@ -73,6 +73,9 @@ def test_turtlebot_is_a_differential_drive() -> None:
     v, wz = 0.2, 0.0
     omega = p.drive.M @ [v, 0, wz]
     np.testing.assert_allclose(omega, v / 0.033, rtol=1e-5)  # straight ahead: both roll fwd
+    # it rests on its two wheels and the back caster (a box 1.5 mm above the floor);
+    # the chassis box (8.5 mm up) is not a caster
+    assert p.drive.casters == ("caster_back_link",)
 
 
 def test_mujoco_humanoid_legs_feet_and_soles() -> None:
@@ -179,6 +182,13 @@ def test_profile_file_next_to_the_robot_overrides_parts(tmp_path: Path) -> None:
     p = resolve_profile(load_robot(str(src)))
     assert [w.radius for w in p.wheels] == [0.04, 0.04] and p.drive.type == "diff"
     np.testing.assert_allclose(p.drive.M[:, 0], 1 / 0.04)
+    assert p.drive.casters == ("caster_back_link",)  # kept from the inferred drive
+    f = tmp_path / "other.profile.yaml"
+    f.write_text("format: robotsim-profile/1\ndrive: {type: diff, casters: [base_link]}\n")
+    assert resolve_profile(load_robot(str(src)), f).drive.casters == ("base_link",)
+    f.write_text("format: robotsim-profile/1\ndrive: {type: diff, casters: [wheel]}\n")
+    with pytest.raises(InputError, match=r"drive.casters\[0\]: unknown link 'wheel'"):
+        resolve_profile(load_robot(str(src)), f)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 
 SCENARIO is a scenario YAML (its physics world is built as ``robotsim run`` would);
 ROBOT is a library robot name or a robot file, served alone on a ground plane in the
-physics engine, or without dynamics with ``--kinematic``.
+physics engine (a wheeled base floats with its wheels on the ground and velocity motors
+on them, so ``set_base_velocity`` drives it), or without dynamics with ``--kinematic``.
 """
 
 from __future__ import annotations
@@ -77,12 +78,10 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     name = model.name
     if kinematic:
         return KinematicTarget({name: model})
-    from robotsim.physics import RobotPlacement, Scene, World
-    from robotsim.remote.world_target import WorldTarget
+    from robotsim.physics import World
+    from robotsim.remote.world_target import WorldTarget, robot_scene
 
-    return WorldTarget(
-        World(Scene(robots=(RobotPlacement(name, model),), name=name), seed=seed or 0)
-    )
+    return WorldTarget(World(robot_scene(model), seed=seed or 0))
 
 
 @click.command("serve")

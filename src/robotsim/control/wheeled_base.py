@@ -1,11 +1,12 @@
 """A wheeled base in a physics World: read its planar pose, command a body twist.
 
 :class:`MobileBase` binds a robot of a :class:`robotsim.physics.World` that has a wheel
-drive (``omni`` or ``diffdrive`` metadata). Wheel rates for a body twist come from the
-wheels' real geometry in the compiled world: for wheel ``i`` at ``p_i`` (base frame)
-with axle ``a_i`` and radius ``r``, rolling without slip needs
+drive (``omni`` or ``diffdrive`` metadata, or a drive its robot profile infers from a
+URDF/MJCF). Wheel rates for a body twist come from the wheels' real geometry in the
+compiled world: for wheel ``i`` centred at ``p_i`` (base frame) with axle ``a_i`` and
+radius ``r_i``, rolling without slip needs
 
-    rate_i = u_i . (v + w z x p_i) / r,     u_i = unit(a_i x z)
+    rate_i = u_i . (v + w z x p_i) / r_i,     u_i = unit(a_i x z)
 
 which for the library ``omni3`` equals the paper's eq. 1 divided by ``k r`` (tested).
 """
@@ -43,17 +44,21 @@ class MobileBase:
         T = self.base.pose
         R, o = T[:3, :3], T[:3, 3]
         rows = []
-        for jn in self.drive.wheel_joints:
+        n = len(self.drive.wheel_joints)
+        tyres = self.drive.tyres or (None,) * n
+        radii = np.asarray(self.drive.wheel_radii or (self.drive.wheel_radius,) * n)
+        for jn, tyre in zip(self.drive.wheel_joints, tyres):
             jid = m.joint(jn).id
             a = R.T @ d.xaxis[jid]
-            p = R.T @ (d.xanchor[jid] - o)
+            centre = d.xanchor[jid] if tyre is None else d.geom_xpos[m.geom(tyre).id]
+            p = R.T @ (centre - o)
             u = np.cross(a, [0.0, 0.0, 1.0])
-            n = float(np.linalg.norm(u))
-            if n < 1e-6:
+            norm = float(np.linalg.norm(u))
+            if norm < 1e-6:
                 raise InputError(f"wheel joint {jn!r}: its axle is vertical, it cannot roll")
-            u /= n
+            u /= norm
             rows.append([u[0], u[1], -u[0] * p[1] + u[1] * p[0]])
-        return np.array(rows) / self.drive.wheel_radius
+        return np.array(rows) / radii[:, None]
 
     def pose(self) -> np.ndarray:
         """Planar pose ``[x, y, theta]`` (m, m, rad) of the base in the world."""

@@ -1,6 +1,7 @@
 """Building a mobile run from its validated scenario: the physics Scene (field,
-obstacle cylinders, objects, robots with wheel motors at their starts) and one goal
-controller per robot."""
+obstacle cylinders, objects, robots with wheel motors at their starts, wheels on the
+ground) and one goal controller per robot. The wheels are those of the robot's drive
+(:func:`robotsim.physics.drives.drive_of`: its metadata, else its inferred profile)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from robotsim.mobile.schema import MobileScenario, ObjectJointSpec, ObjectSpec, 
 from robotsim.model.geometry import Cylinder
 from robotsim.model.robot import JointDynamics
 from robotsim.physics import Body, ContactSurface, Joint, Motor, RobotPlacement, Scene
-from robotsim.physics.drives import drive_kind, wheel_joints
+from robotsim.physics.drives import drive_of, wheel_ground_height
 from robotsim.spatial import make_T, rot_z, rpy_to_R
 
 __all__ = ["build_mobile", "contact_surface", "make_controller", "object_body"]
@@ -94,7 +95,9 @@ def build_mobile(
     for rb in robots:
         motor_force = rb.spec.motor.force
         motors = {}
-        for jn in wheel_joints(rb.model, drive_kind(rb.model) or ""):
+        drive = drive_of(rb.model)
+        wheels = drive.wheel_joints if drive is not None else ()
+        for jn in wheels:
             effort = rb.model.joint(jn).limits.effort
             force = (
                 motor_force
@@ -102,7 +105,8 @@ def build_mobile(
                 else (effort if math.isfinite(effort) else 5.0)
             )
             motors[jn] = Motor("velocity", gain=rb.spec.motor.gain, force=force)
-        T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], 0.0])
+        lift = 0.0 if drive is None else -wheel_ground_height(rb.model, drive)
+        T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], lift])
         placements.append(
             RobotPlacement(
                 rb.name,

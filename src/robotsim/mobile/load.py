@@ -17,7 +17,7 @@ from robotsim.mobile.obstacles import place_obstacles
 from robotsim.mobile.schema import MobileScenario, RobotSpec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
-from robotsim.physics.drives import drive_kind
+from robotsim.physics.drives import drivable, drive_of
 from robotsim.validation import format_validation_error
 
 __all__ = ["RobotSetup", "footprint_radius", "load_mobile"]
@@ -81,6 +81,23 @@ def _load_model(name: str, where: str, source: str, base: Path) -> RobotModel:
         raise ScenarioError(f"{source}: {where}: {exc}") from None
 
 
+def _no_drive(model: RobotModel, name: str) -> str:
+    """Why ``model`` cannot drive: what its profile found and what a drive needs."""
+    from robotsim.profile.resolve import resolve_profile
+
+    prof = resolve_profile(model)
+    found = (
+        "; ".join(n for n in prof.notes if "wheel" in n)
+        if prof.wheels
+        else "no wheels found: continuous joints turning a disc that touches the ground"
+    )
+    return (
+        f"robot {name!r} has no wheel drive ({found}); a mobile base needs "
+        "2 parallel wheels (differential) or 3/4 wheels with non-parallel axles (omni), "
+        "or a profile file with 'wheels:'/'drive:'"
+    )
+
+
 def load_mobile(
     data: dict[str, Any], source: str = "<scenario>", seed: int | None = None
 ) -> tuple[MobileScenario, list[RobotSetup], np.ndarray]:
@@ -98,11 +115,9 @@ def load_mobile(
         if r.model not in models:
             models[r.model] = _load_model(r.model, f"robots[{i}].model", source, base)
         model = models[r.model]
-        if drive_kind(model) is None:
-            raise ScenarioError(
-                f"{source}: robots[{i}].model: robot {r.model!r} has no wheel "
-                f"drive (metadata 'omni:' or 'diffdrive:'); it cannot drive"
-            )
+        if drive_of(model) is None:
+            raise ScenarioError(f"{source}: robots[{i}].model: {_no_drive(model, r.model)}")
+        model = models[r.model] = drivable(model)
         for k in range(r.count):
             off = np.array([r.spacing[0] * k, r.spacing[1] * k, 0.0])
             start = np.array([r.start[0], r.start[1], _angle(sc, r.start[2])]) + off

@@ -25,7 +25,7 @@ import numpy as np
 
 from robotsim.errors import PhysicsError, UnknownNameError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
-from robotsim.physics.drives import DriveInfo, add_drive_model
+from robotsim.physics.drives import DriveInfo, add_drive_model, placement_motor
 from robotsim.physics.scene import Body, Joint, Motor, Plane, RobotPlacement, Scene
 from robotsim.physics.surface import ContactSurface, to_mujoco
 from robotsim.spatial import R_to_quat
@@ -198,9 +198,7 @@ def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
     geom.contype, geom.conaffinity = bits
 
 
-def _attach_robot(
-    spec: Any, r: RobotPlacement, motors: list[MotorInfo], keep_visuals: bool, timestep: float
-) -> None:
+def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: Scene) -> None:
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
@@ -219,7 +217,7 @@ def _attach_robot(
     for lk in r.model.links:
         body = spec.body(prefix + lk.name)
         for g in list(body.geoms):
-            if g.contype == 0 and g.conaffinity == 0 and not keep_visuals:
+            if g.contype == 0 and g.conaffinity == 0 and not scene.keep_visuals:
                 spec.delete(g)  # visual-only: no mass (density 0), no contact, ~40% of a step
             else:
                 _set_bits(g, bits)
@@ -237,7 +235,7 @@ def _attach_robot(
         joint.damping, joint.stiffness = _poly(dyn.damping), _poly(dyn.stiffness)
         joint.springref = dyn.rest
     for jn in r.model.joint_names:
-        motor = r.motors.get(jn, r.default_motor)
+        motor = placement_motor(r, jn, scene)
         if motor is not None:
             _add_motor(spec, prefix + jn, motor, motors)
             if math.isfinite(motor.velocity) and motor.kind != "velocity":
@@ -246,7 +244,7 @@ def _attach_robot(
                 # The servo's stiffness is integrated explicitly: keep omega*h <= 1 with a
                 # rotor-inertia floor kp*h^2 (a light wrist link would diverge otherwise).
                 joint = spec.joint(prefix + jn)
-                joint.armature = max(float(joint.armature), motor.gain * timestep**2)
+                joint.armature = max(float(joint.armature), motor.gain * scene.timestep**2)
 
 
 def compile_scene(scene: Scene) -> Compiled:
@@ -284,7 +282,7 @@ def compile_scene(scene: Scene) -> Compiled:
         _set_bits(geom, WORLD_BITS)
         _add_joint(spec, body, b, motors)
     for r in scene.robots:
-        _attach_robot(spec, r, motors, scene.keep_visuals, scene.timestep)
+        _attach_robot(spec, r, motors, scene)
     drives: dict[str, DriveInfo] = {}
     geom_surface: dict[str, ContactSurface] = {}
     for r in scene.robots:

@@ -1,8 +1,9 @@
 """Wheel contact models for mobile robots (physics-specific; the RobotModel stays pure).
 
-A robot whose ``metadata`` has ``omni: {...}`` or ``diffdrive: {...}`` gets, on each
-wheel body, a **tyre capsule** whose axis is the wheel's axle, touching the ground only
-through an explicit MuJoCo ``<pair>``:
+A robot with a wheel drive (``omni: {...}`` or ``diffdrive: {...}`` in its ``metadata``,
+else the drive its robot profile infers from the wheels' geometry: any URDF/MJCF base
+with continuous wheel joints) gets, on each wheel body, a **tyre capsule** whose axis
+is the wheel's axle, touching the ground only through an explicit MuJoCo ``<pair>``:
 
 - *omni wheels*: anisotropic friction. MuJoCo's capsule-plane collider aligns the
   contact frame with the capsule axis (tangent 1 = along the axle, tangent 2 = rolling
@@ -23,11 +24,16 @@ raises it.
 
 The wheel body's own collision shapes stop touching the ground (``<exclude>`` world vs
 wheel) but still hit obstacles. Wheel joints get velocity motors (the paper drives its
-wheels through ODE's ``dParamVel``) unless the placement says otherwise.
+wheels through ODE's ``dParamVel``) unless the placement names their motors: a robot
+placed with position servos on its joints still drives by velocity.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,20 +41,35 @@ import numpy as np
 
 from robotsim.errors import ModelError
 from robotsim.model.geometry import Cylinder, Sphere
+from robotsim.physics.scene import Motor
 from robotsim.physics.surface import ContactSurface
 
-__all__ = ["DriveInfo", "drive_kind", "wheel_joints", "wheel_radius"]
+__all__ = [
+    "DriveInfo",
+    "WheelDrive",
+    "drivable",
+    "drive_kind",
+    "drive_of",
+    "placement_motor",
+    "wheel_ground_height",
+    "wheel_joints",
+    "wheel_motor",
+    "wheel_radius",
+]
 
 OMNI_SURFACE = ContactSurface(mu=3.0, mu2=0.0)  # the paper's (seed 002) wheel surface
 TYRE_SURFACE = ContactSurface(mu=1.5)
 CASTER_SURFACE = ContactSurface(mu=0.005)
 TYRE_HALF_LENGTH = 0.001  # m: a very short capsule: a rounded disc that barely scrubs
+WHEEL_GAIN = 0.5  # N m s/rad: a wheel's velocity servo when nothing names one
+WHEEL_FORCE = 5.0  # N m: its torque limit when the joint gives no effort
 
 
 @dataclass
 class DriveInfo:
     """What the physics layer added for a robot's drive (names are world names).
 
+    ``tyres``: the tyre capsule geom of each wheel (its centre is the wheel centre);
     ``pairs``: MuJoCo pair name -> (surface, capsule contact frame?).
     """
 
@@ -59,10 +80,112 @@ class DriveInfo:
     surface: ContactSurface
     pairs: dict[str, tuple[ContactSurface, bool]] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
+    wheel_radii: tuple[float, ...] = ()
+    tyres: tuple[str, ...] = ()
 
 
-def drive_kind(model: Any) -> str | None:
-    """``"omni"``, ``"diffdrive"`` or ``None`` from a RobotModel's metadata."""
+@dataclass(frozen=True)
+class WheelDrive:
+    """A robot's wheel drive as the physics layer needs it: ``kind`` (``omni`` or
+    ``diffdrive``), the wheel joints in drive order with their radii (m) and centres
+    ``(3,)`` in each wheel link's frame (``None``: the joint anchor), the caster links,
+    the metadata parameters (``mu``, ``mu2``, ``wheel_armature``) and ``source``
+    (``metadata`` or ``profile``)."""
+
+    kind: str
+    wheel_joints: tuple[str, ...]
+    radii: tuple[float, ...]
+    centres: tuple[tuple[float, float, float] | None, ...]
+    casters: tuple[str, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "metadata"
+
+
+_DRIVES: weakref.WeakKeyDictionary[Any, WheelDrive | None] = weakref.WeakKeyDictionary()
+
+
+def drive_of(model: Any) -> WheelDrive | None:
+    """The model's wheel drive: its ``omni:``/``diffdrive:`` metadata when it has one,
+    else the drive its robot profile finds (a URDF/MJCF base with continuous wheel
+    joints; :mod:`robotsim.profile`), else ``None``. Cached per model."""
+    try:
+        return _DRIVES[model]
+    except (KeyError, TypeError):
+        pass
+    kind = _meta_kind(model)
+    if kind is not None:
+        joints = wheel_joints(model, kind)
+        radii = tuple(wheel_radius(model, kind, j) for j in joints)
+        meta = dict(model.metadata[kind] or {})
+        caster = meta.get("caster") or meta.get("caster_link")
+        out: WheelDrive | None = WheelDrive(
+            kind, joints, radii, (None,) * len(joints), (str(caster),) if caster else (), meta
+        )
+    else:
+        out = _profile_drive(model)
+    try:
+        _DRIVES[model] = out
+    except TypeError:
+        pass
+    return out
+
+
+def drivable(model: Any) -> Any:
+    """``model`` with a floating root if it has a wheel drive (a URDF base is welded to
+    its world otherwise); the model itself when it floats already or cannot drive."""
+    drive = drive_of(model)
+    if drive is None or model.floating:
+        return model
+    out = dataclasses.replace(model, floating=True)
+    try:
+        _DRIVES[out] = drive
+    except TypeError:
+        pass
+    return out
+
+
+def wheel_ground_height(model: Any, drive: WheelDrive) -> float:
+    """Height (m) of the wheels' lowest points above the root's origin at the zero pose
+    (root z up): place the root at minus this on the ground and the wheels touch it."""
+    T = model.fk_all(model.zero())
+    idx = {n: i for i, n in enumerate(model.link_names)}
+    low = math.inf
+    for jn, r, c in zip(drive.wheel_joints, drive.radii, drive.centres):
+        j = model.joint(jn)
+        Tc = T[idx[j.child]]
+        if c is None:
+            post = np.asarray(j.post)
+            c = -(post[:3, :3].T @ post[:3, 3])  # the joint anchor in the child frame
+        z = float(Tc[2, :3] @ np.asarray(c, dtype=float) + Tc[2, 3])
+        low = min(low, z - r)
+    return low
+
+
+def _profile_drive(model: Any) -> WheelDrive | None:
+    from robotsim.profile.resolve import resolve_profile
+
+    prof = resolve_profile(model)
+    if prof.drive is None:
+        return None
+    by = {w.joint: w for w in prof.wheels}
+    T = model.fk_all(model.zero())
+    idx = {n: i for i, n in enumerate(model.link_names)}
+    T_base = T[idx[prof.base_link]]
+    centres = []
+    for jn in prof.drive.wheels:
+        w = by[jn]
+        contact = T_base @ np.append(np.asarray(w.position, dtype=float), 1.0)
+        centre_w = contact[:3] + T_base[:3, :3] @ np.array([0.0, 0.0, w.radius])
+        T_child = T[idx[model.joint(jn).child]]
+        c = T_child[:3, :3].T @ (centre_w - T_child[:3, 3])
+        centres.append((float(c[0]), float(c[1]), float(c[2])))
+    kind = "omni" if prof.drive.type == "omni" else "diffdrive"
+    radii = tuple(by[j].radius for j in prof.drive.wheels)
+    return WheelDrive(kind, prof.drive.wheels, radii, tuple(centres), prof.drive.casters,
+                      {}, "profile")  # fmt: skip
+
+
+def _meta_kind(model: Any) -> str | None:
     meta = getattr(model, "metadata", {}) or {}
     for kind in ("omni", "diffdrive"):
         if kind in meta:
@@ -70,9 +193,20 @@ def drive_kind(model: Any) -> str | None:
     return None
 
 
+def drive_kind(model: Any) -> str | None:
+    """``"omni"``, ``"diffdrive"`` or ``None``: the kind of :func:`drive_of`."""
+    d = drive_of(model)
+    return None if d is None else d.kind
+
+
 def wheel_joints(model: Any, kind: str) -> tuple[str, ...]:
-    """Wheel joint names in the order the drive kinematics uses."""
-    meta = dict(model.metadata[kind] or {})
+    """Wheel joint names in the order the drive kinematics uses (``kind``: the metadata
+    section to read; a drive found by the profile ignores it)."""
+    meta_all = getattr(model, "metadata", {}) or {}
+    if kind not in meta_all:
+        d = drive_of(model)
+        return () if d is None else d.wheel_joints
+    meta = dict(meta_all[kind] or {})
     names = meta.get("wheel_joints") or meta.get("wheels")
     if not names:
         for left, right in (("left", "right"), ("left_wheel", "right_wheel")):
@@ -107,18 +241,40 @@ def wheel_radius(model: Any, kind: str, joint: str) -> float:
     )
 
 
+def wheel_motor(model: Any, joint: str) -> Motor:
+    """The velocity motor a wheel gets when its placement names none: kv
+    ``WHEEL_GAIN``, force limited to the joint's effort (else ``WHEEL_FORCE``)."""
+    effort = model.joint(joint).limits.effort
+    force = effort if math.isfinite(effort) else WHEEL_FORCE
+    return Motor("velocity", gain=WHEEL_GAIN, force=force)
+
+
+def placement_motor(placement: Any, joint: str, scene: Any) -> Motor | None:
+    """The motor of ``joint`` of a robot placement: the one it names, else (a wheel of
+    its drive, on a scene with ground, when the placement actuates its joints) a
+    velocity motor (:func:`wheel_motor`), else the placement's default motor."""
+    if joint in placement.motors:
+        return placement.motors[joint]
+    default = placement.default_motor
+    if default is None or scene.ground is None:
+        return default
+    d = drive_of(placement.model)
+    if d is not None and joint in d.wheel_joints:
+        return wheel_motor(placement.model, joint)
+    return default
+
+
 def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     """Add tyre capsules, ground pairs and caster pairs for ``placement`` (see module)."""
     import mujoco
 
     model = placement.model
-    kind = drive_kind(model)
-    if kind is None or scene.ground is None:
+    drive = drive_of(model)
+    if drive is None or scene.ground is None:
         return None
-    meta = dict(model.metadata[kind] or {})
+    kind, meta = drive.kind, dict(drive.params)
     prefix = f"{placement.name}/"
-    joints = wheel_joints(model, kind)
-    radius = wheel_radius(model, kind, joints[0])
+    joints = drive.wheel_joints
     if kind == "omni":
         surface = ContactSurface(
             mu=float(meta.get("mu", OMNI_SURFACE.mu)),
@@ -129,11 +285,18 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     if placement.surface is not None:
         surface = scene.surfaces[placement.surface]
     info = DriveInfo(
-        kind, placement.name, tuple(prefix + j for j in joints), radius, surface, params=meta
+        kind,
+        placement.name,
+        tuple(prefix + j for j in joints),
+        drive.radii[0],
+        surface,
+        params=meta,
+        wheel_radii=drive.radii,
+        tyres=tuple(f"{prefix}{jn}:tyre" for jn in joints),
     )
-    for jn in joints:
+    for jn, radius, centre in zip(joints, drive.radii, drive.centres):
         joint = spec.joint(prefix + jn)
-        motor = placement.motors.get(jn, placement.default_motor)
+        motor = placement_motor(placement, jn, scene)
         if motor is not None and motor.kind == "velocity":
             # reflected gearmotor inertia; also keeps kv h / inertia <= 1/2 (stable servo)
             arm = max(float(meta.get("wheel_armature", 0.0)), 2.0 * motor.gain * scene.timestep)
@@ -141,7 +304,7 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
         body = joint.parent
         axis = np.asarray(joint.axis, dtype=float)
         axis = axis / np.linalg.norm(axis)
-        pos = np.asarray(joint.pos, dtype=float)
+        pos = np.asarray(joint.pos if centre is None else centre, dtype=float)
         a, b = pos - TYRE_HALF_LENGTH * axis, pos + TYRE_HALF_LENGTH * axis
         tyre = body.add_geom(
             name=f"{prefix}{jn}:tyre",
@@ -158,8 +321,7 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
         pname = f"drive:{prefix}{jn}"
         spec.add_pair(name=pname, geomname1="ground", geomname2=tyre.name, condim=3)
         info.pairs[pname] = (surface, True)
-    caster = meta.get("caster") or meta.get("caster_link")
-    if caster:
+    for caster in drive.casters:
         body = spec.body(prefix + str(caster))
         if body is None:
             raise ModelError(

@@ -176,6 +176,7 @@ class WheelSpec(_Strict):
 class DriveSpec(_Strict):
     type: Literal["diff", "omni"]
     wheels: tuple[str, ...] | None = None
+    casters: tuple[str, ...] | None = Field(None, description="links that slide (diff)")
 
 
 class RobotProfile(_Strict):

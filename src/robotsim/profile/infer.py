@@ -11,7 +11,8 @@ At the zero pose (root at the origin, z up):
 - a *wheel* is a continuous (or unlimited) joint whose child geometry is a disc about the
   joint axis (a cylinder along it, or a mesh/box flat along it and round across) touching
   the ground plane; two parallel wheels make a differential drive, three or four with
-  non-parallel axles an omnidirectional one;
+  non-parallel axles an omnidirectional one; a differential base's *casters* are the
+  lowest links (not wheels) below the axles;
 - a *leg* is a terminal segment of >= 3 joints whose foot geometry reaches the robot's
   lowest point, with the hip above it; the foot is the child of the last joint whose
   subtree holds the whole sole; later joints are toes. The sole polygon is the convex
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 
@@ -218,6 +220,23 @@ def drive_matrix(wheels: list[Wheel]) -> np.ndarray:
     return np.array(rows) / np.array([[w.radius] for w in wheels])
 
 
+def casters_below(tree: _Tree, wheel_links: set[str], axle_z: float) -> tuple[str, ...]:
+    """The links a differential base rests on besides its wheels: those (not wheels)
+    whose geometry comes within 1 mm of the lowest non-wheel point, if that point lies
+    below the axles (world ``z`` at the zero pose)."""
+    low = {}
+    for n in tree.m.link_names:
+        if n in wheel_links:
+            continue
+        p = tree.points([n])
+        if len(p):
+            low[n] = float(p[:, 2].min())
+    if not low or min(low.values()) >= axle_z:
+        return ()
+    z = min(low.values())
+    return tuple(n for n, v in low.items() if v <= z + 1e-3)
+
+
 def _drive(wheels: list[Wheel]) -> Drive | None:
     if len(wheels) < 2:
         return None
@@ -283,6 +302,10 @@ def infer_profile(model: RobotModel) -> Profile:
                             tuple(float(x) for x in pos_b)))  # fmt: skip
         wheel_links.update(tree.subtree(j.child))
     drive = _drive(wheels)
+    if drive is not None and drive.type == "diff":
+        axle = min(w.position[2] + w.radius for w in wheels)  # base frame
+        lowest = R_base @ np.array([0.0, 0.0, axle]) + T_base[:3, 3]
+        drive = replace(drive, casters=casters_below(tree, wheel_links, float(lowest[2])))
     if wheels and drive is None:
         notes.append(f"{len(wheels)} wheel(s) found ({', '.join(w.joint for w in wheels)}) "
                      "but no 2-wheel differential or 3/4-wheel omni layout")  # fmt: skip

@@ -172,7 +172,10 @@ def apply_overrides(model: RobotModel, p: Profile, spec: RobotProfile, where: st
         for i, w in enumerate(spec.wheels):
             c.joint(f"wheels[{i}].joint", w.joint)
             wheels.append(_wheel_geometry(model, out.base_link, w.joint, w.radius))
-        out = dataclasses.replace(out, wheels=tuple(wheels), drive=_drive(wheels))
+        drive = _drive(wheels)
+        if drive is not None and p.drive is not None and drive.type == "diff":
+            drive = dataclasses.replace(drive, casters=p.drive.casters)
+        out = dataclasses.replace(out, wheels=tuple(wheels), drive=drive)
     if spec.drive is not None:
         names = spec.drive.wheels or tuple(w.joint for w in out.wheels)
         by = {w.joint: w for w in out.wheels}
@@ -192,7 +195,13 @@ def apply_overrides(model: RobotModel, p: Profile, spec: RobotProfile, where: st
         if spec.drive.type == "diff":
             a = np.asarray(ws[0].axis)
             track = float(abs((np.asarray(ws[0].position) - ws[1].position) @ a))
-        out = dataclasses.replace(out, drive=Drive(spec.drive.type, tuple(names), mat, track))
+        casters = () if out.drive is None or spec.drive.type != "diff" else out.drive.casters
+        if spec.drive.casters is not None:
+            casters = tuple(
+                c.link(f"drive.casters[{k}]", n) for k, n in enumerate(spec.drive.casters)
+            )
+        drive = Drive(spec.drive.type, tuple(names), mat, track, casters)
+        out = dataclasses.replace(out, drive=drive)
     if spec.kind is not None:
         out = dataclasses.replace(out, kind=Kind(spec.kind))
     elif any(getattr(spec, s) is not None for s in ("legs", "arms", "wheels", "drive")):

@@ -115,12 +115,14 @@ class Drive:
     m/s, m/s, rad/s; base frame, z up), one row per wheel in ``wheels`` order. Row ``i`` is
     ``[d_x, d_y, p_x d_y - p_y d_x] / r`` with ``d = axle x z`` the wheel's rolling
     direction and ``p`` its ground contact (the omniwheel decomposition; for two parallel
-    wheels the differential drive, whose ``vy`` column is not realisable)."""
+    wheels the differential drive, whose ``vy`` column is not realisable). ``casters``:
+    the links (not wheels) a differential base also rests on; they slide on the ground."""
 
     type: str  # "diff" | "omni"
     wheels: tuple[str, ...]
     matrix: tuple[tuple[float, float, float], ...]
     track: float | None = None  # diff: distance between the two wheels (m)
+    casters: tuple[str, ...] = ()
 
     @property
     def M(self) -> np.ndarray:

@@ -24,7 +24,23 @@ import numpy as np
 from robotsim.errors import InputError, UnknownNameError
 from robotsim.remote.target import RobotInfo, pos_quat_json
 
-__all__ = ["WorldTarget"]
+__all__ = ["WorldTarget", "robot_scene"]
+
+
+def robot_scene(model: Any) -> Any:
+    """One robot alone on a ground plane, as ``robotsim serve ROBOT`` serves it: its
+    joints on position servos, and if it has a wheel drive (metadata or inferred
+    profile) a floating base with the wheels on the ground and velocity motors on them
+    (:func:`robotsim.physics.drives.placement_motor`)."""
+    from robotsim.physics import RobotPlacement, Scene
+    from robotsim.physics.drives import drivable, drive_of, wheel_ground_height
+
+    model = drivable(model)
+    T = np.eye(4)
+    drive = drive_of(model)
+    if drive is not None:
+        T[2, 3] = -wheel_ground_height(model, drive)
+    return Scene(robots=(RobotPlacement(model.name, model, T),), name=model.name)
 
 
 class WorldTarget:
