@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "robotsim.cli.bench",
     "robotsim.cli.studio",
     "robotsim.cli.runs",
+    "robotsim.cli.command",
     "robotsim.cli.serve",
     "robotsim.cli.input",
     "robotsim.cli.export_model",

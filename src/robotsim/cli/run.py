@@ -48,6 +48,12 @@ __all__ = ["register"]
     default=None,
     help="Record into a run store (SQLite path or SQLAlchemy URL) instead of CSV.",
 )
+@click.option(
+    "--commands",
+    is_flag=True,
+    help="Take commands from the run store's commands table, in real time (mobile "
+    "scenarios; docs/commands.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @max_memory_option
 def run_cmd(
@@ -58,6 +64,7 @@ def run_cmd(
     overrides: tuple[str, ...],
     mode: str | None,
     db: str | None,
+    commands: bool,
     as_json: bool,
 ) -> None:
     """Run SCENARIO (a file, or a shipped name: see 'robotsim scenarios') headless and
@@ -69,7 +76,10 @@ def run_cmd(
         raise InputError(f"--duration must be > 0 s, got {duration}")
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out {out_dir}: exists and is not a folder; give a folder")
-    opts = RunOptions(out_dir=out_dir, duration=duration, seed=seed, mode=mode, db=db)
+    if commands and db is None and out_dir is None:
+        raise InputError("--commands needs a run store: give --db PATH|URL (or --out DIR)")
+    opts = RunOptions(out_dir=out_dir, duration=duration, seed=seed, mode=mode, db=db,
+                      extra={"commands": True} if commands else {})  # fmt: skip
     summary = run_file(scenario, opts, list(overrides))
     if as_json:
         echo_json(summary)

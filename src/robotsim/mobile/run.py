@@ -72,6 +72,10 @@ class MobileRun:
         self.wall_time = 0.0
         self._k = 0
         self._cmd = [np.zeros(3) for _ in range(n)]
+        # the database command channel (robotsim.recording.commands_run): a body twist
+        # held per robot instead of its controller's, and the hook called every tick
+        self.manual: list[np.ndarray | None] = [None] * n
+        self.commands: Any = None
 
     def _setup_contacts(self) -> None:
         names = {f"obstacle{i + 1}" for i in range(len(self.obstacles))}
@@ -107,7 +111,8 @@ class MobileRun:
                     - rb.radius
                 )
                 self.min_clearance[i] = min(self.min_clearance[i], gap)
-            cmd = ctrl.command(pose, self.tick)
+            held = self.manual[i]
+            cmd = ctrl.command(pose, self.tick) if held is None else ctrl.limiter(held, self.tick)
             base.set_twist(cmd)
             self._cmd[i] = cmd
             tw = base.twist() if record else None
@@ -125,8 +130,14 @@ class MobileRun:
         ticks = round(total / self.tick)
         t0 = time.perf_counter()
         for k in range(ticks):
+            if self.commands is not None and not self.commands.before_tick():
+                break  # a stop command
             self.step()
-            if self.sc.stop_when_all_reached and all(r is not None for r in self.reached_at):
+            if (
+                self.sc.stop_when_all_reached
+                and self.commands is None
+                and all(r is not None for r in self.reached_at)
+            ):
                 break
             if progress is not None and k % 50 == 0:
                 progress(k, ticks)
@@ -181,15 +192,19 @@ def run_mobile(
     seed: int | None = None,
     recorder: RunRecorder | None = None,
     progress: Any = None,
+    commands: bool = False,
 ) -> dict[str, Any]:
     """Load, run and (with ``out_dir``) write ``summary.json``, ``map.png`` and the plots
-    the file asks for; returns the summary."""
+    the file asks for; returns the summary. ``commands``: obey the run store's
+    ``commands`` table in real time (docs/commands.md; needs a recording run store)."""
     sc, robots, obstacles = load_mobile(data, source, seed)
     run = MobileRun(sc, robots, obstacles, source, seed, recorder)
     if recorder is not None:
         recorder.start_run(
             sc.name, {"file": source, "duration": duration or sc.duration}, seed=run.seed
         )
+    if commands:
+        run.commands = _open_commands(run, recorder)
     status = "failed"
     try:
         run.run(duration, progress)
@@ -198,12 +213,30 @@ def run_mobile(
         status = "interrupted"
         raise
     finally:
+        if run.commands is not None:
+            run.commands.close()
         if recorder is not None:
             recorder.finish(status)
     summary = run_summary(run, source, duration)
     if out_dir is not None:
         write_outputs(run, summary, out_dir, recorder)
     return summary
+
+
+def _open_commands(run: MobileRun, recorder: RunRecorder | None) -> Any:
+    """The command channel on the recorder's run store, for its run."""
+    import sys
+
+    from robotsim.recording.commands import CommandChannel
+    from robotsim.recording.commands_run import RunCommands
+
+    engine, run_id = getattr(recorder, "engine", None), getattr(recorder, "run_id", None)
+    if engine is None or run_id is None:
+        raise InputError("--commands needs a run store: give --db (or --out)")
+    hook = RunCommands(CommandChannel(engine, run_id), run)
+    hook.publish()
+    print(f"run {run_id} takes commands: robotsim command --db URL {run_id} ...", file=sys.stderr)
+    return hook
 
 
 def run_scenario(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
@@ -221,6 +254,7 @@ def run_scenario(data: dict[str, Any], source: str, options: RunOptions) -> dict
             options.seed,
             recorder,
             options.progress,
+            bool(options.extra.get("commands")),
         )
     finally:
         close = getattr(recorder, "close", None)
