@@ -6,6 +6,28 @@ local z axis; a chain is then ``F0 Z(q1) F1 Z(q2) ... Fk`` with fixed 3x4 transf
 (row-major 3x4) so LLVM keeps them in registers.
 
 Joint type codes: 0 fixed, 1 rotation about z, 2 translation along z.
+
+Batches of a chain run in blocks of :data:`BLOCK` configurations, one joint at a time
+across the block, which the compiler turns into SIMD code.
+
+Sines and cosines (:func:`sincos`): one implementation for every kernel, so a single
+configuration, a batch row and a Jacobian's pose agree bit for bit; branch-free, so a
+loop over a block vectorises (AVX2: four angles per instruction). It lives in this file
+because numba's on-disk cache of a kernel only notices changes to the kernel's own file.
+Method: ``x = j pi/2 + r`` with ``|r| <= pi/4`` (Cody-Waite: ``pi/2`` split in
+three 33-bit parts, each exact times any ``|j| < 2**20``, and a tail; the rounding
+errors kept by TwoSum, so ``r`` is right even when ``x`` lies close to a multiple of
+``pi/2``, and carried into the polynomials as ``y``), then minimax polynomials of
+``sin`` and ``cos`` on ``[-pi/4, pi/4]`` and the quadrant ``j mod 4`` chosen by
+selects, not branches.
+The split of ``pi/2`` and the polynomial coefficients are the published ones of
+fdlibm (Sun Microsystems, ``e_rem_pio2.c``, ``k_sin.c``, ``k_cos.c``).
+
+Accuracy: within one unit in the last place of libm's value (checked against
+``math.sin``/``math.cos`` in ``tests/kinematics/test_trig.py``); about 3 % of angles
+differ from libm by that one unit. Angles beyond :data:`REDUCE_LIMIT` (where ``j``
+times a 33-bit part would stop being exact) take ``math.sin``/``math.cos`` instead:
+:func:`sincos` branches, :func:`sincos_fix` repairs a vectorised pass afterwards.
 """
 
 from __future__ import annotations
@@ -13,9 +35,87 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
+BLOCK = 128
+"""Configurations per block of the batched chain kernel (its work arrays stay in L1)."""
+
+REDUCE_LIMIT = 4.0e5
+"""|angle| (rad) up to which the polynomial path is used (then ``|j| < 2**18``)."""
+
+_INVPIO2 = 6.36619772367581382433e-01  # 2/pi
+_PIO2_1 = 1.57079632673412561417e00  # first 33 bits of pi/2
+_PIO2_2 = 6.07710050630396597660e-11  # next 33 bits
+_PIO2_3 = 2.02226624871116645580e-21  # next 33 bits
+_PIO2_3T = 8.47842766036889956997e-32  # pi/2 - _PIO2_1 - _PIO2_2 - _PIO2_3
+_S1 = -1.66666666666666324348e-01
+_S2 = 8.33333333332248946124e-03
+_S3 = -1.98412698298579493134e-04
+_S4 = 2.75573137070700676789e-06
+_S5 = -2.50507602534068634195e-08
+_S6 = 1.58969099521155010221e-10
+_C1 = 4.16666666666666019037e-02
+_C2 = -1.38888888888741095749e-03
+_C3 = 2.48015872894767294178e-05
+_C4 = -2.75573143513906633035e-07
+_C5 = 2.08757232129817482790e-09
+_C6 = -1.13596475577881948265e-11
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def sincos_poly(x):  # type: ignore[no-untyped-def]
+    """``(sin x, cos x)`` by the polynomial path only (``|x| <= REDUCE_LIMIT``; NaN
+    for NaN or inf); no branches, so a loop of it vectorises."""
+    j = math.floor(x * _INVPIO2 + 0.5)
+    r1 = x - j * _PIO2_1  # exact: _PIO2_1 has 33 bits, j fewer than 20
+    w2 = j * _PIO2_2  # exact, likewise
+    r2 = r1 - w2
+    b2 = r2 - r1  # TwoSum: r1 - w2 = r2 + e2 exactly
+    e2 = (r1 - (r2 - b2)) - (w2 + b2)
+    w3 = j * _PIO2_3  # exact, likewise
+    r3 = r2 - w3
+    b3 = r3 - r2
+    e3 = (r2 - (r3 - b3)) - (w3 + b3)
+    w = j * _PIO2_3T - (e2 + e3)  # x - j pi/2 = r3 - w to about 150 bits of pi/2
+    r = r3 - w
+    y = (r3 - r) - w  # what rounding r lost: r + y is the reduced angle
+    z = r * r
+    v = z * r
+    ps = _S2 + z * (_S3 + z * (_S4 + z * (_S5 + z * _S6)))
+    sn = r - ((z * (0.5 * y - v * ps) - y) - v * _S1)
+    pc = z * (_C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * _C6)))))
+    hz = 0.5 * z
+    w1 = 1.0 - hz
+    cs = w1 + (((1.0 - w1) - hz) + (z * pc - r * y))
+    m = j - 4.0 * math.floor(j * 0.25)  # quadrant 0..3
+    # quadrants 0..3: (sin, cos) = (sn, cs), (cs, -sn), (-sn, -cs), (-cs, sn)
+    odd = (m == 1.0) | (m == 3.0)
+    s = cs if odd else sn
+    c = sn if odd else cs
+    s = -s if m >= 2.0 else s
+    c = -c if (m == 1.0) | (m == 2.0) else c
+    return s, c
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def sincos(x):  # type: ignore[no-untyped-def]
+    """``(sin x, cos x)`` of one angle (rad): :func:`sincos_poly`, or libm beyond
+    :data:`REDUCE_LIMIT` (and for NaN/inf)."""
+    if abs(x) <= REDUCE_LIMIT:
+        return sincos_poly(x)
+    return math.sin(x), math.cos(x)
+
+
+@njit(cache=True, inline="always")
+def sincos_fix(x, s, c, n):  # type: ignore[no-untyped-def]
+    """After ``s[i], c[i] = sincos_poly(x[i])`` for ``i < n``: redo the angles beyond
+    :data:`REDUCE_LIMIT` (and NaN/inf) with libm, so the pair equals :func:`sincos`."""
+    for i in range(n):
+        if not abs(x[i]) <= REDUCE_LIMIT:
+            s[i] = math.sin(x[i])
+            c[i] = math.cos(x[i])
 
 
 @njit(cache=True, inline="always")
@@ -52,8 +152,7 @@ def _move(t, jt, x):  # type: ignore[no-untyped-def]
     """``t @ Rz(x)`` (jt == 1) or ``t @ Tz(x)`` (jt == 2)."""
     t00, t01, t02, t03, t10, t11, t12, t13, t20, t21, t22, t23 = t
     if jt == 1:
-        c = math.cos(x)
-        s = math.sin(x)
+        s, c = sincos(x)
         return (
             t00 * c + t01 * s, t01 * c - t00 * s, t02, t03,
             t10 * c + t11 * s, t11 * c - t10 * s, t12, t13,
@@ -79,41 +178,117 @@ def _store(out, t):  # type: ignore[no-untyped-def]
     out[3, 3] = 1.0
 
 
-@njit(cache=True, nogil=True)
-def chain_fk(q, F, jt, qi, mult, off, out):  # type: ignore[no-untyped-def]
-    """Pose of one frame at the end of a chain.
+@njit(cache=True, nogil=True, error_model="numpy")
+def chain_fk(q, prog, out):  # type: ignore[no-untyped-def]
+    """Pose of one frame at the end of a chain for a batch of configurations.
 
-    q: (N, nq); F: (K+1, 3, 4) fixed transforms; jt, qi: (K,) int64; mult, off: (K,);
-    out: (N, 4, 4) written in place.
+    q: (N, nq) C-contiguous; prog: (K+1, 16) packed chain (see :func:`chain_fk_one`);
+    out: (N, 4, 4) written in place. Blocks of :data:`BLOCK` configurations go through
+    the chain joint by joint (structure-of-arrays transforms ``T (12, BLOCK)``); every
+    configuration sees the same operations in the same order as :func:`chain_fk_one`,
+    so the results are the same bit for bit.
     """
-    K = jt.shape[0]
-    for n in range(q.shape[0]):
-        t = _load(F[0])
-        for k in range(K):
-            x = mult[k] * q[n, qi[k]] + off[k]
-            t = _move(t, jt[k], x)
-            t = _mul(t, _load(F[k + 1]))
-        _store(out[n], t)
+    K = int(prog[0, 0])
+    N = q.shape[0]
+    T = np.empty((12, BLOCK))
+    X = np.empty(BLOCK)
+    S = np.empty(BLOCK)
+    C = np.empty(BLOCK)
+    f0 = prog[0]
+    for n0 in range(0, N, BLOCK):
+        b = min(BLOCK, N - n0)
+        for i in range(12):
+            v = f0[4 + i]
+            row = T[i]
+            for n in range(b):
+                row[n] = v
+        for k in range(1, K + 1):
+            p = prog[k]
+            qi = int(p[1])
+            m = p[2]
+            o = p[3]
+            for n in range(b):
+                X[n] = m * q[n0 + n, qi] + o
+            if int(p[0]) == REVOLUTE:
+                for n in range(b):
+                    S[n], C[n] = sincos_poly(X[n])
+                sincos_fix(X, S, C, b)
+                for r in range(3):  # t @ Rz(x)
+                    t0 = T[4 * r]
+                    t1 = T[4 * r + 1]
+                    for n in range(b):
+                        c = C[n]
+                        s = S[n]
+                        a0 = t0[n]
+                        a1 = t1[n]
+                        t0[n] = a0 * c + a1 * s
+                        t1[n] = a1 * c - a0 * s
+            else:  # t @ Tz(x)
+                for r in range(3):
+                    t2 = T[4 * r + 2]
+                    t3 = T[4 * r + 3]
+                    for n in range(b):
+                        t3[n] = t3[n] + t2[n] * X[n]
+            b00, b01, b02, b03 = p[4], p[5], p[6], p[7]
+            b10, b11, b12, b13 = p[8], p[9], p[10], p[11]
+            b20, b21, b22, b23 = p[12], p[13], p[14], p[15]
+            for r in range(3):  # t @ F[k]
+                t0 = T[4 * r]
+                t1 = T[4 * r + 1]
+                t2 = T[4 * r + 2]
+                t3 = T[4 * r + 3]
+                for n in range(b):
+                    a0 = t0[n]
+                    a1 = t1[n]
+                    a2 = t2[n]
+                    a3 = t3[n]
+                    t0[n] = a0 * b00 + a1 * b10 + a2 * b20
+                    t1[n] = a0 * b01 + a1 * b11 + a2 * b21
+                    t2[n] = a0 * b02 + a1 * b12 + a2 * b22
+                    t3[n] = a0 * b03 + a1 * b13 + a2 * b23 + a3
+        for n in range(b):
+            o_ = out[n0 + n]
+            for r in range(3):
+                for j in range(4):
+                    o_[r, j] = T[4 * r + j, n]
+            o_[3, 0] = 0.0
+            o_[3, 1] = 0.0
+            o_[3, 2] = 0.0
+            o_[3, 3] = 1.0
 
 
-# One configuration: q (nq,) any strides, prog (K+1, 16), out (4, 4). An explicit
-# signature so the compiled entry point can be called without type dispatch.
+@intrinsic
+def _f8_ptr(typingctx, address):  # type: ignore[no-untyped-def]
+    """A float64 pointer from an integer address (of an array kept alive elsewhere)."""
+    sig = types.CPointer(types.float64)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
+
+    return sig, codegen
+
+
+# One configuration: q (nq,) any strides, out (4, 4), the packed chain by address. An
+# explicit signature so the compiled entry point can be called without type dispatch;
+# the chain as an address, not an array, saves converting a third array per call.
 _F8 = types.float64
-CHAIN_FK_ONE_SIG = (types.Array(_F8, 1, "A"), types.Array(_F8, 2, "C"), types.Array(_F8, 2, "C"))
+CHAIN_FK_ONE_SIG = (types.Array(_F8, 1, "A"), types.Array(_F8, 2, "C"), types.intp)
 
 
-@njit(CHAIN_FK_ONE_SIG, cache=True, nogil=True)
-def chain_fk_one(q, prog, out):  # type: ignore[no-untyped-def]
-    """:func:`chain_fk` of one configuration ``q (nq,)`` from a packed chain.
+@njit(CHAIN_FK_ONE_SIG, cache=True, error_model="numpy")
+def chain_fk_one(q, out, prog_address):  # type: ignore[no-untyped-def]
+    """Pose ``out (4, 4)`` of a chain's end frame for one configuration ``q (nq,)``.
 
-    ``prog`` (K+1, 16): row ``k < K`` holds ``jt, qi, mult, off`` and ``F[k+1]``
-    (3x4 row-major); row ``K`` holds ``F[0]`` in columns 4..15. Same operations in the
-    same order as :func:`chain_fk`, so the result is bit-for-bit the same.
+    ``prog_address``: address of the packed chain ``prog`` (K+1, 16), C-contiguous
+    float64 (the caller keeps it alive): row 0 holds ``K`` in column 0 and ``F[0]``
+    (3x4 row-major) in columns 4..15; row ``k >= 1`` holds ``jt, qi, mult, off`` of
+    joint ``k`` and ``F[k]``. Same operations in the same order as :func:`chain_fk`.
     """
-    K = prog.shape[0] - 1
-    f = prog[K]
+    head = carray(_f8_ptr(prog_address), (16,))
+    prog = carray(_f8_ptr(prog_address), (int(head[0]) + 1, 16))
+    f = prog[0]
     t = (f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15])
-    for k in range(K):
+    for k in range(1, prog.shape[0]):
         p = prog[k]
         x = p[2] * q[int(p[1])] + p[3]
         t = _move(t, int(p[0]), x)

@@ -57,7 +57,8 @@ class Chain:
     mult: np.ndarray  # (K,)
     off: np.ndarray  # (K,)
     link: int  # index of the link the frame is on
-    prog: np.ndarray  # (K+1, 16) the same, packed for kernels.chain_fk_one
+    prog: np.ndarray  # (K+1, 16) the same, packed for kernels.chain_fk(_one), read-only
+    address: int  # address of prog's data, what kernels.chain_fk_one takes
 
 
 class KinematicTree:
@@ -149,9 +150,11 @@ class KinematicTree:
         Fs.append(acc[:3].copy())
         K = len(jts)
         prog = np.zeros((K + 1, 16))
-        prog[:K, 0], prog[:K, 1], prog[:K, 2], prog[:K, 3] = jts, qis, mults, offs
-        prog[:K, 4:] = np.array(Fs[1:]).reshape(K, 12)
-        prog[K, 4:] = Fs[0].reshape(12)
+        prog[0, 0] = K
+        prog[0, 4:] = Fs[0].reshape(12)
+        prog[1:, 0], prog[1:, 1], prog[1:, 2], prog[1:, 3] = jts, qis, mults, offs
+        prog[1:, 4:] = np.array(Fs[1:]).reshape(K, 12)
+        prog.setflags(write=False)
         ch = Chain(
             F=np.ascontiguousarray(np.array(Fs)),
             jt=np.array(jts, dtype=np.int64),
@@ -160,6 +163,7 @@ class KinematicTree:
             off=np.array(offs, dtype=np.float64),
             link=li,
             prog=prog,
+            address=int(prog.ctypes.data),
         )
         self._chains[name] = ch
         return ch
@@ -185,14 +189,14 @@ class KinematicTree:
         if q.__class__ is _ndarray and q.shape == self._shape1 and q.dtype is _F8:
             ch = self._chains.get(name) or self.chain(name)
             out = _empty((4, 4))
-            _FK_ONE(q, ch.prog, out)
+            _FK_ONE(q, out, ch.address)
             return out
         q2, batch = self._q2(q)
-        ch = self.chain(name)
+        prog = self.chain(name).prog
         out = np.empty((q2.shape[0], 4, 4))
 
         def rows(a: int, b: int) -> None:
-            kernels.chain_fk(q2[a:b], ch.F, ch.jt, ch.qi, ch.mult, ch.off, out[a:b])
+            kernels.chain_fk(q2[a:b], prog, out[a:b])
 
         run_rows(rows, q2.shape[0], threads)
         return out.reshape(*batch, 4, 4)
@@ -200,8 +204,11 @@ class KinematicTree:
     def _fast_fk(self) -> Callable[..., np.ndarray]:
         """:meth:`fk` as a closure over this tree's arrays: one Python frame and no
         attribute lookups on the single-configuration path (``model.fk`` becomes this
-        function after its first call)."""
-        progs = {name: ch.prog for name, ch in self._chains.items()}
+        function after its first call); the default frame needs no lookup at all."""
+        # name -> (address, prog): the tuple keeps each packed chain alive
+        progs = {name: (ch.address, ch.prog) for name, ch in self._chains.items()}
+        default = self.chain(None)
+        default_address = default.address
         shape1 = self._shape1
         general = self.fk
         fk_one = _FK_ONE
@@ -209,15 +216,21 @@ class KinematicTree:
 
         def fk(q: ArrayLike, name: str | None = None, threads: int | None = None) -> np.ndarray:
             if q.__class__ is ndarray and q.shape == shape1 and q.dtype is f8:  # type: ignore[union-attr]
-                prog = progs.get(name)
-                if prog is not None:
+                if name is None:
                     out = empty((4, 4))
-                    fk_one(q, prog, out)
+                    fk_one(q, out, default_address)
                     return out
-                progs[name] = self.chain(name).prog
+                chain = progs.get(name)
+                if chain is not None:
+                    out = empty((4, 4))
+                    fk_one(q, out, chain[0])
+                    return out
+                ch = self.chain(name)
+                progs[name] = (ch.address, ch.prog)
             return general(q, name, threads)
 
         fk.__doc__ = KinematicTree.fk.__doc__
+        fk.chain = default  # type: ignore[attr-defined]  # holds the array at default_address
         return fk
 
     def fk_all(self, q: ArrayLike, threads: int | None = None) -> np.ndarray:
