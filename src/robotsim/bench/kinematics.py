@@ -5,11 +5,14 @@ on the same work when installed, with the ratio of their time to ours.
 - ``fk_single_us``: ``model.fk(q)`` for one ``(6,)`` configuration, from Python.
 - ``fk_batch_cfg_per_s``: ``model.fk(q)`` on 1 M configurations with ``threads``
   threads (all cores); ``fk_batch_cfg_per_s_1thread`` the same on one thread.
+- ``*_cpu``: the same figures from this thread's CPU time instead of wall time (what
+  they would be on an otherwise idle core; the machine may be shared).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import time
 from typing import Any
 
 import numpy as np
@@ -29,17 +32,23 @@ def run(quick: bool = False) -> dict[str, Any]:
     q = rng.uniform(puma.lower, puma.upper, size=(n, 6))
     threads = default_threads()
     puma.fk(q[:8])
-    t_batch, t_batch1 = [], []
+    t_batch, t_batch1, c_batch1 = [], [], []
+    cpu = time.thread_time
     for _ in range(3 if quick else 7):  # interleaved, so machine load hits both alike
         t_batch.append(median_time(lambda: puma.fk(q, threads=threads), repeats=1, warmup=0))
         t_batch1.append(median_time(lambda: puma.fk(q, threads=1), repeats=1, warmup=0))
+        c_batch1.append(median_time(lambda: puma.fk(q, threads=1), 1, 0, clock=cpu))
     q1 = q[0].copy()
-    t_single = median_time(lambda: puma.fk(q1), repeats=7, inner=200 if quick else 2000)
+    inner = 200 if quick else 2000
+    t_single = median_time(lambda: puma.fk(q1), repeats=7, inner=inner)
+    c_single = median_time(lambda: puma.fk(q1), repeats=7, inner=inner, clock=cpu)
     out: dict[str, Any] = {
         "fk_batch_n": n,
         "fk_batch_cfg_per_s": n / float(np.median(t_batch)),
         "fk_batch_cfg_per_s_1thread": n / float(np.median(t_batch1)),
+        "fk_batch_cfg_per_s_1thread_cpu": n / float(np.median(c_batch1)),
         "fk_single_us": t_single * 1e6,
+        "fk_single_us_cpu": c_single * 1e6,
         "threads": threads,
     }
     try:
@@ -119,19 +128,24 @@ def _pinocchio(puma: Any, q: np.ndarray) -> dict[str, Any]:
 
     t = median_time(loop, repeats=3)
     q0 = q[0].copy()
-    theirs, ours = [], []
-    for _ in range(7):  # interleaved with ours, so machine load hits both alike
-        theirs.append(median_time(lambda: pin.framesForwardKinematics(model, data, q0),
-                                  repeats=1, inner=2000))  # fmt: skip
-        ours.append(median_time(lambda: puma.fk(q0), repeats=1, inner=2000))
+    theirs, ours, ratios = [], [], []
+    for _ in range(15):  # interleaved with ours, so machine load hits both alike
+        a = median_time(lambda: pin.framesForwardKinematics(model, data, q0), repeats=1,
+                        inner=2000, clock=time.thread_time)  # fmt: skip
+        b = median_time(lambda: puma.fk(q0), repeats=1, inner=2000, clock=time.thread_time)
+        theirs.append(a)
+        ours.append(b)
+        ratios.append(b / a)
     err = np.max(np.abs(np.array(loop()[:1000]) - puma.fk(q[:1000])))
     return {
         "fk_batch_cfg_per_s": len(q) / t,
         "fk_single_us": float(np.median(theirs)) * 1e6,
         "fk_single_us_ours_interleaved": float(np.median(ours)) * 1e6,
+        "fk_single_ours_over_theirs_paired": float(np.median(ratios)),
         "max_abs_diff_vs_ours": float(err),
-        "method": "framesForwardKinematics per call (result left in data); batch: a python "
-        "loop reading oMf (model from our URDF export)",
+        "method": "framesForwardKinematics per call (result left in data), CPU time, "
+        "interleaved with ours in 15 rounds (paired: median of the per-round ratios); "
+        "batch: a python loop reading oMf (model from our URDF export)",
     }
 
 
