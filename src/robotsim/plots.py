@@ -65,8 +65,10 @@ def save_map(
     title: str = "",
     markings: str = "soccer",
     objects: Sequence[dict[str, Any]] = (),
+    overlay: Any = None,
 ) -> Path:
-    """Write the top-down map. ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
+    """Write the top-down map (``overlay(ax)``, if given, draws more on it).
+    ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
     is a mapping with ``name``, ``xy`` ``(K, 2)``, ``start``/``goal`` ``(3,)`` (x, y,
     theta), optional ``radius`` (footprint), ``tolerance`` and ``color``; ``objects``
     are other bodies drawn grey and labelled: mappings with ``name``, ``xy`` and either
@@ -129,6 +131,8 @@ def save_map(
         tol = float(tr.get("tolerance") or 0.0)
         if tol > 0:
             ax.add_patch(Circle(tuple(g[:2]), tol, fill=False, color="gold", lw=1, zorder=6))
+    if overlay is not None:
+        overlay(ax)
     ax.set_xlim(-sx / 2 - margin, sx / 2 + margin)
     ax.set_ylim(-sy / 2 - margin, sy / 2 + margin)
     ax.set_aspect("equal")

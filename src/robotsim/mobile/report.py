@@ -40,7 +40,11 @@ def write_outputs(
         title=f"{run.sc.name} (seed {run.seed})",
         markings=run.sc.field.markings,
         objects=final_objects(run),
+        overlay=None if run.formation is None else run.formation.draw,
     )
+    if run.formation is not None:
+        run.formation.save_plot(out / "formation.png", [rb.name for rb in run.robots])
+        outputs["formation"] = "formation.png"
     if "response" in run.sc.plots:
         plots.save_responses(out / "response.png", responses(run))
         outputs["response"] = "response.png"
@@ -127,6 +131,10 @@ def run_summary(run: MobileRun, source: str, duration: float | None) -> dict[str
         "obstacles": [[float(x), float(y), float(2 * r)] for x, y, r in run.obstacles],
         "robots": run.results(),
     }
+    if run.formation is not None:
+        names = [rb.name for rb in run.robots]
+        summary["formation"] = run.formation.summary(names)
+        summary["robot_collisions"] = run.robot_collisions()
     if sc.reference is not None:
         comp = {}
         for name, theirs in sc.reference.time_to_goal.items():

@@ -11,6 +11,7 @@ the physics ``steps_per_tick`` times and count new forbidden contacts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from robotsim.control.wheeled_base import MobileBase
 from robotsim.errors import InputError
 from robotsim.mobile.build import build_mobile, make_controller
 from robotsim.mobile.contacts import ForbiddenContacts
+from robotsim.mobile.formation import at_goal, formation_of
 from robotsim.mobile.load import RobotSetup, load_mobile
 from robotsim.mobile.metrics import axis_overshoot_pct, overshoot, path_length
 from robotsim.mobile.report import run_summary, write_outputs
@@ -47,6 +49,12 @@ class MobileRun:
         seed: int | None = None,
         recorder: RunRecorder | None = None,
     ) -> None:
+        self.formation = formation_of(sc, robots, source)
+        if self.formation is not None:  # the followers' goals: their slots at the leader's
+            finals = self.formation.final_goals(robots[self.formation.leader].goal)
+            robots = list(robots)
+            for k, i in enumerate(self.formation.followers):
+                robots[i] = dataclasses.replace(robots[i], goal=finals[k])
         self.sc, self.robots, self.obstacles, self.source = sc, robots, obstacles, source
         self.seed = sc.seed if seed is None else int(seed)
         self.scene = build_mobile(sc, robots, obstacles, source)
@@ -75,6 +83,8 @@ class MobileRun:
         # the database command channel (robotsim.recording.commands_run): a body twist
         # held per robot instead of its controller's, and the hook called every tick
         self.manual: list[np.ndarray | None] = [None] * n
+        self.robot_contact_episodes, self._robots_touching = 0, False
+        self.min_robot_gap = math.inf
         self.commands: Any = None
 
     def _setup_contacts(self) -> None:
@@ -95,9 +105,11 @@ class MobileRun:
         """One controller tick: sense, command, step the physics, check, record."""
         t = self.world.time
         record = self._k % self.record_every == 0
+        if self.formation is not None or self.sc.avoid_robots:
+            self._team_tick(t, record)
         for i, (rb, base, ctrl) in enumerate(zip(self.robots, self.bases, self.controllers)):
             pose = base.pose()
-            if self.reached_at[i] is None and ctrl.at_goal(pose):
+            if self.reached_at[i] is None and self._at_goal(i, pose):
                 self.reached_at[i] = t
                 if self.recorder is not None:
                     self.recorder.event(t, "goal_reached", rb.name, {"pose": pose.tolist()})
@@ -124,6 +136,52 @@ class MobileRun:
         self.world.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
+
+    def _at_goal(self, i: int, pose: np.ndarray) -> bool:
+        """At the controller's goal; a follower of a formation: at its final slot."""
+        if self.formation is not None and i in self.formation.followers:
+            return at_goal(pose, self.robots[i].goal, self.controllers[i].config)
+        return bool(self.controllers[i].at_goal(pose))
+
+    def _team_tick(self, t: float, record: bool) -> None:
+        """Formations and robots avoiding robots: the followers' goals move to their
+        slots at the leader's pose; each avoiding controller sees the others as discs."""
+        poses = np.array([b.pose() for b in self.bases])
+        self._robot_contacts(poses)
+        if self.formation is not None:
+            err = self.formation.update(t, poses, self.controllers)
+            if record and self.recorder is not None:
+                for k, i in enumerate(self.formation.followers):
+                    self.recorder.signal(self.robots[i].name, t, ("formation_error",), [err[k]])
+        if self.sc.avoid_robots or self.formation is not None:
+            discs = np.column_stack([poses[:, :2], [rb.radius for rb in self.robots]])
+            for i, ctrl in enumerate(self.controllers):
+                others = np.delete(discs, i, axis=0)
+                ctrl.obstacles = np.vstack([self.obstacles.reshape(-1, 3), others])
+
+    def _robot_contacts(self, poses: np.ndarray) -> None:
+        """Robot-robot contact episodes (MuJoCo contacts between two robots' geoms) and
+        the smallest gap between footprint discs."""
+        d = self.world.data
+        touching = False
+        if d.ncon:
+            o = self.contacts.geom_owner[d.contact.geom]
+            touching = bool(np.any((o[:, 0] >= 0) & (o[:, 1] >= 0) & (o[:, 0] != o[:, 1])))
+        if touching and not self._robots_touching:
+            self.robot_contact_episodes += 1
+        self._robots_touching = touching
+        r = np.array([rb.radius for rb in self.robots])
+        if len(r) > 1:
+            dist = np.hypot(*(poses[:, None, :2] - poses[None, :, :2]).transpose(2, 0, 1))
+            gap = dist - r[:, None] - r[None, :]
+            np.fill_diagonal(gap, np.inf)
+            self.min_robot_gap = min(self.min_robot_gap, float(gap.min()))
+
+    def robot_collisions(self) -> dict[str, Any]:
+        """Robot-robot contact episodes and the smallest footprint gap (m) seen."""
+        gap = self.min_robot_gap
+        return {"episodes": self.robot_contact_episodes,
+                "min_footprint_gap_m": gap if math.isfinite(gap) else None}  # fmt: skip
 
     def run(self, duration: float | None = None, progress: Any = None) -> None:
         total = self.sc.duration if duration is None else float(duration)

@@ -201,6 +201,14 @@ class Reference(_Strict):
     notes: str = ""
 
 
+class FormationSpec(_Strict):
+    """Leader-follower formation (:mod:`robotsim.mobile.formation`): ``leader`` names a
+    robot; ``slots`` give each follower's offset [dx, dy] (m) in the leader's frame."""
+
+    leader: str
+    slots: dict[str, Vec2] = Field(min_length=1)
+
+
 class MobileScenario(_Strict):
     """``kind: mobile`` — wheeled robots to goals on a field with obstacles."""
 
@@ -215,6 +223,8 @@ class MobileScenario(_Strict):
     record_rate: float = Field(50.0, gt=0)
     seed: int = 0
     robots_collide: bool = True
+    avoid_robots: bool = False  # avoidance sees the other robots (on with a formation)
+    formation: FormationSpec | None = None
     stop_when_all_reached: bool = False
     erp: float | None = Field(None, gt=0, le=1)
     cfm: float | None = Field(None, gt=0, le=1)

@@ -1,0 +1,167 @@
+"""Formations of mobile robots: leader-follower (docs/scenarios.md, "Formations").
+
+One robot, the leader, drives to its goal with its own controller (PID, avoidance,
+limits). Every other robot of the formation has a slot: an offset ``(dx, dy)`` (m) in
+the leader's frame. Each control tick a follower's goal is its slot at the leader's
+current pose, with the leader's heading, so its own controller (the same PID, avoidance
+and limits as any robot) tracks the moving slot; at the end the slots are at the
+leader's goal, which is where the followers' goals are (``final_goals``).
+
+Why leader-follower and not a virtual structure: the leader alone plans through the
+obstacle field (VFH) and the followers need nothing but the leader's pose; a follower
+blocked by an obstacle or another robot leaves its slot and comes back, which is what
+the formation error measures. With ``avoid_robots`` (on for formations) every robot's
+avoidance sees the other robots as obstacles (discs of their footprint radius).
+
+The formation error of a follower at time t is the distance (m) from its position to
+its slot; the summary gives it per follower (mean, max, final) and over time.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Formation", "formation_of", "slot_poses"]
+
+
+def slot_poses(leader: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Slot poses ``(F, 3)`` [x, y, theta] of offsets ``(F, 2)`` (leader frame, m) at the
+    leader pose ``(3,)`` [x, y, theta]."""
+    c, s = math.cos(leader[2]), math.sin(leader[2])
+    R = np.array([[c, -s], [s, c]])
+    xy = leader[:2] + offsets @ R.T
+    return np.column_stack([xy, np.full(len(offsets), leader[2])])
+
+
+def formation_of(sc: Any, robots: list[Any], source: str) -> Formation | None:
+    """The scenario's formation over the expanded ``robots`` (names checked), or None."""
+    from robotsim.errors import ScenarioError
+
+    spec = sc.formation
+    if spec is None:
+        return None
+    names = [rb.name for rb in robots]
+    if spec.leader not in names:
+        raise ScenarioError(
+            f"{source}: formation.leader: no robot {spec.leader!r}; robots: {', '.join(names)}"
+        )
+    for name in spec.slots:
+        if name not in names or name == spec.leader:
+            what = "the leader" if name == spec.leader else "no such robot"
+            raise ScenarioError(f"{source}: formation.slots.{name}: {what}; robots: "
+                                f"{', '.join(n for n in names if n != spec.leader)}")  # fmt: skip
+    followers = [names.index(n) for n in spec.slots]
+    return Formation(names.index(spec.leader), followers, np.array(list(spec.slots.values())))
+
+
+def at_goal(pose: np.ndarray, goal: np.ndarray, config: Any) -> bool:
+    """Within ``config``'s position and heading tolerances of ``goal``."""
+    d = math.hypot(goal[0] - pose[0], goal[1] - pose[1])
+    dth = abs(math.pi - (math.pi - (goal[2] - pose[2])) % (2 * math.pi))
+    return d <= config.position_tolerance and dth <= config.heading_tolerance
+
+
+class Formation:
+    """The formation of a run: ``leader`` index, ``followers`` indices and their
+    ``offsets`` ``(F, 2)``; it sets the followers' goals and keeps the error history."""
+
+    def __init__(self, leader: int, followers: list[int], offsets: np.ndarray) -> None:
+        self.leader, self.followers = int(leader), list(followers)
+        self.offsets = np.asarray(offsets, dtype=np.float64).reshape(-1, 2)
+        self.times: list[float] = []
+        self.errors: list[np.ndarray] = []  # (F,) per tick
+        self.snapshots: list[np.ndarray] = []  # (R, 2) positions, every snapshot_every s
+        self._next_snapshot = 0.0
+
+    def final_goals(self, leader_goal: np.ndarray) -> np.ndarray:
+        """The followers' goals ``(F, 3)``: their slots at the leader's goal."""
+        return slot_poses(np.asarray(leader_goal, dtype=np.float64), self.offsets)
+
+    def update(self, t: float, poses: np.ndarray, controllers: list[Any]) -> np.ndarray:
+        """Move the followers' goals to their slots at the leader's pose (``poses``
+        ``(R, 3)``) and note the formation error ``(F,)`` (returned)."""
+        slots = slot_poses(poses[self.leader], self.offsets)
+        for k, i in enumerate(self.followers):
+            controllers[i].goal = slots[k].copy()
+        err = np.hypot(*(poses[self.followers, :2] - slots[:, :2]).T)
+        self.times.append(float(t))
+        self.errors.append(err)
+        if t >= self._next_snapshot:
+            self.snapshots.append(poses[:, :2].copy())
+            self._next_snapshot = t + 2.0
+        return err
+
+    def summary(self, names: list[str]) -> dict[str, Any]:
+        """Per follower mean/max/final error (m), the whole formation's, and the mean
+        error over time at 2 Hz (``t``, ``mean_m``, ``max_m``)."""
+        if not self.errors:
+            return {"kind": "leader_follower", "leader": names[self.leader]}
+        e = np.array(self.errors)  # (K, F)
+        t = np.array(self.times)
+        dt = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
+        step = max(1, round(0.5 / max(dt, 1e-9)))  # about 2 Hz
+        return {
+            "kind": "leader_follower",
+            "leader": names[self.leader],
+            "slots": {names[i]: self.offsets[k].tolist() for k, i in enumerate(self.followers)},
+            "error_m": {
+                "mean": float(e.mean()),
+                "max": float(e.max()),
+                "final": float(e[-1].max()),
+                "per_robot": {
+                    names[i]: {
+                        "mean": float(e[:, k].mean()),
+                        "max": float(e[:, k].max()),
+                        "final": float(e[-1, k]),
+                    }
+                    for k, i in enumerate(self.followers)
+                },
+            },
+            "error_over_time": {
+                "t": t[::step].round(3).tolist(),
+                "mean_m": e.mean(axis=1)[::step].round(4).tolist(),
+                "max_m": e.max(axis=1)[::step].round(4).tolist(),
+            },
+        }
+
+    def draw(self, ax: Any, colors: list[str] | None = None) -> None:
+        """The formation on a map: the leader-follower links at every snapshot (2 s) and
+        the formation error (mean and max distance to the slots)."""
+        if self.errors:
+            e = np.array(self.errors)
+            ax.text(0.99, 0.01, f"formation error: mean {e.mean():.2f} m, max {e.max():.2f} m",
+                    transform=ax.transAxes, ha="right", va="bottom", fontsize=8,
+                    color="white", zorder=8)  # fmt: skip
+        for pos in self.snapshots:
+            for i in self.followers:
+                ax.plot(
+                    [pos[self.leader, 0], pos[i, 0]],
+                    [pos[self.leader, 1], pos[i, 1]],
+                    color="white",
+                    lw=0.8,
+                    alpha=0.7,
+                    zorder=4.5,
+                )
+
+    def save_plot(self, path: Any, names: list[str]) -> None:
+        """``formation.png``: each follower's formation error over time."""
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(7.0, 3.2), dpi=110)
+        ax = fig.add_subplot(1, 1, 1)
+        e, t = np.array(self.errors), np.array(self.times)
+        for k, i in enumerate(self.followers):
+            ax.plot(t, e[:, k], lw=1.4, label=names[i])
+        ax.set_xlabel("t (s)")
+        ax.set_ylabel("distance to slot (m)")
+        ax.set_title(f"formation error (leader {names[self.leader]})")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(path)
