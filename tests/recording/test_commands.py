@@ -205,3 +205,5 @@ def test_cli_refuses_before_sending(tmp_path: Path, capsys) -> None:
     assert "is completed: it takes no commands" in capsys.readouterr().err
     assert main(["run", "x.yaml", "--commands"]) == 2
     assert "--commands needs a run store" in capsys.readouterr().err
+    assert main(["run", "walk_forward_check", "--commands", "--db", db]) == 2
+    assert "only mobile scenarios take commands" in capsys.readouterr().err

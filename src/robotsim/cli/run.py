@@ -78,6 +78,14 @@ def run_cmd(
         raise InputError(f"--out {out_dir}: exists and is not a folder; give a folder")
     if commands and db is None and out_dir is None:
         raise InputError("--commands needs a run store: give --db PATH|URL (or --out DIR)")
+    if commands:
+        from robotsim.scenario_yaml import read_scenario_yaml
+        from robotsim.shipped import resolve
+
+        kind = read_scenario_yaml(resolve(scenario, "scenario")).get("kind")
+        if kind != "mobile":
+            raise InputError(f"--commands: only mobile scenarios take commands; {scenario} "
+                             f"is kind {kind!r}")  # fmt: skip
     opts = RunOptions(out_dir=out_dir, duration=duration, seed=seed, mode=mode, db=db,
                       extra={"commands": True} if commands else {})  # fmt: skip
     summary = run_file(scenario, opts, list(overrides))
