@@ -277,13 +277,17 @@ def make_walk_cmd(
               help="Number of steps (even, >= 4: first, pairs, closing).")  # fmt: skip
 @click.option("--step-length", type=float, required=True, help="m")
 @click.option(
-    "--clearance", type=float, help="Swing-foot lift (m); default 1.5% of the standing height."
+    "--clearance",
+    type=float,
+    help="Swing-foot lift (m); default 4.2% of the standing height (1.5% if the legs "
+    "cannot reach that).",
 )
 @click.option(
     "--height",
     "body_height",
     type=float,
-    help="Body height above the floor (m); default 90% of the standing height.",
+    help="Body height above the floor (m); default 83% of the standing height (87%, "
+    "90% if the legs cannot reach that).",
 )
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -309,7 +313,8 @@ def gait_cmd(
     save_program(program, out_file)
     info = {"out": out_file, "robot": robot, "steps": steps, "step_length_m": step_length,
             "clearance_m": params.clearance, "body_height_m": params.body_height,
-            "com_inset_m": params.com_inset, "soles": list(soles)}  # fmt: skip
+            "com_inset_m": params.com_inset, "half_width_m": params.half_width,
+            "soles": list(soles)}  # fmt: skip
     if as_json:
         echo_json(info)
     else:

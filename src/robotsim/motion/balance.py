@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 from robotsim.errors import ModelError
 from robotsim.model.robot import RobotModel
 
-__all__ = ["com_world", "convex_hull", "polygon_margin", "total_mass"]
+__all__ = ["com_world", "convex_hull", "deepest_point", "polygon_margin", "total_mass"]
 
 
 def _mass_arrays(model: RobotModel) -> tuple[np.ndarray, np.ndarray]:
@@ -81,3 +81,41 @@ def polygon_margin(hull: np.ndarray, point: ArrayLike) -> float:
     t = np.clip(np.einsum("ij,ij->i", p - a, e) / np.einsum("ij,ij->i", e, e), 0, 1)
     closest = a + t[:, None] * e
     return -float(np.min(np.linalg.norm(closest - p, axis=1)))
+
+
+def deepest_point(hull: np.ndarray, x: float | None = None) -> tuple[np.ndarray, float]:
+    """``(point (2,), depth m)``: the point of the CCW convex polygon ``hull`` ``(H, 2)``
+    farthest from its boundary (the centre of its largest inscribed circle, a linear
+    programme: maximise ``r`` with ``n_i . (p - a_i) >= r`` for every edge), or with
+    ``x`` the deepest point on the line at that ``x``. A statically balanced body keeps
+    its CoM there: the most room for the centre of pressure."""
+    from scipy.optimize import linprog
+
+    a = np.asarray(hull, dtype=np.float64)
+    e = np.roll(a, -1, axis=0) - a
+    n = np.stack([-e[:, 1], e[:, 0]], axis=1) / np.linalg.norm(e, axis=1)[:, None]
+    # variables (x, y, r): minimise -r subject to -n_i . p + r <= -n_i . a_i
+    A = np.column_stack([-n, np.ones(len(a))])
+    b = -np.einsum("ij,ij->i", n, a)
+    free = [(None, None) if x is None else (x, x), (None, None)]
+    res = linprog([0.0, 0.0, -1.0], A_ub=A, b_ub=b, bounds=[*free, (0, None)])
+    c = a.mean(axis=0)
+    if x is not None:
+        c[0] = x
+    if not res.success:  # a degenerate polygon: its vertex mean
+        return c, 0.0
+    r = float(res.x[2])
+    # many deepest points (a rectangle's lie on a segment): the one nearest the vertex
+    # mean (L1), so symmetric soles give their centre; variables (x, y, tx, ty)
+    A2 = np.vstack(
+        [
+            np.column_stack([-n, np.zeros((len(a), 2))]),
+            [[1, 0, -1, 0], [-1, 0, -1, 0], [0, 1, 0, -1], [0, -1, 0, -1]],
+        ]
+    )
+    b2 = np.concatenate([b - r * (1 - 1e-9), [c[0], -c[0], c[1], -c[1]]])
+    res2 = linprog([0, 0, 1, 1], A_ub=A2, b_ub=b2, bounds=[*free, (0, None), (0, None)])
+    p = np.asarray(res2.x[:2]) if res2.success else np.asarray(res.x[:2])
+    if np.linalg.norm(p - c) < 1e-7:
+        p = c
+    return p, r

@@ -40,7 +40,9 @@ from robotsim.motion.balance import com_world
 from robotsim.motion.schema import Keyframe, Motion, Program, ProgramStep
 from robotsim.spatial import inv_T
 
-__all__ = ["WalkParams", "biped_walk", "leg_ik", "static_walk", "walk_legs"]
+__all__ = ["REFERENCE_HEIGHT", "WalkParams", "biped_walk", "leg_ik", "static_walk", "walk_legs"]
+
+REFERENCE_HEIGHT = 0.3  # m: standing sole depth the default speed levels suit (humanoid17)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class WalkParams:
     swing_speed: int = 4
     lift_speed: int = 5
     com_inset: float = 0.0  # m: CoM this far from the stance sole's centre towards the other
+    half_width: float | None = None  # m: soles this far either side (default: zero pose)
     left_sole: str | None = None  # default: from the robot's profile
     right_sole: str | None = None
 
@@ -173,6 +176,21 @@ def walk_legs(model: RobotModel) -> tuple[RobotModel, tuple[str, str], tuple[lis
     return m, (sides[0][1], sides[1][1]), (sides[0][2], sides[1][2])
 
 
+def _sole_centres(model: RobotModel) -> dict[str, np.ndarray]:
+    """Sole frame name -> the deepest point ``(2,)`` of its sole polygon on the frame's
+    ``x = 0`` line (sole frame, m): the middle of the sole across, where the CoM has the
+    most room sideways."""
+    from robotsim.motion.balance import deepest_point
+    from robotsim.profile.resolve import resolve_profile
+
+    out = {}
+    for f in resolve_profile(model).feet:
+        poly = np.asarray(f.polygon, dtype=np.float64)
+        if len(poly) >= 3:  # lateral room only: x stays at the frame (legs reach there)
+            out[f.sole.name] = deepest_point(poly, x=0.0)[0]
+    return out
+
+
 def _targets(model: RobotModel, q: np.ndarray, joints: list[str]) -> dict[str, float]:
     return {n: round(float(np.degrees(q[model.joint_index(n)])), 6) for n in joints}
 
@@ -180,11 +198,20 @@ def _targets(model: RobotModel, q: np.ndarray, joints: list[str]) -> dict[str, f
 def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
     """The static walk program for ``model`` (a biped with two sole frames)."""
     p = params or WalkParams()
+    centres = _sole_centres(model)
     model, soles, leg_joints = walk_legs(model)
     if p.left_sole is not None and p.right_sole is not None:
         soles = (p.left_sole, p.right_sole)
     T = model.tree.fk_frames(model.zero(), list(soles))
-    w = float(T[0, 1, 3] - T[1, 1, 3]) / 2
+    w = float(T[0, 1, 3] - T[1, 1, 3]) / 2 if p.half_width is None else p.half_width
+    # the CoM goes over each sole's deepest point (its frame's origin for a symmetric sole)
+    deep = [T[k, :2, :2] @ centres.get(soles[k], np.zeros(2)) for k in (0, 1)]
+
+    def com_over(side: int, x: float) -> tuple[float, float]:
+        """Where the CoM stands over the sole on ``side`` (0 left) placed at ``x``."""
+        y = w if side == 0 else -w
+        return (x + float(deep[side][0]), y + float(deep[side][1]) - np.sign(y) * p.com_inset)
+
     d, c = p.step_length, p.clearance
     legs = [n for n in model.joint_names if n in leg_joints[0] or n in leg_joints[1]]
     cols = tuple([model.joint_index(n) for n in lj] for lj in leg_joints)
@@ -211,8 +238,7 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
         prefix: str, swing: int, x_stance: float, x_from: float, x_to: float, com_from: tuple
     ) -> list[_Spec]:
         stance = 1 - swing
-        y_st = w if stance == 0 else -w
-        com_st = (x_stance, y_st - np.sign(y_st) * p.com_inset)
+        com_st = com_over(stance, x_stance)
 
         def feet(xs: float, zs: float) -> tuple:
             planted, moving = foot(x_stance, stance), foot(xs, swing, zs)
@@ -234,20 +260,21 @@ def static_walk(model: RobotModel, params: WalkParams | None = None) -> Program:
         return Motion(name=name, interpolation="linear", keyframes=kfs)
 
     x0 = 0.0
-    crouch = motion("crouch", [_Spec("crouch", (foot(x0, 0), foot(x0, 1)), (x0, 0.0), 3)])
-    first = motion("first_step", step("L0", 0, x0, x0, x0 + d, (x0, 0.0)))
+    mid0 = tuple(np.mean([com_over(0, x0), com_over(1, x0)], axis=0))
+    crouch = motion("crouch", [_Spec("crouch", (foot(x0, 0), foot(x0, 1)), mid0, 3)])
+    first = motion("first_step", step("L0", 0, x0, x0, x0 + d, mid0))
     # cycle: right step then left step, in steady state (feet d apart, CoM over the back)
     xr, xl = x0, x0 + d
-    wc = w - p.com_inset  # the CoM's side offset over a stance sole
-    cyc = step("R", 1, xl, xr, xl + d, (xr, -wc))
+    cyc = step("R", 1, xl, xr, xl + d, com_over(1, xr))
     xr = xl + d
-    cyc += step("L", 0, xr, xl, xr + d, (xl, wc))
+    cyc += step("L", 0, xr, xl, xr + d, com_over(0, xl))
     cycle = motion("cycle", cyc)
     # the cycle is relative to the body: after N repeats the feet are 2 d N further on
     xl_end, xr_end = x0 + d + 2 * d * p.cycles, x0 + 2 * d * p.cycles
     solver.body_xy = solver.body_xy + np.array([2 * d * (p.cycles - 1), 0.0])
-    last = step("R_close", 1, xl_end, xr_end, xl_end, (xr_end, -wc))
-    last += shift("center", (foot(xl_end, 0), foot(xl_end, 1)), (xl_end, wc), (xl_end, 0.0), 2)
+    last = step("R_close", 1, xl_end, xr_end, xl_end, com_over(1, xr_end))
+    mid = tuple(np.mean([com_over(0, xl_end), com_over(1, xl_end)], axis=0))
+    last += shift("center", (foot(xl_end, 0), foot(xl_end, 1)), com_over(0, xl_end), mid, 2)
     closing = motion("last_step", last)
     stand = Motion(
         name="stand_up", keyframes=[Keyframe(name="stand", targets={n: 0.0 for n in legs}, speed=3)]
@@ -283,10 +310,17 @@ def biped_walk(
     """``(program, params, (left sole, right sole))``: a static walk of ``steps`` steps
     (even, >= 4) of ``step_length`` m for any biped, legs and soles from its profile.
 
-    Defaults from the standing height ``h`` (base above the soles at the zero pose):
-    body at ``0.9 h``, clearance ``0.015 h``. The CoM is held over the stance sole's
-    centre, or -- when the legs' limits do not reach that -- a quarter or half of the
-    sole's half width towards the other foot (the first that solves)."""
+    Defaults from the standing height ``h`` (base above the soles at the zero pose): body
+    at ``0.83 h`` and clearance ``0.042 h`` (a crouch deep enough for the legs to reach
+    and a lift that clears the floor in physics; humanoid17 stands with these and falls
+    with a shallower crouch and a 1.5 % lift, which scuffs), else the first that solves
+    of ``0.87 h``, ``0.9 h`` and a ``0.015 h`` lift. The CoM is held over the middle of
+    the stance sole; when the legs' limits do not reach that, the soles are placed
+    closer together (0.85, 0.7 of their standing distance), then the CoM is held a
+    quarter or half of the sole's half width towards the other foot. Speed levels are
+    the defaults divided by ``sqrt(h / REFERENCE_HEIGHT)`` for a taller robot (a body
+    sways on its feet like a pendulum of its height: humanoid.xml, 1.28 m, moves at
+    about half the levels of humanoid17)."""
     from robotsim.errors import InputError
     from robotsim.profile.resolve import resolve_profile
 
@@ -296,21 +330,42 @@ def biped_walk(
         raise InputError(f"--step-length: {step_length}; must be > 0 (m)")
     m, soles, _ = walk_legs(model)
     h0 = -float(m.fk(m.zero(), soles[0])[2, 3])
+    w0 = float(m.fk(m.zero(), soles[0])[1, 3] - m.fk(m.zero(), soles[1])[1, 3]) / 2
     polys = [np.asarray(f.polygon) for f in resolve_profile(model).feet]
     half = min(float(np.ptp(pg[:, 1])) / 2 for pg in polys)
+    heights = (
+        (body_height,)
+        if body_height is not None
+        else tuple(round(f * h0, 4) for f in (0.83, 0.87, 0.9))
+    )
+    lifts = (
+        (clearance,) if clearance is not None else tuple(round(f * h0, 4) for f in (0.042, 0.015))
+    )
+    # a taller robot sways slower (pendulum time ~ sqrt(h / g)): the default speed
+    # levels suit humanoid17 (h ~ REFERENCE_HEIGHT); a taller one gets slower levels
+    slow = max(1.0, float(np.sqrt(h0 / REFERENCE_HEIGHT)))
+    d = WalkParams()
+    speeds = {
+        k: max(1, round(getattr(d, k) / slow)) for k in ("shift_speed", "swing_speed", "lift_speed")
+    }
     err: Exception | None = None
     for frac in (0.0, 0.25, 0.5):
-        params = WalkParams(
-            step_length=step_length,
-            clearance=clearance if clearance is not None else round(0.015 * h0, 4),
-            body_height=body_height if body_height is not None else round(0.9 * h0, 4),
-            cycles=(steps - 2) // 2,
-            com_inset=round(frac * half, 4),
-            left_sole=soles[0],
-            right_sole=soles[1],
-        )
-        try:
-            return static_walk(model, params), params, soles
-        except KinematicsError as exc:
-            err = exc
+        for bh in heights:
+            for lift in lifts:
+                for wf in (1.0, 0.85, 0.7):
+                    params = WalkParams(
+                        step_length=step_length,
+                        clearance=lift,
+                        body_height=bh,
+                        cycles=(steps - 2) // 2,
+                        com_inset=round(frac * half, 4),
+                        half_width=None if wf == 1.0 else round(wf * w0, 4),
+                        left_sole=soles[0],
+                        right_sole=soles[1],
+                        **speeds,
+                    )
+                    try:
+                        return static_walk(model, params), params, soles
+                    except KinematicsError as exc:
+                        err = exc
     raise InputError(f"{model.name}: no static walk: {err}")
