@@ -117,14 +117,17 @@ def drive_a_run(tmp_path: Path, db: str) -> None:
 
         # pause holds the simulated time; resume and a held velocity move it on
         assert wait_command(e, send_command(e, run_id, "pause"), 60)["status"] == "done"
-        t_paused = status(store, run_id)["t"]
+        t_paused = wait_for(lambda: (st := status(store, run_id))["state"] == "paused" and st,
+                            "the paused status")["t"]  # fmt: skip
         time.sleep(0.5)
         s = status(store, run_id)
         assert s["state"] == "paused" and s["t"] == t_paused
         assert wait_command(e, send_command(e, run_id, "resume"), 60)["status"] == "done"
         vid = send_command(e, run_id, "velocity", {"vx": -0.5, "vy": 0, "w": 0})
         assert wait_command(e, vid, 60)["status"] == "done"
-        s = wait_for(lambda: (st := status(store, run_id))["x"] < 1.8 and st, "moving back")
+        s = wait_for(  # body x is world -y at heading 90 deg: away from the goal
+            lambda: (st := status(store, run_id))["y"] < 0.8 and st, "moving back"
+        )
         assert s["mode"] == "velocity" and s["t"] > t_paused
 
         # the CLI: a refused command exits 1 with the reason; stop ends the run

@@ -74,3 +74,23 @@ def test_two_robot_scenario(studio):
         assert studio.panels["mobile"].robot.options == ("P", "PD")
     finally:
         studio.clear()
+
+
+def test_formation_scenario_plays(studio):
+    """The studio steps a formation like ``robotsim run``: the followers' goals are their
+    slots at the leader's pose."""
+    from robotsim.mobile.formation import slot_poses
+
+    studio.open(SCENARIOS / "formation_soccer.yaml")
+    try:
+        assert set(studio.robots) == {"L", "F1", "F2"}
+        for _ in range(100):  # 1.67 s at 60 Hz
+            studio.tick()
+        run = studio.driver.run
+        f = run.formation
+        assert f is not None and len(f.errors) > 50
+        slots = slot_poses(run.bases[f.leader].pose(), f.offsets)
+        for k, i in enumerate(f.followers):  # within one control tick of the leader's pose
+            assert run.controllers[i].goal[:2] == pytest.approx(slots[k, :2], abs=0.05)
+    finally:
+        studio.clear()

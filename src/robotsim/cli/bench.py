@@ -23,6 +23,7 @@ AREAS: dict[str, str] = {
     "cli": "robotsim.bench.cli",
     "sweep": "robotsim.bench.sweep",
     "parsing": "robotsim.bench.parsing",
+    "commands": "robotsim.bench.commands",
 }
 
 

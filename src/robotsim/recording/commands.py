@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -131,16 +132,22 @@ BEGIN
   PERFORM pg_notify('{NOTIFY_CHANNEL}', NEW.run_id::text);
   RETURN NEW;
 END $$ LANGUAGE plpgsql""",
-    "DROP TRIGGER IF EXISTS commands_notify ON commands",
-    "CREATE TRIGGER commands_notify AFTER INSERT ON commands "
-    "FOR EACH ROW EXECUTE FUNCTION robotsim_notify_command()",
+    """DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'commands_notify') THEN
+    CREATE TRIGGER commands_notify AFTER INSERT ON commands
+      FOR EACH ROW EXECUTE FUNCTION robotsim_notify_command();
+  END IF;
+END $$""",
 ]
+_ENSURED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose schema is there
 _PG_LOCK = 0x726F6263  # advisory lock key serialising the DDL below
 
 
 def ensure_command_schema(engine: Engine) -> None:
     """Create ``commands`` and ``run_status`` (and on PostgreSQL the notify trigger) if
-    missing; safe to call from several processes at once."""
+    missing; safe to call from several processes at once; once per engine."""
+    if engine in _ENSURED:
+        return
     dialect = engine.dialect
     ddl = [str(CreateTable(t, if_not_exists=True).compile(dialect=dialect)).strip()
            for t in metadata.sorted_tables]  # fmt: skip
@@ -153,6 +160,7 @@ def ensure_command_schema(engine: Engine) -> None:
             ddl += _PG_TRIGGER
         for stmt in ddl:
             conn.execute(text(stmt))
+    _ENSURED.add(engine)
 
 
 @dataclass(frozen=True)
@@ -287,6 +295,7 @@ class CommandChannel:
     def __init__(self, engine: Engine, run_id: int) -> None:
         self.engine, self.run_id = engine, int(run_id)
         ensure_command_schema(engine)
+        self._conn = engine.connect()  # one connection for the run: no pool round trips
         self._listen = None
         if engine.dialect.name == "postgresql":
             import psycopg
@@ -306,12 +315,25 @@ class CommandChannel:
         self._wake = False
         return mine
 
+    def wait(self, timeout: float) -> bool:
+        """Sleep up to ``timeout`` s; on PostgreSQL wake up early when a notification
+        arrives (True: something came; poll)."""
+        if timeout <= 0:
+            return False
+        if self._listen is None:
+            time.sleep(timeout)
+            return False
+        import select as _select
+
+        ready, _, _ = _select.select([self._listen.fileno()], [], [], timeout)
+        return bool(ready)
+
     def poll(self) -> list[Command]:
         if not self._notified():
             return []
         c = commands.c
-        with self.engine.connect() as conn:
-            rows = conn.execute(
+        with self._conn.begin():
+            rows = self._conn.execute(
                 select(c.id, c.robot, c.kind, c.args)
                 .where(and_(c.run_id == self.run_id, c.status == "pending"))
                 .order_by(c.id)
@@ -327,8 +349,8 @@ class CommandChannel:
 
     def finish(self, command: Command, sim_time: float, error: str | None = None) -> None:
         """Mark ``command`` done, or failed with ``error`` as the reason."""
-        with self.engine.begin() as conn:
-            conn.execute(
+        with self._conn.begin():
+            self._conn.execute(
                 update(commands)
                 .where(commands.c.id == command.id)
                 .values(
@@ -341,12 +363,14 @@ class CommandChannel:
 
     def publish(self, rows: list[dict[str, Any]]) -> None:
         """Replace this run's ``run_status`` rows (one per robot)."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(run_status).where(run_status.c.run_id == self.run_id))
+        with self._conn.begin():
+            self._conn.execute(delete(run_status).where(run_status.c.run_id == self.run_id))
             if rows:
-                conn.execute(insert(run_status), [{"run_id": self.run_id, **r} for r in rows])
+                rows = [{"run_id": self.run_id, **r} for r in rows]
+                self._conn.execute(insert(run_status), rows)
 
     def close(self) -> None:
+        self._conn.close()
         if self._listen is not None:
             self._listen.close()
             self._listen = None

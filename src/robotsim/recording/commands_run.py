@@ -2,9 +2,10 @@
 
 :class:`RunCommands` is the hook a control loop calls before every tick
 (:meth:`RunCommands.before_tick`): it paces the run to wall-clock time (an external
-process talks to it in real time), acts on the pending commands, holds the loop while
-paused, publishes ``run_status`` rows every ``publish_every`` seconds and after each
-command, and says when a ``stop`` ends the run.
+process talks to it in real time; on PostgreSQL a notification ends the wait early, so a
+command acts between two ticks as soon as it is committed), acts on the pending
+commands, holds the loop while paused, publishes ``run_status`` rows every
+``publish_every`` seconds and after each command, and says when a ``stop`` ends the run.
 
 The run is used through what every :class:`robotsim.mobile.run.MobileRun` has:
 ``robots`` (each with a ``name``), ``controllers`` (``goal``, ``config.limits``, ``at_goal``,
@@ -75,8 +76,10 @@ class RunCommands:
         now = time.monotonic()
         if self._next_wall is None:
             self._next_wall = now
-        elif now < self._next_wall:
-            time.sleep(self._next_wall - now)
+        while now < self._next_wall:  # sleep, but act on a notified command at once
+            if self.channel.wait(self._next_wall - now):
+                self._handle(self.channel.poll())
+            now = time.monotonic()
         self._next_wall = max(self._next_wall, now) + self.run.tick / self.realtime
 
     # ------------------------------------------------------------------- commands
