@@ -14,6 +14,7 @@ Example (angles in degrees, lengths in metres)::
           - {link: link2, fit: ellipsoid}          # fitted to the link's geometry
           - {link: link1, fit: model}              # the link's own collision primitives
         # or: volumes: paper   -- an ellipsoid on every link by the paper's construction
+        # or: volumes: {fit: capsule}  -- that fit on every moving link (any arm, any file)
         start: {joint2: -30, joint3: -30}          # other joints 0
         segments:
           - {type: line, link: link4, from: [0.55, -0.35, 0.8], to: [0.67, 0.35, 0.8],
@@ -114,6 +115,11 @@ class RobotSpec(_Strict):
     base: BaseSpec = BaseSpec()
     volumes: list[VolumeSpec] = []
     paper_volumes: bool = False  # set by ``volumes: paper``
+    # set by ``volumes: {fit: TYPE}`` (errors say ``volumes.fit``): that fit on every
+    # moving link with geometry
+    fit_all: Literal["ellipsoid", "sphere", "capsule", "box", "model"] | None = Field(
+        None, validation_alias="volumes.fit"
+    )
     start: dict[str, float] = {}
     segments: list[Annotated[LineSpec | JointSpec, Field(discriminator="type")]] = Field(
         min_length=1
@@ -124,12 +130,15 @@ class RobotSpec(_Strict):
     def _paper(cls, data: object) -> object:
         if isinstance(data, dict) and data.get("volumes") == "paper":
             return {**data, "volumes": [], "paper_volumes": True}
+        v = data.get("volumes") if isinstance(data, dict) else None
+        if isinstance(v, dict) and set(v) == {"fit"}:
+            return {**data, "volumes": [], "volumes.fit": v["fit"]}
         return data
 
     @model_validator(mode="after")
     def _some_volumes(self) -> RobotSpec:
-        if not self.volumes and not self.paper_volumes:
-            raise ValueError("volumes: give a list of volumes, or 'paper'")
+        if not self.volumes and not self.paper_volumes and self.fit_all is None:
+            raise ValueError("volumes: give a list of volumes, 'paper' or {fit: TYPE}")
         return self
 
 
@@ -244,6 +253,20 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
                     f"{where}.volumes: paper: {model.name} has no link segment of 5 cm or "
                     "more to put an ellipsoid on"
                 )
+        elif rs.fit_all is not None:
+            links = moving_links(model)
+            if not links:
+                raise ScenarioError(
+                    f"{where}.volumes: {{fit: {rs.fit_all}}}: {model.name} has no link with "
+                    "geometry below a movable joint"
+                )
+            vols = [
+                u
+                for link in links
+                for u in _volume(
+                    model, VolumeSpec(link=link, fit=rs.fit_all), f"{where}.volumes", ang
+                )
+            ]
         else:
             vols = [
                 u
@@ -275,6 +298,16 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
         t_end=spec.duration,
         cutoff=spec.cutoff if spec.cutoff is not None else math.inf,
     )
+
+
+def moving_links(model: RobotModel) -> list[str]:
+    """The links a joint move carries (below a movable joint) that have geometry, in the
+    model's order: what ``volumes: {fit: TYPE}`` covers for any arm."""
+    moving: set[str] = set()
+    for j in model.joints:  # parents come before children
+        if j.movable or j.parent in moving:
+            moving.add(j.child)
+    return [lk.name for lk in model.links if lk.name in moving and (lk.collisions or lk.visuals)]
 
 
 def _check_link(model: RobotModel, link: str, where: str) -> None:
