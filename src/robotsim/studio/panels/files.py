@@ -1,6 +1,8 @@
 """Opening things: a built-in robot, a robot file (URDF, MJCF, robot YAML) by path, a
 shipped scenario, or the default scene. Opening replaces the scene; "Add" puts a robot
-beside the others. A bad file shows an error notification; the scene stays as it was."""
+beside the others. A bad file shows an error notification; the scene stays as it was.
+The Profile folder below shows the opened robot's inferred profile
+(:mod:`robotsim.studio.profile`)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,10 @@ class FilesPanel:
         scen_buttons = gui.add_button_group("Scenarios", ("Open scenario", "Rescan"))
         self.default = gui.add_button("Default scene", icon="home")
         self.status = gui.add_markdown("")
+        with gui.add_folder("Profile"):  # what robotsim infers about the opened robot
+            from robotsim.studio.profile.panel import ProfilePanel
+
+            self.profile = ProfilePanel(studio)
 
         @lib_buttons.on_click
         @studio.guarded("open robot")
