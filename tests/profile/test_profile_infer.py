@@ -223,3 +223,13 @@ def test_cli_profile_json(capsys) -> None:
     assert "drive omni" in capsys.readouterr().out
     assert main(["profile", "nowhere/robot.urdf"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_profile_timestep_field_is_the_physics_one() -> None:
+    """profile/file.py writes out physics.timestep's default and range (no import back)."""
+    from robotsim.physics.timestep import DEFAULT_TIMESTEP, MAX_TIMESTEP
+    from robotsim.profile.file import PhysicsSpec
+
+    f = PhysicsSpec.model_fields["timestep"]
+    assert f.default == DEFAULT_TIMESTEP
+    assert {type(m).__name__: m for m in f.metadata}["Le"].le == MAX_TIMESTEP

@@ -26,7 +26,6 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.physics.timestep import timestep_field
 from robotsim.validation import safe_load, yaml_error_message
 
 __all__ = [
@@ -124,7 +123,9 @@ class PhysicsSpec(_Strict):
     per_joint: dict[str, dict[str, float]] = Field(default_factory=dict)
     armature: float = Field(0.005, ge=0, description="reflected rotor inertia, kg m^2")
     friction: float = Field(1.0, gt=0)
-    timestep: float = timestep_field()
+    # physics.timestep's default and range (0, 0.05] s, written out: the profile sits
+    # beside the physics layer, which reads robot profiles (a unit may not import back)
+    timestep: float = Field(0.002, gt=0, le=0.05, description="physics step, s")
     fall: FallSpec = FallSpec()
 
     def gains(self, joint: str) -> tuple[float, float, float]:
