@@ -3,9 +3,11 @@
 One robot, the leader, drives to its goal with its own controller (PID, avoidance,
 limits). Every other robot of the formation has a slot: an offset ``(dx, dy)`` (m) in
 the leader's frame. Each control tick a follower's goal is its slot at the leader's
-current pose, with the leader's heading, so its own controller (the same PID, avoidance
-and limits as any robot) tracks the moving slot; at the end the slots are at the
-leader's goal, which is where the followers' goals are (``final_goals``).
+current pose, with the leader's heading, led by the slot's velocity over the follower's
+position gain (so a proportional loop does not trail the moving slot by ``v / kp``), and
+its own controller (the same PID, avoidance and limits as any robot) tracks it; at the
+end the slots are at the leader's goal, which is where the followers' goals are
+(``final_goals``).
 
 Why leader-follower and not a virtual structure: the leader alone plans through the
 obstacle field (VFH) and the followers need nothing but the leader's pose; a follower
@@ -80,12 +82,34 @@ class Formation:
         """The followers' goals ``(F, 3)``: their slots at the leader's goal."""
         return slot_poses(np.asarray(leader_goal, dtype=np.float64), self.offsets)
 
-    def update(self, t: float, poses: np.ndarray, controllers: list[Any]) -> np.ndarray:
+    def update(
+        self,
+        t: float,
+        poses: np.ndarray,
+        controllers: list[Any],
+        leader_twist: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Move the followers' goals to their slots at the leader's pose (``poses``
-        ``(R, 3)``) and note the formation error ``(F,)`` (returned)."""
+        ``(R, 3)``) and note the formation error ``(F,)`` (returned).
+
+        With the leader's body twist ``[vx, vy, w]``, a follower's goal leads its slot by
+        the slot's velocity over the follower's position gain (``v_slot / kp``): the
+        proportional loop then moves at the slot's speed with the follower on the slot,
+        instead of ``v / kp`` behind it (velocity feed-forward through the goal)."""
         slots = slot_poses(poses[self.leader], self.offsets)
+        lead = np.zeros((len(self.followers), 2))
+        if leader_twist is not None:
+            th = poses[self.leader, 2]
+            c, s = math.cos(th), math.sin(th)
+            v = np.array([c * leader_twist[0] - s * leader_twist[1],
+                          s * leader_twist[0] + c * leader_twist[1]])  # fmt: skip
+            rel = slots[:, :2] - poses[self.leader, :2]  # (F, 2) world
+            lead = v + leader_twist[2] * np.column_stack([-rel[:, 1], rel[:, 0]])
         for k, i in enumerate(self.followers):
-            controllers[i].goal = slots[k].copy()
+            kp = max(float(controllers[i].config.gains[0].kp), 1e-6)
+            goal = slots[k].copy()
+            goal[:2] += lead[k] / kp
+            controllers[i].goal = goal
         err = np.hypot(*(poses[self.followers, :2] - slots[:, :2]).T)
         self.times.append(float(t))
         self.errors.append(err)

@@ -149,7 +149,8 @@ class MobileRun:
         poses = np.array([b.pose() for b in self.bases])
         self._robot_contacts(poses)
         if self.formation is not None:
-            err = self.formation.update(t, poses, self.controllers)
+            lead = self.bases[self.formation.leader].twist()
+            err = self.formation.update(t, poses, self.controllers, lead)
             if record and self.recorder is not None:
                 for k, i in enumerate(self.formation.followers):
                     self.recorder.signal(self.robots[i].name, t, ("formation_error",), [err[k]])
