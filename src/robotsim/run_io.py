@@ -14,7 +14,8 @@ from __future__ import annotations
 import csv
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,7 +25,15 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
 
-__all__ = ["CsvRecorder", "NullRecorder", "RunOptions", "RunRecorder", "open_recorder"]
+__all__ = [
+    "CsvRecorder",
+    "NullRecorder",
+    "RunOptions",
+    "RunRecorder",
+    "open_recorder",
+    "opened_recorder",
+    "recorded_run",
+]
 
 
 @dataclass(frozen=True)
@@ -149,3 +158,30 @@ def open_recorder(options: RunOptions) -> RunRecorder:
 
         return Recorder(options.db or options.out_dir, tags=options.extra.get("tags"))
     return NullRecorder()
+
+
+@contextmanager
+def opened_recorder(options: RunOptions) -> Iterator[RunRecorder]:
+    """:func:`open_recorder`, closed on leaving the block (when it has ``close()``)."""
+    recorder = open_recorder(options)
+    try:
+        yield recorder
+    finally:
+        close = getattr(recorder, "close", None)
+        if close is not None:
+            close()
+
+
+@contextmanager
+def recorded_run(options: RunOptions, name: str, meta: Mapping[str, Any]) -> Iterator[RunRecorder]:
+    """One recorded run: the recorder of ``options`` with run ``name`` started; on leaving
+    the block the run finishes ``completed`` (or ``failed`` when the block raised) and
+    the recorder closes."""
+    with opened_recorder(options) as recorder:
+        recorder.start_run(name, dict(meta))
+        status = "failed"
+        try:
+            yield recorder
+            status = "completed"
+        finally:
+            recorder.finish(status)

@@ -7,8 +7,9 @@ allowed at that level.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, get_args, get_origin
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -23,9 +24,13 @@ __all__ = [
     "fields_at",
     "first_duplicate",
     "format_validation_error",
+    "read_yaml_file",
     "safe_load",
+    "validate_as",
     "yaml_error_message",
 ]
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def first_duplicate(names: Iterable[str]) -> str | None:
@@ -38,14 +43,49 @@ def first_duplicate(names: Iterable[str]) -> str | None:
     return None
 
 
-def field_path(loc: tuple[Any, ...]) -> str:
+def field_path(loc: tuple[Any, ...], model: type[BaseModel] | None = None) -> str:
+    """``("robots", 0, "name")`` -> ``robots[0].name``. With ``model``, the tags pydantic
+    adds for a union of models (``segments[0].line.to`` -> ``segments[0].to``) are
+    left out, so the path is the one written in the file."""
     out = ""
+    models: list[type[BaseModel]] = [model] if model is not None else []
+    keyed = False  # the next string is a key of a dict, not a field
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        else:
+            continue
+        if keyed:
             out += ("." if out else "") + str(part)
+            keyed = False
+            continue
+        field = next(
+            (f for m in models for n, f in m.model_fields.items() if part in (n, f.alias)), None
+        )
+        if field is None and len(models) > 1:
+            continue  # a union tag: not written in the file
+        out += ("." if out else "") + str(part)
+        models, keyed = _models_in(field.annotation) if field is not None else ([], False)
     return out or "(top level)"
+
+
+def _models_in(tp: Any) -> tuple[list[type[BaseModel]], bool]:
+    """The pydantic models a field's values are (through lists, dict values, unions),
+    and whether they sit in a dict (the error path then names a key first)."""
+    keyed = False
+    while True:
+        origin, args = get_origin(tp), get_args(tp)
+        if origin is Annotated:
+            tp = args[0]
+        elif origin in (list, tuple) and args:
+            tp = args[0]
+        elif origin is dict and args:
+            tp, keyed = args[1], True
+        else:
+            break
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [tp], keyed
+    models = [a for a in get_args(tp) if isinstance(a, type) and issubclass(a, BaseModel)]
+    return models, keyed and bool(models)
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
@@ -102,7 +142,7 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel]) -> t
         msg = f"{msg}, got {shown}"
     more = len(exc.errors()) - 1
     tail = f" (+{more} more error{'s' if more > 1 else ''})" if more > 0 else ""
-    return field_path(loc), msg + tail
+    return field_path(loc, model), msg + tail
 
 
 def format_validation_error(exc: ValidationError, model: type[BaseModel], source: object) -> str:
@@ -117,6 +157,25 @@ def yaml_error_message(exc: Exception) -> str:
     where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return f"not valid YAML{where}: {problem}"
+
+
+def validate_as(model: type[M], data: Any, source: object, error: Callable[[str], Exception]) -> M:
+    """``model.model_validate(data)``; a failure raises ``error("FILE: field: message")``."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise error(format_validation_error(exc, model, source)) from None
+
+
+def read_yaml_file(path: str | Path, error: Callable[[str], Exception]) -> Any:
+    """The YAML document in ``path`` (read by :func:`safe_load`, so bounded); a file that
+    cannot be read or parsed raises ``error("FILE: what is wrong")``."""
+    try:
+        return safe_load(Path(path).read_bytes())
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise error(f"{path}: {yaml_error_message(exc)}") from None
 
 
 # -- the YAML loader: bounded size, depth and alias expansion ------------------------------

@@ -194,7 +194,7 @@ def test_profile_file_next_to_the_robot_overrides_parts(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("kind: tank\n", "kind: Input should be"),
+        ("kind: tank\n", "kind: 'tank' is not allowed; input should be 'humanoid'"),
         ("legs:\n  - {name: l, joints: [hip_x_right, nope], foot: right_foot}\n",
          "legs[0].joints[1]: unknown joint 'nope'"),
         ("arms:\n  - {name: a, joints: [elbow_left], tool: no_frame}\n",
@@ -202,7 +202,7 @@ def test_profile_file_next_to_the_robot_overrides_parts(tmp_path: Path) -> None:
         ("drive: {type: diff}\n", "drive.type: 'diff' needs 2 wheels, found 0"),
         ("feet:\n  - {name: f, link: foot_left, frame: foot_left}\n",
          "feet[0]: give the sole 'polygon' or its 'size'"),
-        ("colour: red\n", "colour: Extra inputs are not permitted"),
+        ("colour: red\n", "colour: unknown key 'colour'; valid: format, robot, kind"),
     ],
     ids=["kind", "leg-joint", "arm-tool", "drive", "foot", "unknown-key"],
 )  # fmt: skip

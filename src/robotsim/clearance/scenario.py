@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import numpy as np
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from robotsim.clearance.paper_volumes import paper_link_volumes
 from robotsim.clearance.scene import PlacedRobot, Scene
@@ -54,7 +53,7 @@ from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
 from robotsim.shipped import resolve
 from robotsim.spatial import make_T, rpy_to_R
-from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
+from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
 
@@ -185,35 +184,14 @@ class LoadedScenario(BaseModel):
     cutoff: float
 
 
-def _loc(loc: tuple[object, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("line", "quintic", "trapezoid"):  # discriminator tags
-            continue
-        else:
-            out += ("." if out else "") + ("from" if part == "from_" else str(part))
-    return out or "(top level)"
-
-
 def load_scenario(path: str | Path) -> LoadedScenario:
     """Read and validate a scenario file (a path, or the name of a shipped scenario);
     raises :class:`ScenarioError`."""
     path = resolve(path, "scenario")
-    try:
-        data = safe_load(path.read_bytes())
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
+    data = read_yaml_file(path, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: expected a mapping at the top level")
-    try:
-        spec = ClearanceScenario.model_validate(data)
-    except ValidationError as exc:
-        _, msg = describe_validation_error(exc, ClearanceScenario)
-        raise ScenarioError(f"{path}: {_loc(exc.errors()[0]['loc'])}: {msg}") from None
+    spec = validate_as(ClearanceScenario, data, path, ScenarioError)
     if spec.kind is None:
         _legacy_note(path)
     return build(spec, path)

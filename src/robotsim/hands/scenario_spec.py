@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from robotsim.errors import RobotsimError, ScenarioError
@@ -22,7 +21,7 @@ from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
 from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
 from robotsim.shipped import resolve
-from robotsim.validation import fields_at, safe_load, yaml_error_message
+from robotsim.validation import fields_at, read_yaml_file
 
 __all__ = [
     "HandScenario",
@@ -255,10 +254,4 @@ def load_hand_scenario(path: str | Path) -> tuple[HandScenario, HandsScene]:
     """Read a scenario file (a path, or the name of a shipped scenario): the validated
     spec and its scene."""
     p = resolve(path, "scenario")
-    try:
-        data = safe_load(p.read_bytes())
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
-    return hand_scenario_from_data(data, str(p))
+    return hand_scenario_from_data(read_yaml_file(p, ScenarioError), str(p))

@@ -29,7 +29,7 @@ from robotsim.mobile.metrics import axis_overshoot_pct, overshoot, path_length
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
 from robotsim.physics import World
-from robotsim.run_io import RunOptions, RunRecorder, open_recorder
+from robotsim.run_io import RunOptions, RunRecorder, opened_recorder
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
 __all__ = ["SIGNALS", "MobileRun", "open_mobile", "run_mobile", "run_scenario"]
@@ -303,8 +303,7 @@ def run_scenario(data: dict[str, Any], source: str, options: RunOptions) -> dict
     records into the run store when ``options`` names a database or an output folder."""
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: mobile scenarios run in physics only")
-    recorder = open_recorder(options)
-    try:
+    with opened_recorder(options) as recorder:
         return run_mobile(
             data,
             source,
@@ -315,7 +314,3 @@ def run_scenario(data: dict[str, Any], source: str, options: RunOptions) -> dict
             options.progress,
             bool(options.extra.get("commands")),
         )
-    finally:
-        close = getattr(recorder, "close", None)
-        if close is not None:
-            close()

@@ -22,11 +22,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from robotsim.errors import InputError, ScenarioError
 from robotsim.run_io import RunOptions
-from robotsim.validation import format_validation_error
+from robotsim.validation import validate_as
 
 __all__ = ["MotionCheckScenario", "run_motion_check_kind"]
 
@@ -55,12 +55,9 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
     from robotsim.motion.profile import PhysicsSpec, load_profile
     from robotsim.motion.schema import load_program
     from robotsim.motion.timeline import compile_program
-    from robotsim.run_io import open_recorder
+    from robotsim.run_io import recorded_run
 
-    try:
-        sc = MotionCheckScenario.model_validate(data)
-    except ValidationError as exc:
-        raise ScenarioError(format_validation_error(exc, MotionCheckScenario, source)) from None
+    sc = validate_as(MotionCheckScenario, data, source, ScenarioError)
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: motion_check runs in physics only")
     base = Path(source).resolve().parent if Path(source).is_file() else Path.cwd()
@@ -73,20 +70,13 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
         raise ScenarioError(f"{source}: robot: the program names no robot; give 'robot:'")
     model = load_robot(robot)
     profile = load_profile(model.name)
-    try:
-        physics = PhysicsSpec.model_validate({**profile.physics.model_dump(), **sc.physics})
-    except ValidationError as exc:
-        raise ScenarioError(
-            format_validation_error(exc, PhysicsSpec, f"{source}: physics")
-        ) from None
+    physics_data = {**profile.physics.model_dump(), **sc.physics}
+    physics = validate_as(PhysicsSpec, physics_data, f"{source}: physics", ScenarioError)
     profile = profile.model_copy(update={"physics": physics})
     if not profile.soles:
         raise ScenarioError(f"{source}: robot {model.name}: no foot soles in its profile")
     res = play(model, compile_program(program, model, str(prog_path)), profile.soles)
-    recorder = open_recorder(options)
-    recorder.start_run(sc.name, {"file": source, "physics": sc.physics})
-    status = "failed"
-    try:
+    with recorded_run(options, sc.name, {"file": source, "physics": sc.physics}) as recorder:
         chk = check_physics(res, profile, settle=sc.settle, t_end=options.duration)
         if hasattr(recorder, "signals"):  # the run store (not the null recorder)
             cols = [chk.base_height, chk.tilt_deg, chk.support_margin, chk.divergence_m]
@@ -96,12 +86,6 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
                 ("base_height", "tilt_deg", "support_margin", "divergence"),
                 np.where(np.isfinite(np.column_stack(cols)), np.column_stack(cols), np.nan),
             )
-        status = "completed"
-    finally:
-        recorder.finish(status)
-        close = getattr(recorder, "close", None)
-        if close is not None:
-            close()
     summary = {
         "scenario": sc.name,
         "kind": "motion_check",

@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.validation import safe_load, yaml_error_message
+from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = [
     "ArmSpec",
@@ -210,20 +209,10 @@ class RobotProfile(_Strict):
 @lru_cache(maxsize=64)
 def _read(path: str, mtime: float) -> RobotProfile:
     p = Path(path)
-    try:
-        data = safe_load(p.read_bytes())
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{p}: {yaml_error_message(exc)}") from None
+    data = read_yaml_file(p, InputError)
     if not isinstance(data, dict):
         raise InputError(f"{p}: a profile file is a YAML mapping (format: robotsim-profile/1)")
-    try:
-        return RobotProfile.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"])
-        raise InputError(f"{p}: {loc}: {err['msg']}") from None
+    return validate_as(RobotProfile, data, p, InputError)
 
 
 def read_profile_file(path: str | Path) -> RobotProfile:

@@ -24,9 +24,10 @@ import yaml
 from robotsim.errors import InputError, ScenarioError
 from robotsim.shipped import shipped_dir
 from robotsim.spatial import make_T, rpy_to_R
+from robotsim.validation import yaml_error_message
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = [
     "is_scenario_file",
@@ -62,9 +63,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ScenarioError(f"{path}:{where} not valid YAML ({exc.__class__.__name__})") from None
+        raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: not a text file") from None
     if not isinstance(doc, dict):
@@ -235,7 +234,7 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
         planned.append((name, model, T, q, on_ground))
     if not planned:
         raise ScenarioError(f"{path}: robots: is empty")
-    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.interface import SceneRobot
     from robotsim.studio.objects import add_objects
 
     return studio.load_scene(

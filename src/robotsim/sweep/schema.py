@@ -29,11 +29,10 @@ import math
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from robotsim.errors import ScenarioError
-from robotsim.validation import format_validation_error, yaml_error_message
+from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = [
     "ParameterSpec",
@@ -176,10 +175,7 @@ def load_sweep_data(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if not p.is_file():
         raise ScenarioError(f"{p}: no such sweep file")
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
+    data = read_yaml_file(p, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(f"{p}: a sweep file must be a mapping with 'kind: sweep'")
     return data
@@ -187,7 +183,4 @@ def load_sweep_data(path: str | Path) -> dict[str, Any]:
 
 def parse_sweep(data: dict[str, Any], source: str) -> SweepSpec:
     """Validate a sweep mapping; ScenarioError ``FILE: field.path: problem`` otherwise."""
-    try:
-        return SweepSpec.model_validate(data)
-    except ValidationError as exc:
-        raise ScenarioError(format_validation_error(exc, SweepSpec, source)) from None
+    return validate_as(SweepSpec, data, source, ScenarioError)
