@@ -240,6 +240,23 @@ def _solve_sym(m00, m01, m02, m11, m12, m22, r0, r1, r2):  # type: ignore[no-unt
     return x0, x1, x2
 
 
+@njit(cache=True, inline="always", fastmath=_FM)
+def _pencil_solve(SA, SB, lam, r0, r1, r2):  # type: ignore[no-untyped-def]
+    """``y = M^-1 r`` for the pencil ``M = (1-lam) S_A + lam S_B`` (symmetric 3x3)."""
+    w = 1.0 - lam
+    return _solve_sym(
+        w * SA[0, 0] + lam * SB[0, 0],
+        w * SA[0, 1] + lam * SB[0, 1],
+        w * SA[0, 2] + lam * SB[0, 2],
+        w * SA[1, 1] + lam * SB[1, 1],
+        w * SA[1, 2] + lam * SB[1, 2],
+        w * SA[2, 2] + lam * SB[2, 2],
+        r0,
+        r1,
+        r2,
+    )
+
+
 @njit(cache=True, fastmath=_FM)
 def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
     """Decide overlap with the Perram-Wertheim function ``S(lam) = lam (1-lam) r^T y``,
@@ -257,17 +274,7 @@ def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
     side = 0
     for it in range(60):
         w = 1.0 - lam
-        y0, y1, y2 = _solve_sym(
-            w * SA[0, 0] + lam * SB[0, 0],
-            w * SA[0, 1] + lam * SB[0, 1],
-            w * SA[0, 2] + lam * SB[0, 2],
-            w * SA[1, 1] + lam * SB[1, 1],
-            w * SA[1, 2] + lam * SB[1, 2],
-            w * SA[2, 2] + lam * SB[2, 2],
-            r0,
-            r1,
-            r2,
-        )
+        y0, y1, y2 = _pencil_solve(SA, SB, lam, r0, r1, r2)
         ry = y0 * r0 + y1 * r1 + y2 * r2
         if lam * w * ry > 1.0:
             k = math.sqrt(y0 * y0 + y1 * y1 + y2 * y2)
@@ -310,17 +317,7 @@ def _perram_wertheim(SA, SB, r0, r1, r2):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always", fastmath=_FM)
 def _pw_value(SA, SB, r0, r1, r2, lam):  # type: ignore[no-untyped-def]
     w = 1.0 - lam
-    x0, x1, x2 = _solve_sym(
-        w * SA[0, 0] + lam * SB[0, 0],
-        w * SA[0, 1] + lam * SB[0, 1],
-        w * SA[0, 2] + lam * SB[0, 2],
-        w * SA[1, 1] + lam * SB[1, 1],
-        w * SA[1, 2] + lam * SB[1, 2],
-        w * SA[2, 2] + lam * SB[2, 2],
-        r0,
-        r1,
-        r2,
-    )
+    x0, x1, x2 = _pencil_solve(SA, SB, lam, r0, r1, r2)
     return lam * w * (x0 * r0 + x1 * r1 + x2 * r2)
 
 

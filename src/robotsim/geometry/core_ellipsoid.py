@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs
+from robotsim.geometry.sphere_points import fibonacci_sphere
 
 __all__ = ["box_ellipsoid", "capsule_ellipsoid"]
 
@@ -94,15 +95,7 @@ def _arc_min(u, w, a, b, sE, RE, r, theta_max):  # type: ignore[no-untyped-def]
     return best_v, n
 
 
-def _fib(n: int) -> np.ndarray:
-    k = np.arange(n) + 0.5
-    z = 1 - 2 * k / n
-    phi = math.pi * (1 + 5**0.5) * k
-    s = np.sqrt(1 - z * z)
-    return np.stack([s * np.cos(phi), s * np.sin(phi), z], axis=1)
-
-
-_DIRS = _fib(2000)
+_DIRS = fibonacci_sphere(2000)
 _NO_FOUND = np.zeros((1, 3))
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.errors import InputError, ModelFileError
+from robotsim.geometry.sphere_points import fibonacci_sphere
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 
 __all__ = [
@@ -166,14 +167,6 @@ def enclosing_box(points: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return R @ ((lo + hi) / 2), R, np.maximum(hi - lo, 1e-9)
 
 
-def _fib(n: int) -> np.ndarray:
-    k = np.arange(n) + 0.5
-    z = 1 - 2 * k / n
-    phi = math.pi * (1 + 5**0.5) * k
-    s = np.sqrt(1 - z * z)
-    return np.stack([s * np.cos(phi), s * np.sin(phi), z], axis=1)
-
-
 def _inscribed_radius(points: np.ndarray) -> float:
     """Radius of the largest origin-centred ball inside the hull of unit-sphere points."""
     from scipy.spatial import ConvexHull
@@ -181,7 +174,7 @@ def _inscribed_radius(points: np.ndarray) -> float:
     return float(-ConvexHull(points).equations[:, 3].max())
 
 
-_SPHERE_PTS = _fib(400)
+_SPHERE_PTS = fibonacci_sphere(400)
 # The samples' hull holds the unit ball shrunk to its inscribed radius (measured with
 # scipy's ConvexHull: 0.990708...); the samples are pushed out by its inverse.
 _INFLATE = 1.0093793456022593

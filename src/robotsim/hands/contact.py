@@ -7,6 +7,7 @@ modes share them so both decide "touching" and "grasped" the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,7 @@ from robotsim.errors import InputError
 __all__ = [
     "BoxObstacle",
     "grasp_ok",
+    "move_joint_limited",
     "sphere_depth",
     "support_height",
     "thumb_spread",
@@ -108,3 +110,35 @@ def support_height(
         if inside and best < box.top <= below + 1e-9:
             best, name = box.top, box.name
     return best, name
+
+
+def move_joint_limited(
+    q: np.ndarray,
+    i: int,
+    target: float,
+    depth: Callable[[np.ndarray], float],
+    tol: float = 1e-9,
+    halvings: int = 40,
+) -> tuple[np.ndarray, bool]:
+    """Move joint ``i`` of ``q`` ``(nq,)`` towards ``target`` as far as it may go
+    without pushing deeper into anything: ``depth(q)`` (m) may not grow beyond its value
+    at ``q`` (or ``tol``). A blocked move is bisected ``halvings`` times. Returns the new
+    configuration (a copy) and whether the move was cut short."""
+    step = target - q[i]
+    if step == 0.0:
+        return q, False
+    allowed = max(depth(q), tol)
+    q_new = q.copy()
+    q_new[i] = target
+    if depth(q_new) <= allowed:
+        return q_new, False
+    lo, hi = 0.0, 1.0
+    for _ in range(halvings):
+        mid = 0.5 * (lo + hi)
+        q_new[i] = q[i] + mid * step
+        if depth(q_new) <= allowed:
+            lo = mid
+        else:
+            hi = mid
+    q_new[i] = q[i] + lo * step
+    return q_new, True

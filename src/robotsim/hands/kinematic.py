@@ -35,6 +35,7 @@ from robotsim.hands.ball import fall_step
 from robotsim.hands.commands import ArmCommand, Grip
 from robotsim.hands.contact import (
     grasp_ok,
+    move_joint_limited,
     sphere_depth,
     support_height,
     thumb_spread,
@@ -42,7 +43,14 @@ from robotsim.hands.contact import (
     touching,
 )
 from robotsim.hands.scene import HandsScene
-from robotsim.hands.state import HandEvent, HandsObservable, HandsState, HandState
+from robotsim.hands.state import (
+    HandEvent,
+    HandsObservable,
+    HandsState,
+    blank_hands_state,
+    grasp_events,
+    hands_snapshot,
+)
 from robotsim.spatial import inv_T
 
 __all__ = ["KinematicHands"]
@@ -82,7 +90,7 @@ class KinematicHands:
             s: np.array([lay.tip_radius] * 3 + [scene.grasp.palm_radius])
             for s, lay in self.layouts.items()
         }
-        self.observable = HandsObservable(self._blank_state())
+        self.observable = HandsObservable(blank_hands_state())
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -122,33 +130,7 @@ class KinematicHands:
         return self.q
 
     def snapshot(self) -> HandsState:
-        both = self.held_by_both
-        hands = {
-            s: HandState(
-                side=s,
-                touching=self.touch[s],  # type: ignore[arg-type]
-                grasped=self.grasped[s],
-                can_move=not both,
-                blocked=self.blocked[s],
-                spread=self.spread[s],
-            )
-            for s in SIDES
-        }
-        return HandsState(
-            t=self.t,
-            hands=hands,
-            grasped_by=self.grasped_by,
-            held_by_both=both,
-            ball_pose=self.ball_T,
-            ball_velocity=self.ball_v,
-            ball_resting=self.ball_resting,
-            ball_surface=self.ball_surface,
-            q=self.q,
-        )
-
-    def _blank_state(self) -> HandsState:
-        hs = HandState("L", (False, False, False), False, True, False, 0.0)
-        return HandsState(0.0, {"L": hs, "R": hs}, (), False, np.eye(4), np.zeros(3), False, None)
+        return hands_snapshot(self, self.ball_v, self.ball_resting, self.ball_surface)
 
     # -------------------------------------------------------------- geometry
     def world(self, q: np.ndarray, names: list[str]) -> np.ndarray:
@@ -189,25 +171,10 @@ class KinematicHands:
         """Move joint ``i`` by ``dq`` within limits, as far as it may go; True if cut."""
         m = self.model
         target = float(np.clip(self.q[i] + dq, m.lower[i], m.upper[i]))
-        step = target - self.q[i]
-        if step == 0.0:
-            return False
-        allowed = max(self._violation(side, self.q), _PEN_TOL)
-        q_new = self.q.copy()
-        q_new[i] = target
-        if self._violation(side, q_new) <= allowed:
-            self.q = q_new
-            return False
-        lo, hi = 0.0, 1.0
-        for _ in range(_BISECT):
-            mid = 0.5 * (lo + hi)
-            q_new[i] = self.q[i] + mid * step
-            if self._violation(side, q_new) <= allowed:
-                lo = mid
-            else:
-                hi = mid
-        self.q[i] = self.q[i] + lo * step
-        return True
+        self.q, cut = move_joint_limited(
+            self.q, i, target, lambda q: self._violation(side, q), _PEN_TOL, _BISECT
+        )
+        return cut
 
     # ------------------------------------------------------------------ tick
     def step(self, commands: Mapping[str, ArmCommand] | None = None) -> tuple[HandEvent, ...]:
@@ -304,14 +271,7 @@ class KinematicHands:
                     finger = lay.finger_joints[k]
                     events.append(HandEvent(t, "touch", side, finger))
         now = {s: grasp_ok(self.touch[s], self.spread[s], self.scene.min_spread) for s in SIDES}
-        for side in SIDES:
-            if before[side] and not now[side]:
-                events.append(HandEvent(t, "release", side))
-        for side in SIDES:
-            if now[side] and not before[side]:
-                events.append(HandEvent(t, "grasp", side))
-        if all(now.values()) and not all(before.values()):
-            events.append(HandEvent(t, "hold_both", None))
+        events += grasp_events(t, before, now)
         self.grasped = now
         for side in SIDES:
             if now[side] and (not before[side] or sum(before.values()) != sum(now.values())):

@@ -29,9 +29,16 @@ import numpy as np
 
 from robotsim.errors import InputError
 from robotsim.hands.commands import ArmCommand, Grip
-from robotsim.hands.contact import grasp_ok, sphere_depth, thumb_spread
+from robotsim.hands.contact import grasp_ok, move_joint_limited, sphere_depth, thumb_spread
 from robotsim.hands.scene import HandsScene
-from robotsim.hands.state import HandEvent, HandsObservable, HandsState, HandState
+from robotsim.hands.state import (
+    HandEvent,
+    HandsObservable,
+    HandsState,
+    blank_hands_state,
+    grasp_events,
+    hands_snapshot,
+)
 from robotsim.model.geometry import Box, Sphere
 from robotsim.physics.timestep import DEFAULT_TIMESTEP, HANDS_MAX_TIMESTEP, check_timestep
 from robotsim.spatial import inv_T, make_T, rot_log
@@ -140,7 +147,7 @@ class PhysicsHands:
         self.world = ph.World(self.world_scene)
         self._setup_names()
         self._tune_model()
-        self.observable = HandsObservable(self._snapshot_blank())
+        self.observable = HandsObservable(blank_hands_state())
         self.reset()
 
     # ---------------------------------------------------------------- names
@@ -271,35 +278,10 @@ class PhysicsHands:
         return tuple(s for s in SIDES if self.grasped[s])
 
     def snapshot(self) -> HandsState:
-        both = all(self.grasped.values())
         lin, _ = self.world.body("ball").velocity
-        hands = {
-            s: HandState(
-                s,
-                self.touch[s],
-                self.grasped[s],
-                not both,
-                self.blocked[s],  # type: ignore[arg-type]
-                self.spread[s],
-            )
-            for s in SIDES
-        }
         resting = self._ball_contact is not None and float(np.linalg.norm(lin)) < 0.02
-        return HandsState(
-            t=self.t,
-            hands=hands,
-            grasped_by=self.grasped_by,
-            held_by_both=both,
-            ball_pose=self.ball_T,
-            ball_velocity=lin,
-            ball_resting=resting and not self.grasped_by,
-            ball_surface=self._ball_contact if resting else None,
-            q=self.q,
-        )
-
-    def _snapshot_blank(self) -> HandsState:
-        hs = HandState("L", (False, False, False), False, True, False, 0.0)
-        return HandsState(0.0, {"L": hs, "R": hs}, (), False, np.eye(4), np.zeros(3), False, None)
+        surface = self._ball_contact if resting else None
+        return hands_snapshot(self, lin, resting and not self.grasped_by, surface)
 
     # ------------------------------------------------------------- commands
     def _setpoint_violation(self, side: str, q: np.ndarray) -> float:
@@ -312,24 +294,10 @@ class PhysicsHands:
     def _move_setpoint(self, side: str, i: int, dq: float) -> bool:
         m = self.model
         target = float(np.clip(self.cq[i] + dq, m.lower[i], m.upper[i]))
-        if target == self.cq[i]:
-            return False
-        allowed = max(self._setpoint_violation(side, self.cq), 1e-9)
-        q_new = self.cq.copy()
-        q_new[i] = target
-        if self._setpoint_violation(side, q_new) <= allowed:
-            self.cq = q_new
-            return False
-        lo, hi, step = 0.0, 1.0, target - self.cq[i]
-        for _ in range(30):
-            mid = 0.5 * (lo + hi)
-            q_new[i] = self.cq[i] + mid * step
-            if self._setpoint_violation(side, q_new) <= allowed:
-                lo = mid
-            else:
-                hi = mid
-        self.cq[i] += lo * step
-        return True
+        self.cq, cut = move_joint_limited(
+            self.cq, i, target, lambda q: self._setpoint_violation(side, q), 1e-9, 30
+        )
+        return cut
 
     def _apply_commands(self, commands: Mapping[str, ArmCommand]) -> None:
         m, dt = self.model, self.dt
@@ -400,16 +368,11 @@ class PhysicsHands:
                 now[side] = True
             elif before[side] and self._low[side] >= self.options.release_ticks:
                 now[side] = False
-        for side in SIDES:
-            if before[side] and not now[side]:
-                events.append(HandEvent(t, "release", side))
+        events += grasp_events(t, before, now)
         for side in SIDES:
             if now[side] and not before[side]:
-                events.append(HandEvent(t, "grasp", side))
                 self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
                 self._press(side)
-        if all(now.values()) and not all(before.values()):
-            events.append(HandEvent(t, "hold_both", None))
         if any(before.values()) and not any(now.values()):
             self._landed_since_release = False
         self.grasped = now

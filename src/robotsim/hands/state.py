@@ -8,9 +8,9 @@ the latest one out and calls subscribers with each new snapshot and its events.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -22,6 +22,10 @@ __all__ = [
     "HandState",
     "HandsObservable",
     "HandsState",
+    "SnapshotSource",
+    "blank_hands_state",
+    "grasp_events",
+    "hands_snapshot",
 ]
 
 EVENT_TYPES = ("touch", "grasp", "hold_both", "release", "landed")
@@ -121,6 +125,65 @@ class HandsState:
             "ball_resting": self.ball_resting,
             "ball_surface": self.ball_surface,
         }
+
+
+class SnapshotSource(Protocol):
+    """What :func:`hands_snapshot` reads of a simulation (kinematic or physics): per
+    side (``"L"``, ``"R"``, in that order) the fingers touching, grasped, blocked and the
+    tip spread (m); the time (s), ``T_world_ball`` ``(4, 4)`` and ``q`` ``(nq,)``."""
+
+    touch: dict[str, tuple[bool, bool, bool]]
+    grasped: dict[str, bool]
+    blocked: dict[str, bool]
+    spread: dict[str, float]
+
+    @property
+    def t(self) -> float: ...
+
+    @property
+    def ball_T(self) -> np.ndarray: ...
+
+    @property
+    def q(self) -> np.ndarray: ...
+
+
+def hands_snapshot(
+    sim: SnapshotSource, ball_velocity: np.ndarray, ball_resting: bool, ball_surface: str | None
+) -> HandsState:
+    """The :class:`HandsState` of ``sim`` after a tick; ``ball_velocity`` (m/s) ``(3,)``,
+    ``ball_surface`` the surface the ball lies on (or None)."""
+    both = all(sim.grasped.values())
+    hands = {
+        s: HandState(s, sim.touch[s], g, not both, sim.blocked[s], sim.spread[s])
+        for s, g in sim.grasped.items()
+    }
+    return HandsState(
+        t=sim.t,
+        hands=hands,
+        grasped_by=tuple(s for s, g in sim.grasped.items() if g),
+        held_by_both=both,
+        ball_pose=sim.ball_T,
+        ball_velocity=ball_velocity,
+        ball_resting=ball_resting,
+        ball_surface=ball_surface,
+        q=sim.q,
+    )
+
+
+def grasp_events(t: float, before: Mapping[str, bool], now: Mapping[str, bool]) -> list[HandEvent]:
+    """The events of a tick that changed which hands hold the ball (per side, before
+    and after): releases, then grasps, then ``hold_both`` when both now hold it."""
+    out = [HandEvent(t, "release", s) for s in before if before[s] and not now[s]]
+    out += [HandEvent(t, "grasp", s) for s in now if now[s] and not before[s]]
+    if all(now.values()) and not all(before.values()):
+        out.append(HandEvent(t, "hold_both", None))
+    return out
+
+
+def blank_hands_state() -> HandsState:
+    """The placeholder state before a simulation's first reset."""
+    hs = HandState("L", (False, False, False), False, True, False, 0.0)
+    return HandsState(0.0, {"L": hs, "R": hs}, (), False, np.eye(4), np.zeros(3), False, None)
 
 
 Listener = Callable[[HandsState, tuple[HandEvent, ...]], None]

@@ -355,48 +355,46 @@ class Player:
             return None
         return Switch(i, float(s.t[i]), sw.from_foot, sw.to_foot, sw.error_m)
 
+    def run(self) -> PlaybackResult:
+        """Play from the start (tick 0) to the end and collect the results."""
+        self.reset()
+        samples = self.samples
+        n = samples.ticks + 1
+        T_root = np.empty((n, 4, 4))
+        support = np.empty(n, dtype=np.int64)
+        heights = np.empty((n, len(self.soles)))
+        tracker = self.tracker
+        T_root[0] = tracker.state.T_world_root
+        support[0] = tracker.support
+        heights[0] = tracker.heights
+        switches: list[Switch] = []
+        for i in range(1, n):
+            sw = self.step()
+            if sw is not None:
+                switches.append(sw)
+            T_root[i] = tracker.state.T_world_root
+            support[i] = tracker.support
+            heights[i] = tracker.heights
+        return PlaybackResult(
+            self.model,
+            samples,
+            self.soles,
+            self.settings,
+            T_root,
+            support,
+            heights,
+            tuple(switches),
+            self.timeline.labels,
+        )
+
 
 def play(
-    model: RobotModel,
-    timeline: Timeline,
-    soles: tuple[SoleSpec, ...],
-    method: SpeedMethod = "fixed_tick",
-    tick: float = 0.01,
-    points: int | np.ndarray = 50,
-    settings: ContactSettings | None = None,
-    min_tick: float = 0.0,
+    model: RobotModel, timeline: Timeline, soles: tuple[SoleSpec, ...], *args: Any, **kwargs: Any
 ) -> PlaybackResult:
-    """Play ``timeline`` kinematically with support switching (module docs);
-    ``points`` and ``min_tick`` as :meth:`Timeline.sample`."""
-    player = Player(model, timeline, soles, method, tick, points, settings, min_tick)
-    samples = player.samples
-    n = samples.ticks + 1
-    T_root = np.empty((n, 4, 4))
-    support = np.empty(n, dtype=np.int64)
-    heights = np.empty((n, len(soles)))
-    tracker = player.tracker
-    T_root[0] = tracker.state.T_world_root
-    support[0] = tracker.support
-    heights[0] = tracker.heights
-    switches: list[Switch] = []
-    for i in range(1, n):
-        sw = player.step()
-        if sw is not None:
-            switches.append(sw)
-        T_root[i] = tracker.state.T_world_root
-        support[i] = tracker.support
-        heights[i] = tracker.heights
-    return PlaybackResult(
-        model,
-        samples,
-        tuple(soles),
-        player.settings,
-        T_root,
-        support,
-        heights,
-        tuple(switches),
-        timeline.labels,
-    )
+    """Play ``timeline`` kinematically with support switching (module docs); the
+    further arguments are :class:`Player`'s (``method``, ``tick``, ``points``,
+    ``settings``, ``min_tick``; ``points`` and ``min_tick`` as :meth:`Timeline.sample`)."""
+    return Player(model, timeline, soles, *args, **kwargs).run()
 
 
 def compare_speed_methods(
