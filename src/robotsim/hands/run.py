@@ -19,8 +19,9 @@ from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
 from robotsim.hands.script import HandsSim, ScriptPlayer
 from robotsim.hands.state import HandsState
+from robotsim.run_io import RunOptions, opened_recorder
 
-__all__ = ["MODES", "make_sim", "run_hand_data", "run_hand_scenario"]
+__all__ = ["MODES", "make_sim", "run_hand_data", "run_hand_kind", "run_hand_scenario"]
 
 MODES = ("kinematic", "physics")
 
@@ -207,3 +208,16 @@ def _write_trace(path: Path, rows: list[HandsState]) -> None:
                     int(s.ball_resting),
                 ]
             )
+
+
+def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
+    """The ``kind: hand_ball_transfer`` runner of ``robotsim run`` (the arm-and-hand
+    paper, :mod:`robotsim.scenario.kinds`): its script sets the length; ``--duration``
+    stops it early; ``--mode`` picks kinematic (default) or physics. Records into the
+    run store when ``options`` names a database or an output folder."""
+    if not (options.db or options.out_dir is not None):
+        return run_hand_data(data, source, options.mode, None, None, options.duration)
+    with opened_recorder(options) as recorder:
+        return run_hand_data(
+            data, source, options.mode, options.out_dir, recorder, options.duration
+        )

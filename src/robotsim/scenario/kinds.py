@@ -87,7 +87,7 @@ KINDS: Mapping[str, ScenarioKind] = _table(
     ScenarioKind(
         "hand_ball_transfer", "two arms with hands passing a ball (seed 001)",
         schema="robotsim.hands.scenario_spec:HandScenario",
-        runner="robotsim.scenario.runner:run_hand_kind",
+        runner="robotsim.hands.run:run_hand_kind",
         studio_opener="robotsim.studio.hands.driver:open_hand_scenario",
     ),
     ScenarioKind(
@@ -110,6 +110,7 @@ KINDS: Mapping[str, ScenarioKind] = _table(
         schema="robotsim.sweep.schema:SweepSpec",
         command="sweep",
         studio_opener="robotsim.studio.sweep.opener:open_sweep",
+        studio_panel="robotsim.studio.sweep.panel:SweepPanel", panel_tab=("Sweep", "chart-dots"),
     ),
 )  # fmt: skip
 

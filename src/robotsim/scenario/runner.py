@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from robotsim.errors import ScenarioError
-from robotsim.run_io import RunOptions, open_recorder
+from robotsim.run_io import RunOptions
 from robotsim.scenario.kinds import kind_of
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
-__all__ = ["run_file", "run_hand_kind"]
+__all__ = ["run_file"]
 
 
 def run_file(
@@ -37,19 +37,3 @@ def run_file(
             f"use 'robotsim {kind.command} {source}'"
         )
     return kind.load_runner()(data, source, opts)
-
-
-def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    """``kind: hand_ball_transfer`` (the arm-and-hand paper): its script sets the length;
-    ``--duration`` stops it early; ``--mode`` picks kinematic (default) or physics."""
-    from robotsim.hands.run import run_hand_data
-
-    recorder = open_recorder(options) if (options.db or options.out_dir is not None) else None
-    try:
-        return run_hand_data(
-            data, source, options.mode, options.out_dir, recorder, options.duration
-        )
-    finally:
-        close = getattr(recorder, "close", None)
-        if close is not None:
-            close()
