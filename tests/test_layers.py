@@ -219,3 +219,42 @@ def test_no_test_imports_another_test_module() -> None:
                 if last.startswith("test_") or last == "conftest":
                     bad.append(f"{path.relative_to(REPO)}:{node.lineno} imports {name}")
     assert not bad, "\n".join(bad)
+
+
+def module_edges() -> dict[str, set[str]]:
+    """``{module: {modules of the same unit it imports}}`` over ``src/robotsim`` (every
+    import, typing-only and function-level ones too; ``from pkg import sub`` is an edge
+    to the submodule ``pkg.sub``, ``from pkg import name`` to ``pkg`` itself)."""
+    files = {module_name(p): p for p in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for mod, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1])
+                    target = f"{base}.{node.module}" if node.module else base
+                else:
+                    target = node.module or ""
+                targets = [
+                    f"{target}.{a.name}" if f"{target}.{a.name}" in files else target
+                    for a in node.names
+                ]
+            for t in targets:
+                if t in files and t != mod and unit_of(t) == unit_of(mod) != ROOT:
+                    graph[mod].add(t)
+    return graph
+
+
+def test_no_import_cycles_inside_packages() -> None:
+    """Inside one package the modules import each other one way too (typing-only
+    imports count: a ``TYPE_CHECKING`` import is still an arrow a reader follows)."""
+    cycles = [c for c in strongly_connected(module_edges()) if len(c) > 1]
+    assert not cycles, "modules of one package that import each other in a cycle:\n" + "\n".join(
+        " <-> ".join(c) for c in cycles
+    )

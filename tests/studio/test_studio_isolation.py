@@ -53,7 +53,8 @@ def pair():
 def test_each_studio_shows_what_it_was_given(pair) -> None:
     a, b = pair
     assert list(a.kinds) == list(KINDS) and dict(b.kinds) == {}
-    assert set(a.panels) == {"sim", "pose", "motion", "mobile", "clearance", "open", "view"}
+    shown = {"sim", "pose", "motion", "mobile", "clearance", "sweep", "open", "view"}
+    assert set(a.panels) == shown
     assert set(b.panels) == {"sim", "view"}
     assert a.driver_names() == (PoseTour.name,) and b.driver_names() == ("still",)
 
@@ -120,3 +121,36 @@ def test_no_studio_module_keeps_a_mutable_table() -> None:
     files = sorted(root.rglob("*.py"))
     assert len(files) > 10
     assert [b for f in files for b in _module_level_mutables(f)] == []
+
+
+def test_only_the_studio_core_touches_its_clock() -> None:
+    """Panels, openers and drivers read time through the studio's interface
+    (``studio.time``, ``studio.dt``, the ``t, dt`` of ``Driver.step``), so the clock
+    behind it can change without touching them."""
+    root = Path(robotsim.studio.__file__).parent
+    bad = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name in ("app.py", "clock.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in ("clock", "_clock"):
+                bad.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert not bad, f"reads the studio clock directly: {bad}"
+
+
+def test_the_studio_offers_every_member_of_its_interface(pair) -> None:  # type: ignore[no-untyped-def]
+    """``StudioAPI`` (what panels, openers and drivers are typed against) names only
+    what ``Studio`` has, with the same signatures."""
+    import inspect
+
+    from robotsim.studio.interface import StudioAPI
+
+    studio = pair[0]
+    names = {n for n in vars(StudioAPI) if not n.startswith("_")} | set(StudioAPI.__annotations__)
+    assert {"load_scene", "time", "dt", "source", "driver_as"} <= names
+    for name in sorted(names):
+        assert hasattr(studio, name), name
+        declared = inspect.getattr_static(StudioAPI, name, None)
+        if inspect.isfunction(declared):
+            got = inspect.signature(getattr(Studio, name))
+            assert list(got.parameters) == list(inspect.signature(declared).parameters), name

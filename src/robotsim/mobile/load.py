@@ -5,7 +5,6 @@ the field, obstacles), giving the robots in SI units (:class:`RobotSetup`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,26 +13,14 @@ from pydantic import ValidationError
 
 from robotsim.errors import RobotsimError, ScenarioError
 from robotsim.mobile.obstacles import place_obstacles
-from robotsim.mobile.schema import MobileScenario, RobotSpec
+from robotsim.mobile.schema import MobileScenario
+from robotsim.mobile.types import RobotSetup
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 from robotsim.model.robot import RobotModel
 from robotsim.physics.drives import drivable, drive_of
 from robotsim.validation import format_validation_error
 
 __all__ = ["RobotSetup", "footprint_radius", "load_mobile"]
-
-
-@dataclass(frozen=True)
-class RobotSetup:
-    """One robot after expanding ``count``: SI units, radians."""
-
-    name: str
-    spec: RobotSpec
-    model: RobotModel
-    start: np.ndarray
-    goal: np.ndarray
-    path: np.ndarray
-    radius: float
 
 
 def _angle(sc: MobileScenario, v: float) -> float:

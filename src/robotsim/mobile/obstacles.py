@@ -10,7 +10,7 @@ from robotsim.errors import ScenarioError
 from robotsim.mobile.schema import MobileScenario
 
 if TYPE_CHECKING:
-    from robotsim.mobile.load import RobotSetup
+    from robotsim.mobile.types import RobotSetup
 
 __all__ = ["place_obstacles"]
 

@@ -13,13 +13,13 @@ from robotsim.mobile.metrics import normalised_response
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 
 if TYPE_CHECKING:
-    from robotsim.mobile.run import MobileRun
+    from robotsim.mobile.types import RunView
 
 __all__ = ["final_objects", "responses", "run_summary", "trajectories", "write_outputs"]
 
 
 def write_outputs(
-    run: MobileRun, summary: dict[str, Any], out_dir: str | Path, recorder: Any = None
+    run: RunView, summary: dict[str, Any], out_dir: str | Path, recorder: Any = None
 ) -> None:
     """Write ``summary.json`` (with its ``outputs`` listed), ``map.png`` (always) and
     the plots the file asks for into ``out_dir``."""
@@ -55,7 +55,7 @@ def write_outputs(
     (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
 
 
-def trajectories(run: MobileRun) -> list[dict[str, Any]]:
+def trajectories(run: RunView) -> list[dict[str, Any]]:
     """Every robot's sampled path with its start, goal and footprint, as the map draws them."""
     out = []
     for i, rb in enumerate(run.robots):
@@ -74,7 +74,7 @@ def trajectories(run: MobileRun) -> list[dict[str, Any]]:
     return out
 
 
-def final_objects(run: MobileRun) -> list[dict[str, Any]]:
+def final_objects(run: RunView) -> list[dict[str, Any]]:
     """Scene objects at their final poses, as the map draws them."""
     out: list[dict[str, Any]] = []
     names = {o.name for o in run.sc.objects}
@@ -96,7 +96,7 @@ def final_objects(run: MobileRun) -> list[dict[str, Any]]:
     return out
 
 
-def responses(run: MobileRun) -> list[dict[str, Any]]:
+def responses(run: RunView) -> list[dict[str, Any]]:
     """Every robot's normalised step response (the paper's figure 5)."""
     out = []
     t = np.array(run.times)
@@ -113,7 +113,7 @@ def responses(run: MobileRun) -> list[dict[str, Any]]:
     return out
 
 
-def run_summary(run: MobileRun, source: str, duration: float | None) -> dict[str, Any]:
+def run_summary(run: RunView, source: str, duration: float | None) -> dict[str, Any]:
     """The run's ``summary.json`` content (per-robot results, the paper's numbers)."""
     sc = run.sc
     sim_time = run.world.time

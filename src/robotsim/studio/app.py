@@ -10,12 +10,15 @@ panels, from :data:`robotsim.scenario.kinds.KINDS` by default), its tabs and its
 drivers are given to ``Studio(...)``; nothing is registered in module-level tables, so
 two studios in one process share no state.
 
-**The panel interface.** Panels (and openers, drivers) use these, not the fields
-behind them: :attr:`gui` (add controls), :attr:`scene` (draw nodes),
+**The panel interface** (:class:`robotsim.studio.interface.StudioAPI`, which panels,
+openers and drivers import for typing instead of this module). They use these, not the
+fields behind them: :attr:`gui` (add controls), :attr:`scene` (draw nodes),
 :meth:`robot_names`, :meth:`robot`, :meth:`find_robot`, :meth:`views`, :meth:`set_q`,
 :meth:`set_joint`, :meth:`add_robot`, :meth:`remove_robot`, :meth:`open`, :meth:`load_default`,
-:meth:`load_scene`, :meth:`frame_camera`, :meth:`show_grid`; the clock through
-:meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :attr:`time`, :attr:`playing`,
+:meth:`load_scene`, :attr:`source` (the scenario file shown), :meth:`keep_objects`,
+:meth:`frame_camera`, :meth:`show_grid`, :meth:`push`; time through :attr:`time` and
+:attr:`dt` (a driver's ``step`` also receives ``t, dt``), never the clock object; the
+clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :attr:`playing`,
 :attr:`real_time_factor`; drivers through :meth:`driver_as`, :attr:`driver_name`,
 :meth:`driver_names`, :meth:`set_driver`, :meth:`use_driver`, :meth:`release_driver`,
 :meth:`add_driver`; :meth:`clients` (connected pages);
@@ -32,7 +35,6 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -46,6 +48,7 @@ from robotsim.model.robot import RobotModel
 from robotsim.spatial import trans
 from robotsim.studio.clock import SimClock
 from robotsim.studio.drivers import Driver, PoseTour
+from robotsim.studio.interface import SceneRobot
 from robotsim.studio.robot_view import RobotView
 
 if TYPE_CHECKING:
@@ -76,17 +79,6 @@ def default_robots() -> list[str]:
     wanted = ["puma560", "humanoid17", "dual_arm_hands", "omni3"]
     chosen = [n for n in wanted if n in have]
     return chosen or library_names()[:1]
-
-
-@dataclass(frozen=True)
-class SceneRobot:
-    """A robot of a scene :meth:`Studio.load_scene` builds (see :meth:`Studio.add_robot`)."""
-
-    model: RobotModel | str | Path
-    name: str | None = None
-    T_world_base: np.ndarray | None = None
-    q: np.ndarray | None = None
-    on_ground: bool = False
 
 
 def camera_view(
@@ -161,6 +153,7 @@ class Studio:
         self._driver: Driver = PoseTour()
         self._scene_driver: Driver | None = None  # the driver the loaded scene brought
         self._title = "empty"
+        self._source: Path | None = None  # the scenario file shown, if any
         self._updates = 0
         self._listeners: dict[str, list[Callable[[], None]]] = {}
         self._stop = threading.Event()
@@ -190,6 +183,12 @@ class Studio:
     @property
     def title(self) -> str:
         return self._title
+
+    @property
+    def source(self) -> Path | None:
+        """The scenario file of the scene shown (set by :meth:`open` before the scene
+        loads, so panels see it on the ``driver`` event), or None."""
+        return self._source
 
     @property
     def updates(self) -> int:
@@ -524,9 +523,15 @@ class Studio:
             if not path.exists():  # a path that exists wins over a shipped scenario's name
                 path = find_shipped(s, "scenario") or path
             if is_scenario_file(path):
-                return open_scenario(self, path)
+                previous, self._source = self._source, path.resolve()
+                try:
+                    return open_scenario(self, path)
+                except BaseException:
+                    self._source = previous
+                    raise
         model = load_robot(s)  # validate before clearing the scene
         title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
+        self._source = None
         self.load_scene(title, [SceneRobot(model)])
         return self.title
 

@@ -11,24 +11,16 @@ through its named poses (or a gentle sweep of every joint when it has none), so
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robotsim.studio.interface import Driver
+
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["Driver", "PoseTour"]
-
-
-class Driver(Protocol):
-    name: str
-
-    def reset(self, studio: Studio) -> None:
-        """Called when the studio resets (time back to 0, robots at their start)."""
-
-    def step(self, studio: Studio, t: float, dt: float) -> None:
-        """Advance every robot it drives to time ``t`` (s); ``dt`` is the step (s)."""
 
 
 class PoseTour:

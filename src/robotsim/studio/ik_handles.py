@@ -19,7 +19,7 @@ from robotsim.model.robot import RobotModel
 from robotsim.spatial import R_to_quat, inv_T, make_T, quat_to_R
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["IKHandles", "handle_frames"]
 

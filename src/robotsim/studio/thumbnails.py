@@ -16,7 +16,7 @@ import numpy as np
 from robotsim.spatial import R_to_quat
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
     from robotsim.studio.robot_view import RobotView
 
 __all__ = ["camera_looking_at", "capture", "load_png", "save_png"]

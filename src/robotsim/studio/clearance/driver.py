@@ -29,7 +29,7 @@ from robotsim.spatial import R_to_quat
 from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = [
     "CONTACT_RGB",
@@ -187,7 +187,7 @@ class ClearanceDriver:
 def open_clearance(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     """The ``kind: clearance`` studio opener: validate, compute the clearance once,
     then replace the scene (a bad file leaves the scene as it was)."""
-    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.interface import SceneRobot
 
     loaded = load_scenario(path)
     result = run(

@@ -17,7 +17,7 @@ import numpy as np
 from robotsim.studio.clearance.driver import ClearanceDriver
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["CURSOR_RGB", "ClearancePanel", "CurvePlot", "draw_curves"]
 

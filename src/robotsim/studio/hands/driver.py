@@ -17,7 +17,7 @@ from robotsim.spatial import R_to_quat
 if TYPE_CHECKING:
     from robotsim.hands.script import HandsSim
     from robotsim.hands.teleop import HandsTeleop
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["ROBOT_NAME", "HandsDriver", "ScriptDriver", "open_hand_scenario"]
 
@@ -106,7 +106,7 @@ def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     tables, with the script as the driver (press Play)."""
     from robotsim.hands.kinematic import KinematicHands
     from robotsim.hands.scenario_spec import hand_scenario_from_data
-    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.interface import SceneRobot
 
     spec, scene = hand_scenario_from_data(doc, str(path))
     sim = KinematicHands(scene, studio.dt)

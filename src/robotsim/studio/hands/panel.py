@@ -9,7 +9,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from robotsim.hands.teleop import HandsTeleop
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["HandsPanel", "hands_status_markdown"]
 

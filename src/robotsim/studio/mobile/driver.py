@@ -22,7 +22,7 @@ from robotsim.spatial import make_T, quat_to_R, rot_z
 from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["MobileDriver", "open_mobile"]
 
@@ -211,7 +211,7 @@ def _disc(studio: Studio, node: str, radius: float, rgb: tuple[int, int, int],
 
 def open_mobile(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     """The ``kind: mobile`` studio opener (:mod:`robotsim.scenario.kinds`)."""
-    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.interface import SceneRobot
 
     driver = MobileDriver(doc, str(path))  # validates before the scene changes
     robots = [

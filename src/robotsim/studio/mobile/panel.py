@@ -16,7 +16,7 @@ from robotsim.errors import InputError
 from robotsim.studio.mobile.driver import MobileDriver
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["MobilePanel", "ground_point"]
 

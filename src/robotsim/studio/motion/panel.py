@@ -18,7 +18,7 @@ from robotsim.model.robot import JointType
 
 if TYPE_CHECKING:
     from robotsim.motion.schema import Keyframe, Motion, Program
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
     from robotsim.studio.robot_view import RobotView
 
 __all__ = ["MotionPanel"]

@@ -22,7 +22,7 @@ from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
     from robotsim.motion.schema import Program
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["MotionPlayback", "PreparedMotion", "prepare"]
 

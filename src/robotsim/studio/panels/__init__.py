@@ -22,7 +22,7 @@ from robotsim.studio.panels.view import ViewPanel
 
 if TYPE_CHECKING:
     from robotsim.scenario.kinds import ScenarioKind
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = [
     "FilesPanel",

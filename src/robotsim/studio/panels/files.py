@@ -13,7 +13,7 @@ from robotsim.model import library_names
 from robotsim.studio.scenarios import list_scenarios
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["FilesPanel"]
 

@@ -12,7 +12,7 @@ from robotsim.model.robot import JointType
 from robotsim.studio.ik_handles import IKHandles
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["PosePanel", "slider_spec"]
 

@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["SimPanel", "short_title"]
 

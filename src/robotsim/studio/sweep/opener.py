@@ -3,7 +3,8 @@
 A sweep opens as one of its runs: the base scenario with that run's overrides (and
 seed), shown by the base kind's own opener. Opening a sweep folder's ``sweep.yaml``
 (what ``robotsim sweep --out DIR`` writes) replays its first finished run;
-:func:`open_sweep_run` opens any run of a folder by its key (``p00012-r0``). A
+:func:`open_sweep_run` opens any run of a folder by its key (``p00012-r0``), which the
+Sweep tab (:mod:`robotsim.studio.sweep.panel`) offers as a run picker. A
 ``motion_check`` file opens its program's robot at the start pose (the Motion tab plays
 the program).
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from robotsim.errors import InputError
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["open_motion_check", "open_sweep", "open_sweep_run"]
 
@@ -56,13 +57,16 @@ def open_sweep(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     return _open_task(studio, path, None, read_rows(path.parent))
 
 
-def open_sweep_run(studio: Studio, sweep_dir: str | Path, key: str) -> str:
-    """Replay run ``key`` of the sweep folder ``sweep_dir`` in the studio."""
+def open_sweep_run(studio: Studio, sweep: str | Path, key: str) -> str:
+    """Replay run ``key`` of a sweep folder (``robotsim sweep --out DIR``) or of a sweep
+    file in the studio."""
     from robotsim.sweep import read_meta, read_rows
 
-    folder = Path(sweep_dir)
-    read_meta(folder)  # a clear error for a folder that is not a sweep's
-    return _open_task(studio, folder / "sweep.yaml", key, read_rows(folder))
+    target = Path(sweep)
+    if target.is_dir():
+        read_meta(target)  # a clear error for a folder that is not a sweep's
+        target = target / "sweep.yaml"
+    return _open_task(studio, target, key, read_rows(target.parent))
 
 
 def open_motion_check(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
@@ -73,7 +77,7 @@ def open_motion_check(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     from robotsim.model import load_robot
     from robotsim.motion.check_kind import MotionCheckScenario
     from robotsim.motion.schema import load_program
-    from robotsim.studio.app import SceneRobot
+    from robotsim.studio.interface import SceneRobot
     from robotsim.validation import format_validation_error
 
     try:
