@@ -26,6 +26,7 @@ __all__ = [
     "Kind",
     "ShippedFile",
     "catalogue",
+    "find_shipped",
     "is_shipped",
     "resolve",
     "shipped_dir",

@@ -63,3 +63,26 @@ def test_a_motion_check_file_opens_its_robot(studio) -> None:  # type: ignore[no
     shown = open_scenario(studio, shipped_dir("scenario") / "walk_forward_check.yaml")
     assert "motion_check: walk_forward" in shown
     assert studio.robot_names() == ("humanoid17",)
+
+
+def test_the_sweep_tab_picks_any_run_and_replays_it(studio, sweep_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    from robotsim.studio.sweep.panel import SweepPanel
+
+    panel = studio.panels["sweep"]
+    assert isinstance(panel, SweepPanel)
+    studio.open(sweep_dir / "sweep.yaml")  # the Open tab's way: the tab follows
+    assert [c.key for c in panel.choices.values()] == ["p00000-r0", "p00001-r0", "p00002-r0"]
+    assert [c.status for c in panel.choices.values()] == ["ok", "ok", "not run"]
+    assert panel.run.value.startswith("p00000-r0 · x0=-9 · ok · path_length=")
+    assert "2 finished" in panel.header.content and "path_length:" in panel.detail.content
+    shown = panel.replay("p00002-r0")  # a run the folder has not run yet opens too
+    assert "run p00002-r0 (x0=-5)" in shown and panel.run.value.startswith("p00002-r0")
+    assert studio.robots["P"].initial_T_world_root[0, 3] == pytest.approx(-5.0)
+    assert panel.file == (sweep_dir / "sweep.yaml").resolve()  # replaying keeps the list
+
+    other = write_sweep(sweep_dir.parent, "loose", set={"duration": 0.1})  # not a folder
+    listed = panel.show(other)
+    assert len(listed) == 4 and {c.status for c in listed} == {"not run"}
+    assert "run p00003-r0 (kp=3, kd=0.4)" in panel.replay("p00003-r0")
+    with pytest.raises(InputError, match="neither a sweep folder nor a sweep file"):
+        panel.show(sweep_dir / "nothing")

@@ -226,3 +226,36 @@ def test_base_scenario_by_file_and_every_kind_validates(tmp_path: Path) -> None:
         assert sw.tasks and sw.spec.name == f.stem
     assert len(load_sweep(repo / "sweeps" / "soccer_random_layouts.yaml").tasks) >= 200
     assert TINY["base"] == "pid_p_vs_pd"
+
+
+def test_the_folder_copy_keeps_a_usable_base(tmp_path: Path, monkeypatch) -> None:
+    """The output folder's ``sweep.yaml`` names its base scenario so that it resolves
+    from the folder, wherever the command runs: a file as an absolute path, a shipped
+    scenario by its name; the folder then re-opens and resumes from anywhere."""
+    from robotsim.sweep import load_sweep, run_sweep
+
+    scen = tmp_path / "mine" / "scenarios"
+    scen.mkdir(parents=True)
+    base = scen / "pd.yaml"
+    base.write_text((shipped_dir("scenario") / "pid_p_vs_pd.yaml").read_text())
+    sweeps = tmp_path / "mine" / "sweeps"
+    sweeps.mkdir()
+    params = {"kd": {"path": "robots.1.controller.gains.x.kd", "values": [0.2]}}
+    f = write_sweep(sweeps, "rel", base="../scenarios/pd.yaml", parameters=params,
+                    set={"duration": 0.2})  # fmt: skip
+    out = tmp_path / "results" / "rel"
+    assert run_sweep(f, out, workers=1).ok == 1
+    copy = (out / "sweep.yaml").read_text()
+    assert "# as written: ../scenarios/pd.yaml" in copy and copy.count("\nbase:") == 1
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_sweep(out / "sweep.yaml").base_path == base.resolve()
+    again = run_sweep(out / "sweep.yaml", out, resume=True)
+    assert (again.skipped, again.ok, again.failed) == (1, 0, 0)
+
+    shipped = write_sweep(sweeps, "named", parameters=params, set={"duration": 0.2})
+    from robotsim.sweep.engine import _write_sweep_copy
+
+    _write_sweep_copy(load_sweep(shipped), tmp_path / "named.yaml")
+    assert (tmp_path / "named.yaml").read_text() == shipped.read_text()  # a name stays

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import shutil
 import time
 import uuid
 from collections.abc import Callable
@@ -144,9 +143,42 @@ def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -
         "digest": digest,
         "created": time.time(),
     }
-    shutil.copyfile(sw.source, out_dir / "sweep.yaml")
+    _write_sweep_copy(sw, out_dir / "sweep.yaml")
     (out_dir / META).write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return meta
+
+
+def _write_sweep_copy(sw: LoadedSweep, dest: Path) -> None:
+    """The sweep file as run, into the output folder, with a ``base:`` that still
+    resolves from there: a shipped scenario's name stays a name, a file becomes its
+    absolute path (the original is kept in a comment). The rest of the text, comments
+    included, is copied as it is."""
+    import re
+
+    from robotsim.shipped import is_shipped
+
+    text = sw.source.read_text(encoding="utf-8")
+    shipped = is_shipped(sw.base_path) and sw.spec.base.strip() in (
+        sw.base_path.stem,
+        sw.base_path.name,
+    )
+    if not shipped:
+        new = f"base: {json.dumps(str(sw.base_path))}  # as written: {sw.spec.base}"
+        text, n = re.subn(r"(?m)^base:[^\n]*$", lambda _: new, text, count=1)
+        if n != 1 or _mapping_of(text).get("base") != str(sw.base_path):
+            import yaml
+
+            data = load_sweep_data(sw.source)
+            data["base"] = str(sw.base_path)
+            text = yaml.safe_dump(data, sort_keys=False)
+    dest.write_text(text, encoding="utf-8")
+
+
+def _mapping_of(text: str) -> dict[str, Any]:
+    from robotsim.validation import safe_load
+
+    data = safe_load(text)
+    return data if isinstance(data, dict) else {}
 
 
 ProgressFn = Callable[[int, int, int, int], None]  # done, failed, total, skipped

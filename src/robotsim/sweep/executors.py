@@ -6,9 +6,10 @@ as runs finish, in completion order. ``stop()`` cancels what has not started (Ct
 - :class:`LocalPool`: ``concurrent.futures`` processes (spawned, SIGINT ignored so a
   Ctrl-C reaches only the driver, which then stops them).
 - :class:`DaskCluster`: a running scheduler (``tcp://HOST:PORT``) or ``local:N`` (a
-  ``distributed.LocalCluster`` of N one-thread worker processes on 127.0.0.1). The
-  scheduler re-runs the tasks of a worker that dies on the other workers; each task's
-  row comes back once, so no run is lost or counted twice.
+  ``distributed.LocalCluster`` of N one-thread worker processes on 127.0.0.1, without
+  Dask's task profiler). Joining it prepares every worker once (the imports a run
+  needs). The scheduler re-runs the tasks of a worker that dies on the other workers;
+  each task's row comes back once, so no run is lost or counted twice.
 """
 
 from __future__ import annotations
@@ -69,7 +70,18 @@ class LocalPool:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-_PROBE = "__import__('robotsim.sweep.worker').__version__"
+# Run on every worker when the cluster is joined: imports what a run needs (so no task
+# pays for it) and fails on a worker without robotsim, which the error then names.
+_PROBE = "__import__('robotsim.sweep.worker', fromlist=['prepare']).prepare()"
+
+# A local cluster's workers run the sweep's tasks, nothing else: Dask's statistical
+# profiler (a thread sampling every task's stack every 10 ms), its GIL sampling and a
+# 10 Hz memory poll would take the cores from the runs on a small machine.
+LOCAL_WORKER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 class DaskCluster:
@@ -89,14 +101,17 @@ class DaskCluster:
             n = address.split(":", 1)[1]
             if not n.isdigit() or int(n) < 1:
                 raise InputError(f"--cluster {address}: expected local:N with N >= 1 workers")
-            self._cluster = LocalCluster(
-                n_workers=int(n),
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                silence_logs=40,
-            )
+            import dask
+
+            with dask.config.set(LOCAL_WORKER_CONFIG):  # the nannies pass it on
+                self._cluster = LocalCluster(
+                    n_workers=int(n),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=40,
+                )
             target: Any = self._cluster
         elif address.startswith("tcp://"):
             target = address

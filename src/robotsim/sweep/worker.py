@@ -17,7 +17,7 @@ from typing import Any
 
 from robotsim.sweep.design import RunTask
 
-__all__ = ["SweepJob", "lookup", "run_one"]
+__all__ = ["SweepJob", "lookup", "prepare", "run_one"]
 
 _MISSING = object()
 
@@ -84,6 +84,23 @@ def _run_id(db: str | None, sweep_id: str, key: str) -> int | None:
     except Exception:  # the store is the runner's business; the row still counts
         return None
     return runs[0].id if runs else None
+
+
+def prepare() -> str:
+    """Import what :func:`run_one` needs, once per worker process (a Dask cluster calls
+    it when the sweep joins, so the first task pays nothing extra); returns the robotsim
+    version."""
+    from importlib.metadata import version
+
+    import robotsim.recording
+    import robotsim.scenario.kinds
+    import robotsim.scenario_yaml
+    import robotsim.sweep.targets  # noqa: F401
+
+    try:
+        return version("robotsim")
+    except Exception:  # a source tree that is not installed
+        return "unknown"
 
 
 def run_one(job: SweepJob, task: RunTask) -> dict[str, Any]:
