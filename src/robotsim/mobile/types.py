@@ -13,6 +13,7 @@ from robotsim.mobile.schema import MobileScenario, RobotSpec
 from robotsim.model.robot import RobotModel
 
 if TYPE_CHECKING:
+    from robotsim.mobile.formation import Formation
     from robotsim.physics import Scene, World
 
 __all__ = ["RobotSetup", "RunView"]
@@ -35,7 +36,8 @@ class RunView(Protocol):
     """A mobile run as the report reads it: the scenario and robots, the obstacles
     ``(n, 3)`` (x, y, radius in m), the poses ``(x, y, theta)`` sampled per robot at
     ``times`` (s), when each reached its goal (s, or None), the physics world and
-    scene, the control tick (s) and the wall time (s)."""
+    scene, the control tick (s), the wall time (s), the formation (or None) and the
+    robot-robot contact episodes."""
 
     sc: MobileScenario
     robots: list[RobotSetup]
@@ -48,5 +50,8 @@ class RunView(Protocol):
     world: World
     tick: float
     wall_time: float
+    formation: Formation | None
 
     def results(self) -> dict[str, dict[str, Any]]: ...
+
+    def robot_collisions(self) -> dict[str, Any]: ...

@@ -22,7 +22,7 @@ from robotsim.studio.profile.summary import (
 )
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["ProfilePanel"]
 
