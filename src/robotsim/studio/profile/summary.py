@@ -5,6 +5,7 @@ wheeled base from a file drive in the studio."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -14,13 +15,15 @@ from robotsim.profile.types import Profile
 
 __all__ = ["Marker", "drive_scenario", "profile_markdown", "profile_markers"]
 
-#: marker colours by kind (RGB 0..255)
-COLOURS = {
-    "sole": (40, 160, 60),
-    "tool": (220, 120, 20),
-    "fingertip": (200, 40, 160),
-    "wheel": (30, 110, 220),
-}
+#: marker colours by kind (RGB 0..255), read-only
+COLOURS = MappingProxyType(
+    {
+        "sole": (40, 160, 60),
+        "tool": (220, 120, 20),
+        "fingertip": (200, 40, 160),
+        "wheel": (30, 110, 220),
+    }
+)
 
 
 @dataclass(frozen=True)
