@@ -137,6 +137,10 @@ def run_hand_data(
     caller); ``source`` is the file name for messages; ``duration`` (s) cuts it short."""
     from robotsim.hands.scenario_spec import hand_scenario_from_data
 
+    if isinstance(data, dict) and "gripper" in data:  # one arm with a parallel gripper
+        from robotsim.hands.gripper_scenario import run_gripper_data
+
+        return run_gripper_data(data, source, mode, out_dir, recorder)
     spec, scene = hand_scenario_from_data(data, source)
     return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder, duration)
 
