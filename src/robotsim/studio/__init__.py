@@ -8,7 +8,7 @@ Start it with ``robotsim studio [ROBOT|FILE|SCENARIO]`` or from Python::
     studio.serve_forever()
 
 ``Studio(kinds=..., tabs=..., drivers=...)`` chooses what it shows (see
-:mod:`robotsim.studio.app` for the panel interface).
+:class:`robotsim.studio.interface.StudioAPI` for the panel interface).
 """
 
 from robotsim.studio.app import SceneRobot as SceneRobot

@@ -5,7 +5,7 @@ A studio is given its tabs (``Studio(tabs=...)``, a list of :class:`Tab`);
 kind the studio opens (their ``studio_panel`` in :mod:`robotsim.scenario.kinds`), then
 Open and View. A panel class is called as ``Panel(studio)`` inside its tab and keeps
 itself up to date through ``studio.on(event, ...)``, using only the studio's panel
-interface (see :mod:`robotsim.studio.app`).
+interface (:class:`robotsim.studio.interface.StudioAPI`).
 """
 
 from __future__ import annotations
