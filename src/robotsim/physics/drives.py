@@ -161,9 +161,26 @@ def wheel_ground_height(model: Any, drive: WheelDrive) -> float:
     return low
 
 
-def _profile_drive(model: Any) -> WheelDrive | None:
-    from robotsim.profile.resolve import resolve_profile
+def _spinning_joints(model: Any) -> int:
+    """How many joints could turn a wheel (continuous, or revolute without limits)."""
+    from robotsim.model.robot import JointType
 
+    return sum(
+        1
+        for j in model.joints
+        if j.mimic is None
+        and (
+            j.type is JointType.CONTINUOUS
+            or (j.type is JointType.REVOLUTE and not math.isfinite(j.limits.lower))
+        )
+    )
+
+
+def _profile_drive(model: Any) -> WheelDrive | None:
+    from robotsim.profile.resolve import profile_file_for, resolve_profile
+
+    if _spinning_joints(model) < 2 and profile_file_for(model) is None:
+        return None  # no wheels possible: skip the inference (FK, mesh points)
     prof = resolve_profile(model)
     if prof.drive is None:
         return None
