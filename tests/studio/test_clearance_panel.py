@@ -142,3 +142,37 @@ def test_a_bad_clearance_file_leaves_the_scene(studio, tmp_path):
         studio.open(bad)
     assert list(studio.robots) == ["puma560"]
     studio.clear()
+
+
+def test_end_link_paths_are_drawn_as_labelled_polylines(three):
+    """The paper's Fig. 9 in the studio: one polyline per robot through its end frame's
+    positions over the run, in its own colour, labelled, removed with the scene."""
+    from robotsim.clearance.report import end_paths
+    from robotsim.studio.clearance.driver import PATH_RGB
+
+    d = three.driver
+    assert set(d.path_handles) == {"A", "B", "C"}
+    for k, r in enumerate(d.robots):
+        line, label, end = d.path_handles[r.name]
+        p = d.paths[r.name]
+        assert p.ndim == 2 and p.shape[1] == 3 and len(p) > 50
+        # the segments chain the path points, in the robot's colour
+        np.testing.assert_allclose(line.points[:, 0], p[:-1], atol=1e-6)
+        np.testing.assert_allclose(line.points[:, 1], p[1:], atol=1e-6)
+        assert np.all(np.asarray(line.colors) == PATH_RGB[k])
+        assert label.text == f"path {r.name}"
+        np.testing.assert_allclose(label.position, p[0], atol=1e-6)
+        np.testing.assert_allclose(end.position, p[-1], atol=1e-6)
+        # the end of the path is where the robot's end frame is at the end of the run
+        ref = end_paths(d.loaded.scene, d.loaded.trajectories, np.array([0.0, d.end]))
+        np.testing.assert_allclose(p[[0, -1]], ref[r.name], atol=1e-6)
+        assert np.ptp(p, axis=0).max() > 0.05  # the arm really moves
+    # the three paths differ (A/B/C are distinct arms)
+    assert not np.allclose(d.paths["A"][-1], d.paths["B"][-1])
+    panel = three.panels["clearance"]
+    panel.show_paths.value = False
+    d.set_paths_visible(False)
+    assert not any(h.visible for hs in d.path_handles.values() for h in hs)
+    d.set_paths_visible(True)
+    kept = {id(h) for h in three.objects}  # removed with the scene
+    assert all(id(h) in kept for hs in d.path_handles.values() for h in hs)

@@ -1,7 +1,10 @@
 """Clearance scenarios in the studio (seed 004): the robots move along their
 trajectories on the studio clock, and each robot's bounding volumes are drawn as
 translucent meshes that follow the links, coloured by the current distance of the
-robot to its nearest other robot (red in contact, yellow near, green far).
+robot to its nearest other robot (red in contact, yellow near, green far). The
+end-link path of every robot over the whole run (the paper's Fig. 9, as ``robotsim
+clearance`` writes to ``paths.png``) is drawn as a polyline in the robot's colour,
+labelled with its name at the start, a marker at the end.
 
 The clearance result (:func:`robotsim.clearance.run`: distance curves, minima and
 collision intervals) is computed once when the scenario opens; the Clearance tab
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.clearance import ClearanceResult, run
+from robotsim.clearance.report import end_paths
 from robotsim.clearance.scenario import LoadedScenario, load_scenario
 from robotsim.clearance.scene import PlacedRobot
 from robotsim.geometry.broadphase import bounding_radius
@@ -35,6 +39,7 @@ __all__ = [
     "CONTACT_RGB",
     "FAR_RGB",
     "NEAR_RGB",
+    "PATH_RGB",
     "ClearanceDriver",
     "distance_rgb",
     "open_clearance",
@@ -46,6 +51,11 @@ NEAR_RGB = (240, 200, 40)
 FAR_RGB = (60, 180, 80)
 FAR_DISTANCE = 0.5  # m above the contact threshold where the colour is fully green
 VOLUME_OPACITY = 0.45
+# the robots' path colours, in scene order (matplotlib's first cycle colours, as paths.png)
+PATH_RGB = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (148, 103, 189), (140, 86, 75),
+            (227, 119, 194), (23, 190, 207))  # fmt: skip
+PATH_THICKNESS = 3.0  # screen pixels
+PATH_POINTS = 400  # at most this many points per path (the run's samples, thinned)
 
 
 def distance_rgb(d: float, threshold: float = 0.0, far: float = FAR_DISTANCE) -> tuple[int, ...]:
@@ -118,6 +128,8 @@ class ClearanceDriver:
         self.now: dict[str, float] = {}
         self.volume_rgb: dict[str, tuple[int, ...]] = {}
         self.volumes: dict[str, list[Any]] = {}  # robot -> mesh handles
+        self.paths: dict[str, np.ndarray] = self.end_paths()  # robot -> (N, 3) m
+        self.path_handles: dict[str, list[Any]] = {}  # robot -> line, label, end marker
         self.finished = False
 
     def q_at(self, t: float) -> dict[str, np.ndarray]:
@@ -129,6 +141,19 @@ class ClearanceDriver:
         """The robot's distance (m) to its nearest other robot now."""
         ds = [d for pair, d in self.now.items() if robot in pair.split("-")]
         return min(ds, default=math.inf)
+
+    def end_paths(self) -> dict[str, np.ndarray]:
+        """World positions ``(N, 3)`` (m) of each robot's end frame over the run (the
+        result's sample times, thinned to at most ``PATH_POINTS``, last one kept)."""
+        times = np.asarray(self.result.times, dtype=float)
+        step = max(1, -(-len(times) // PATH_POINTS))
+        idx = np.unique(np.r_[np.arange(0, len(times), step), len(times) - 1])
+        return end_paths(self.loaded.scene, self.loaded.trajectories, times[idx])
+
+    def path_rgb(self, robot: str) -> tuple[int, int, int]:
+        """The colour of ``robot``'s path (its index in the scene picks it)."""
+        k = [r.name for r in self.robots].index(robot)
+        return PATH_RGB[k % len(PATH_RGB)]
 
     # -------------------------------------------------------------- drawing
     def attach(self, studio: Studio) -> None:
@@ -150,6 +175,31 @@ class ClearanceDriver:
                 handles.append(h)
             self.volumes[r.name] = handles
         self.apply(studio, 0.0)
+
+    def draw_paths(self, studio: Studio) -> list[Any]:
+        """Every robot's end-link path as line segments in its colour, its name at the
+        start and a small sphere at the end (the direction of motion). Returns the scene
+        nodes (the studio removes them with the scene)."""
+        scene = studio.scene
+        for r in self.robots:
+            p = np.asarray(self.paths[r.name], np.float32)
+            rgb = self.path_rgb(r.name)
+            seg = np.stack([p[:-1], p[1:]], axis=1)  # (N-1, 2, 3)
+            line = scene.add_line_segments(
+                f"/clearance_paths/{r.name}/line", seg, colors=rgb,
+                thickness=PATH_THICKNESS, thickness_units="screen",
+            )  # fmt: skip
+            label = scene.add_label(f"/clearance_paths/{r.name}/label", f"path {r.name}",
+                                    position=p[0].copy(), anchor="bottom-left")  # fmt: skip
+            end = scene.add_icosphere(f"/clearance_paths/{r.name}/end", radius=0.015,
+                                      color=rgb, position=p[-1].copy())  # fmt: skip
+            self.path_handles[r.name] = [line, label, end]
+        return [h for hs in self.path_handles.values() for h in hs]
+
+    def set_paths_visible(self, visible: bool) -> None:
+        for handles in self.path_handles.values():
+            for h in handles:
+                h.visible = visible
 
     def set_volumes_visible(self, visible: bool) -> None:
         for handles in self.volumes.values():
@@ -199,4 +249,6 @@ def open_clearance(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
         SceneRobot(r.model, r.name, np.asarray(r.T_world_base), q0[r.name])
         for r in loaded.scene.robots
     ]
-    return studio.load_scene(f"scenario {path.stem} (clearance)", robots, driver=driver)
+    return studio.load_scene(
+        f"scenario {path.stem} (clearance)", robots, draw=driver.draw_paths, driver=driver
+    )

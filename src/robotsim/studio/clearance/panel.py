@@ -99,6 +99,9 @@ class ClearancePanel:
         self.show_volumes = gui.add_checkbox("Show volumes", initial_value=True,
                                              hint="The bounding volumes, coloured by "
                                              "distance (red: in contact)")  # fmt: skip
+        self.show_paths = gui.add_checkbox("Show paths", initial_value=True,
+                                           hint="Every robot's end-link path over the "
+                                           "run (the paper's Fig. 9)")  # fmt: skip
         self.plot_image = gui.add_image(_PLACEHOLDER, label="Distance vs time", format="png")
         self.readout = gui.add_markdown("")
         self.plot: CurvePlot | None = None
@@ -112,6 +115,13 @@ class ClearancePanel:
             d = self.driver
             if d is not None:
                 d.set_volumes_visible(self.show_volumes.value)
+
+        @self.show_paths.on_update
+        @studio.guarded("show paths")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            d = self.driver
+            if d is not None:
+                d.set_paths_visible(self.show_paths.value)
 
         studio.on("driver", self.on_driver)
         studio.on("robots", self.on_driver)
@@ -130,6 +140,7 @@ class ClearancePanel:
             self.cursor_t = None
             if d is not None:
                 d.set_volumes_visible(self.show_volumes.value)
+                d.set_paths_visible(self.show_paths.value)
         self.refresh()
 
     def refresh(self) -> None:
