@@ -30,7 +30,7 @@ from robotsim.physics.scene import Body, Joint, Motor, Plane, RobotPlacement, Sc
 from robotsim.physics.surface import ContactSurface, to_mujoco
 from robotsim.spatial import R_to_quat
 
-__all__ = ["Compiled", "MotorInfo", "compile_scene"]
+__all__ = ["Compiled", "MotorInfo", "compile_scene", "integrator_for"]
 
 WORLD_BITS = (1, 3)
 ROBOT_BITS = (3, 3)
@@ -256,7 +256,6 @@ def compile_scene(scene: Scene) -> Compiled:
     spec.modelname = scene.name
     spec.option.timestep = scene.timestep
     spec.option.gravity = list(scene.gravity)
-    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC  # anisotropic friction converges
     spec.option.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_AUTORESET)
     spec.compiler.autolimits = True
@@ -290,6 +289,10 @@ def compile_scene(scene: Scene) -> Compiled:
         if info is not None:
             drives[r.name] = info
     _surfaces_on_spec(spec, scene, geom_surface)
+    spec.option.integrator = {
+        "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST,
+        "euler": mujoco.mjtIntegrator.mjINT_EULER,
+    }[integrator_for(scene, motors, drives)]
     try:
         model = spec.compile()
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
@@ -303,6 +306,26 @@ def compile_scene(scene: Scene) -> Compiled:
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
     return Compiled(spec, model, motors, drives, qpos0, geom_surface, bounce_geoms)
+
+
+def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:
+    """``scene.integrator`` if set; else ``euler`` when every motor of the scene is a
+    wheel's velocity servo of a drive (wheeled bases: each carries an armature of at
+    least ``2 kv h``, so the explicit servo term is stable), otherwise ``implicitfast``.
+
+    Why: with ``implicitfast`` MuJoCo keeps the implicitly corrected acceleration as
+    the next step's warm start, which is not the constraint solver's solution; the
+    anisotropic wheel contacts (friction 3 along the rolling direction, ~0 along the
+    axle) then take about 5 Newton iterations and 100 line-search evaluations per step
+    instead of under one, so ``euler`` steps a wheeled base about 3.5x faster. Joint
+    damping stays implicit under ``euler``; trajectories agree within millimetres
+    (docs/performance.md)."""
+    if scene.integrator is not None:
+        return scene.integrator
+    wheels = {j for info in drives.values() for j in info.wheel_joints}
+    if motors and all(m.motor.kind == "velocity" and m.joint in wheels for m in motors):
+        return "euler"
+    return "implicitfast"
 
 
 def _with_world_softness(scene: Scene) -> Scene:

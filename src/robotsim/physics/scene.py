@@ -37,6 +37,7 @@ __all__ = [
 
 JOINT_TYPES = ("hinge", "ball", "slider", "fixed", "hinge2", "free")
 MOTOR_KINDS = ("position", "velocity", "torque")
+INTEGRATORS = ("implicitfast", "euler")
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,8 @@ class Scene:
     visual-only shapes too (for MuJoCo rendering; slower). ``erp``/``cfm``: ODE's
     world-wide ERP and CFM (``dWorldSetERP``/``dWorldSetCFM``), the softness of every
     contact whose surface sets neither ``soft_erp`` nor ``soft_cfm`` (``None`` = MuJoCo's
-    default contacts); see docs/physics.md.
+    default contacts); see docs/physics.md. ``integrator``: MuJoCo's ``implicitfast``
+    or ``euler``; ``None`` chooses (see :func:`robotsim.physics.compile.integrator_for`).
     """
 
     bodies: tuple[Body, ...] = ()
@@ -236,8 +238,13 @@ class Scene:
     keep_visuals: bool = False
     erp: float | None = None
     cfm: float | None = None
+    integrator: Literal["implicitfast", "euler"] | None = None
 
     def __post_init__(self) -> None:
+        if self.integrator not in (None, *INTEGRATORS):
+            raise InputError(
+                f"scene integrator {self.integrator!r}: valid: {', '.join(INTEGRATORS)}"
+            )
         if self.erp is not None and not (0 < self.erp <= 1):
             raise InputError(f"scene erp {self.erp!r}: must be in (0, 1] (ODE's default 0.2)")
         if self.cfm is not None and not (0 < self.cfm <= 1):
