@@ -52,3 +52,43 @@ def test_bad_q_length() -> None:
     st = AnchoredState(model)
     with pytest.raises(ValueError, match="values"):
         st.set_q(np.zeros(model.nq + 1))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_packed_kernel_equals_the_array_kernel(seed) -> None:
+    """AnchoredState's by-address kernel computes what ``kernels.anchored_fk`` does on
+    the tree's own arrays, bit for bit."""
+    from robotsim.kinematics import kernels
+
+    model = random_tree(seed, n_links=9)
+    rng = np.random.default_rng(seed)
+    st = AnchoredState(model, T_world_root=random_T(rng, 1.0), anchor=model.link_names[-1])
+    t = model.tree
+    L = len(model.links)
+    for _ in range(5):
+        q = rng.normal(0, 1.0, model.nq)
+        root = st.T_world_root  # the kernel reads it only without an anchor
+        st.set_q(q)
+        rel, world = np.empty((L, 4, 4)), np.empty((L, 4, 4))
+        kernels.anchored_fk(
+            q, t.parent, t.jt, t.qi, t.mult, t.off, t.A, t.B, st._anchor_link,
+            st._anchor_offset.copy(), st._T_world_anchor.copy(), rel, world, root,
+        )  # fmt: skip
+        assert np.array_equal(world, st.link_poses())
+        assert np.array_equal(root, st.T_world_root)
+
+
+def test_copies_and_pickles_own_their_buffer() -> None:
+    import copy
+    import pickle
+
+    model = random_tree(3, n_links=7)
+    st = AnchoredState(model, anchor=model.link_names[-1])
+    st.set_q(np.full(model.nq, 0.2))
+    for other in (copy.copy(st), copy.deepcopy(st), pickle.loads(pickle.dumps(st))):
+        assert np.array_equal(other.link_poses(), st.link_poses())
+        assert other.anchor == st.anchor
+        other.set_q(np.full(model.nq, -0.4))  # moves the copy only
+        assert not np.array_equal(other.link_poses(), st.link_poses())
+        assert np.max(np.abs(other.pose(st.anchor) - st.pose(st.anchor))) < 1e-12
+    del st

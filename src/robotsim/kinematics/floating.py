@@ -10,7 +10,7 @@ decides which link stays put from then on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -47,16 +47,24 @@ class AnchoredState:
     ) -> None:
         self.model = model
         self._tree = model.tree
-        L = len(model.links)
-        self._rel = np.empty((L, 4, 4))
-        self._world = np.empty((L, 4, 4))
-        self._root = np.eye(4) if T_world_root is None else np.array(T_world_root, float)
-        if self._root.shape != (4, 4):
-            raise InputError(f"T_world_root must be 4x4, got shape {self._root.shape}")
+        L = self._L = len(model.links)
+        root = np.eye(4) if T_world_root is None else np.array(T_world_root, dtype=np.float64)
+        if root.shape != (4, 4):
+            raise InputError(f"T_world_root must be 4x4, got shape {root.shape}")
+        # one buffer the kernel writes by address (kernels.anchored_fk_at): relative and
+        # world link poses, the root pose, the anchor offset and T_world_anchor
+        self._buf = np.zeros((2 * L + 3, 16))
+        self._address = int(self._buf.ctypes.data)
+        self._rel = self._buf[:L].reshape(L, 4, 4)
+        self._world = self._buf[L : 2 * L].reshape(L, 4, 4)
+        self._root = self._buf[2 * L].reshape(4, 4)
+        self._anchor_offset = self._buf[2 * L + 1].reshape(4, 4)
+        self._T_world_anchor = self._buf[2 * L + 2].reshape(4, 4)
+        self._root[...] = root
+        self._anchor_offset[...] = np.eye(4)
+        self._T_world_anchor[...] = np.eye(4)
         self._anchor: str | None = None
         self._anchor_link = -1
-        self._anchor_offset = np.eye(4)
-        self._T_world_anchor = np.eye(4)
         self.q = model.zero() if q is None else self._check_q(q)
         self._update()
         if anchor is not None:
@@ -71,12 +79,13 @@ class AnchoredState:
         return qa
 
     def _update(self) -> None:
-        t = self._tree
-        kernels.anchored_fk(
-            self.q, t.parent, t.jt, t.qi, t.mult, t.off, t.A, t.B,
+        kernels.ANCHORED_FK_AT(
+            self.q,
+            self._tree.packed_address,
+            self._address,
+            self._L,
             self._anchor_link if self._anchor is not None else -1,
-            self._anchor_offset, self._T_world_anchor, self._rel, self._world, self._root,
-        )  # fmt: skip
+        )
 
     @property
     def T_world_root(self) -> np.ndarray:
@@ -95,9 +104,9 @@ class AnchoredState:
         li, T_link_frame = self._tree.frame(name)
         self._anchor = name
         self._anchor_link = li
-        self._anchor_offset = np.ascontiguousarray(T_link_frame, dtype=np.float64)
+        self._anchor_offset[...] = T_link_frame
         # Held exactly (not recomputed each step), so the anchor never drifts.
-        self._T_world_anchor = self._world[li] @ self._anchor_offset
+        self._T_world_anchor[...] = self._world[li] @ self._anchor_offset
 
     def set_q(self, q: ArrayLike) -> None:
         """Move the joints; with an anchor, the root moves so the anchor stays put."""
@@ -109,7 +118,7 @@ class AnchoredState:
         root = np.array(T_world_root, dtype=np.float64)
         if root.shape != (4, 4):
             raise InputError(f"T_world_root must be 4x4, got shape {root.shape}")
-        self._root = root
+        self._root[...] = root
         anchor = self._anchor
         self._anchor = None
         self._update()
@@ -131,3 +140,22 @@ class AnchoredState:
         other = AnchoredState(self.model, self.q.copy(), self._root.copy())
         other.set_anchor(self._anchor)
         return other
+
+    # The kernel writes the buffer by address: copies and pickles must build their own.
+    def __copy__(self) -> AnchoredState:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> AnchoredState:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.model, self.q.copy(), self._root.copy(), self._anchor))
+
+
+def _rebuild(
+    model: RobotModel, q: np.ndarray, T_world_root: np.ndarray, anchor: str | None
+) -> AnchoredState:
+    """An unpickled :class:`AnchoredState` (its anchor re-taken where it is)."""
+    state = AnchoredState(model, q, T_world_root)
+    state.set_anchor(anchor)
+    return state

@@ -397,3 +397,90 @@ def anchored_fk(q, parent, jt, qi, mult, off, A, B, anchor, anchor_off, T_world_
     root = _load(root_out)
     for i in range(L):
         _store(world_out[i], _mul(root, _load(rel_out[i])))
+
+
+@njit(cache=True, inline="always")
+def _load16(r):  # type: ignore[no-untyped-def]
+    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11])
+
+
+@njit(cache=True, inline="always")
+def _store16(r, t):  # type: ignore[no-untyped-def]
+    for k in range(12):
+        r[k] = t[k]
+    r[12] = 0.0
+    r[13] = 0.0
+    r[14] = 0.0
+    r[15] = 1.0
+
+
+ANCHORED_ROW = 29
+"""Columns of a packed tree row: parent, jt, qi, mult, off, A (12), B (12)."""
+
+_I8 = types.int64
+_A1 = types.Array(_F8, 1, "C")
+_A3 = types.Array(_F8, 3, "C")
+_I1 = types.Array(_I8, 1, "C")
+ANCHORED_FK_AT_SIG = (types.Array(_F8, 1, "A"), types.intp, types.intp, _I8, _I8)
+
+
+@njit(ANCHORED_FK_AT_SIG, cache=True, error_model="numpy")
+def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[no-untyped-def]
+    """:func:`anchored_fk` on packed arrays given by address (one array to convert
+    per call instead of thirteen); the same operations in the same order.
+
+    ``tree_address``: float64 ``(L, ANCHORED_ROW)``, row ``i`` = ``parent, jt, qi,
+    mult, off`` of link ``i`` then ``A[i]`` and ``B[i]`` (3x4 row-major).
+    ``state_address``: float64 ``(2L + 3, 16)`` of 4x4 row-major poses: ``L`` relative
+    poses, ``L`` world poses, then the root pose, the anchor offset and
+    ``T_world_anchor``. The caller keeps both alive.
+    """
+    P = carray(_f8_ptr(tree_address), (L, ANCHORED_ROW))
+    S = carray(_f8_ptr(state_address), (2 * L + 3, 16))
+    _store16(S[0], (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0))
+    for i in range(1, L):
+        p = P[i]
+        a = (p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16])
+        t = _mul(_load16(S[int(p[0])]), a)
+        jt = int(p[1])
+        if jt != 0:
+            t = _move(t, jt, p[3] * q[int(p[2])] + p[4])
+            b = (p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24], p[25], p[26],
+                 p[27], p[28])  # fmt: skip
+            t = _mul(t, b)
+        _store16(S[i], t)
+    root_row = 2 * L
+    if anchor >= 0:
+        T_root_anchor = _mul(_load16(S[anchor]), _load16(S[root_row + 1]))
+        _store16(S[root_row], _mul(_load16(S[root_row + 2]), _inv(T_root_anchor)))
+    root = _load16(S[root_row])
+    for i in range(L):
+        _store16(S[L + i], _mul(root, _load16(S[i])))
+
+
+ANCHORED_FK_AT = entry_point(anchored_fk_at, ANCHORED_FK_AT_SIG)
+
+LOWEST_Z_SIG = (_A3, _I1, _A3, _I1, _A1)
+
+
+@njit(LOWEST_Z_SIG, cache=True, error_model="numpy")
+def lowest_z(world, links, points, counts, out):  # type: ignore[no-untyped-def]
+    """Lowest world height of each of ``F`` point sets fixed to links.
+
+    world: (L, 4, 4) link poses; links: (F,) the link of each set; points: (F, P, 4)
+    homogeneous points in the link frame (set f uses its first ``counts[f]``);
+    out: (F,) ``min_p (world[links[f]] @ points[f, p])[2]`` (m).
+    """
+    for f in range(links.shape[0]):
+        W = world[links[f]]
+        w0, w1, w2, w3 = W[2, 0], W[2, 1], W[2, 2], W[2, 3]
+        best = np.inf
+        for p in range(counts[f]):
+            c = points[f, p]
+            z = w0 * c[0] + w1 * c[1] + w2 * c[2] + w3 * c[3]
+            if z < best:
+                best = z
+        out[f] = best
+
+
+LOWEST_Z = entry_point(lowest_z, LOWEST_Z_SIG)

@@ -107,6 +107,23 @@ class KinematicTree:
         for fr in model.frames:
             self.frames[fr.name] = (index[fr.link], np.asarray(fr.T_link_frame))
         self._chains: dict[str | None, Chain] = {}
+        # the same tree packed for kernels.anchored_fk_at (read-only, kept alive here)
+        packed = np.zeros((L, kernels.ANCHORED_ROW))
+        packed[:, 0], packed[:, 1], packed[:, 2] = self.parent, self.jt, self.qi
+        packed[:, 3], packed[:, 4] = self.mult, self.off
+        packed[:, 5:17] = self.A.reshape(L, 12)
+        packed[:, 17:29] = self.B.reshape(L, 12)
+        packed.setflags(write=False)
+        self.packed = packed
+        self.packed_address = int(packed.ctypes.data)
+
+    # Compiled once from a frozen model and read by address (Chain.address,
+    # packed_address): a copy is the tree itself, never arrays at stale addresses.
+    def __copy__(self) -> KinematicTree:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> KinematicTree:
+        return self
 
     # ------------------------------------------------------------------
     def frame(self, name: str | None) -> tuple[int, np.ndarray]:

@@ -368,13 +368,24 @@ class Player:
         support[0] = tracker.support
         heights[0] = tracker.heights
         switches: list[Switch] = []
+        # step()'s loop with the samples as Python lists (no per-tick NumPy scalars)
+        seg, u, t = samples.seg.tolist(), samples.u.tolist(), samples.t.tolist()
+        q_at, qs, state = self.timeline.q_at, samples.q, tracker.state
         for i in range(1, n):
-            sw = self.step()
+            k = seg[i]
+            u0 = u[i - 1] if seg[i - 1] == k else 0.0
+            du = u[i] - u0
+
+            def q_of(x: float, k: int = k, u0: float = u0, du: float = du) -> np.ndarray:
+                return q_at(k, u0 + x * du)
+
+            sw = tracker.step(qs[i], q_of)
             if sw is not None:
-                switches.append(sw)
-            T_root[i] = tracker.state.T_world_root
+                switches.append(Switch(i, t[i], sw.from_foot, sw.to_foot, sw.error_m))
+            T_root[i] = state.T_world_root
             support[i] = tracker.support
             heights[i] = tracker.heights
+        self.i = n - 1
         return PlaybackResult(
             self.model,
             samples,

@@ -43,6 +43,7 @@ import numpy as np
 
 from robotsim.errors import InputError
 from robotsim.kinematics.floating import AnchoredState
+from robotsim.kinematics.kernels import LOWEST_Z
 from robotsim.model.robot import RobotModel
 from robotsim.motion.profile import SoleSpec
 from robotsim.spatial import inv_T
@@ -136,6 +137,13 @@ class SupportTracker:
             C = np.vstack([s.corners().T, np.ones(len(s.corners()))])
             self._link.append(li)
             self._corners.append(np.asarray(T_lf) @ C)
+        # the same corners packed for one compiled call per tick (kernels.lowest_z)
+        counts = [C.shape[1] for C in self._corners]
+        self._points = np.zeros((len(self.soles), max(counts, default=0), 4))
+        for f, C in enumerate(self._corners):
+            self._points[f, : C.shape[1]] = C.T
+        self._counts = np.array(counts, dtype=np.int64)
+        self._links = np.array(self._link, dtype=np.int64)
         if not self.soles:  # a fixed-base robot: no support, the root stays put
             self.support = -1
             self.state = AnchoredState(model, np.asarray(q0, float))
@@ -153,8 +161,9 @@ class SupportTracker:
 
     def _heights(self) -> np.ndarray:
         """Lowest corner height (m) of every sole in the current state ``(F,)``."""
-        W = self.state.link_poses()
-        return np.array([np.min(W[li, 2] @ C) for li, C in zip(self._link, self._corners)])
+        out = np.empty(len(self._counts))
+        LOWEST_Z(self.state.link_poses(), self._links, self._points, self._counts, out)
+        return out
 
     def step(
         self, q: np.ndarray, q_of: Callable[[float], np.ndarray] | None = None
