@@ -12,6 +12,10 @@ our step loop over MuJoCo's.
   warm start included); ``mj_step_bare_robot_us`` the same robot alone on the ground.
 - ``robots10_rtf``: ten omni robots with VFH + PID controllers in one world (the soccer
   scenario's step, robots colliding with each other), recording on.
+- ``integrator``: the MuJoCo integrator the soccer scene steps with (see
+  ``physics.compile.integrator_for`` and docs/performance.md).
+- ``peers.pybullet``: the soccer robot rebuilt in PyBullet, bare steps against our bare
+  ``mj_step`` (:mod:`robotsim.bench.pybullet_peer`), when PyBullet is installed.
 
 Medians of repeats, measurements of ours and the bare loop interleaved so machine load
 hits both alike. ``*_rtf_cpu`` divide by this process's CPU time instead of wall time
@@ -20,6 +24,7 @@ hits both alike. ``*_rtf_cpu`` divide by this process's CPU time instead of wall
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import tempfile
 import time
@@ -159,4 +164,18 @@ def run(quick: bool = False) -> dict[str, Any]:
         "note": "RTF = simulated s / wall s, controller and run-store recording included",
     }
     out["loop_overhead_pct"] = float(np.round(out["loop_overhead_pct"], 2))
+    settled = _settled(data)
+    out["integrator"] = ("euler", "rk4", "implicit", "implicitfast")[
+        int(settled.world.model.opt.integrator)
+    ]
+    out["peers"] = _peers(settled, quick)
     return out
+
+
+def _peers(settled: Any, quick: bool) -> dict[str, Any]:
+    """PyBullet on the same robot and obstacles when installed (``bench`` extra)."""
+    if importlib.util.find_spec("pybullet") is None:
+        return {"note": "pybullet is not installed (pip install 'robotsim[bench]')"}
+    from robotsim.bench.pybullet_peer import pybullet_peer
+
+    return {"pybullet": pybullet_peer(settled.world, settled.robots[0].name, quick)}
