@@ -280,6 +280,9 @@ class World:
                 mujoco.mjtWarning.mjWARN_BADQPOS,
             )
         ]
+        # live views of those warning counters (indexing data.warning builds a new
+        # wrapper each time, ~1 us; these are read after every step chunk)
+        self._warn_stats = [self.data.warning[i] for i in self._warn_ids]
         self._handles: dict[tuple[str, str], Any] = {}
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._bounce = list(self._compiled.bounce_geoms)
@@ -334,7 +337,7 @@ class World:
             d.ctrl[:] = self._targets
         if self._has_pending:
             d.qfrc_applied[:] = self._qfrc_pending
-        w, ids, counts = d.warning, self._warn_ids, self._warn_counts
+        w, counts = self._warn_stats, self._warn_counts
         chunk = self._chunk
         while n > 0:
             k = chunk if n > chunk else n
@@ -344,9 +347,9 @@ class World:
             mujoco.mj_step(m, d, k)
             n -= k
             if (
-                w[ids[0]].number != counts[0]
-                or w[ids[1]].number != counts[1]
-                or w[ids[2]].number != counts[2]
+                w[0].number != counts[0]
+                or w[1].number != counts[1]
+                or w[2].number != counts[2]
             ):
                 self._diverged_warning(t0)
             if d.time >= self._next_check:
