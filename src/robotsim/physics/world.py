@@ -346,11 +346,7 @@ class World:
                 self._ramp(k * self.timestep)
             mujoco.mj_step(m, d, k)
             n -= k
-            if (
-                w[0].number != counts[0]
-                or w[1].number != counts[1]
-                or w[2].number != counts[2]
-            ):
+            if w[0].number != counts[0] or w[1].number != counts[1] or w[2].number != counts[2]:
                 self._diverged_warning(t0)
             if d.time >= self._next_check:
                 self._next_check = d.time + self.check_interval
