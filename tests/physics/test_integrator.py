@@ -1,6 +1,6 @@
-"""Which MuJoCo integrator a scene steps with: euler when its only motors are wheel
-velocity servos (see physics.compile.integrator_for), implicitfast otherwise, and
-``Scene.integrator`` forcing either."""
+"""Which MuJoCo integrator a scene steps with: ``implicitfast`` by default, ``euler``
+or ``implicitfast`` when forced, and for ``auto`` euler when the scene's only motors
+are wheel velocity servos (see physics.compile.integrator_for)."""
 
 from __future__ import annotations
 
@@ -25,34 +25,29 @@ def _soccer() -> MobileRun:
     return MobileRun(sc, robots, obstacles)
 
 
-def test_wheeled_scene_steps_with_euler_and_an_arm_with_implicitfast() -> None:
-    assert int(_soccer().world.model.opt.integrator) == EULER
-    puma = robotsim.load_robot("puma560")
-    arm = World(Scene(name="arm", robots=(RobotPlacement("A", puma),)))
-    assert int(arm.model.opt.integrator) == IMPLICITFAST
-
-
-def test_scene_integrator_forces_either() -> None:
+def test_default_is_implicitfast_and_auto_picks_euler_for_wheels_only() -> None:
     run = _soccer()
-    forced = World(replace(run.scene, integrator="implicitfast"), seed=run.seed)
-    assert int(forced.model.opt.integrator) == IMPLICITFAST
+    assert int(run.world.model.opt.integrator) == IMPLICITFAST
+    auto = World(replace(run.scene, integrator="auto"), seed=run.seed)
+    assert int(auto.model.opt.integrator) == EULER
     puma = robotsim.load_robot("puma560")
-    arm = World(Scene(name="arm", robots=(RobotPlacement("A", puma),), integrator="euler"))
-    assert int(arm.model.opt.integrator) == EULER
+    arm = World(Scene(name="arm", robots=(RobotPlacement("A", puma),), integrator="auto"))
+    assert int(arm.model.opt.integrator) == IMPLICITFAST
+    forced = World(Scene(name="arm", robots=(RobotPlacement("A", puma),), integrator="euler"))
+    assert int(forced.model.opt.integrator) == EULER
 
 
 def test_euler_drives_the_same_path_within_millimetres() -> None:
     """Two seconds of the soccer run, controller on: euler against implicitfast."""
     paths = []
-    for integrator in (None, "implicitfast"):
+    for integrator in (EULER, IMPLICITFAST):
         run = _soccer()
-        if integrator is not None:
-            run.world.model.opt.integrator = IMPLICITFAST
+        run.world.model.opt.integrator = integrator
         run.run(2.0)
         paths.append(np.array(run.samples[0]))
     assert np.max(np.hypot(*(paths[0][:, :2] - paths[1][:, :2]).T)) < 0.005
 
 
 def test_unknown_integrator_is_a_clear_error() -> None:
-    with pytest.raises(InputError, match="integrator 'rk4': valid: implicitfast, euler"):
+    with pytest.raises(InputError, match="integrator 'rk4': valid: implicitfast, euler, auto"):
         Scene(integrator="rk4")  # type: ignore[arg-type]

@@ -309,18 +309,20 @@ def compile_scene(scene: Scene) -> Compiled:
 
 
 def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:
-    """``scene.integrator`` if set; else ``euler`` when every motor of the scene is a
+    """``scene.integrator``; for ``auto``: ``euler`` when every motor of the scene is a
     wheel's velocity servo of a drive (wheeled bases: each carries an armature of at
     least ``2 kv h``, so the explicit servo term is stable), otherwise ``implicitfast``.
 
-    Why: with ``implicitfast`` MuJoCo keeps the implicitly corrected acceleration as
-    the next step's warm start, which is not the constraint solver's solution; the
-    anisotropic wheel contacts (friction 3 along the rolling direction, ~0 along the
-    axle) then take about 5 Newton iterations and 100 line-search evaluations per step
-    instead of under one, so ``euler`` steps a wheeled base about 3.5x faster. Joint
-    damping stays implicit under ``euler``; trajectories agree within millimetres
-    (docs/performance.md)."""
-    if scene.integrator is not None:
+    Why ``euler`` for wheeled bases: with ``implicitfast`` MuJoCo keeps the implicitly
+    corrected acceleration as the next step's warm start, which is not the constraint
+    solver's solution; the anisotropic wheel contacts (friction 3 along the rolling
+    direction, ~0 along the axle) then take about 5 Newton iterations and 100
+    line-search evaluations per step instead of under one, so ``euler`` steps a wheeled
+    base 3-4x faster. Joint damping stays implicit under ``euler``; paths agree within
+    millimetres, but a near-symmetric head-on pair of VFH robots deadlocks under
+    ``euler`` where ``implicitfast``'s drift let them pass (docs/performance.md), so
+    it is not the default yet."""
+    if scene.integrator != "auto":
         return scene.integrator
     wheels = {j for info in drives.values() for j in info.wheel_joints}
     if motors and all(m.motor.kind == "velocity" and m.joint in wheels for m in motors):

@@ -37,7 +37,7 @@ __all__ = [
 
 JOINT_TYPES = ("hinge", "ball", "slider", "fixed", "hinge2", "free")
 MOTOR_KINDS = ("position", "velocity", "torque")
-INTEGRATORS = ("implicitfast", "euler")
+INTEGRATORS = ("implicitfast", "euler", "auto")
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,8 @@ class Scene:
     world-wide ERP and CFM (``dWorldSetERP``/``dWorldSetCFM``), the softness of every
     contact whose surface sets neither ``soft_erp`` nor ``soft_cfm`` (``None`` = MuJoCo's
     default contacts); see docs/physics.md. ``integrator``: MuJoCo's ``implicitfast``
-    or ``euler``; ``None`` chooses (see :func:`robotsim.physics.compile.integrator_for`).
+    (default) or ``euler``; ``auto`` takes ``euler`` for scenes driven only by wheel
+    velocity servos (see :func:`robotsim.physics.compile.integrator_for`).
     """
 
     bodies: tuple[Body, ...] = ()
@@ -238,10 +239,10 @@ class Scene:
     keep_visuals: bool = False
     erp: float | None = None
     cfm: float | None = None
-    integrator: Literal["implicitfast", "euler"] | None = None
+    integrator: Literal["implicitfast", "euler", "auto"] = "implicitfast"
 
     def __post_init__(self) -> None:
-        if self.integrator not in (None, *INTEGRATORS):
+        if self.integrator not in INTEGRATORS:
             raise InputError(
                 f"scene integrator {self.integrator!r}: valid: {', '.join(INTEGRATORS)}"
             )
