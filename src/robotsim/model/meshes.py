@@ -20,6 +20,11 @@ polygons too; trimesh's own readers fan them from the first corner, which is not
 such files are read here (OBJ: ``v`` and ``f`` lines; DAE: through pycollada, node
 transforms applied). Files of triangles only still go through trimesh.
 
+Materials: trimesh keeps the colours, UVs and texture images of the files it reads
+(OBJ ``.mtl`` with ``map_Kd``, DAE effects) as the mesh's ``visual``; meshes read here
+(polygon OBJ/DAE, 3DS, X) get the file's diffuse colour
+(:func:`robotsim.model.mesh_material.mesh_material`) as face colours.
+
 Every loader flattens the file's node hierarchy (node transforms applied) into one
 :class:`trimesh.Trimesh`. No format carries reliable units: coordinates are taken as
 metres and a model scales them with :class:`robotsim.model.geometry.Mesh` ``scale``
@@ -247,6 +252,13 @@ def _load_cached(path_str: str, mtime: float) -> trimesh.Trimesh:
         mesh = _load_trimesh(path)
     if not np.all(np.isfinite(mesh.vertices)):
         raise ModelFileError(path, "vertices contain NaN or inf")
+    if getattr(mesh.visual, "kind", None) is None:
+        from robotsim.model.mesh_material import mesh_material
+
+        mat = mesh_material(path)
+        if mat is not None:
+            rgba = np.round(np.clip(mat.rgba, 0.0, 1.0) * 255).astype(np.uint8)
+            mesh.visual = trimesh.visual.ColorVisuals(mesh, face_colors=rgba)
     return mesh
 
 
@@ -284,6 +296,13 @@ def describe_mesh(path: str | Path) -> dict[str, Any]:
     }
     if welded.is_watertight:
         info["volume"] = float(abs(welded.volume))
+    from robotsim.model.mesh_material import mesh_material
+
+    mat = mesh_material(p)
+    if mat is not None:
+        texture = None if mat.texture is None else str(mat.texture)
+        rgba = [float(c) for c in mat.rgba]
+        info["material"] = {"name": mat.name, "rgba": rgba, "texture": texture}
     return info
 
 

@@ -33,6 +33,15 @@ What is written:
   Visual-only meshes use ``inertia="shell"`` (open visual meshes then compile); flat
   meshes or meshes of fewer than 4 vertices, which MuJoCo refuses, are left out with a
   warning.
+- mesh materials (:func:`robotsim.model.mesh_material.mesh_material`: OBJ ``.mtl``,
+  DAE effects, 3DS/X materials): a mesh shape with the default colour gets a
+  ``<material>`` asset with the file's diffuse ``rgba`` and, when the file names an
+  image that exists and the mesh has texture coordinates (OBJ ``vt`` lines, or the
+  loaded mesh's UVs written inline as ``texcoord``), a ``<texture type="2d">`` on it.
+  PNG images are referenced by path (relative like meshes); other formats (MuJoCo reads
+  PNG only) are converted to a PNG beside the saved file (:func:`save_mjcf`), or left
+  out with a warning when there is no output folder. A shape with its own colour keeps
+  it (``rgba`` on the geom, no material).
 - inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` (full
   inertia tensor, exactly as in the model: no ``balanceinertia``/``boundmass``/
   ``boundinertia``, which would let MuJoCo change it; impossible tensors are refused when
@@ -113,6 +122,25 @@ def _native_vertices(path: Path) -> np.ndarray:
         return np.zeros((0, 3))
 
 
+DEFAULT_SHAPE_RGBA = (0.7, 0.7, 0.75, 1.0)  # Shape's default: "the file's own colour"
+
+
+def _mesh_uv(path: Path, tm: object | None) -> np.ndarray | None:
+    """Texture coordinates: for a file MuJoCo reads (``tm`` None) an empty array if it
+    has ``vt`` lines (MuJoCo reads them itself); else the loaded mesh's per-vertex UVs
+    ``(n, 2)``; None without any."""
+    if tm is None:
+        if path.suffix.lower() != ".obj":
+            return None
+        with path.open("r", errors="replace") as fh:
+            return np.zeros((0, 2)) if any(line.startswith("vt ") for line in fh) else None
+    uv = getattr(getattr(tm, "visual", None), "uv", None)
+    n = len(getattr(tm, "vertices", ()))
+    if uv is None or len(uv) != n:
+        return None
+    return np.asarray(uv, dtype=np.float64)
+
+
 def _set_pose(el: ET.Element, T: np.ndarray) -> None:
     p = T[:3, 3]
     if np.any(p != 0.0):
@@ -145,6 +173,8 @@ class _MjcfWriter:
         self.asset = ET.SubElement(self.root, "asset")
         self.world = ET.SubElement(self.root, "worldbody")
         self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
+        self._mesh_material: dict[str, str] = {}  # mesh asset -> material asset
+        self._textures: dict[str, str] = {}  # image file -> texture asset
         self.body_names = mjcf_body_names(model, prefix, world_root)
 
     # ----------------------------------------------------------------- meshes
@@ -176,17 +206,65 @@ class _MjcfWriter:
         if visual_only:
             el.set("inertia", "shell")
         if tm is None:
-            f = path
-            if self.relative_to is not None:
-                try:
-                    f = path.relative_to(self.relative_to)
-                except ValueError:
-                    f = path
-            el.set("file", str(f))
+            el.set("file", self.file_ref(path))
         else:
             el.set("vertex", vec(v.ravel()))
             el.set("face", " ".join(str(int(i)) for i in np.asarray(tm.faces).ravel()))
+        uv = _mesh_uv(path, tm)
+        if uv is not None and len(uv):
+            # MuJoCo's images run top-down: v is flipped, as its own OBJ reader does
+            el.set("texcoord", vec(np.c_[uv[:, 0], 1.0 - uv[:, 1]].ravel()))
+        self.material_asset(name, path, has_uv=uv is not None)
         self._meshes[key] = name
+        return name
+
+    def file_ref(self, path: Path) -> str:
+        """``path`` relative to the output folder when inside it, else absolute."""
+        if self.relative_to is not None:
+            try:
+                return str(path.relative_to(self.relative_to))
+            except ValueError:
+                pass
+        return str(path)
+
+    def material_asset(self, mesh_name: str, path: Path, has_uv: bool) -> None:
+        """A ``<material>`` (and ``<texture>``) asset for the mesh file's own material."""
+        from robotsim.model.mesh_material import mesh_material
+
+        mat = mesh_material(path)
+        if mat is None:
+            return
+        el = ET.Element("material", name=f"{mesh_name}_material", rgba=vec(mat.rgba))
+        if mat.texture is not None and has_uv:
+            tex = self.texture_asset(mat.texture)
+            if tex is not None:
+                el.set("texture", tex)
+                el.set("rgba", vec([1.0, 1.0, 1.0, mat.rgba[3]]))  # the image's colours
+        self.asset.append(el)
+        self._mesh_material[mesh_name] = el.get("name", "")
+
+    def texture_asset(self, image: Path) -> str | None:
+        """The ``<texture>`` asset of an image file (PNG by reference; other formats
+        converted to PNG in the output folder), or None if MuJoCo cannot read it."""
+        key = str(image)
+        if key in self._textures:
+            return self._textures[key]
+        file = image
+        if image.suffix.lower() != ".png":
+            if self.relative_to is None:
+                warnings.warn(
+                    f"{image}: MuJoCo reads PNG textures only and there is no output folder "
+                    "to write a PNG copy to; the texture is left out (the colour stays)",
+                    stacklevel=5,
+                )
+                return None
+            from PIL import Image
+
+            file = self.relative_to / f"{self.prefix}{image.stem}.png".replace("/", "_")
+            Image.open(image).convert("RGBA").save(file)
+        name = f"{self.prefix}texture{len(self._textures)}_{image.stem}"
+        ET.SubElement(self.asset, "texture", name=name, type="2d", file=self.file_ref(file))
+        self._textures[key] = name
         return name
 
     # ----------------------------------------------------------------- geoms
@@ -217,7 +295,11 @@ class _MjcfWriter:
             g.set("type", "mesh")
             g.set("mesh", str(mesh_name))
         _set_pose(g, np.asarray(shape.T_link_shape))
-        g.set("rgba", vec(shape.rgba))
+        material = self._mesh_material.get(str(mesh_name)) if mesh_name else None
+        if material is not None and tuple(shape.rgba) == DEFAULT_SHAPE_RGBA:
+            g.set("material", material)  # the file's own colour and texture
+        else:
+            g.set("rgba", vec(shape.rgba))
         g.set("group", str(group))
         if group == GROUP_VISUAL:
             g.set("contype", "0")
