@@ -121,6 +121,7 @@ def watch_cmd(
                 "grip": cmd.grip,
                 "speed": round(cmd.speed, 4),
                 "pressed": sorted(cmd.pressed),
+                "params": mapper.params.as_dict(),
             }
             click.echo(
                 json.dumps(line) if as_json else " ".join(f"{k}={v}" for k, v in line.items())

@@ -216,6 +216,19 @@ class PhysicsHands:
             a = wm.body_dofadr[bid]
             wm.dof_armature[a : a + wm.body_dofnum[bid]] = self.options.finger_armature
 
+    def set_gain_scale(self, scale: float) -> None:
+        """Multiply every servo's stiffness kp and damping kv by ``scale`` (> 0) of the
+        values the scene was built with (the live gain parameter of teleoperation)."""
+        wm = self.world.model
+        if not hasattr(self, "_base_gains"):
+            self._base_gains = (wm.actuator_gainprm[:, 0].copy(),
+                                wm.actuator_biasprm[:, 1:3].copy())  # fmt: skip
+        if not (np.isfinite(scale) and scale > 0):
+            raise InputError(f"gain scale must be a positive number, got {scale}")
+        gain, bias = self._base_gains
+        wm.actuator_gainprm[:, 0] = gain * scale
+        wm.actuator_biasprm[:, 1:3] = bias * scale
+
     def _substep(self) -> None:
         """One MuJoCo step with the arm controller's gravity compensation (the bias
         forces of the robot's own links, fed forward as applied joint torques) and, when

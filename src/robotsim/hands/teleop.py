@@ -37,7 +37,8 @@ def arm_command(cmd: Any, layout: HandLayout) -> ArmCommand:
         if name not in role_of:
             raise UnknownNameError(f"arm joint of hand {layout.side}", name, list(role_of))
         rates[role_of[name]] = max(-1.0, min(1.0, float(rate)))
-    return ArmCommand(rates=rates, grip=Grip(int(cmd.grip)), speed=float(cmd.speed))
+    speed = float(cmd.speed) * float(getattr(cmd, "max_speed_scale", 1.0))
+    return ArmCommand(rates=rates, grip=Grip(int(cmd.grip)), speed=speed)
 
 
 class HandsTeleop:
@@ -51,6 +52,11 @@ class HandsTeleop:
         gamepad_mapping, keyboard_mapping: mapping names or files (robotsim-input/1).
         manager, keyboard_device: devices to use instead of opening the real ones
             (a :class:`GamepadManager`, a :class:`TerminalKeyboard`).
+
+    Every device shares one :class:`robotsim.teleop.LiveParameters` (``params``): its
+    max speed scales the arm speed step, its gain scale the physics servos (kp and kd,
+    :meth:`PhysicsHands.set_gain_scale`), its time scale how many simulation ticks one
+    :meth:`tick` advances (2: two; 0.5: one every other call).
     """
 
     def __init__(
@@ -65,8 +71,12 @@ class HandsTeleop:
         keyboard_device: Any = None,
     ) -> None:
         from robotsim.teleop import Mapper
+        from robotsim.teleop.params import LiveParameters
 
         self.sim = sim
+        self.params = LiveParameters()
+        self._gain_applied = 1.0
+        self._ticks_owed = 0.0
         sides = ("L", "R")
         if len(gamepads) > 2:
             raise InputError(f"--gamepad: at most two pads (one per arm), got {list(gamepads)}")
@@ -78,12 +88,14 @@ class HandsTeleop:
         arm = {s: list(sim.layouts[s].arm_joints.values()) for s in sides}
         self.pad_side = {slot: sides[k] for k, slot in enumerate(gamepads)}
         self.pad_mappers = {
-            slot: Mapper(gamepad_mapping, {"side": side}, arm[side])
+            slot: Mapper(gamepad_mapping, {"side": side}, arm[side], params=self.params)
             for slot, side in self.pad_side.items()
         }
         self.keyboard_side = keyboard_side
         self.key_mapper = (
-            Mapper(keyboard_mapping, {"side": keyboard_side}, arm[keyboard_side])
+            Mapper(
+                keyboard_mapping, {"side": keyboard_side}, arm[keyboard_side], params=self.params
+            )
             if keyboard
             else None
         )
@@ -143,9 +155,20 @@ class HandsTeleop:
         return cmds
 
     def tick(self) -> tuple[HandEvent, ...]:
-        """Read the devices and advance the simulation one tick."""
+        """Read the devices and advance the simulation by the time scale (in ticks,
+        the fraction carried to the next call)."""
         self.last_commands = self.read_commands()
-        return self.sim.step(self.last_commands)
+        if self.params.gain_scale != self._gain_applied:
+            set_gain = getattr(self.sim, "set_gain_scale", None)
+            if set_gain is not None:  # the kinematic hands have no servos
+                set_gain(self.params.gain_scale)
+            self._gain_applied = self.params.gain_scale
+        self._ticks_owed += self.params.time_scale
+        events: tuple[HandEvent, ...] = ()
+        while self._ticks_owed >= 1.0 - 1e-9:
+            self._ticks_owed -= 1.0
+            events += self.sim.step(self.last_commands)
+        return events
 
 
 def _merge(a: ArmCommand | None, b: ArmCommand) -> ArmCommand:

@@ -21,6 +21,7 @@ from robotsim.teleop.mapping import InputMapping as InputMapping
 from robotsim.teleop.mapping import builtin_mappings as builtin_mappings
 from robotsim.teleop.mapping import load_mapping as load_mapping
 from robotsim.teleop.mapping import parse_mapping as parse_mapping
+from robotsim.teleop.params import LiveParameters as LiveParameters
 from robotsim.teleop.sdl_virtual import VirtualGamepad as VirtualGamepad
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "HeldKeys",
     "InputMapping",
     "InputSnapshot",
+    "LiveParameters",
     "Mapper",
     "TeleopCommand",
     "TerminalKeyboard",

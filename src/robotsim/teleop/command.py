@@ -22,7 +22,10 @@ class TeleopCommand:
             (m/s, m/s, rad/s).
         base_scale: current speed step / starting speed step (scales the base).
         pressed: actions that went down this tick (edges): grasp, release, speed_up,
-            speed_down, switch.
+            speed_down, switch and the parameter actions.
+        time_scale, gain_scale, max_speed_scale: the live parameters
+            (:mod:`robotsim.teleop.params`); the velocities below include
+            ``max_speed_scale``.
     """
 
     joint_rates: Mapping[str, float] = field(default_factory=dict)
@@ -33,16 +36,20 @@ class TeleopCommand:
     base_max: tuple[float, float, float] = (0.0, 0.0, 0.0)
     base_scale: float = 1.0
     pressed: frozenset[str] = frozenset()
+    time_scale: float = 1.0
+    gain_scale: float = 1.0
+    max_speed_scale: float = 1.0
 
     @property
     def joint_velocities(self) -> dict[str, float]:
-        """Joint name -> velocity (rad/s or m/s): rate x speed step."""
-        return {n: r * self.speed for n, r in self.joint_rates.items()}
+        """Joint name -> velocity (rad/s or m/s): rate x speed step x max speed scale."""
+        return {n: r * self.speed * self.max_speed_scale for n, r in self.joint_rates.items()}
 
     @property
     def base_velocity(self) -> tuple[float, float, float]:
         """``(vx, vy, omega)`` in m/s, m/s, rad/s in the robot's base frame."""
-        return tuple(r * m * self.base_scale for r, m in zip(self.base_rates, self.base_max))  # type: ignore[return-value]
+        k = self.base_scale * self.max_speed_scale
+        return tuple(r * m * k for r, m in zip(self.base_rates, self.base_max))  # type: ignore[return-value]
 
     @property
     def idle(self) -> bool:

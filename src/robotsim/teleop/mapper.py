@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from robotsim.teleop.command import TeleopCommand
 from robotsim.teleop.gamepad import InputSnapshot
 from robotsim.teleop.mapping import BASE_AXES, InputMapping, load_mapping
+from robotsim.teleop.params import LiveParameters
 
 __all__ = ["Mapper"]
 
@@ -21,7 +22,9 @@ class Mapper:
             :class:`~robotsim.errors.UnknownNameError` naming the mapping file).
 
     Several bindings on one joint or base axis add up, clipped to [-1, 1]. The speed
-    step starts at ``speed_start`` and moves one level per press of speed_up/down.
+    step starts at ``speed_start`` and moves one level per press of speed_up/down; the
+    live parameters (``params``, shared when given, see :mod:`robotsim.teleop.params`)
+    move one step per press of their actions.
     """
 
     def __init__(
@@ -29,7 +32,9 @@ class Mapper:
         mapping: InputMapping | str,
         variables: Mapping[str, str] | None = None,
         joints: Iterable[str] | None = None,
+        params: LiveParameters | None = None,
     ) -> None:
+        self.params = params if params is not None else LiveParameters()
         self.mapping = load_mapping(mapping) if isinstance(mapping, str) else mapping
         self.variables = dict(variables or {})
         if joints is not None:
@@ -66,6 +71,7 @@ class Mapper:
             self.speed_index = min(self.speed_index + 1, n - 1)
         if "speed_down" in pressed:
             self.speed_index = max(self.speed_index - 1, 0)
+        self.params.apply(pressed)
         grip = int("grasp" in held) - int("release" in held)
         clip = lambda x: max(-1.0, min(1.0, x))  # noqa: E731
         return TeleopCommand(
@@ -77,4 +83,7 @@ class Mapper:
             base_max=self.mapping.base_max,
             base_scale=self.speed / self.mapping.speed_levels[self.mapping.speed_start],
             pressed=pressed,
+            time_scale=self.params.time_scale,
+            gain_scale=self.params.gain_scale,
+            max_speed_scale=self.params.max_speed_scale,
         )

@@ -18,7 +18,9 @@ Each binding has one *source* — ``hat`` + ``direction`` (up/down/left/right),
 ``axis`` (+ ``deadzone``), ``button`` (0-based SDL index) or ``key`` — and one
 *target* — ``joint`` (+ ``rate``), ``base`` (vx/vy/omega, + ``rate``) or ``action``
 (grasp, release, speed_up, speed_down, switch — what ``switch`` switches is up to the
-consumer: teleoperation uses it to move the keyboard to the other arm). Joint names may
+consumer: teleoperation uses it to move the keyboard to the other arm; and the live
+parameters of :mod:`robotsim.teleop.params`: time_faster/slower, gain_up/down,
+max_speed_up/down). Joint names may
 hold ``{placeholders}`` filled in when the mapping is bound (``{side}`` -> ``L`` or
 ``R`` for two arms).
 
@@ -52,7 +54,20 @@ __all__ = [
 ]
 
 FORMAT = "robotsim-input/1"
-ACTIONS = ("grasp", "release", "speed_up", "speed_down", "switch")
+ACTIONS = (
+    "grasp",
+    "release",
+    "speed_up",
+    "speed_down",
+    "switch",
+    # live parameters (robotsim.teleop.params): simulation time scale, gains, max speed
+    "time_faster",
+    "time_slower",
+    "gain_up",
+    "gain_down",
+    "max_speed_up",
+    "max_speed_down",
+)
 BASE_AXES = ("vx", "vy", "omega")
 DIRECTIONS = {"up": (1, 1), "down": (1, -1), "right": (0, 1), "left": (0, -1)}
 _LIBRARY = Path(__file__).with_name("mappings")

@@ -19,6 +19,8 @@ def hands_status_markdown(teleop: HandsTeleop) -> str:
     st = teleop.sim.snapshot()
     lines = [f"**mode**: {teleop.sim.mode} · t = {st.t:.2f} s"]
     lines += [f"- {d}" for d in teleop.devices()]
+    if getattr(teleop, "params", None) is not None:
+        lines.append(f"**parameters**: {teleop.params.status()}")
     for side, h in st.hands.items():
         fingers = " ".join("●" if b else "○" for b in h.touching)
         cmd = teleop.last_commands.get(side)
