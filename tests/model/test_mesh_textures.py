@@ -206,3 +206,29 @@ def test_inspect_reports_the_material(tmp_path):
     assert info["material"]["name"] == "skin"
     assert info["material"]["texture"].endswith("skin.png")
     np.testing.assert_allclose(info["material"]["rgba"], (*KD, 1.0))
+
+
+def test_polygon_obj_keeps_its_uvs_and_texture(tmp_path):
+    """An OBJ of quads (ear-clipped here, not by trimesh) keeps a UV per corner and the
+    texture; MJCF gets them inline (texcoord) and MuJoCo loads the texture."""
+    Image.fromarray(image()).save(tmp_path / "skin.png")
+    (tmp_path / "cube.mtl").write_text("newmtl skin\nKd 1 1 1\nmap_Kd skin.png\n")
+    corners = [(x, y, z) for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z in (-0.05, 0.05)]
+    quads = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+    lines = ["mtllib cube.mtl", "usemtl skin", *(f"v {x} {y} {z}" for x, y, z in corners),
+             "vt 0 0", "vt 1 0", "vt 1 1", "vt 0 1"]  # fmt: skip
+    lines += ["f " + " ".join(f"{v}/{k + 1}" for k, v in enumerate(q)) for q in quads]
+    obj = tmp_path / "cube.obj"
+    obj.write_text("\n".join(lines) + "\n")
+    mesh = load_mesh(obj)
+    assert len(mesh.faces) == 12 and mesh.visual.kind == "texture"
+    pairs = {(v, k) for q in quads for k, v in enumerate(q)}
+    assert len(mesh.vertices) == len(pairs)  # every (position, uv) pair once
+    # each quad's corners carry the UVs 0,0 / 1,0 / 1,1 / 0,1 given in the file
+    assert {tuple(r) for r in mesh.visual.uv} == {(0, 0), (1, 0), (1, 1), (0, 1)}
+    np.testing.assert_array_equal(np.asarray(mesh.visual.material.image.convert("RGB")), image())
+    model = load_robot(robot_urdf(tmp_path, obj))
+    out = save_mjcf(model, tmp_path / "out" / "t.xml")
+    assert "texcoord=" in out.read_text()
+    m = mujoco.MjModel.from_xml_path(str(out))
+    assert m.ntex == 1 and m.mesh_texcoordnum[0] == len(pairs)

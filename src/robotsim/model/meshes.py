@@ -91,11 +91,16 @@ def _load_trimesh(path: Path) -> trimesh.Trimesh:
     return loaded
 
 
-def _obj_polygons(path: Path) -> tuple[np.ndarray, list[list[int]]] | None:
-    """Vertices ``(n, 3)`` and 0-based corner lists of an OBJ file, or None if every face
+def _obj_polygons(
+    path: Path,
+) -> tuple[np.ndarray, list[list[int]], np.ndarray, list[list[int]]] | None:
+    """Vertices ``(n, 3)``, 0-based corner lists, texture coordinates ``(k, 2)`` and
+    the corners' 0-based ``vt`` indices (-1: none) of an OBJ file, or None if every face
     is a triangle (trimesh reads those)."""
     verts: list[list[float]] = []
     faces: list[list[int]] = []
+    uvs: list[list[float]] = []
+    face_uv: list[list[int]] = []
     polygons = False
     try:
         text = path.read_text(errors="replace")
@@ -111,21 +116,30 @@ def _obj_polygons(path: Path) -> tuple[np.ndarray, list[list[int]]] | None:
                 msg = f"line {lineno}: bad vertex {line.strip()[:80]!r} (needs 3 finite numbers)"
                 raise ModelFileError(path, msg)
             verts.append(xyz)
+        elif line.startswith("vt "):
+            try:
+                uvs.append([float(x) for x in [*line.split()[1:3], "0"][:2]])
+            except ValueError:
+                uvs.append([0.0, 0.0])
         elif line.startswith("f "):
-            corners = []
+            corners, corner_uv = [], []
             for tok in line.split()[1:]:
+                parts = tok.split("/")
                 try:
-                    k = int(tok.split("/", 1)[0])
+                    k = int(parts[0])
+                    t = int(parts[1]) if len(parts) > 1 and parts[1] else 0
                 except ValueError:
                     msg = f"line {lineno}: bad face {line.strip()[:80]!r}"
                     raise ModelFileError(path, msg) from None
                 corners.append(k - 1 if k > 0 else len(verts) + k)
+                corner_uv.append(t - 1 if t > 0 else (len(uvs) + t if t < 0 else -1))
             if len(corners) < 3:
                 msg = f"line {lineno}: a face needs at least 3 corners, got {len(corners)}"
                 raise ModelFileError(path, msg)
             if len(corners) > 3:
                 polygons = True
             faces.append(corners)
+            face_uv.append(corner_uv)
     if not polygons:
         return None
     v = np.array(verts, dtype=np.float64).reshape(-1, 3)
@@ -133,7 +147,8 @@ def _obj_polygons(path: Path) -> tuple[np.ndarray, list[list[int]]] | None:
         if min(f) < 0 or max(f) >= len(v):
             msg = f"face corner index out of range (the file has {len(v)} vertices)"
             raise ModelFileError(path, msg)
-    return v, faces
+    uv = np.array(uvs, dtype=np.float64).reshape(-1, 2)
+    return v, faces, uv, face_uv
 
 
 def _triangulated(v: np.ndarray, polygons: list[list[int]] | list[np.ndarray]) -> np.ndarray:
@@ -151,11 +166,35 @@ def _load_obj_polygons(path: Path) -> trimesh.Trimesh | None:
     parsed = _obj_polygons(path)
     if parsed is None:
         return None
-    v, faces = parsed
+    v, faces, uv, face_uv = parsed
+    if len(uv) and all(min(c) >= 0 and max(c) < len(uv) for c in face_uv):
+        # textured: one vertex per (position, uv) pair, so every corner keeps its UV
+        pairs: dict[tuple[int, int], int] = {}
+        faces = [[pairs.setdefault((a, b), len(pairs)) for a, b in zip(f, t, strict=True)]
+                 for f, t in zip(faces, face_uv, strict=True)]  # fmt: skip
+        keys = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
+        v, uv = v[keys[:, 0]], uv[keys[:, 1]]
+    else:
+        uv = np.zeros((0, 2))
     f = _triangulated(v, faces)
     if len(f) == 0:
         raise ModelFileError(path, "file holds no triangles")
-    return trimesh.Trimesh(vertices=v, faces=f, process=False)
+    mesh = trimesh.Trimesh(vertices=v, faces=f, process=False)
+    if len(uv):
+        from robotsim.model.mesh_material import mesh_material
+
+        mat = mesh_material(path)
+        image = None
+        if mat is not None and mat.texture is not None:
+            from PIL import Image
+
+            image = Image.open(mat.texture)
+        rgba = (1.0, 1.0, 1.0, 1.0) if mat is None else mat.rgba
+        material = trimesh.visual.material.SimpleMaterial(
+            image=image, diffuse=np.round(np.asarray(rgba) * 255).astype(np.uint8)
+        )
+        mesh.visual = trimesh.visual.TextureVisuals(uv=uv, material=material)
+    return mesh
 
 
 def _load_dae_polygons(path: Path) -> trimesh.Trimesh | None:
