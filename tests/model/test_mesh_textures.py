@@ -232,3 +232,24 @@ def test_polygon_obj_keeps_its_uvs_and_texture(tmp_path):
     assert "texcoord=" in out.read_text()
     m = mujoco.MjModel.from_xml_path(str(out))
     assert m.ntex == 1 and m.mesh_texcoordnum[0] == len(pairs)
+
+
+def test_directx_texture_filename_gives_a_textured_mesh(tmp_path):
+    """A DirectX file whose material names an image (``TextureFilename``) and whose mesh
+    has ``MeshTextureCoords``: assimp's UVs and the image reach the loaded mesh, and the
+    inlined MJCF mesh carries them (the fixture cube, its material given the image in
+    the test's folder)."""
+    src = (FIXTURES / "meshes" / "X" / "test_cube_text.x").read_text()
+    block = " 0.000000;0.000000;0.000000;;\n}"
+    assert block in src and "MeshTextureCoords" in src
+    Image.fromarray(image()).save(tmp_path / "skin.png")
+    x = tmp_path / "cube.x"
+    x.write_text(src.replace(block, ' 0.000000;0.000000;0.000000;;\n TextureFilename {\n'
+                                    '  "skin.png";\n }\n}', 1))  # fmt: skip
+    assert mesh_material(x).texture == (tmp_path / "skin.png").resolve()
+    mesh = load_mesh(x)
+    assert mesh.visual.kind == "texture" and mesh.visual.uv.shape == (len(mesh.vertices), 2)
+    np.testing.assert_array_equal(np.asarray(mesh.visual.material.image.convert("RGB")), image())
+    m = mujoco.MjModel.from_xml_path(str(save_mjcf(load_robot(robot_urdf(tmp_path, x)),
+                                                   tmp_path / "out" / "t.xml")))  # fmt: skip
+    assert m.ntex == 1 and m.mesh_texcoordnum[0] == len(mesh.vertices)

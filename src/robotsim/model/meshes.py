@@ -23,7 +23,9 @@ transforms applied). Files of triangles only still go through trimesh.
 Materials: trimesh keeps the colours, UVs and texture images of the files it reads
 (OBJ ``.mtl`` with ``map_Kd``, DAE effects) as the mesh's ``visual``; meshes read here
 (polygon OBJ/DAE, 3DS, X) get the file's diffuse colour
-(:func:`robotsim.model.mesh_material.mesh_material`) as face colours.
+(:func:`robotsim.model.mesh_material.mesh_material`) as face colours, or, for polygon
+OBJ and 3DS/X files with UVs whose material names an image beside the file, a texture
+visual (UVs and image).
 
 Every loader flattens the file's node hierarchy (node transforms applied) into one
 :class:`trimesh.Trimesh`. No format carries reliable units: coordinates are taken as
@@ -180,21 +182,7 @@ def _load_obj_polygons(path: Path) -> trimesh.Trimesh | None:
     if len(f) == 0:
         raise ModelFileError(path, "file holds no triangles")
     mesh = trimesh.Trimesh(vertices=v, faces=f, process=False)
-    if len(uv):
-        from robotsim.model.mesh_material import mesh_material
-
-        mat = mesh_material(path)
-        image = None
-        if mat is not None and mat.texture is not None:
-            from PIL import Image
-
-            image = Image.open(mat.texture)
-        rgba = (1.0, 1.0, 1.0, 1.0) if mat is None else mat.rgba
-        material = trimesh.visual.material.SimpleMaterial(
-            image=image, diffuse=np.round(np.asarray(rgba) * 255).astype(np.uint8)
-        )
-        mesh.visual = trimesh.visual.TextureVisuals(uv=uv, material=material)
-    return mesh
+    return _textured(mesh, path, uv if len(uv) else None)
 
 
 def _load_dae_polygons(path: Path) -> trimesh.Trimesh | None:
@@ -233,8 +221,9 @@ def _load_dae_polygons(path: Path) -> trimesh.Trimesh | None:
                            process=False)  # fmt: skip
 
 
-def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """All triangles of an assimp scene with node transforms applied (file axes)."""
+def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """All triangles of an assimp scene with node transforms applied (file axes), and
+    the per-vertex UVs ``(n, 2)`` when every mesh has them (else None)."""
     import assimp_py
 
     flags = assimp_py.Process_Triangulate | assimp_py.Process_JoinIdenticalVertices
@@ -244,6 +233,7 @@ def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray]:
         raise ModelFileError(path, f"cannot read mesh: {exc}") from None
     verts: list[np.ndarray] = []
     faces: list[np.ndarray] = []
+    uvs: list[np.ndarray | None] = []
     count = 0
 
     def walk(node: Any, T_parent: np.ndarray) -> None:
@@ -257,6 +247,11 @@ def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray]:
                 continue  # points/lines left after triangulation
             verts.append(v @ T[:3, :3].T + T[:3, 3])
             faces.append(idx.reshape(-1, 3) + count)
+            tc = mesh.texcoords[0] if mesh.texcoords else None
+            ncomp = mesh.num_uv_components[0] if mesh.num_uv_components else 0
+            uv = None if tc is None or ncomp < 2 else np.frombuffer(tc, dtype=np.float32)
+            uvs.append(None if uv is None or uv.size != len(v) * ncomp
+                       else uv.reshape(len(v), ncomp)[:, :2].astype(np.float64))  # fmt: skip
             count += len(v)
         for child in node.children:
             walk(child, T)
@@ -264,16 +259,47 @@ def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray]:
     walk(scene.root_node, np.eye(4))
     if not faces:
         raise ModelFileError(path, "file holds no triangles")
-    return np.concatenate(verts), np.concatenate(faces)
+    uv_all = None if any(u is None for u in uvs) else np.concatenate(uvs)  # type: ignore[arg-type]
+    return np.concatenate(verts), np.concatenate(faces), uv_all
+
+
+def _textured(mesh: trimesh.Trimesh, path: Path, uv: np.ndarray | None) -> trimesh.Trimesh:
+    """``mesh`` with a texture visual (``uv`` ``(n, 2)`` and the file's material
+    image) when the file's material names an image that exists; unchanged otherwise."""
+    from robotsim.model.mesh_material import mesh_material
+
+    mat = mesh_material(path)
+    if uv is None or len(uv) != len(mesh.vertices) or mat is None:
+        return mesh
+    image = None
+    if mat.texture is not None:
+        from PIL import Image
+
+        image = Image.open(mat.texture)
+    diffuse = np.round(np.clip(mat.rgba, 0.0, 1.0) * 255).astype(np.uint8)
+    material = trimesh.visual.material.SimpleMaterial(image=image, diffuse=diffuse)
+    mesh.visual = trimesh.visual.TextureVisuals(uv=uv, material=material)
+    return mesh
 
 
 def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
-    v, f = _assimp_scene_triangles(path)
+    v, f, uv = _assimp_scene_triangles(path)
     T = _UNDO_3DS_ROOT if suffix == ".3ds" else _X_TO_Z_UP
     v = v @ T[:3, :3].T
     if np.linalg.det(T[:3, :3]) < 0:
         f = f[:, ::-1]
-    return trimesh.Trimesh(vertices=v, faces=f, process=False)
+    mesh = trimesh.Trimesh(vertices=v, faces=f, process=False)
+    if uv is not None and mesh_material_texture(path):
+        return _textured(mesh, path, uv)
+    return mesh
+
+
+def mesh_material_texture(path: Path) -> bool:
+    """Whether the file's material names an image that exists beside it."""
+    from robotsim.model.mesh_material import mesh_material
+
+    mat = mesh_material(path)
+    return mat is not None and mat.texture is not None
 
 
 @lru_cache(maxsize=128)
