@@ -42,10 +42,16 @@ What is written:
   PNG only) are converted to a PNG beside the saved file (:func:`save_mjcf`), or left
   out with a warning when there is no output folder. A shape with its own colour keeps
   it (``rgba`` on the geom, no material).
-- inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` (full
-  inertia tensor, exactly as in the model: no ``balanceinertia``/``boundmass``/
+- inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` with the
+  tensor in its principal frame (``diaginertia``, plus ``quat`` unless the tensor is
+  already diagonal, then written bit for bit), decomposed by
+  :func:`~robotsim.model.principal_inertia.principal_inertia` so that MuJoCo's exact
+  ``A + B >= C`` check passes for tensors on the triangle boundary (``fullinertia``
+  would let MuJoCo's own decomposition round them a few ulps outside: the PUMA 560's
+  link 1). The model's inertia is kept to round-off (the largest moment lowered by a
+  few ulps at most on the boundary); no ``balanceinertia``/``boundmass``/
   ``boundinertia``, which would let MuJoCo change it; impossible tensors are refused when
-  the model is built). A massless link (``mass == 0``) gets no ``<inertial>``; like a
+  the model is built. A massless link (``mass == 0``) gets no ``<inertial>``; like a
   link without one, MuJoCo infers its mass and inertia from its collision geoms at
   density 1000 kg/m^3 (``inertiafromgeom="auto"``). A moving link that ends up with no
   mass at all (a pure frame at the end of a chain) gets a tiny one (1e-6 kg, 1e-10 kg m^2,
@@ -55,6 +61,9 @@ What is written:
   geoms and frames go to ``<worldbody>``; the world has no mass). Any other link called
   ``world`` (a floating root, or a deeper link) becomes the body ``world_link`` (or
   ``world_link2``... if taken); with a non-empty ``prefix`` nothing needs renaming.
+- geom names ``<prefix><link>/<shape name>`` (``visual<i>``/``collision<i>`` when the
+  shape has none); a name already taken (URDF allows a visual and a collision of the
+  same name) gets ``_2``, ``_3``...
 - named frames -> sites ``<prefix><frame>`` on their link's body.
 - named poses -> keyframes ``<prefix><pose>`` in files (qpos of this robot alone; only
   when the model is not floating); not in :func:`to_mjspec`, whose spec is meant to be
@@ -72,6 +81,7 @@ import numpy as np
 
 from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.principal_inertia import principal_inertia
 from robotsim.model.robot import Joint, JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
 
@@ -173,6 +183,7 @@ class _MjcfWriter:
         self.asset = ET.SubElement(self.root, "asset")
         self.world = ET.SubElement(self.root, "worldbody")
         self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
+        self._geom_names: set[str] = set()
         self._mesh_material: dict[str, str] = {}  # mesh asset -> material asset
         self._textures: dict[str, str] = {}  # image file -> texture asset
         self.body_names = mjcf_body_names(model, prefix, world_root)
@@ -275,7 +286,13 @@ class _MjcfWriter:
             mesh_name = self.mesh_asset(geo, group == GROUP_VISUAL)
             if mesh_name is None:
                 return
-        g = ET.SubElement(body, "geom", name=name)
+        # URDF names its visual and collision elements freely (often the same name for
+        # both): MuJoCo wants unique geom names, so a repeated one gets "_2", "_3"...
+        unique, k = name, 2
+        while unique in self._geom_names:
+            unique, k = f"{name}_{k}", k + 1
+        self._geom_names.add(unique)
+        g = ET.SubElement(body, "geom", name=unique)
         if isinstance(geo, Box):
             g.set("type", "box")
             g.set("size", vec(np.asarray(geo.size) / 2.0))
@@ -324,10 +341,11 @@ class _MjcfWriter:
         ine = link.inertial
         if ine is None or ine.mass == 0.0:
             return
-        I = np.asarray(ine.inertia)
+        moments, R = principal_inertia(np.asarray(ine.inertia), link=link.name)
         el = ET.SubElement(body, "inertial", pos=vec(ine.com), mass=num(ine.mass))
-        full = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
-        el.set("fullinertia", vec(full))
+        if R is not None:
+            el.set("quat", vec(R_to_quat(R)))
+        el.set("diaginertia", vec(moments))
 
     # ------------------------------------------------------------------ tree
     def build(self) -> ET.Element:
