@@ -103,11 +103,20 @@ class ScriptDriver(_HandsView):
 
 def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     """The ``kind: hand_ball_transfer`` studio opener: the robot, the ball and the
-    tables, with the script as the driver (press Play)."""
+    tables, with the script as the driver (press Play). A single-arm ``gripper:`` file
+    runs on MuJoCo physics only (:mod:`robotsim.hands.gripper_scenario`), which this view
+    does not play: it is refused with the CLI command that runs it."""
+    from robotsim.errors import ScenarioError
     from robotsim.hands.kinematic import KinematicHands
     from robotsim.hands.scenario_spec import hand_scenario_from_data
     from robotsim.studio.interface import SceneRobot
 
+    if isinstance(doc, dict) and "gripper" in doc:
+        raise ScenarioError(
+            f"{path}: gripper: a single-arm gripper pick runs on MuJoCo physics only, which "
+            f"the studio does not play yet; run it from the CLI: "
+            f"robotsim run {path} --mode physics"
+        )
     spec, scene = hand_scenario_from_data(doc, str(path))
     sim = KinematicHands(scene, studio.dt)
     driver = ScriptDriver(sim, spec.steps(), spec.speed_rad)
