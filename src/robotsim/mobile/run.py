@@ -37,6 +37,26 @@ __all__ = ["SIGNALS", "MobileRun", "open_mobile", "run_mobile", "run_scenario"]
 SIGNALS = ("x", "y", "theta", "vx", "vy", "w", "cmd_vx", "cmd_vy", "cmd_w", "clearance")
 
 
+# Bytes a run holds per control tick: its time (a float in a list) and, per robot, a
+# pose array (3 floats + the array object) in a list, then the arrays the report builds.
+_TICK_BYTES = 32
+_ROBOT_TICK_BYTES = 8 + 136 + 3 * 24
+
+
+def check_run_budget(duration: float, tick: float, robots: int) -> None:
+    """Refuse a run whose samples would not fit the memory budget
+    (:mod:`robotsim.budget`), before stepping: ``duration`` and ``tick`` in s."""
+    from robotsim import budget
+
+    ticks = duration / tick
+    budget.check(
+        f"a mobile run of {duration:g} s ({ticks:.3g} control ticks of {tick:g} s, "
+        f"{robots} robot{'s' if robots != 1 else ''})",
+        ticks * (_TICK_BYTES + robots * _ROBOT_TICK_BYTES),
+        "give a shorter duration (duration: in the file, or --duration)",
+    )
+
+
 class MobileRun:
     """A mobile scenario in a physics World, stepped controller tick by tick."""
 
@@ -186,6 +206,7 @@ class MobileRun:
 
     def run(self, duration: float | None = None, progress: Any = None) -> None:
         total = self.sc.duration if duration is None else float(duration)
+        check_run_budget(total, self.tick, len(self.robots))
         ticks = round(total / self.tick)
         t0 = time.perf_counter()
         for k in range(ticks):
