@@ -48,3 +48,18 @@ def close_notifications(page) -> None:
             ".forEach((b) => b.click())"
         )
         page.wait_for_timeout(300)
+
+
+def try_websocket(page, url: str, protocol: str) -> str:
+    """Open a websocket to ``url`` from a script in ``page`` (the browser adds the
+    page's origin and its cookies, as for any page); ``"open"`` if it opened,
+    ``"closed CODE"`` if it was refused or dropped first."""
+    return page.evaluate(
+        """([url, protocol, ms]) => new Promise((done) => {
+            const ws = new WebSocket(url, [protocol]);
+            ws.onopen = () => { done("open"); ws.close(); };
+            ws.onclose = (e) => done("closed " + e.code);
+            setTimeout(() => done("timeout"), ms);
+        })""",
+        [url, protocol, UI_TIMEOUT_MS],
+    )

@@ -27,8 +27,9 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="module")
-def studio():
-    st = Studio(port=free_port())
+def studio(tmp_path_factory):
+    """The page's workspace is the session's temporary folder: every ``tmp_path``."""
+    st = Studio(port=free_port(), root=tmp_path_factory.getbasetemp())
     st.load_default()
     st.start()
     yield st
@@ -36,28 +37,35 @@ def studio():
 
 
 @pytest.fixture(scope="module")
-def page(studio, tmp_path_factory):
-    """A page connected to the studio, the robot drawn, notifications closed."""
+def playwright():
+    """Playwright (sync API), for the module's browsers."""
     if not CHROMIUM.exists():
         pytest.fail("Debian chromium is missing: run `bash scripts/setup.sh` (as root) once")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 800},
-        )
-        pg = ctx.new_page()
-        pg.set_default_timeout(UI_TIMEOUT_MS)  # clicks and fills wait for their element
-        pg.goto(studio.url)
-        deadline = time.monotonic() + 60
-        while not studio.server.get_clients():
-            assert time.monotonic() < deadline, "the page never connected to the studio"
-            time.sleep(0.1)
-        pg.get_by_text("Joints", exact=True).wait_for(timeout=60_000)
-        close_notifications(pg)
-        yield pg
-        ctx.close()
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def page(studio, playwright, tmp_path_factory):
+    """A page connected to the studio (opened at its URL with the launch token), the
+    robot drawn, notifications closed."""
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 800},
+    )
+    pg = ctx.new_page()
+    pg.set_default_timeout(UI_TIMEOUT_MS)  # clicks and fills wait for their element
+    pg.goto(studio.url)
+    deadline = time.monotonic() + 60
+    while not studio.server.get_clients():
+        assert time.monotonic() < deadline, "the page never connected to the studio"
+        time.sleep(0.1)
+    pg.get_by_text("Joints", exact=True).wait_for(timeout=60_000)
+    close_notifications(pg)
+    yield pg
+    ctx.close()

@@ -16,7 +16,8 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def studio():
-    st = Studio(port=free_port())
+def studio(tmp_path_factory):
+    """The page's workspace is the session's temporary folder: every ``tmp_path``."""
+    st = Studio(port=free_port(), root=tmp_path_factory.getbasetemp())
     yield st
     st.stop()

@@ -46,10 +46,12 @@ from robotsim.errors import InputError, RobotsimError, UnknownNameError
 from robotsim.model import library_names, load_robot
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import trans
+from robotsim.studio.access import PageAccess, find_websockets_server, new_token
 from robotsim.studio.clock import SimClock
 from robotsim.studio.drivers import Driver, PoseTour
 from robotsim.studio.interface import SceneRobot
 from robotsim.studio.robot_view import RobotView
+from robotsim.studio.workspace import Workspace
 
 if TYPE_CHECKING:
     from robotsim.scenario.kinds import ScenarioKind
@@ -118,6 +120,11 @@ class Studio:
             :func:`robotsim.studio.panels.default_tabs` of ``kinds``).
         drivers: driver factories by name, offered in the Drive menu (default: the
             pose tour).
+        token: the page's launch token (see :mod:`robotsim.studio.access`): True (a
+            fresh one), a string, or False (no token: ``--no-token``). :attr:`url`
+            carries it; the page's websocket is checked for its origin either way.
+        root: the workspace folder the page may read and write files in (default:
+            the current directory; see :mod:`robotsim.studio.workspace`).
     """
 
     def __init__(
@@ -129,10 +136,13 @@ class Studio:
         kinds: Iterable[ScenarioKind] | None = None,
         tabs: Sequence[Tab] | None = None,
         drivers: Mapping[str, Callable[[], Driver]] | None = None,
+        token: bool | str = True,
+        root: str | Path | None = None,
     ) -> None:
         from robotsim.scenario.kinds import KINDS
         from robotsim.studio.panels import build_panels, default_tabs
 
+        self.workspace = Workspace(root)  # checked before the server starts
         self.kinds: Mapping[str, ScenarioKind] = MappingProxyType(
             dict(KINDS) if kinds is None else {k.name: k for k in kinds}
         )
@@ -144,6 +154,7 @@ class Studio:
             self.server = viser.ViserServer(
                 host=host, port=port, label="robotsim studio", verbose=False
             )
+        self.access = self._guard(host, token)
         # A wide control panel: every tab label fits one row at 1280 px.
         self.server.gui.configure_theme(control_width="large")
         self.host = host
@@ -255,11 +266,36 @@ class Studio:
         return self.server.get_port()
 
     @property
-    def url(self) -> str:
+    def base_url(self) -> str:
+        """The page's address without the token (``http://HOST:PORT/``)."""
         host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
         if ":" in host:
             host = f"[{host}]"
-        return f"http://{host}:{self.port}"
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def url(self) -> str:
+        """The address to open: :attr:`base_url` with ``?token=...`` (unless the
+        studio has no token)."""
+        token = self.access.token
+        return self.base_url + ("" if token is None else f"?token={token}")
+
+    def _guard(self, host: str, token: bool | str) -> PageAccess:
+        """The page's access checks, installed on viser's web server."""
+        if token is True:
+            chosen: str | None = new_token()
+        elif token is False or token is None:
+            chosen = None
+        else:
+            chosen = str(token)
+        access = PageAccess(host, self.server.get_port(), chosen)
+        try:
+            access.install(find_websockets_server(access.port))
+        except BaseException:
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.server.stop()
+            raise
+        return access
 
     def _build_world(self) -> None:
         scene = self.server.scene

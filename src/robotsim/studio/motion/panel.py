@@ -44,6 +44,8 @@ class MotionPanel:
             "Motion file", initial_value="", hint="A motion or program YAML file"
         )
         file_buttons = gui.add_button_group("File", ("Load", "Save", "New"))
+        self.overwrite = gui.add_checkbox("Overwrite", initial_value=False,
+                                          hint="Save over an existing file (once)")  # fmt: skip
         self.speed = gui.add_slider(
             "New speed", min=1, max=8, step=1, initial_value=4, hint="1 slow .. 8 fast"
         )
@@ -80,7 +82,8 @@ class MotionPanel:
             if action == "Load":
                 self.load(self.file.value)
             elif action == "Save":
-                self.save(self.file.value)
+                self.save(self.file.value, overwrite=self.overwrite.value)
+                self.overwrite.value = False
             else:
                 self.new()
 
@@ -234,10 +237,10 @@ class MotionPanel:
 
     # --------------------------------------------------------------- files
     def load(self, path: str | Path) -> None:
-        """Read a motion or program file (a path, or a shipped motion's name); its robot
-        is chosen (added if missing)."""
+        """Read a motion or program file (a path in the studio's workspace, or a shipped
+        motion's name); its robot is chosen (added if missing)."""
         from robotsim.motion.schema import load_program
-        from robotsim.shipped import resolve, shipped_names
+        from robotsim.shipped import is_shipped, shipped_names
         from robotsim.studio.thumbnails import load_png
 
         text = str(path).strip()
@@ -247,8 +250,10 @@ class MotionPanel:
                 + ", ".join(shipped_names("motion"))
                 + "), then Load"
             )
-        path = resolve(text, "motion")
-        program = load_program(path)
+        workspace = self.studio.workspace
+        path = workspace.find(text, "motion")
+        with workspace.reading(text):
+            program = load_program(path)
         robot = program.robot
         if robot is not None and not any(v.model.name == robot for _, v in self.studio.views()):
             self.studio.add_robot(robot)
@@ -264,6 +269,8 @@ class MotionPanel:
                 if kf.thumbnail:
                     p = Path(kf.thumbnail)
                     p = p if p.is_absolute() else path.parent / p
+                    if not (workspace.contains(p) or is_shipped(p)):
+                        continue  # only pictures beside the motion, in the workspace
                     img = load_png(p)
                     if img is not None:
                         self.images[kf.thumbnail] = img
@@ -272,20 +279,23 @@ class MotionPanel:
         self.file.value = str(path)
         self.rebuild()
 
-    def save(self, path: str | Path) -> Path:
-        """Write the program (``robotsim-program/1``); thumbnails are copied next to it,
-        into ``<name>_thumbnails/``, with paths relative to the file."""
+    def save(self, path: str | Path, overwrite: bool = False) -> Path:
+        """Write the program (``robotsim-program/1``) to a file in the studio's
+        workspace (an existing one only with ``overwrite``); thumbnails are copied next
+        to it, into ``<name>_thumbnails/``, with paths relative to the file."""
         from robotsim.motion.schema import save_program
+        from robotsim.shipped import is_shipped
 
         if self.program is None:
             raise InputError("nothing to save: capture a keyframe or load a motion first")
         s = str(path).strip()
         if not s:
             raise InputError("give the motion file path (e.g. motions/my_motion.yaml)")
-        path = Path(s)
-        if path.suffix.lower() not in (".yaml", ".yml"):
-            raise InputError(f"{path}: motion files end in .yaml or .yml")
-        folder = path.parent / f"{path.stem}_thumbnails"
+        if Path(s).suffix.lower() not in (".yaml", ".yml"):
+            raise InputError(f"{s}: motion files end in .yaml or .yml")
+        workspace = self.studio.workspace
+        path = workspace.writable(s, overwrite)
+        folder = workspace.resolve(path.parent / f"{path.stem}_thumbnails")
         program = self.program
         for m in program.motions:
             mm = m
@@ -294,8 +304,12 @@ class MotionPanel:
                     continue
                 src = Path(kf.thumbnail)
                 src = src if src.is_absolute() else (self.path or path).parent / src
-                if not src.is_file():
-                    continue
+                if not src.is_file() or not (
+                    src.resolve().is_relative_to(self.thumb_dir.resolve())
+                    or workspace.contains(src)
+                    or is_shipped(src)
+                ):
+                    continue  # captured here, or beside a motion in the workspace
                 dst = folder / src.name
                 if src.resolve() != dst.resolve():
                     folder.mkdir(parents=True, exist_ok=True)
@@ -320,9 +334,9 @@ class MotionPanel:
 
         if self.program is None:
             raise InputError("nothing to upload: capture a keyframe or load a motion first")
-        dev = str(port).strip()
-        if not dev:
-            raise InputError("give the robot's serial port (e.g. /dev/ttyUSB0)")
+        from robotsim.studio.workspace import serial_device
+
+        dev = serial_device(port)
         model = self.view().model
         compile_program(self.program, model, "motion editor")  # names, joint limits
         check_capacity(self.program, profile_for(model.name), "motion editor")  # before a byte

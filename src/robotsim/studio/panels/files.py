@@ -2,7 +2,8 @@
 shipped scenario, or the default scene. Opening replaces the scene; "Add" puts a robot
 beside the others. A bad file shows an error notification; the scene stays as it was.
 The Profile folder below shows the opened robot's inferred profile
-(:mod:`robotsim.studio.profile`)."""
+(:mod:`robotsim.studio.profile`). Paths typed here are confined to the studio's
+workspace (:mod:`robotsim.studio.workspace`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robotsim.model import library_names
+from robotsim.shipped import find_shipped
 from robotsim.studio.scenarios import list_scenarios
 
 if TYPE_CHECKING:
@@ -26,7 +28,8 @@ class FilesPanel:
         self.library = gui.add_dropdown("Built-in robot", lib, initial_value=lib[0])
         lib_buttons = gui.add_button_group("Robot", ("Open", "Add"))
         self.path = gui.add_text("Robot file", initial_value="",
-                                 hint="Path to a .urdf, .xml (MJCF) or robot .yaml")  # fmt: skip
+                                 hint="Path to a .urdf, .xml (MJCF) or robot .yaml, "
+                                 f"in {studio.workspace.root}")  # fmt: skip
         path_buttons = gui.add_button_group("File", ("Open file", "Add file"))
         self.scenarios: dict[str, Path] = {}
         self.scenario = gui.add_dropdown("Scenario", ("",), initial_value="")
@@ -66,7 +69,7 @@ class FilesPanel:
 
     def rescan(self) -> None:
         """Re-list the shipped scenarios."""
-        self.scenarios = {p.stem: p for p in list_scenarios()}
+        self.scenarios = {p.stem: p for p in list_scenarios(self.studio.workspace.root)}
         names = tuple(self.scenarios) or ("",)
         self.scenario.options = names
         if self.scenario.value not in names:
@@ -74,13 +77,22 @@ class FilesPanel:
         self.status.content = f"{len(self.scenarios)} scenarios found"
 
     def open_robot(self, target: str, add: bool = False) -> None:
+        """Open (or ``add``) a built-in robot, a shipped scenario (by name) or a file in
+        the workspace; a path outside it is refused."""
         st = self.studio
-        if add:
-            view = st.add_robot(target.strip())
-            st.frame_camera()
-            self.status.content = f"added {view.name}"
-        else:
-            self.status.content = st.open(target)
+        text = str(target).strip()
+        source: str | Path | None = text if text in library_names() else None
+        if source is None and not add:
+            source = find_shipped(text, "scenario")
+        if source is None:
+            source = st.workspace.readable(text)
+        with st.workspace.reading(text):
+            if add:
+                view = st.add_robot(source)
+                st.frame_camera()
+                self.status.content = f"added {view.name}"
+            else:
+                self.status.content = st.open(source)
 
     def open_scenario(self, name: str) -> None:
         from robotsim.errors import UnknownNameError

@@ -1,0 +1,104 @@
+"""``robotsim studio`` as a user starts it: the printed URL carries the token (the bare
+address answers 403), the workspace root is printed, ``--no-token`` and a wide
+``--host`` warn, a bad ``--root`` is a one-line error (real processes, real HTTP)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from tests.procs import default_sigint
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+def _start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robotsim", "studio", "puma560", *args],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=default_sigint,
+    )  # fmt: skip
+    lines = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline() if proc.stdout else ""
+        if not line:
+            break
+        lines.append(line)
+        if "in a browser" in line:
+            return proc, "".join(lines)
+    proc.kill()
+    pytest.fail(
+        f"the studio did not start: {''.join(lines)}{proc.stderr.read() if proc.stderr else ''}"
+    )
+
+
+def _stop(proc: subprocess.Popen) -> str:
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return err
+
+
+def test_the_printed_url_carries_the_token(tmp_path: Path) -> None:
+    port = _free_port()
+    proc, out = _start(["--port", str(port)], tmp_path)
+    try:
+        m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) in a browser", out)
+        assert m, out
+        assert len(m.group(2)) >= 32
+        assert f"the page reads and writes files in {tmp_path.resolve()}" in out
+        assert _status(f"http://127.0.0.1:{port}/") == 403
+        assert _status(m.group(1)) == 200
+    finally:
+        err = _stop(proc)
+    assert "warning" not in err
+
+
+def test_no_token_and_a_wide_host_warn(tmp_path: Path) -> None:
+    port = _free_port()
+    proc, out = _start(["--port", str(port), "--no-token", "--root", str(tmp_path)], tmp_path)
+    try:
+        assert f"open http://127.0.0.1:{port}/ in a browser" in out
+        assert _status(f"http://127.0.0.1:{port}/") == 200
+    finally:
+        err = _stop(proc)
+    assert "warning: no token: every program and user on this machine" in err
+    port = _free_port()
+    proc, out = _start(["--port", str(port), "--host", "0.0.0.0"], tmp_path)
+    try:
+        assert "?token=" in out
+    finally:
+        err = _stop(proc)
+    assert "warning: robotsim studio is listening on 0.0.0.0: anyone with the URL" in err
+
+
+def test_a_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "robotsim", "studio", "--port", str(_free_port()),
+         "--root", str(tmp_path / "nowhere")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
