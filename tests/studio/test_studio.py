@@ -190,7 +190,7 @@ def test_open_scenario_with_base_poses(scene, tmp_path):
         ("robots:\n  A: {robot: nosuch}\n", "robots.A: unknown robot 'nosuch'"),
         ("robots:\n  A: {robot: puma560, q: [1, 2]}\n", "needs 6 values"),
         ("robots:\n  A: {robot: puma560, base: {xyz: [1, 2]}}\n", "robots.A.base"),
-        ("world: {}\n", "no 'robots:' or 'robot:' section"),
+        ("world: {}\n", "no 'kind:', 'robots:' or 'robot:' section"),
     ],
 )
 def test_bad_scenario_keeps_the_scene(scene, tmp_path, text, match):

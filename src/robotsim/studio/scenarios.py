@@ -24,7 +24,7 @@ import yaml
 from robotsim.errors import InputError, ScenarioError
 from robotsim.shipped import shipped_dir
 from robotsim.spatial import make_T, rpy_to_R
-from robotsim.validation import yaml_error_message
+from robotsim.validation import MAX_YAML_BYTES, YamlLimitError, safe_load, yaml_error_message
 
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
@@ -40,20 +40,30 @@ __all__ = [
 _ROBOT_KEYS = ("robot", "model", "file")
 
 
-def scenario_dirs() -> list[Path]:
-    """Where the picker looks: ``./scenarios`` (your own files) and the shipped
-    scenarios (package data), those that exist."""
+def scenario_dirs(root: Path | None = None) -> list[Path]:
+    """Where the picker looks: ``scenarios/`` in ``root`` (your own files; default: the
+    current directory, the studio's workspace) and the shipped scenarios (package
+    data), those that exist."""
     out: list[Path] = []
-    for d in (Path.cwd() / "scenarios", shipped_dir("scenario")):
+    for d in ((root or Path.cwd()) / "scenarios", shipped_dir("scenario")):
         if d.is_dir() and d.resolve() not in [o.resolve() for o in out]:
             out.append(d)
     return out
 
 
-def list_scenarios() -> list[Path]:
+def list_scenarios(root: Path | None = None) -> list[Path]:
     """Every ``*.yaml``/``*.yml`` file in :func:`scenario_dirs`, sorted by name."""
-    files = {p.resolve() for d in scenario_dirs() for p in d.glob("*.y*ml")}
+    files = {p.resolve() for d in scenario_dirs(root) for p in d.glob("*.y*ml")}
     return sorted(files, key=lambda p: p.name)
+
+
+def _load(path: Path) -> Any:
+    """The YAML document in ``path`` through the bounded loader (size checked before
+    reading); :class:`yaml.YAMLError` if it is not one."""
+    size = path.stat().st_size
+    if size > MAX_YAML_BYTES:
+        raise YamlLimitError(f"{size:,} bytes is more than the {MAX_YAML_BYTES:,}-byte limit")
+    return safe_load(path.read_bytes())
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
@@ -61,11 +71,9 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ScenarioError(f"{path}: no such scenario file")
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = _load(path)
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: {yaml_error_message(exc)}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text file") from None
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}: expected a YAML mapping at the top level")
     return doc
@@ -73,13 +81,17 @@ def read_yaml(path: Path) -> dict[str, Any]:
 
 def is_scenario_file(path: Path) -> bool:
     """A YAML file that is not a robot file (robot files say ``format: robotsim-robot/…``
-    or have a ``dh:``/``links:`` section)."""
+    or have a ``dh:``/``links:`` section). A file that is not valid YAML counts as a
+    scenario when it sits in a ``scenario(s)`` folder or mentions ``robots`` (so
+    :func:`open_scenario` reports it), else as a robot file."""
     if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
         return False
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError):
-        return "scenario" in path.parts or "robots" in path.read_text(errors="replace")
+        doc = _load(path)
+    except yaml.YAMLError as exc:
+        if {"scenario", "scenarios"} & set(path.parts) or isinstance(exc, YamlLimitError):
+            return True  # a scenario folder, or a file past the limits (not read again)
+        return "robots" in path.read_text(encoding="utf-8", errors="replace")
     if not isinstance(doc, dict):
         return True  # let open_scenario report it
     fmt = str(doc.get("format", ""))
@@ -114,8 +126,7 @@ def _entries(path: Path, doc: dict[str, Any]) -> list[tuple[str | None, dict[str
         robots = [entry]
     if robots is None:
         raise ScenarioError(
-            f"{path}: no 'robots:' or 'robot:' section; the studio cannot show this "
-            f"scenario yet (top-level keys: {', '.join(map(str, doc)) or 'none'})"
+            f"{path}: no 'kind:', 'robots:' or 'robot:' section: not a scenario the studio can show"
         )
     if isinstance(robots, dict):
         items = [(str(k), v) for k, v in robots.items()]
