@@ -1,5 +1,5 @@
 # The two commands a user needs (both do all set-up first):
-#   make studio   -> the web studio on the default scene at http://127.0.0.1:8080
+#   make studio   -> the web studio on the default scene (open the URL it prints)
 #   make test     -> the whole test suite, then the install check (scripts/check_install.sh)
 .PHONY: setup studio test check-install lint bench
 PY := .venv/bin/python
