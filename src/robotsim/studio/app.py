@@ -24,7 +24,13 @@ clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :attr:`pl
 :meth:`add_driver`; :meth:`clients` (connected pages);
 :meth:`locked` (read a driver's state consistently), :meth:`on`/:meth:`emit` (events
 ``robots``, ``state``, ``clock``, ``driver``), :meth:`guarded`, :meth:`notify`,
-:meth:`report_error`, :meth:`after_push`.
+:meth:`report_error`, :meth:`after_push`; :attr:`workspace`, through which every path
+typed in the page goes.
+
+**Who may open the page**: the URL (:attr:`url`) carries a per-launch token and the
+page's websocket must come from the studio's own origin (:mod:`robotsim.studio.access`);
+the page reads and writes files only in :attr:`workspace`
+(:mod:`robotsim.studio.workspace`).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from robotsim.model.robot import RobotModel
 if TYPE_CHECKING:
     from robotsim.scenario.kinds import ScenarioKind
     from robotsim.studio.robot_view import RobotView
+    from robotsim.studio.workspace import Workspace
 
 __all__ = ["Driver", "SceneRobot", "StudioAPI"]
 
@@ -61,6 +62,8 @@ class StudioAPI(Protocol):
     :mod:`robotsim.studio.app` for what each does)."""
 
     kinds: Mapping[str, ScenarioKind]
+    #: the folder the page's paths are confined to (:mod:`robotsim.studio.workspace`)
+    workspace: Workspace
 
     # -- what it shows
     @property
