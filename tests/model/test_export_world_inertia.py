@@ -179,8 +179,8 @@ def _boundary_tensors(n: int, seed: int = 0) -> list[np.ndarray]:
 
 
 def test_tensors_on_the_triangle_boundary_compile_in_mujoco(tmp_path: Path) -> None:
-    """MJCF exports (principal frame) of flat-body tensors compile in MuJoCo without
-    balanceinertia; moments and tensor kept to round-off."""
+    """MJCF (principal frame) and URDF exports of flat-body tensors load in MuJoCo
+    (its URDF reader too) without balanceinertia; tensors kept to round-off."""
     tensors = _boundary_tensors(60)
     for I in tensors:
         assert Inertial(1.0, np.zeros(3), I).problem() is None
@@ -196,6 +196,11 @@ def test_tensors_on_the_triangle_boundary_compile_in_mujoco(tmp_path: Path) -> N
         Rm = quat_to_R(mm.body_iquat[bid])
         np.testing.assert_allclose((Rm * mm.body_inertia[bid]) @ Rm.T, I, rtol=0,
                                    atol=1e-15 * ev[2] * 8)  # fmt: skip
+        # URDF: MuJoCo's own URDF reader diagonalises the file's tensor again
+        urdf = save_urdf(m, tmp_path / "b.urdf")
+        mujoco.MjModel.from_xml_path(str(urdf))
+        back = load_robot(str(urdf)).link("l1").inertial
+        np.testing.assert_allclose(back.inertia, I, rtol=0, atol=4e-15 * ev[2])
 
 
 def test_round_off_below_the_boundary_lowers_the_largest_moment_only() -> None:
@@ -215,6 +220,8 @@ def test_cli_puma560_to_mjcf_then_world_and_again(tmp_path: Path, capsys) -> Non
     World(Scene(robots=(RobotPlacement("r", m),)))
     again = load_robot(str(save_mjcf(m, tmp_path / "y.xml")))
     World(Scene(robots=(RobotPlacement("r", again),)))
+    assert main(["convert", str(out), "--to", "urdf", "--out", str(tmp_path / "x.urdf")]) == 0
+    mujoco.MjModel.from_xml_path(str(tmp_path / "x.urdf"))
     I0 = np.asarray(load_robot("puma560").link("link1").inertial.inertia)
     np.testing.assert_allclose(again.link("link1").inertial.inertia, I0, rtol=0, atol=1e-15)
     capsys.readouterr()

@@ -19,7 +19,12 @@ round-trip ``repr``; origins as ``xyz``/``rpy``). What URDF cannot say is mapped
   ``<frame>__frame``, so they keep their names and poses (as links, not frames);
 - a capsule becomes a cylinder plus a sphere at each end (three elements), an
   ellipsoid a sphere of its largest semi-axis (URDF has neither shape);
-- named poses and the default frame are not written (URDF has no place for them).
+- named poses and the default frame are not written (URDF has no place for them);
+- inertias are written as in the model, except a turned tensor whose principal moments
+  sit on the triangle boundary ``A + B = C``: readers that diagonalise it again
+  (MuJoCo, with no tolerance) could round it outside, so its largest moment is lowered
+  by 16 ulps (<= 4e-15 relative,
+  :func:`~robotsim.model.principal_inertia.inside_for_readers`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import numpy as np
 
 from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.principal_inertia import inside_for_readers
 from robotsim.model.robot import JointType, Link, RobotModel
 from robotsim.spatial import R_to_rpy, trans
 
@@ -125,6 +131,8 @@ class _UrdfWriter:
                 ET.SubElement(ie, "origin", xyz=vec(ine.com), rpy="0 0 0")
             ET.SubElement(ie, "mass", value=num(ine.mass))
             I = np.asarray(ine.inertia)
+            if ine.mass > 0.0:
+                I = inside_for_readers(I, link.name)  # see the module doc
             ET.SubElement(ie, "inertia", ixx=num(I[0, 0]), ixy=num(I[0, 1]),
                           ixz=num(I[0, 2]), iyy=num(I[1, 1]), iyz=num(I[1, 2]),
                           izz=num(I[2, 2]))  # fmt: skip
