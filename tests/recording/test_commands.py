@@ -110,8 +110,13 @@ def drive_a_run(tmp_path: Path, db: str) -> None:
         cid = send_command(e, run_id, "goal", {"x": 2, "y": 1, "theta": 90})
         row = wait_command(e, cid, 60)
         assert row["status"] == "done" and row["reason"] is None and row["sim_time"] > 0
-        s = wait_for(lambda: (st := status(store, run_id)).get("reached") and st, "the goal",
-                     timeout=120)  # fmt: skip
+        # a status row written before the command was handled still says "reached" for
+        # the scenario's own goal: wait for one that reports this command
+        s = wait_for(
+            lambda: (st := status(store, run_id)).get("last_command") == cid
+            and st.get("reached") and st,
+            "the goal", timeout=120,
+        )  # fmt: skip
         assert s["x"] == pytest.approx(2, abs=0.05) and s["y"] == pytest.approx(1, abs=0.05)
         assert s["theta"] == pytest.approx(90, abs=3) and s["last_command"] == cid
 
