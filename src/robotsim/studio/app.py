@@ -18,7 +18,8 @@ fields behind them: :attr:`gui` (add controls), :attr:`scene` (draw nodes),
 :meth:`load_scene`, :attr:`source` (the scenario file shown), :meth:`keep_objects`,
 :meth:`frame_camera`, :meth:`show_grid`, :meth:`push`; time through :attr:`time` and
 :attr:`dt` (a driver's ``step`` also receives ``t, dt``), never the clock object; the
-clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :attr:`playing`,
+clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :meth:`seek`,
+:meth:`recorded_end`, :attr:`playing`,
 :attr:`real_time_factor`; drivers through :meth:`driver_as`, :attr:`driver_name`,
 :meth:`driver_names`, :meth:`set_driver`, :meth:`use_driver`, :meth:`release_driver`,
 :meth:`add_driver`; :meth:`clients` (connected pages);
@@ -54,8 +55,9 @@ from robotsim.model.robot import RobotModel
 from robotsim.spatial import trans
 from robotsim.studio.access import PageAccess, find_websockets_server, new_token
 from robotsim.studio.clock import SimClock
-from robotsim.studio.drivers import Driver, PoseTour
+from robotsim.studio.drivers import Driver, PoseTour, recorded_end
 from robotsim.studio.interface import SceneRobot
+from robotsim.studio.pacing import PagePacer
 from robotsim.studio.robot_view import RobotView
 from robotsim.studio.workspace import Workspace
 
@@ -178,6 +180,8 @@ class Studio:
         self.errors: list[str] = []
         self._objects: list[viser.SceneNodeHandle] = []  # nodes removed with the scene
         self._after_push: list[Callable[[], None]] = []
+        self._pushed_t = 0.0  # simulated time of the state last sent to the pages
+        self.pacer = PagePacer(self.server, lambda: self._pushed_t)
         self._build_world()
         self.panels = build_panels(self, default_tabs(self.kinds) if tabs is None else tabs)
 
@@ -330,6 +334,7 @@ class Studio:
 
     def stop(self) -> None:
         self._stop.set()
+        self.pacer.stop()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
@@ -352,8 +357,7 @@ class Studio:
         last_readout = 0.0
         while not self._stop.is_set():
             try:
-                if self.clock.playing:
-                    self.tick()
+                self._play_tick()
                 self.push()
                 now = time.perf_counter()
                 if now - last_readout > 0.25:
@@ -655,8 +659,42 @@ class Studio:
         self.clock.playing = False
 
     def play(self, playing: bool = True) -> None:
-        self.clock.playing = playing
+        """Play or pause. Pausing waits for a tick in progress: once it returns, time
+        stands still at the state the pages were last sent."""
+        with self._lock:
+            self.clock.playing = playing
         self.emit("clock")
+
+    def _play_tick(self) -> None:
+        """One tick of the update loop while playing, unless the slowest page would
+        fall more than ``pacer.lead`` behind (see :mod:`robotsim.studio.pacing`)."""
+        with self._lock:
+            if self.clock.playing and self.pacer.allows(self.clock.t + self.clock.dt):
+                self.tick()
+
+    def recorded_end(self) -> float | None:
+        """The latest time (s) the active driver can show without simulating further
+        (see :meth:`seek`), or None when its runs are not recorded."""
+        return recorded_end(self._driver)
+
+    def seek(self, t: float) -> float:
+        """Pause and show the recorded state at time ``t`` (s), clamped into
+        ``[0, recorded_end()]`` and rounded to a whole tick; Play continues from there
+        (replaying the recording, then simulating on). Returns the time shown."""
+        with self._lock:
+            end = self.recorded_end()
+            if end is None:
+                raise InputError(f"the {self._driver.name!r} driver has no recorded run to scrub")
+            self.clock.playing = False
+            steps = round(min(max(float(t), 0.0), end) / self.clock.dt)
+            if steps * self.clock.dt > end + 1e-9:
+                steps -= 1
+            self.clock.seek(steps)
+            self._driver.show_at(self, self.clock.t)  # type: ignore[attr-defined]
+        self.push()
+        self.emit("state")
+        self.emit("clock")
+        return self.clock.t
 
     def tick(self) -> None:
         """Advance the simulation one step (the driver moves the robots)."""
@@ -688,6 +726,7 @@ class Studio:
         number of links sent."""
         with self._lock, self.server.atomic():
             n = sum(v.push(force) for v in self._robots.values())
+            self._pushed_t = self.clock.t
             if n:
                 self._updates += 1
                 for cb in self._after_push:

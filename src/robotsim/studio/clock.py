@@ -37,6 +37,13 @@ class SimClock:
             self._marks.popleft()
         return self.t
 
+    def seek(self, steps: int) -> float:
+        """Jump to tick ``steps`` (time ``steps * dt``, s) without a real-time mark."""
+        self.steps = max(0, int(steps))
+        self.t = self.steps * self.dt
+        self._marks.clear()
+        return self.t
+
     def reset(self) -> None:
         self.t = 0.0
         self.steps = 0

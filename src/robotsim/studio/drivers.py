@@ -7,11 +7,19 @@ scenario's opener hands its driver to ``Studio.load_scene``. A driver may have
 robots in their first state. The built-in :class:`PoseTour` moves each robot smoothly
 through its named poses (or a gentle sweep of every joint when it has none), so
 "play" shows something on any robot.
+
+A driver whose runs can be scrubbed (a time slider) also has ``recorded_end() -> float``,
+the latest time (s) it can show without simulating further (the whole run for a
+precomputed one, the last simulated tick for a live one), and ``show_at(studio, t)``,
+which shows the state at a time ``t <= recorded_end()``; its ``step`` replays recorded
+times the same way and simulates only beyond them. :class:`FrameLog` is the per-tick
+recording the live drivers keep.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import bisect
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,7 +28,53 @@ from robotsim.studio.interface import Driver
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
-__all__ = ["Driver", "PoseTour"]
+__all__ = ["Driver", "FrameLog", "PoseTour", "recorded_end"]
+
+
+def recorded_end(driver: object) -> float | None:
+    """``driver.recorded_end()`` if the driver can be scrubbed, else None."""
+    end = getattr(driver, "recorded_end", None)
+    if end is None or not callable(getattr(driver, "show_at", None)):
+        return None
+    return float(end())
+
+
+class FrameLog:
+    """What a live driver showed at each tick, to show it again: ``add(t, frame)``
+    appends the frame of time ``t`` (s, increasing); ``at(t)`` returns the frame of the
+    latest recorded time not after ``t`` (the first one before it)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.frames: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    @property
+    def end(self) -> float:
+        """The last recorded time (s); 0 when empty."""
+        return self.times[-1] if self.times else 0.0
+
+    def add(self, t: float, frame: Any) -> None:
+        if self.times and t <= self.times[-1] + 1e-12:
+            raise ValueError(f"frame time {t} s is not after the last one ({self.times[-1]} s)")
+        self.times.append(float(t))
+        self.frames.append(frame)
+
+    def covers(self, t: float) -> bool:
+        """Is time ``t`` (s) inside the recording?"""
+        return bool(self.times) and t <= self.times[-1] + 1e-9
+
+    def at(self, t: float) -> Any:
+        if not self.times:
+            raise ValueError("nothing recorded yet")
+        i = bisect.bisect_right(self.times, float(t) + 1e-9) - 1
+        return self.frames[max(i, 0)]
+
+    def clear(self) -> None:
+        self.times.clear()
+        self.frames.clear()
 
 
 class PoseTour:

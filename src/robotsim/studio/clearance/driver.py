@@ -217,6 +217,14 @@ class ClearanceDriver:
             studio.halt()
         self.apply(studio, t)
 
+    def recorded_end(self) -> float:
+        """The whole trajectory can be shown at any time (s)."""
+        return self.end
+
+    def show_at(self, studio: Studio, t: float) -> None:
+        self.finished = t >= self.end
+        self.apply(studio, t)
+
     def apply(self, studio: Studio, t: float) -> None:
         """Robots, distances and colours at time ``t`` (s)."""
         qs = self.q_at(t)

@@ -13,6 +13,7 @@ import numpy as np
 
 from robotsim.hands.script import ScriptPlayer, ScriptStep
 from robotsim.spatial import R_to_quat
+from robotsim.studio.drivers import FrameLog
 
 if TYPE_CHECKING:
     from robotsim.hands.script import HandsSim
@@ -25,7 +26,9 @@ ROBOT_NAME = "hands"
 
 
 class _HandsView:
-    """Draws the ball and the tables of a hands simulation and moves robot and ball."""
+    """Draws the ball and the tables of a hands simulation and moves robot and ball;
+    records ``(q, ball pose)`` at every studio tick it simulates, so a time slider can
+    show them again (``recorded_end``, ``show_at``)."""
 
     name = "hands"
 
@@ -34,6 +37,7 @@ class _HandsView:
         self.robot = robot
         self.ball: Any = None
         self.ticks = 0
+        self.log = FrameLog()
 
     def attach(self, studio: Studio) -> None:
         """Draw the ball and the tables once (under ``/hands``)."""
@@ -49,15 +53,38 @@ class _HandsView:
         studio.keep_objects(nodes)  # removed with the scene (Studio.clear)
         self._show(studio)
 
-    def _show(self, studio: Studio) -> None:
+    def _show(self, studio: Studio, t: float = 0.0) -> None:
+        """Show the simulation's state, recorded as time ``t`` (s)."""
         snap = self.sim.snapshot()
+        frame = (np.array(snap.q, dtype=float), np.array(snap.ball_pose, dtype=float))
+        if not len(self.log) or t > self.log.end + 1e-9:
+            self.log.add(t, frame)
+        self._draw(studio, frame)
+
+    def _draw(self, studio: Studio, frame: tuple[np.ndarray, np.ndarray]) -> None:
+        q, T = frame
         view = studio.find_robot(self.robot)
         if view is not None:
-            view.set_q(np.asarray(snap.q))
+            view.set_q(q)
         if self.ball is not None:
-            T = np.asarray(snap.ball_pose)
             self.ball.position = tuple(T[:3, 3])
             self.ball.wxyz = tuple(R_to_quat(T[:3, :3]))
+
+    def recorded_end(self) -> float:
+        """The last simulated tick (s)."""
+        return self.log.end
+
+    def show_at(self, studio: Studio, t: float) -> None:
+        """Show robot and ball as recorded at time ``t`` (s); the simulation stays at
+        :meth:`recorded_end`."""
+        self._draw(studio, self.log.at(t))
+
+    def replaying(self, studio: Studio, t: float) -> bool:
+        """Scrubbed back before the last simulated tick: show the recording there."""
+        if t < self.log.end - 1e-9:
+            self.show_at(studio, t)
+            return True
+        return False
 
 
 class HandsDriver(_HandsView):
@@ -71,12 +98,15 @@ class HandsDriver(_HandsView):
 
     def reset(self, studio: Studio) -> None:
         self.sim.reset()  # type: ignore[attr-defined]
+        self.log.clear()
         self._show(studio)
 
     def step(self, studio: Studio, t: float, dt: float) -> None:
+        if self.replaying(studio, t):
+            return
         self.teleop.tick()
         self.ticks += 1
-        self._show(studio)
+        self._show(studio, t)
 
 
 class ScriptDriver(_HandsView):
@@ -93,12 +123,15 @@ class ScriptDriver(_HandsView):
     def reset(self, studio: Studio) -> None:
         self.sim.reset()  # type: ignore[attr-defined]
         self.player = ScriptPlayer(self.sim, self.steps, self.speed)
+        self.log.clear()
         self._show(studio)
 
     def step(self, studio: Studio, t: float, dt: float) -> None:
+        if self.replaying(studio, t):
+            return
         if self.player.tick():
             self.ticks += 1
-        self._show(studio)
+        self._show(studio, t)
 
 
 def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 
 from robotsim.model.geometry import Box, Cylinder
 from robotsim.spatial import make_T, quat_to_R, rot_z
+from robotsim.studio.drivers import FrameLog
 from robotsim.studio.shapes import geometry_mesh
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class MobileDriver:
         }
         self.finished = False
         self._bodies: dict[str, np.ndarray] = {}  # robot -> MuJoCo body index per link
+        #: robot -> link world poses ``(nlinks, 4, 4)`` at every studio tick played
+        self.log = FrameLog()
 
     @property
     def duration(self) -> float:
@@ -139,7 +142,22 @@ class MobileDriver:
         self.new_run()
         self.apply(studio)
 
+    def recorded_end(self) -> float:
+        """The last simulated tick (s): earlier ticks are shown from the recording."""
+        return self.log.end
+
+    def show_at(self, studio: Studio, t: float) -> None:
+        """Show the robots as recorded at time ``t`` (s); the run itself stays at
+        :meth:`recorded_end`."""
+        for name, poses in self.log.at(t).items():
+            view = studio.find_robot(name)
+            if view is not None:
+                view.set_link_poses(poses)
+
     def step(self, studio: Studio, t: float, dt: float) -> None:
+        if t < self.log.end - 1e-9:  # scrubbed back: replay the recording
+            self.show_at(studio, t)
+            return
         run = self.run
         while run.world.time < min(t, self.duration) - 1e-9:
             run.step()
@@ -156,12 +174,14 @@ class MobileDriver:
         if t >= self.duration:
             self.finished = True
             studio.halt()
-        self.apply(studio)
+        self.apply(studio, t)
 
-    def apply(self, studio: Studio) -> None:
-        """Copy the physics link poses into the robot views."""
+    def apply(self, studio: Studio, t: float = 0.0) -> None:
+        """Copy the physics link poses into the robot views (recorded as time ``t``,
+        s, if it is after the last recorded tick)."""
         world = self.run.world
         xpos, xquat = world.data.xpos, world.data.xquat
+        frame: dict[str, np.ndarray] = {}
         for rb in self.robots:
             view = studio.find_robot(rb.name)
             if view is None:
@@ -171,7 +191,10 @@ class MobileDriver:
                 names = world.body_names
                 idx = np.array([names.index(f"{rb.name}/{link}") for link in view.model.link_names])
                 self._bodies[rb.name] = idx
-            view.set_link_poses(make_T(quat_to_R(xquat[idx]), xpos[idx]))
+            frame[rb.name] = make_T(quat_to_R(xquat[idx]), xpos[idx])
+            view.set_link_poses(frame[rb.name])
+        if not len(self.log) or t > self.log.end + 1e-9:
+            self.log.add(t, frame)
 
     # ---------------------------------------------------------------- data
     def trajectories(self) -> list[dict[str, Any]]:

@@ -130,6 +130,17 @@ class MotionPlayback:
         self.tick = i
         self._apply(studio, i)
 
+    def recorded_end(self) -> float:
+        """The whole program is played ahead: any time (s) up to its end can be shown."""
+        return self.prepared.duration
+
+    def show_at(self, studio: Studio, t: float) -> None:
+        p = self.prepared
+        i = min(int(np.searchsorted(p.t, t - 1e-12)), len(p.t) - 1)
+        self.finished = i == len(p.t) - 1
+        self.tick = i
+        self._apply(studio, i)
+
     def _apply(self, studio: Studio, i: int) -> None:
         p = self.prepared
         view = studio.find_robot(p.robot)

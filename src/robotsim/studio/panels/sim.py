@@ -1,5 +1,7 @@
-"""Simulation controls: play/pause, step, reset, what drives the robots, and a readout
-of simulated time, real-time factor and scene updates per second."""
+"""Simulation controls: play/pause, step (one tick), reset, a time slider that scrubs
+the recorded run of the driver (mobile, hands, clearance, motion playback), what drives
+the robots, and a readout of simulated time, real-time factor and scene updates per
+second."""
 
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ class SimPanel:
         self.title = gui.add_markdown("**robotsim studio**")
         row = gui.add_button_group("Simulation", ("Play", "Pause", "Step", "Reset"))
         self.buttons = row
+        self.slider = gui.add_slider(
+            "Time (s)", min=0.0, max=1.0, step=0.01, initial_value=0.0, disabled=True,
+            hint="Scrub the recorded run: the scene shows the state at that time",
+        )  # fmt: skip
         self.driver = gui.add_dropdown(
             "Drive",
             tuple(dict.fromkeys((*studio.driver_names(), studio.driver_name))),
@@ -55,6 +61,12 @@ class SimPanel:
                 studio.step()
             elif action == "Reset":
                 studio.reset()
+
+        @self.slider.on_update
+        @studio.guarded("time slider")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None:
+                studio.seek(self.slider.value)
 
         @self.driver.on_update
         @studio.guarded("drive")
@@ -85,3 +97,22 @@ class SimPanel:
             f"t = {st.time:.2f} s · {state} · real-time factor "
             f"{st.real_time_factor:.2f} · {rate:.0f} scene updates/s"
         )
+        self.refresh_slider()
+
+    def refresh_slider(self) -> None:
+        """The slider spans the driver's recorded run and sits at the current time."""
+        st = self.studio
+        end = st.recorded_end()
+        slider = self.slider
+        if end is None:
+            slider.disabled = True
+            slider.max = 1.0
+            slider.value = 0.0
+            return
+        slider.disabled = False
+        top = max(round(end, 2), 0.01)
+        if slider.max != top:
+            slider.max = top
+        value = min(round(st.time, 2), top)
+        if abs(slider.value - value) > 0.005:
+            slider.value = value
