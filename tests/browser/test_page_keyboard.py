@@ -1,4 +1,5 @@
-"""The studio page's keyboard drives an arm (robotsim teleop --keyboard, page source)."""
+"""The studio page's keyboard drives an arm (robotsim teleop --keyboard, page source):
+the panel shows the held key and the key table, and viser's camera keys stay still."""
 
 from __future__ import annotations
 
@@ -55,7 +56,12 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
             assert keys.events > 0, "the page script never reached the key endpoint"
             j = sim.model.joint_index("L_shoulder_x")
             before = float(sim.snapshot().q[j])
+            client = studio.clients()[0]
+            page.wait_for_timeout(1000)  # the camera the page reports after the click
+            camera = np.array(client.camera.position)
             page.keyboard.down("w")
+            # the panel shows the held key live
+            page.get_by_text("held: W").first.wait_for(timeout=60_000)
             deadline = time.monotonic() + 60
             while "w" not in keys.poll().keys and time.monotonic() < deadline:
                 time.sleep(0.02)
@@ -65,6 +71,8 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
                 time.monotonic() < deadline
             ):
                 time.sleep(0.05)
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "16_teleop_held_w_camera_still.png"))
             page.keyboard.up("w")
             deadline = time.monotonic() + 60
             while keys.poll().keys and time.monotonic() < deadline:
@@ -72,6 +80,11 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
             after = float(sim.snapshot().q[j])
             assert not keys.poll().keys  # released
             assert after - before > np.deg2rad(5)  # held until it moved
+            page.get_by_text("held: none").first.wait_for(timeout=60_000)
+            page.wait_for_timeout(1000)
+            # viser's camera keys (W flies forward) did not move the camera
+            np.testing.assert_allclose(client.camera.position, camera, atol=1e-6)
+            assert page.get_by_text("L_shoulder_x +").first.is_visible()  # the key table
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "15_teleop_page_keyboard.png"))
             ctx.close()

@@ -3,6 +3,11 @@
 viser sends no key events to Python, so the page gets a few lines of JavaScript (in an
 HTML element of the GUI) that post every key-down, key-up, focus and blur of the page
 to a tiny HTTP endpoint served here, on the studio's host and the next free port.
+The script listens in the capture phase on the window and stops every key outside the
+GUI's text fields and sliders there: viser's camera listens on the document (W/A/S/D/Q/E and the
+arrows fly the camera), so while the page drives a robot the keys move only the robot;
+the keys the mapping binds also lose their browser default (Tab does not move the
+focus).
 :class:`BrowserKeyboard` keeps the held keys (:class:`robotsim.teleop.keys.HeldKeys`)
 and answers ``poll()`` like the terminal keyboard, so the same mappings drive the arms
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
@@ -22,6 +27,7 @@ import hmac
 import json
 import secrets
 import threading
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -29,7 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 from robotsim.teleop.gamepad import InputSnapshot
 from robotsim.teleop.keys import HeldKeys, browser_key
 
-__all__ = ["BrowserKeyboard"]
+__all__ = ["BrowserKeyboard", "key_label"]
 
 MAX_BODY = 1024  # bytes of one key event (a few dozen in practice)
 TIMEOUT = 5.0  # seconds a client may take to send its request
@@ -40,13 +46,28 @@ _SCRIPT = (
     "const u='http://'+location.hostname+':{port}/keys?k={token}';"
     "const s=(t,k)=>fetch(u,{{method:'POST',body:JSON.stringify({{type:t,key:k}})}})"
     ".catch(()=>{{}});"
-    "const f=e=>e.target&&['INPUT','TEXTAREA'].includes(e.target.tagName);"
-    "document.addEventListener('keydown',e=>{{if(!f(e)&&!e.repeat)s('down',e.key)}});"
-    "document.addEventListener('keyup',e=>{{if(!f(e))s('up',e.key)}});"
+    "const f=e=>e.target&&(['INPUT','TEXTAREA','SELECT'].includes(e.target.tagName)"
+    "||e.target.isContentEditable||e.target.getAttribute&&e.target.getAttribute('role')==='slider');"
+    "const b=new Set({bound});"
+    "const n=k=>({{ArrowUp:'up',ArrowDown:'down',ArrowLeft:'left',ArrowRight:'right',"
+    "' ':'space',Enter:'enter',Tab:'tab',Escape:'esc',Backspace:'backspace'}})[k]"
+    "||(k.length==1?k.toLowerCase():k);"
+    "window.addEventListener('keydown',e=>{{if(f(e))return;e.stopPropagation();"
+    "if(b.has(n(e.key)))e.preventDefault();if(!e.repeat)s('down',e.key)}},true);"
+    "window.addEventListener('keyup',e=>{{if(f(e))return;e.stopPropagation();"
+    "s('up',e.key)}},true);"
     "window.addEventListener('blur',()=>s('blur',''));"
     "window.addEventListener('focus',()=>s('focus',''));"
     "s(document.hasFocus()?'focus':'blur','')}}"
 )
+
+
+def key_label(key: str) -> str:
+    """A key name as a keyboard shows it: ``"w"`` -> ``"W"``, ``"up"`` -> ``"↑"``."""
+    arrows = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+    if key in arrows:
+        return arrows[key]
+    return key.upper() if len(key) == 1 else key.capitalize()
 
 
 class BrowserKeyboard:
@@ -62,6 +83,8 @@ class BrowserKeyboard:
         self.host = host
         #: origins (``http://host:port``) of the studio page; set by :meth:`install`
         self.origins: set[str] = set()
+        #: called (without arguments, on the endpoint's thread) after every key event
+        self.listeners: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         kb = self
 
@@ -141,15 +164,23 @@ class BrowserKeyboard:
                 self.held.clear()
             elif kind == "focus":
                 self.focused = True
+        for cb in list(self.listeners):
+            try:
+                cb()
+            except Exception:  # a panel's problem must not break the key endpoint
+                pass
 
-    def install(self, gui: Any, page_port: int | None = None) -> Any:
+    def install(self, gui: Any, page_port: int | None = None, bound: Iterable[str] = ()) -> Any:
         """Add the page script to a viser GUI (an invisible element); returns it.
         ``page_port``: the studio page's port; requests from any other origin are
-        refused from then on."""
+        refused from then on. ``bound``: the key names the mapping uses (their browser
+        default, such as Tab moving the focus, is prevented)."""
         if page_port is not None:
             names = {self.host, "127.0.0.1", "localhost"}
             self.origins.update(f"http://{h}:{int(page_port)}" for h in names)
-        js = _SCRIPT.format(port=self.port, token=self.token).replace('"', "&quot;")
+        keys = json.dumps(sorted({str(k) for k in bound}))
+        js = _SCRIPT.format(port=self.port, token=self.token, bound=keys)
+        js = js.replace("&", "&amp;").replace('"', "&quot;")
         return gui.add_html(f'<img src="data:," alt="" style="display:none" onerror="{js}">')
 
     def poll(self) -> InputSnapshot:
@@ -157,7 +188,7 @@ class BrowserKeyboard:
             return self.held.snapshot()
 
     def status(self) -> str:
-        keys = ", ".join(sorted(self.poll().keys)) or "none"
+        keys = ", ".join(key_label(k) for k in sorted(self.poll().keys)) or "none"
         focus = "page has keyboard focus" if self.focused else "click the page to give it focus"
         return f"keyboard (page): {focus}; held: {keys}"
 

@@ -11,7 +11,38 @@ if TYPE_CHECKING:
     from robotsim.hands.teleop import HandsTeleop
     from robotsim.studio.interface import StudioAPI as Studio
 
-__all__ = ["HandsPanel", "hands_status_markdown"]
+__all__ = ["HandsPanel", "hands_status_markdown", "key_bindings", "key_table_markdown"]
+
+
+def key_bindings(teleop: HandsTeleop) -> list[tuple[str, str]]:
+    """``(key, what it does)`` for every key of the teleop's keyboard mapping, in the
+    mapping's order, keys that do the same thing joined (``"+ / ="``)."""
+    from robotsim.studio.keyboard import key_label
+
+    mapper = teleop.key_mapper
+    if mapper is None:
+        return []
+    does: dict[str, list[str]] = {}
+    for b in mapper.mapping.bindings:
+        if b.source != "key" or b.key is None:
+            continue
+        if b.target == "joint":
+            joint = mapper.mapping.resolve(b.name, mapper.variables)
+            what = f"{joint} {'+' if b.rate > 0 else '−'}"
+        elif b.target == "base":
+            what = f"base {b.name} {'+' if b.rate > 0 else '−'}"
+        else:
+            what = b.name.replace("_", " ")
+        does.setdefault(what, []).append(key_label(b.key))
+    return [(" / ".join(keys), what) for what, keys in does.items()]
+
+
+def key_table_markdown(teleop: HandsTeleop) -> str:
+    """The key bindings as a markdown table ('' without a keyboard mapping)."""
+    rows = key_bindings(teleop)
+    if not rows:
+        return ""
+    return "| key | does |\n|---|---|\n" + "\n".join(f"| {k} | {w} |" for k, w in rows)
 
 
 def hands_status_markdown(teleop: HandsTeleop) -> str:
@@ -49,13 +80,24 @@ class HandsPanel:
         self.studio = studio
         self.teleop = teleop
         gui = studio.gui
+        self.held = gui.add_markdown("")
         self.text = gui.add_markdown("")
         from robotsim.studio.keyboard import BrowserKeyboard
 
         kb = teleop.keyboard_device
         self.keyboard = kb if isinstance(kb, BrowserKeyboard) else None
         if self.keyboard is not None:
-            self.keyboard.install(gui, studio.port)
+            bound = () if teleop.key_mapper is None else [
+                b.key for b in teleop.key_mapper.mapping.bindings if b.key is not None
+            ]  # fmt: skip
+            self.keyboard.install(gui, studio.port, bound)
+        if self.keyboard is not None:
+            self.keyboard.listeners.append(self.refresh_held)
+        table = key_table_markdown(teleop)
+        self.keys = gui.add_markdown(
+            "**keys** (click the 3D view first; they drive the arm, not the camera)\n\n" + table
+            if table else ""
+        )  # fmt: skip
         self.reset = gui.add_button("Reset hands and ball", icon="refresh")  # type: ignore[arg-type]
 
         @self.reset.on_click
@@ -69,7 +111,10 @@ class HandsPanel:
         self.refresh()
 
     def refresh(self) -> None:
-        text = hands_status_markdown(self.teleop)
+        self.text.content = hands_status_markdown(self.teleop)
+        self.refresh_held()
+
+    def refresh_held(self) -> None:
+        """The held keys, at once on every key event of the page."""
         if self.keyboard is not None:
-            text += "\n\n" + self.keyboard.status()
-        self.text.content = text
+            self.held.content = self.keyboard.status()
