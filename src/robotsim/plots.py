@@ -66,9 +66,10 @@ def save_map(
     markings: str = "soccer",
     objects: Sequence[dict[str, Any]] = (),
     overlay: Any = None,
+    width: float = 8.0,
 ) -> Path:
-    """Write the top-down map (``overlay(ax)``, if given, draws more on it).
-    ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
+    """Write the top-down map, ``width`` inches wide (at 110 dpi; ``overlay(ax)``, if
+    given, draws more on it). ``obstacles`` ``(N, 3)`` [x, y, radius]; each trajectory
     is a mapping with ``name``, ``xy`` ``(K, 2)``, ``start``/``goal`` ``(3,)`` (x, y,
     theta), optional ``radius`` (footprint), ``tolerance`` and ``color``; ``objects``
     are other bodies drawn grey and labelled: mappings with ``name``, ``xy`` and either
@@ -76,7 +77,7 @@ def save_map(
     from matplotlib.patches import Circle, Rectangle
 
     sx, sy = float(field_size[0]), float(field_size[1])
-    fig, ax = _figure((8.0, 8.0 * sy / sx + 0.6))
+    fig, ax = _figure((width, width * sy / sx + 0.6))
     margin = 0.5
     ax.add_patch(
         Rectangle(

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
 __all__ = ["CURSOR_RGB", "ClearancePanel", "CurvePlot", "draw_curves"]
 
-_IDLE = "_open a clearance scenario (Open tab, e.g. three_puma_clearance) to see it here_"
+_IDLE = (
+    "**No clearance scenario is open.** Open a clearance scenario (Open tab → Scenario → "
+    "three_puma_clearance → Open scenario) to see its robots' distances here."
+)
 _PLACEHOLDER = np.full((8, 8, 3), 245, dtype=np.uint8)
 CURSOR_RGB = (20, 20, 20)
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -102,7 +105,8 @@ class ClearancePanel:
         self.show_paths = gui.add_checkbox("Show paths", initial_value=True,
                                            hint="Every robot's end-link path over the "
                                            "run (the paper's Fig. 9)")  # fmt: skip
-        self.plot_image = gui.add_image(_PLACEHOLDER, label="Distance vs time", format="png")
+        self.plot_image = gui.add_image(_PLACEHOLDER, label="Distance vs time", format="png",
+                                        visible=False)  # fmt: skip
         self.readout = gui.add_markdown("")
         self.plot: CurvePlot | None = None
         self.cursor_t: float | None = None  # the time the cursor shows (s)
@@ -151,7 +155,9 @@ class ClearancePanel:
                 self.status.content = _IDLE
                 self.readout.content = ""
                 self.plot_image.image = _PLACEHOLDER
+                self.plot_image.visible = False
             return
+        self.plot_image.visible = True
         if not self._lock.acquire(blocking=False):
             return
         try:

@@ -14,14 +14,21 @@ import numpy as np
 
 from robotsim.errors import InputError
 from robotsim.studio.mobile.driver import MobileDriver
+from robotsim.studio.uplots import time_plot, time_series
 
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = ["MobilePanel", "ground_point"]
 
-_IDLE = "_open a mobile scenario (Open tab, e.g. soccer_obstacles) to drive robots here_"
+_IDLE = (
+    "**No mobile scenario is open.** Open a mobile scenario (Open tab → Scenario → "
+    "soccer_obstacles → Open scenario) to drive robots here: a top-down map, the "
+    "distance to the goal and the wheel speeds."
+)
 _PLACEHOLDER = np.full((8, 8, 3), 245, dtype=np.uint8)
+_WHEEL_COLORS = ("#d03030", "#30a030", "#3050d0", "#a040a0", "#c08020", "#208080")
+MAP_WIDTH = 4.2  # in: the map is drawn about as wide as the panel shows it (text stays legible)
 
 
 def ground_point(origin: Any, direction: Any) -> np.ndarray | None:
@@ -43,15 +50,8 @@ class MobilePanel:
                                            hint="Click the ground in the 3D view to send the "
                                            "chosen robot there")  # fmt: skip
         self.map = gui.add_image(_PLACEHOLDER, label="Top-down map", format="png")
-        self.plot_error = gui.add_uplot(
-            (np.zeros(2), np.zeros(2)), ({"label": "t (s)"}, {"label": "to goal (m)",
-                                                            "stroke": "#2060c0"}),
-            title="Distance to goal", aspect=2.0,
-        )  # fmt: skip
-        self.plot_wheels = gui.add_uplot(
-            (np.zeros(2), np.zeros(2)), ({"label": "t (s)"}, {"label": "wheel", "stroke": "red"}),
-            title="Wheel speeds (rad/s)", aspect=2.0,
-        )  # fmt: skip
+        self.plot_error = time_plot(gui, "Distance to goal", "distance (m)", ("to goal (m)",))
+        self.plot_wheels = time_plot(gui, "Wheel speeds", "speed (rad/s)", ("wheel",), ("red",))
         self._wheel_series = 1
         self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
         self._last_map = 0.0
@@ -69,6 +69,7 @@ class MobilePanel:
         studio.on("driver", self.on_driver)
         studio.on("robots", self.on_driver)
         studio.on("clock", self.on_clock)
+        self.show_widgets(self.driver is not None)
 
     @property
     def driver(self) -> MobileDriver | None:
@@ -118,6 +119,7 @@ class MobilePanel:
     def refresh(self, force: bool = False) -> None:
         """Status, plots and (at most once a second unless forced) the map."""
         d = self.driver
+        self.show_widgets(d is not None)
         if d is None:
             self.status.content = _IDLE
             return
@@ -138,10 +140,7 @@ class MobilePanel:
                 self.plot_error.data = (t, err)
                 if wheels.ndim == 2 and wheels.shape[1]:
                     if self._wheel_series != wheels.shape[1]:
-                        self.plot_wheels.series = ({"label": "t (s)"}, *(
-                            {"label": n, "stroke": c}
-                            for n, c in zip(names, ("#d03030", "#30a030", "#3050d0", "#a040a0"))
-                        ))  # fmt: skip
+                        self.plot_wheels.series = time_series(names, _WHEEL_COLORS)
                         self._wheel_series = wheels.shape[1]
                     self.plot_wheels.data = (t, *wheels.T)
             now = time.monotonic()
@@ -156,6 +155,12 @@ class MobilePanel:
                 threading.Thread(target=self._draw_async, args=(d, traj), daemon=True).start()
         finally:
             self._lock.release()
+
+    def show_widgets(self, visible: bool) -> None:
+        """The controls, map and plots only while a mobile scenario is open."""
+        for w in (self.robot, self.click_goal, self.map, self.plot_error, self.plot_wheels):
+            if w.visible != visible:
+                w.visible = visible
 
     def _draw_async(self, d: MobileDriver, traj: list[dict[str, Any]]) -> None:
         try:
@@ -173,6 +178,6 @@ class MobilePanel:
 
         path = self._map_dir / "map.png"
         plots.save_map(path, d.sc.field.size, d.obstacles, trajectories,
-                       title=d.sc.name, markings=d.sc.field.markings)  # fmt: skip
+                       title=d.sc.name, markings=d.sc.field.markings, width=MAP_WIDTH)  # fmt: skip
         img = load_png(path)
-        return _PLACEHOLDER if img is None else img[::2, ::2].copy()
+        return _PLACEHOLDER if img is None else img
