@@ -1,9 +1,15 @@
-"""What is drawn: visual and collision geometry, link frames, the ground grid; the
-robots in the scene (remove one, frame the camera on all)."""
+"""What is drawn: visual and collision geometry, link frames, the ground grid, the
+robots' names in 3D; the robots in the scene (remove one, frame the camera on all, a
+camera that follows one of them)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from robotsim.studio.follow import CameraFollow
+from robotsim.studio.labels import RobotLabels
+
+_OFF = "off"
 
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
@@ -21,6 +27,14 @@ class ViewPanel:
             "frames": gui.add_checkbox("Link frames", initial_value=False),
         }
         self.grid = gui.add_checkbox("Ground grid", initial_value=True)
+        self.names = gui.add_checkbox("Robot names", initial_value=True,
+                                      hint="Each robot's name above it in the 3D view")  # fmt: skip
+        self.labels = RobotLabels(studio)
+        self.camera = CameraFollow(studio)
+        self.follow = gui.add_dropdown(
+            "Camera follows", (_OFF,), initial_value=_OFF,
+            hint="Keep this robot in the middle of the view while it moves",
+        )  # fmt: skip
         self.robot_list = gui.add_markdown("")
         self.which = gui.add_dropdown("Robot", ("",), initial_value="")
         self.remove = gui.add_button("Remove robot", icon="trash")
@@ -32,6 +46,17 @@ class ViewPanel:
         @self.grid.on_update
         def _(_) -> None:  # type: ignore[no-untyped-def]
             studio.show_grid(self.grid.value)
+
+        @self.names.on_update
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.labels.show(self.names.value)
+
+        @self.follow.on_update
+        @studio.guarded("camera follow")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None:
+                v = self.follow.value
+                self.camera.follow(None if v == _OFF else v)
 
         @self.remove.on_click
         @studio.guarded("remove robot")
@@ -73,3 +98,7 @@ class ViewPanel:
         self.which.options = names
         if self.which.value not in names:
             self.which.value = names[0]
+        follow = (_OFF, *st.robot_names())
+        self.follow.options = follow
+        if self.follow.value not in follow:
+            self.follow.value = _OFF
