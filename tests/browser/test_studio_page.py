@@ -180,8 +180,9 @@ def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     page.get_by_role("button", name="Capture pose", exact=True).click()
     wait_for(lambda: len(editor.rows) == 2, what="keyframe 2")
     assert editor.last_source == "browser"  # the page rendered the thumbnails
-    thumbs = page.locator("img")
-    wait_for(lambda: sum(i.is_visible() for i in thumbs.all()) >= 2, what="two thumbnails")
+    # the keyframe strip: both thumbnails in one picture, the keyframe list beside it
+    assert editor.rows == ["pose1", "pose2"] and editor.strip.visible
+    page.get_by_text("2. pose2").first.wait_for(timeout=UI_TIMEOUT_MS)
     settled(page, 800)
     shot(page, artifacts / "10_motion_two_keyframes.png")
     page.get_by_role("button", name="Play motion", exact=True).click()

@@ -1,6 +1,11 @@
 """Motion editor (seed 000): capture poses as keyframes with thumbnails of the 3D view,
-edit the keyframe list (go to, reorder, duplicate, delete, speed level), load and save
-motion/program files, and play them with the stance foot highlighted."""
+load and save motion/program files, and play them with the stance foot highlighted.
+
+A loaded program shows its motions and its sequence; the chosen motion's keyframes are
+a strip of thumbnails with their speed levels (:mod:`robotsim.studio.motion.strip`;
+keyframes saved without a thumbnail are rendered offscreen). Selecting a keyframe puts
+the robot in its pose and outlines it in the strip; its speed level can be changed, and
+it can be moved up or down, copied or deleted."""
 
 from __future__ import annotations
 
@@ -24,7 +29,10 @@ if TYPE_CHECKING:
 __all__ = ["MotionPanel"]
 
 THUMB_SIZE = 128
+STRIP_TILE = 112  # px per thumbnail in the strip
+STRIP_PER_ROW = 4
 _serial = itertools.count(1)
+_NO_MOTION = "_no motion: pose the robot and Capture pose, or Load a motion (walk_forward)_"
 
 
 class MotionPanel:
@@ -55,11 +63,55 @@ class MotionPanel:
             "Robot port", initial_value="", hint="Serial device of the robot controller"
         )
         self.upload_button = gui.add_button("Upload to robot", icon="upload")
+        self.readout = gui.add_markdown(_NO_MOTION)
         self.motion_select = gui.add_dropdown("Edit motion", ("",), initial_value="")
-        self.readout = gui.add_markdown("_no motion: pose the robot and capture keyframes_")
         self._robot_chosen = False
         self.list = gui.add_folder("Keyframes")
-        self.rows: list[Any] = []
+        #: the keyframe names of the strip, in order; ``selected`` the chosen one
+        self.rows: list[str] = []
+        self.selected = ""
+        self._summary = _NO_MOTION
+        self._rendered: dict[tuple[str, str], np.ndarray] = {}  # offscreen thumbnails
+        self._renderer: Any = None
+        with self.list:
+            self.strip = gui.add_image(np.full((8, 8, 3), 248, np.uint8), format="png",
+                                       visible=False)  # fmt: skip
+            self.keyframe_select = gui.add_dropdown("Keyframe", ("",), initial_value="",
+                                                    visible=False)  # fmt: skip
+            self.keyframe_speed = gui.add_slider(
+                "Speed level", min=1, max=8, step=1, initial_value=4, visible=False,
+                hint="The selected keyframe's speed: 1 slow .. 8 fast",
+            )  # fmt: skip
+            self.keyframe_actions = gui.add_button_group(
+                "Keyframe edit", ("Up", "Down", "Copy", "Delete"), visible=False
+            )
+
+        @self.keyframe_select.on_update
+        @studio.guarded("select keyframe")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None and self.keyframe_select.value:
+                self.select(self._name_of(self.keyframe_select.value))
+
+        @self.keyframe_speed.on_update
+        @studio.guarded("keyframe speed")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            if event.client is not None and self.selected:
+                self.set_speed(self.selected, int(self.keyframe_speed.value))
+
+        @self.keyframe_actions.on_click
+        @studio.guarded("keyframe")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            name, action = self.selected, event.target.value
+            if not name:
+                return
+            if action == "Up":
+                self.move(name, -1)
+            elif action == "Down":
+                self.move(name, +1)
+            elif action == "Copy":
+                self.duplicate(name)
+            elif action == "Delete":
+                self.delete(name)
 
         @self.robot.on_update
         def _(event) -> None:  # type: ignore[no-untyped-def]
@@ -194,6 +246,7 @@ class MotionPanel:
                 motion = Motion(name="motion1", keyframes=[kf])
             else:
                 motion = motion.add_keyframe(kf)
+            self.selected = name  # the new keyframe is the selected one
             self._set_motion(motion)
             return kf
 
@@ -368,13 +421,35 @@ class MotionPanel:
                 self.player = None
 
     # ------------------------------------------------------------------ view
+    def program_summary(self) -> str:
+        """The program's motions (keyframe counts), its sequence and its length."""
+        prog = self.program
+        if prog is None:
+            return _NO_MOTION
+        motions = ", ".join(f"`{m.name}` ({len(m.keyframes)})" for m in prog.motions)
+        seq = getattr(prog, "sequence", None) or []
+        order = " → ".join(s.motion + (f" ×{s.repeat}" if s.repeat != 1 else "") for s in seq)
+        text = f"**{prog.name}** · {len(prog.motions)} motions (keyframes): {motions}"
+        if order:
+            text += f"<br>sequence: {order}"
+        view = self.studio.find_robot(self.robot.value)
+        if view is not None:
+            try:
+                from robotsim.motion.timeline import compile_program
+
+                tl = compile_program(prog, view.model, f"motion {prog.name}")
+                text += f" · {tl.total_time:.1f} s"
+            except Exception:  # not playable on this robot: the Play button says why
+                pass
+        return text
+
     def refresh_readout(self) -> None:
         motion = self.motion()
         if motion is None:
-            self.readout.content = "_no motion: pose the robot and capture keyframes_"
+            self.readout.content = _NO_MOTION
             return
         n = len(motion.keyframes)
-        text = f"**{self.program.name}** · motion `{motion.name}` · {n} keyframes"  # type: ignore[union-attr]
+        text = self._summary + f"<br>editing motion `{motion.name}` · {n} keyframes"
         p = self.player
         if p is not None:
             tick = p.tick
@@ -388,53 +463,90 @@ class MotionPanel:
                 text += f", stance foot **{p.support_name()}**"
         self.readout.content = text
 
+    def _label(self, i: int, name: str) -> str:
+        return f"{i + 1}. {name}"
+
+    def _name_of(self, label: str) -> str:
+        return label.split(". ", 1)[1] if ". " in label else label
+
+    def select(self, keyframe: str) -> None:
+        """Choose a keyframe of the current motion: the robot takes its pose, the strip
+        outlines it and the speed slider shows its level."""
+        motion = self.motion()
+        if motion is None:
+            return
+        motion.keyframe(keyframe)  # an unknown name lists the valid ones
+        self.selected = keyframe
+        self.go_to(keyframe)
+        self.rebuild()
+
+    def keyframe_q(self, kf: Keyframe, view: RobotView) -> np.ndarray:
+        """The configuration ``(nq,)`` of keyframe ``kf`` on ``view``'s robot: its
+        targets over the program's start pose (else the robot's start pose)."""
+        scales = self._scales(view)
+        m = view.model
+        start = getattr(self.program, "start", None)
+        base = m.pose(start) if isinstance(start, str) and start in m.poses else view.initial_q
+        return m.q_from({n: v / scales[n] for n, v in kf.targets.items()}, base=base)
+
+    def thumbnail(self, kf: Keyframe) -> np.ndarray | None:
+        """The keyframe's picture: its saved thumbnail, else an offscreen render of its
+        pose (cached; None if the robot is not in the scene)."""
+        img = self.images.get(kf.thumbnail or "")
+        if img is not None:
+            return img
+        view = self.studio.find_robot(self.robot.value)
+        if view is None:
+            return None
+        key = (view.model.name, repr(sorted(kf.targets.items())))
+        if key not in self._rendered:
+            from robotsim.motion.render import PoseRenderer
+
+            if self._renderer is None or self._renderer.model is not view.model:
+                self._close_renderer()
+                self._renderer = PoseRenderer(view.model, THUMB_SIZE, THUMB_SIZE)
+            q = self.keyframe_q(kf, view)
+            self._rendered[key] = self._renderer.render(q, view.initial_T_world_root)
+        return self._rendered[key]
+
+    def _close_renderer(self) -> None:
+        if self._renderer is not None:
+            close = getattr(self._renderer, "close", None)
+            if close is not None:
+                close()
+            self._renderer = None
+
+    def draw_strip(self) -> np.ndarray:
+        """The current motion's keyframe strip (see :mod:`robotsim.studio.motion.strip`)."""
+        from robotsim.studio.motion.strip import StripTile, draw_strip
+
+        motion = self.motion()
+        kfs = [] if motion is None else list(motion.keyframes)
+        tiles = [StripTile(self.thumbnail(kf), kf.name, int(kf.speed)) for kf in kfs]
+        sel = self.rows.index(self.selected) if self.selected in self.rows else None
+        return draw_strip(tiles, sel, STRIP_PER_ROW, STRIP_TILE)
+
     def rebuild(self) -> None:
-        """Rebuild the keyframe rows (thumbnail, speed, actions)."""
+        """The motion list, the keyframe strip and the selected keyframe's controls."""
         with self._lock:
-            for row in self.rows:
-                row.remove()
-            self.rows = []
             motion = self.motion()
             names = ("",) if self.program is None else tuple(m.name for m in self.program.motions)
             self.motion_select.options = names
             self.motion_select.value = self.motion_name if self.motion_name in names else names[0]
+            kfs = [] if motion is None else list(motion.keyframes)
+            self.rows = [kf.name for kf in kfs]
+            if self.selected not in self.rows:
+                self.selected = self.rows[0] if self.rows else ""
+            labels = tuple(self._label(i, kf.name) for i, kf in enumerate(kfs)) or ("",)
+            self.keyframe_select.options = labels
+            if self.selected:
+                i = self.rows.index(self.selected)
+                self.keyframe_select.value = labels[i]
+                self.keyframe_speed.value = int(kfs[i].speed)
+            self._summary = self.program_summary()
             self.refresh_readout()
-            if motion is None:
-                return
-            gui = self.studio.gui
-            with self.list:
-                for i, kf in enumerate(motion.keyframes):
-                    folder = gui.add_folder(f"{i + 1}. {kf.name}", expand_by_default=True)
-                    self.rows.append(folder)
-                    with folder:
-                        img = self.images.get(kf.thumbnail or "")
-                        if img is not None:
-                            gui.add_image(img, format="jpeg")
-                        speed = gui.add_slider("Speed", min=1, max=8, step=1,
-                                               initial_value=int(kf.speed))  # fmt: skip
-                        actions = gui.add_button_group("", ("Go", "Up", "Down", "Copy", "Delete"))
-                    speed.on_update(self.studio.guarded("keyframe speed")(self._on_speed(kf.name)))
-                    actions.on_click(self.studio.guarded("keyframe")(self._on_action(kf.name)))
-
-    def _on_speed(self, name: str):  # type: ignore[no-untyped-def]
-        def cb(event) -> None:  # type: ignore[no-untyped-def]
-            if event.client is not None:
-                self.set_speed(name, int(event.target.value))
-
-        return cb
-
-    def _on_action(self, name: str):  # type: ignore[no-untyped-def]
-        def cb(event) -> None:  # type: ignore[no-untyped-def]
-            action = event.target.value
-            if action == "Go":
-                self.go_to(name)
-            elif action == "Up":
-                self.move(name, -1)
-            elif action == "Down":
-                self.move(name, +1)
-            elif action == "Copy":
-                self.duplicate(name)
-            elif action == "Delete":
-                self.delete(name)
-
-        return cb
+            for w in (self.strip, self.keyframe_select, self.keyframe_speed,
+                      self.keyframe_actions):  # fmt: skip
+                w.visible = bool(kfs)
+            if kfs:
+                self.strip.image = self.draw_strip()
