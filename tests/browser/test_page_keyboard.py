@@ -57,7 +57,10 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
             j = sim.model.joint_index("L_shoulder_x")
             before = float(sim.snapshot().q[j])
             client = studio.clients()[0]
-            page.wait_for_timeout(1000)  # the camera the page reports after the click
+            deadline = time.monotonic() + 60  # the page reports its camera
+            while client.camera._state.update_timestamp == 0.0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            page.wait_for_timeout(1500)  # and settles
             camera = np.array(client.camera.position)
             page.keyboard.down("w")
             # the panel shows the held key live
