@@ -181,7 +181,7 @@ class Studio:
         self._objects: list[viser.SceneNodeHandle] = []  # nodes removed with the scene
         self._after_push: list[Callable[[], None]] = []
         self._pushed_t = 0.0  # simulated time of the state last sent to the pages
-        self.pacer = PagePacer(self.server, lambda: self._pushed_t)
+        self.pacer = PagePacer(self.server, lambda: self._pushed_t, lambda: self.clock.playing)
         self._build_world()
         self.panels = build_panels(self, default_tabs(self.kinds) if tabs is None else tabs)
 

@@ -12,6 +12,9 @@ while the simulated time is at most :attr:`PagePacer.lead` ahead of the slowest 
 which makes the simulation slow down to what the pages can show instead of running
 away from them (the real-time factor in the readout says so).
 
+Pages are asked only while the studio plays (``active``): an idle studio sends them
+nothing, so a page's own requests (thumbnail renders) never wait behind these.
+
 A page that has not answered for :attr:`PagePacer.patience` seconds (a stuck or
 frozen tab) no longer holds the clock until it answers again; a page that cannot
 answer at all (its storage is blocked, it left) is dropped.
@@ -41,6 +44,7 @@ class PagePacer:
     """Args:
     server: the viser server (pages connect to it).
     pushed_time: the simulated time (s) of the state last sent to the pages.
+    active: whether pacing is needed now (the studio plays); pages are asked only then.
     lead: how far (s of simulated time) the simulation may run ahead of the slowest
         page.
     patience: wall seconds after which a silent page no longer holds the clock.
@@ -50,12 +54,14 @@ class PagePacer:
         self,
         server: Any,
         pushed_time: Callable[[], float],
+        active: Callable[[], bool] = lambda: True,
         lead: float = 0.25,
         patience: float = 10.0,
     ) -> None:
         self.lead = float(lead)
         self.patience = float(patience)
         self._pushed_time = pushed_time
+        self._active = active
         self._pages: dict[int, _Page] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -81,6 +87,9 @@ class PagePacer:
                 page = self._pages.get(client.client_id)
             if page is None:
                 return
+            if not self._active():
+                self._stop.wait(0.05)
+                continue
             t = self._pushed_time()
             if t == last:  # nothing new to confirm (paused): ask again a little later
                 self._stop.wait(0.05)
