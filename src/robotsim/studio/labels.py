@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from robotsim.studio.app import Studio
+    from robotsim.studio.interface import StudioAPI as Studio
     from robotsim.studio.robot_view import RobotView
 
 __all__ = ["RobotLabels", "label_offset"]
