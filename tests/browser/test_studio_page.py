@@ -182,7 +182,8 @@ def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     assert editor.last_source == "browser"  # the page rendered the thumbnails
     # the keyframe strip: both thumbnails in one picture, the keyframe list beside it
     assert editor.rows == ["pose1", "pose2"] and editor.strip.visible
-    page.get_by_text("2. pose2").first.wait_for(timeout=UI_TIMEOUT_MS)
+    wait_for(lambda: editor.keyframe_select.value == "2. pose2", what="the new keyframe chosen")
+    wait_for(lambda: field(page, "Keyframe").first.input_value() == "2. pose2", what="the page")
     settled(page, 800)
     shot(page, artifacts / "10_motion_two_keyframes.png")
     page.get_by_role("button", name="Play motion", exact=True).click()
