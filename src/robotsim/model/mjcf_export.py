@@ -79,6 +79,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robotsim.atomic import write_text_atomic
 from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 from robotsim.model.principal_inertia import principal_inertia
@@ -572,7 +573,7 @@ def save_mjcf(model: RobotModel, path: str | Path) -> Path:
     """Write the model as an MJCF file; mesh paths relative to its folder when possible."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(to_mjcf_string(model, relative_to=out.parent.resolve()))
+    write_text_atomic(out, to_mjcf_string(model, relative_to=out.parent.resolve()))
     return out
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from robotsim.atomic import write_text_atomic
 from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 from robotsim.model.principal_inertia import inside_for_readers
@@ -206,5 +207,5 @@ def save_urdf(model: RobotModel, path: str | Path) -> Path:
     """Write the model as a URDF file; mesh paths relative to its folder when possible."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(to_urdf_string(model, relative_to=out.parent.resolve()))
+    write_text_atomic(out, to_urdf_string(model, relative_to=out.parent.resolve()))
     return out

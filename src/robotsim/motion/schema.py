@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from robotsim.atomic import write_text_atomic
 from robotsim.errors import ScenarioError, UnknownNameError
 from robotsim.shipped import resolve
 from robotsim.validation import fields_at, first_duplicate, safe_load, yaml_error_message
@@ -342,5 +343,5 @@ def save_program(program: Program, path: str | Path, file_format: str | None = N
     path.parent.mkdir(parents=True, exist_ok=True)
     data = motion_file_dict(program) if file_format == MOTION_FORMAT else program.to_dict()
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
-    path.write_text(text)
+    write_text_atomic(path, text)  # a reader never sees half a file
     return path
