@@ -4,6 +4,11 @@ Opens the studio with a "Teleop" panel and drives the two arms live: the first g
 slot listed drives the left arm, the second the right; ``--keyboard`` drives one arm
 from this terminal. ``--headless`` runs the same loop without the studio for
 ``--duration`` seconds and prints the events.
+
+The page is served like ``robotsim studio``'s (:mod:`robotsim.cli.studio_page`): the
+printed URL carries a launch token (``--no-token`` drops it), the page reads and writes
+files only under ``--root DIR`` (default: the current folder), and a ``--host`` other
+than loopback prints a warning (``docs/security.md``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+
+from robotsim.cli.studio_page import announce_page, page_options
 
 if TYPE_CHECKING:
     from robotsim.hands.teleop import HandsTeleop
@@ -65,8 +72,7 @@ def _slots(text: str) -> list[int]:
     default=None,
     help="Take the ball, tables and start pose from a hand_ball_transfer file.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True)
+@page_options
 @click.option("--headless", is_flag=True, help="No studio: run the loop and print events.")
 @click.option(
     "--duration",
@@ -77,7 +83,8 @@ def _slots(text: str) -> list[int]:
 def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source: str | None,
                keyboard_side: str, mapping: str,
                keyboard_mapping: str, mode: str, scenario: Path | None, port: int, host: str,
-               headless: bool, duration: float | None) -> None:  # fmt: skip
+               root: str | None, no_token: bool, headless: bool,
+               duration: float | None) -> None:  # fmt: skip
     """Teleoperate the two arms with 3-finger hands (gamepads or keyboard) in the studio."""
     from robotsim.errors import InputError
     from robotsim.hands.run import make_sim
@@ -87,6 +94,10 @@ def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source:
 
     if duration is not None and not duration > 0:
         raise InputError(f"--duration must be > 0 s, got {duration}")
+    if not headless:
+        from robotsim.studio.workspace import Workspace
+
+        Workspace(root)  # a bad --root is an error before any device opens
     if scenario is not None:
         from robotsim.hands.scenario_spec import load_hand_scenario
 
@@ -118,7 +129,7 @@ def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source:
         if headless:
             _headless(tele, duration)
         else:
-            _studio(tele, host, port, duration)
+            _studio(tele, host, port, duration, root, no_token)
     finally:
         tele.close()
         if page_keys is not None:
@@ -147,7 +158,8 @@ def _headless(tele: HandsTeleop, duration: float | None) -> None:
                f"({ticks / wall if wall > 0 else 0:.0f} Hz)")  # fmt: skip
 
 
-def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None) -> None:
+def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
+            root: str | None, no_token: bool) -> None:  # fmt: skip
     from functools import partial
 
     from robotsim.studio import Studio
@@ -162,7 +174,8 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None) -> 
     tabs = [Tab("Teleop", "device-gamepad", partial(HandsPanel, teleop=tele)),
             *default_tabs()]  # fmt: skip
     drivers = {PoseTour.name: PoseTour, driver.name: lambda: driver}
-    studio = Studio(host=host, port=port, dt=sim.dt, tabs=tabs, drivers=drivers)
+    studio = Studio(host=host, port=port, dt=sim.dt, tabs=tabs, drivers=drivers,
+                    token=not no_token, root=root)  # fmt: skip
     try:
         robot = SceneRobot(sim.model, ROBOT_NAME, sim.scene.T_world_robot, sim.snapshot().q)
         studio.load_scene(f"teleop {sim.model.name} ({sim.mode})", [robot], driver=driver)
@@ -170,7 +183,7 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None) -> 
     except BaseException:
         studio.stop()
         raise
-    click.echo(f"robotsim teleop: open {studio.url} in a browser; Ctrl+C stops")
+    announce_page(studio, "teleop", host, port, no_token)
     if duration is None:
         studio.serve_forever()
         return
