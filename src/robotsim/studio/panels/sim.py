@@ -1,10 +1,21 @@
 """Simulation controls: play/pause, step (one tick), reset, a time slider that scrubs
 the recorded run of the driver (mobile, hands, clearance, motion playback), what drives
 the robots, and a readout of simulated time, real-time factor and scene updates per
-second."""
+second.
+
+The number box beside the time slider sends a value on every keystroke, and viser runs
+``on_update`` callbacks later, on a thread pool, reading the slider's value only then.
+Between the two, the loop's readout refresh (every 0.25 s) or the seek of an earlier
+keystroke could write the current time back into the slider, so the callback read that
+value and the typed time reverted. The panel therefore writes the slider only when the
+time moved and the slider still holds what the panel last wrote (a different value is
+the page's, with its callback on the way), takes each value on viser's event loop, in
+message order (:meth:`SimPanel.typed`), and seeks to the latest one on one worker
+thread, leaving the slider alone until then."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -47,6 +58,10 @@ class SimPanel:
         )
         self.readout = gui.add_markdown("")
         self._last = (time.perf_counter(), 0)
+        self._seek_lock = threading.Lock()
+        self._wanted: float | None = None  # the latest typed time not yet sought (s)
+        self._seeking = False  # a worker is seeking: the slider keeps the typed value
+        self._written = self.slider.value  # the slider value this panel last wrote
 
         @row.on_click
         @studio.guarded("simulation")
@@ -63,10 +78,11 @@ class SimPanel:
                 studio.reset()
 
         @self.slider.on_update
-        @studio.guarded("time slider")
-        def _(event) -> None:  # type: ignore[no-untyped-def]
+        async def _(event) -> None:  # type: ignore[no-untyped-def]
+            # a coroutine: viser awaits it on its event loop right after applying the
+            # message, so the value read here is this message's own
             if event.client is not None:
-                studio.seek(self.slider.value)
+                self.typed(float(self.slider.value))
 
         @self.driver.on_update
         @studio.guarded("drive")
@@ -99,20 +115,54 @@ class SimPanel:
         )
         self.refresh_slider()
 
+    def typed(self, value: float) -> None:
+        """A time (s) the page's slider or number box sent: seek to it on a worker
+        thread (the latest of several quick ones; never on the caller's thread, which
+        is viser's event loop)."""
+        with self._seek_lock:
+            self._wanted = float(value)
+            if self._seeking:
+                return
+            self._seeking = True
+        threading.Thread(target=self._seek_typed, name="studio-seek", daemon=True).start()
+
+    def _seek_typed(self) -> None:
+        while True:
+            with self._seek_lock:
+                value, self._wanted = self._wanted, None
+                if value is None:
+                    self._seeking = False
+                    break
+            try:
+                self.studio.seek(value)
+            except Exception as exc:  # a notification, never a crash
+                self.studio.report_error("time slider", exc)
+        self._written = self.slider.value  # the page's value was taken
+        self.refresh_slider()
+
+    @property
+    def seeking(self) -> bool:
+        """A typed time is still being sought."""
+        with self._seek_lock:
+            return self._seeking
+
     def refresh_slider(self) -> None:
-        """The slider spans the driver's recorded run and sits at the current time."""
+        """The slider spans the driver's recorded run and sits at the current time
+        (unless a typed time is being sought: the slider keeps it until then)."""
         st = self.studio
         end = st.recorded_end()
         slider = self.slider
         if end is None:
             slider.disabled = True
             slider.max = 1.0
-            slider.value = 0.0
+            slider.value = self._written = 0.0
             return
         slider.disabled = False
         top = max(round(end, 2), 0.01)
         if slider.max != top:
             slider.max = top
         value = min(round(st.time, 2), top)
+        if self.seeking or slider.value != self._written:
+            return  # a value from the page: its seek comes (and then this refresh)
         if abs(slider.value - value) > 0.005:
-            slider.value = value
+            slider.value = self._written = value
