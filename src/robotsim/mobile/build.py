@@ -1,7 +1,9 @@
 """Building a mobile run from its validated scenario: the physics Scene (field,
 obstacle cylinders, objects, robots with wheel motors at their starts, wheels on the
 ground) and one goal controller per robot. The wheels are those of the robot's drive
-(:func:`robotsim.physics.drives.drive_of`: its metadata, else its inferred profile)."""
+(:func:`robotsim.physics.drives.drive_of`: its metadata, else its inferred profile);
+the robot's other actuated joints (an arm, a pan-tilt on the base) get position servos
+(:func:`servo_joints`) that database ``joints`` commands move."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from robotsim.physics import Body, ContactSurface, Joint, Motor, RobotPlacement,
 from robotsim.physics.drives import drive_of, wheel_ground_height
 from robotsim.spatial import make_T, rot_z, rpy_to_R
 
-__all__ = ["build_mobile", "contact_surface", "make_controller", "object_body"]
+__all__ = ["build_mobile", "contact_surface", "make_controller", "object_body", "servo_joints"]
 
 
 def contact_surface(s: SurfaceSpec) -> ContactSurface:
@@ -70,6 +72,31 @@ def object_body(o: ObjectSpec, base: Path, idx: int, source: str, angle: float =
     )
 
 
+def servo_joints(rb: RobotSetup) -> tuple[str, ...]:
+    """The joints of ``rb`` that get position servos: every actuated joint (movable, not
+    a mimic) except the drive's wheels, joints under a caster link and the joints the
+    scenario gives a spring (``robots[i].joints``: passive by choice)."""
+    model = rb.model
+    drive = drive_of(model)
+    skip = set(rb.spec.joints)
+    if drive is not None:
+        skip.update(drive.wheel_joints)
+    casters = set() if drive is None else set(drive.casters)
+    out = []
+    for jn in model.joint_names:
+        j = model.joint(jn)
+        if j.actuated and jn not in skip and j.child not in casters:
+            out.append(jn)
+    return tuple(out)
+
+
+def _servo(rb: RobotSetup, joint: str) -> Motor:
+    spec = rb.spec.servo
+    effort = rb.model.joint(joint).limits.effort
+    force = spec.force if spec.force is not None else effort
+    return Motor("position", gain=spec.gain, damping=spec.damping, force=force)
+
+
 def build_mobile(
     sc: MobileScenario, robots: list[RobotSetup], obstacles: np.ndarray, source: str = "<scenario>"
 ) -> Scene:
@@ -105,6 +132,8 @@ def build_mobile(
                 else (effort if math.isfinite(effort) else 5.0)
             )
             motors[jn] = Motor("velocity", gain=rb.spec.motor.gain, force=force)
+        for jn in servo_joints(rb):
+            motors[jn] = _servo(rb, jn)
         lift = 0.0 if drive is None else -wheel_ground_height(rb.model, drive)
         T = make_T(rot_z(rb.start[2]), [rb.start[0], rb.start[1], lift])
         placements.append(

@@ -15,7 +15,14 @@ from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 if TYPE_CHECKING:
     from robotsim.mobile.types import RunView
 
-__all__ = ["final_objects", "responses", "run_summary", "trajectories", "write_outputs"]
+__all__ = [
+    "final_objects",
+    "responses",
+    "run_summary",
+    "servo_positions",
+    "trajectories",
+    "write_outputs",
+]
 
 
 def write_outputs(
@@ -113,6 +120,24 @@ def responses(run: RunView) -> list[dict[str, Any]]:
     return out
 
 
+def servo_positions(run: RunView) -> dict[str, dict[str, float]]:
+    """Per robot, the joints with position servos (not the wheels) at the run's end,
+    in the file's units (deg or rad for hinges, m for sliders)."""
+    deg = run.sc.units.angle == "deg"
+    out: dict[str, dict[str, float]] = {}
+    for p in run.scene.robots:
+        joints = {}
+        for jn, m in p.motors.items():
+            if m.kind != "position":
+                continue
+            q = run.world.joint(f"{p.name}/{jn}").q
+            hinge = p.model.joint(jn).type.value != "prismatic"
+            joints[jn] = math.degrees(q) if hinge and deg else q
+        if joints:
+            out[p.name] = joints
+    return out
+
+
 def run_summary(run: RunView, source: str, duration: float | None) -> dict[str, Any]:
     """The run's ``summary.json`` content (per-robot results, the paper's numbers)."""
     sc = run.sc
@@ -131,6 +156,8 @@ def run_summary(run: RunView, source: str, duration: float | None) -> dict[str, 
         "obstacles": [[float(x), float(y), float(2 * r)] for x, y, r in run.obstacles],
         "robots": run.results(),
     }
+    for name, joints in servo_positions(run).items():
+        summary["robots"].setdefault(name, {})["joints"] = joints
     if run.formation is not None:
         names = [rb.name for rb in run.robots]
         summary["formation"] = run.formation.summary(names)

@@ -177,6 +177,18 @@ class MotorSpec(_Strict):
     force: float | None = Field(None, gt=0)
 
 
+class ServoSpec(_Strict):
+    """Position servos (PD) on the robot's actuated joints other than its wheels (an arm
+    or a pan-tilt on the base; the joints ``joints`` gives springs stay passive): kp
+    ``gain`` (N m/rad, N/m), kd ``damping`` (N m s/rad, N s/m), force limit ``force``
+    (N m or N; default the joint's effort limit). They hold the start pose until a
+    ``joints`` command (docs/commands.md) moves them."""
+
+    gain: float = Field(200.0, gt=0, le=1.0e5)
+    damping: float = Field(20.0, ge=0, le=1.0e4)
+    force: float | None = Field(None, gt=0)
+
+
 class RobotSpec(_Strict):
     """One robot, or ``count`` copies named ``<name>1..N`` offset by ``spacing``."""
 
@@ -187,6 +199,7 @@ class RobotSpec(_Strict):
     path: list[Vec2] = Field(default_factory=list)
     controller: ControllerSpec = Field(default_factory=ControllerSpec)
     motor: MotorSpec = Field(default_factory=MotorSpec)
+    servo: ServoSpec = Field(default_factory=ServoSpec)
     count: int = Field(1, ge=1, le=100)
     spacing: Vec2 = (0.0, 1.0)
     color: tuple[float, float, float] | None = None

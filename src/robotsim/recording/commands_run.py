@@ -168,8 +168,18 @@ class RunCommands:
                     f"joint {joint!r} of {robot!r} has a {motor.kind} motor (a wheel?), not "
                     "a position servo: use a velocity or goal command"
                 )
-            hinge = world.model.joint(full).type == mujoco.mjtJoint.mjJNT_HINGE
-            todo.append((motor, math.radians(value) if hinge else value))
+            mj = world.model.joint(full)
+            hinge = mj.type == mujoco.mjtJoint.mjJNT_HINGE
+            target = math.radians(value) if hinge else value
+            lo, hi = (float(v) for v in mj.range)
+            if bool(mj.limited) and not lo - 1e-9 <= target <= hi + 1e-9:
+                show = math.degrees if hinge else float
+                unit = "deg" if hinge else "m"
+                raise InputError(
+                    f"joint {joint!r} of {robot!r}: target {value:g} {unit} is outside its "
+                    f"range {show(lo):g} .. {show(hi):g} {unit}"
+                )
+            todo.append((motor, target))
         for motor, target in todo:  # all or nothing
             motor.set(target)
 
