@@ -114,7 +114,8 @@ def test_slider_scrubs_the_recorded_soccer_run(page, studio, artifacts):
     field = time_input(page)
     field.fill("0.5")
     field.press("Enter")
-    wait_for(lambda: abs(studio.time - 0.5) < studio.dt, what="the scrub to 0.5 s")
+    sim = studio.panels["sim"]
+    wait_for(lambda: abs(studio.time - 0.5) < studio.dt and not sim.seeking, what="the scrub")
     np.testing.assert_allclose(view.link_poses(), d.log.at(studio.time)["omni"], atol=1e-12)
     assert studio.recorded_end() == end  # scrubbing simulates nothing
     page.wait_for_function(
@@ -142,7 +143,8 @@ def test_slider_stops_the_clearance_run_inside_the_collision(page, studio, artif
     box = track.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * mid / top, box["y"] + box["height"] / 2)
-    wait_for(lambda: studio.time > 0.0, what="the scrub into the collision")
+    sim = studio.panels["sim"]
+    wait_for(lambda: studio.time > 0.0 and not sim.seeking, what="the scrub into the collision")
     assert a <= studio.time <= b, (a, studio.time, b)
     assert d.volume_rgb["A"] == (220, 40, 40) == d.volume_rgb["B"]
     page.get_by_role("tab", name="Clearance").click()
