@@ -88,6 +88,19 @@ class AnchoredState:
         )
 
     @property
+    def kernel_args(self) -> tuple[int, int, int, int]:
+        """``(tree address, state buffer address, L, anchor link or -1)``: what a
+        compiled kernel that moves this state in place takes (``kernels.anchored_fk_at``,
+        ``kernels.anchored_run``); tell the state with :meth:`moved_to` afterwards."""
+        anchor = self._anchor_link if self._anchor is not None else -1
+        return self._tree.packed_address, self._address, self._L, anchor
+
+    def moved_to(self, q: np.ndarray) -> None:
+        """A kernel has left this state's poses at ``q`` ``(nq,)`` with the current
+        anchor (see :attr:`kernel_args`): record ``q`` (copied) without recomputing."""
+        self.q = np.array(q, dtype=np.float64)
+
+    @property
     def T_world_root(self) -> np.ndarray:
         """World pose of the root link ``(4, 4)`` (a copy)."""
         return self._root.copy()

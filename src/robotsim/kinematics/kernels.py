@@ -424,19 +424,25 @@ _I1 = types.Array(_I8, 1, "C")
 ANCHORED_FK_AT_SIG = (types.Array(_F8, 1, "A"), types.intp, types.intp, _I8, _I8)
 
 
-@njit(ANCHORED_FK_AT_SIG, cache=True, error_model="numpy")
-def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[no-untyped-def]
-    """:func:`anchored_fk` on packed arrays given by address (one array to convert
-    per call instead of thirteen); the same operations in the same order.
+@njit(cache=True, inline="always")
+def _anchored(q, P, S, L, anchor):  # type: ignore[no-untyped-def]
+    """The body of :func:`anchored_fk_at` on the packed arrays themselves."""
+    _anchored_root(q, P, S, L, anchor)
+    _world(S, L)
 
-    ``tree_address``: float64 ``(L, ANCHORED_ROW)``, row ``i`` = ``parent, jt, qi,
-    mult, off`` of link ``i`` then ``A[i]`` and ``B[i]`` (3x4 row-major).
-    ``state_address``: float64 ``(2L + 3, 16)`` of 4x4 row-major poses: ``L`` relative
-    poses, ``L`` world poses, then the root pose, the anchor offset and
-    ``T_world_anchor``. The caller keeps both alive.
-    """
-    P = carray(_f8_ptr(tree_address), (L, ANCHORED_ROW))
-    S = carray(_f8_ptr(state_address), (2 * L + 3, 16))
+
+@njit(cache=True, inline="always")
+def _world(S, L):  # type: ignore[no-untyped-def]
+    """World link poses from the relative ones and the root pose (packed state)."""
+    root = _load16(S[2 * L])
+    for i in range(L):
+        _store16(S[L + i], _mul(root, _load16(S[i])))
+
+
+@njit(cache=True, inline="always")
+def _anchored_root(q, P, S, L, anchor):  # type: ignore[no-untyped-def]
+    """Relative link poses and the root pose of :func:`anchored_fk_at` (not the world
+    poses)."""
     _store16(S[0], (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0))
     for i in range(1, L):
         p = P[i]
@@ -453,14 +459,39 @@ def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[n
     if anchor >= 0:
         T_root_anchor = _mul(_load16(S[anchor]), _load16(S[root_row + 1]))
         _store16(S[root_row], _mul(_load16(S[root_row + 2]), _inv(T_root_anchor)))
-    root = _load16(S[root_row])
-    for i in range(L):
-        _store16(S[L + i], _mul(root, _load16(S[i])))
+
+
+@njit(ANCHORED_FK_AT_SIG, cache=True, error_model="numpy")
+def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[no-untyped-def]
+    """:func:`anchored_fk` on packed arrays given by address (one array to convert
+    per call instead of thirteen); the same operations in the same order.
+
+    ``tree_address``: float64 ``(L, ANCHORED_ROW)``, row ``i`` = ``parent, jt, qi,
+    mult, off`` of link ``i`` then ``A[i]`` and ``B[i]`` (3x4 row-major).
+    ``state_address``: float64 ``(2L + 3, 16)`` of 4x4 row-major poses: ``L`` relative
+    poses, ``L`` world poses, then the root pose, the anchor offset and
+    ``T_world_anchor``. The caller keeps both alive.
+    """
+    P = carray(_f8_ptr(tree_address), (L, ANCHORED_ROW))
+    S = carray(_f8_ptr(state_address), (2 * L + 3, 16))
+    _anchored(q, P, S, L, anchor)
 
 
 ANCHORED_FK_AT = entry_point(anchored_fk_at, ANCHORED_FK_AT_SIG)
 
 LOWEST_Z_SIG = (_A3, _I1, _A3, _I1, _A1)
+
+
+@njit(cache=True, inline="always")
+def _lowest(w0, w1, w2, w3, pts, count):  # type: ignore[no-untyped-def]
+    """``min_p (w . pts[p])`` over the first ``count`` points (inf for none)."""
+    best = np.inf
+    for p in range(count):
+        c = pts[p]
+        z = w0 * c[0] + w1 * c[1] + w2 * c[2] + w3 * c[3]
+        if z < best:
+            best = z
+    return best
 
 
 @njit(LOWEST_Z_SIG, cache=True, error_model="numpy")
@@ -473,14 +504,56 @@ def lowest_z(world, links, points, counts, out):  # type: ignore[no-untyped-def]
     """
     for f in range(links.shape[0]):
         W = world[links[f]]
-        w0, w1, w2, w3 = W[2, 0], W[2, 1], W[2, 2], W[2, 3]
-        best = np.inf
-        for p in range(counts[f]):
-            c = points[f, p]
-            z = w0 * c[0] + w1 * c[1] + w2 * c[2] + w3 * c[3]
-            if z < best:
-                best = z
-        out[f] = best
+        out[f] = _lowest(W[2, 0], W[2, 1], W[2, 2], W[2, 3], points[f], counts[f])
 
 
 LOWEST_Z = entry_point(lowest_z, LOWEST_Z_SIG)
+
+_A2 = types.Array(_F8, 2, "C")
+ANCHORED_RUN_SIG = (_A2, types.intp, types.intp, types.intp, types.intp, _I8, _I8, _I1, _A3,
+                    _I1, _I8, _F8, _A3, _A2)  # fmt: skip
+
+
+@njit(ANCHORED_RUN_SIG, cache=True, error_model="numpy")
+def anchored_run(qs, start, stop, tree_address, state_address, L, anchor, links, points,
+                 counts, hold, sink_tol, root_out, heights_out):  # type: ignore[no-untyped-def]  # fmt: skip
+    """Move an anchored state through ``qs[start:stop]`` (samples ``(N, nq)``) until a
+    point set other than ``hold`` sinks: per sample, :func:`anchored_fk_at` (same
+    arrays by address, same anchor) then :func:`lowest_z` of the world poses into
+    ``heights_out[i]`` ``(F,)``, the root pose into ``root_out[i]`` ``(4, 4)``.
+
+    Returns the first sample ``i`` at which some set ``f != hold`` is lower than
+    ``min(0, h[hold]) - sink_tol`` (the state then holds sample ``i`` without its
+    world poses, and ``root_out[i]`` is not written), or ``stop``. The same operations in the same
+    order as one call of each kernel per sample, so the results equal theirs bit for
+    bit (the support-switch rule of :mod:`robotsim.motion.support`).
+    """
+    P = carray(_f8_ptr(tree_address), (L, ANCHORED_ROW))
+    S = carray(_f8_ptr(state_address), (2 * L + 3, 16))
+    F = links.shape[0]
+    for i in range(start, stop):
+        _anchored_root(qs[i], P, S, L, anchor)
+        root = _load16(S[2 * L])
+        h = heights_out[i]
+        for f in range(F):  # only the soles' world poses (all of them at the end)
+            W = _mul(root, _load16(S[links[f]]))
+            h[f] = _lowest(W[8], W[9], W[10], W[11], points[f], counts[f])
+        if hold >= 0:
+            floor = h[hold] if h[hold] < 0.0 else 0.0  # Python's min(0.0, h[hold])
+            floor -= sink_tol
+            for f in range(F):
+                if f != hold and h[f] < floor:
+                    return i
+        o = root_out[i]
+        for r in range(3):
+            for c in range(4):
+                o[r, c] = root[4 * r + c]
+        o[3, 0] = 0.0
+        o[3, 1] = 0.0
+        o[3, 2] = 0.0
+        o[3, 3] = 1.0
+    _world(S, L)
+    return stop
+
+
+ANCHORED_RUN = entry_point(anchored_run, ANCHORED_RUN_SIG)

@@ -368,23 +368,31 @@ class Player:
         support[0] = tracker.support
         heights[0] = tracker.heights
         switches: list[Switch] = []
-        # step()'s loop with the samples as Python lists (no per-tick NumPy scalars)
+        # runs of samples without a switch in one compiled call each (tracker.advance),
+        # the switching samples through step()'s code (as Python lists: no NumPy scalars)
         seg, u, t = samples.seg.tolist(), samples.u.tolist(), samples.t.tolist()
-        q_at, qs, state = self.timeline.q_at, samples.q, tracker.state
-        for i in range(1, n):
-            k = seg[i]
-            u0 = u[i - 1] if seg[i - 1] == k else 0.0
-            du = u[i] - u0
+        q_at, state = self.timeline.q_at, tracker.state
+        qs = np.ascontiguousarray(samples.q, dtype=np.float64)
+        i = 1
+        while i < n:
+            j = tracker.advance(qs, i, n, T_root, heights)
+            support[i:j] = tracker.support
+            if j >= n:
+                break
+            k = seg[j]
+            u0 = u[j - 1] if seg[j - 1] == k else 0.0
+            du = u[j] - u0
 
             def q_of(x: float, k: int = k, u0: float = u0, du: float = du) -> np.ndarray:
                 return q_at(k, u0 + x * du)
 
-            sw = tracker.step(qs[i], q_of)
+            sw = tracker.step(qs[j], q_of)
             if sw is not None:
-                switches.append(Switch(i, t[i], sw.from_foot, sw.to_foot, sw.error_m))
-            T_root[i] = state.T_world_root
-            support[i] = tracker.support
-            heights[i] = tracker.heights
+                switches.append(Switch(j, t[j], sw.from_foot, sw.to_foot, sw.error_m))
+            T_root[j] = state.T_world_root
+            support[j] = tracker.support
+            heights[j] = tracker.heights
+            i = j + 1
         self.i = n - 1
         return PlaybackResult(
             self.model,

@@ -43,7 +43,7 @@ import numpy as np
 
 from robotsim.errors import InputError
 from robotsim.kinematics.floating import AnchoredState
-from robotsim.kinematics.kernels import LOWEST_Z
+from robotsim.kinematics.kernels import ANCHORED_RUN, LOWEST_Z
 from robotsim.model.robot import RobotModel
 from robotsim.motion.profile import SoleSpec
 from robotsim.spatial import inv_T
@@ -164,6 +164,30 @@ class SupportTracker:
         out = np.empty(len(self._counts))
         LOWEST_Z(self.state.link_poses(), self._links, self._points, self._counts, out)
         return out
+
+    def advance(
+        self, qs: np.ndarray, start: int, stop: int, root_out: np.ndarray, heights_out: np.ndarray
+    ) -> int:
+        """Move through samples ``qs[start:stop]`` (``qs`` ``(N, nq)`` float64,
+        C-contiguous) as long as no foot switches, in one compiled call; per sample the
+        root pose goes to ``root_out[i]`` ``(4, 4)`` and the sole heights to
+        ``heights_out[i]`` ``(F,)`` (both C-contiguous float64, ``(N, 4, 4)`` and
+        ``(N, F)``). Returns the first sample that switches (left for :meth:`step`;
+        the state stays at the sample before it) or ``stop``. Each sample gets the same
+        values, bit for bit, as :meth:`step` would give it."""
+        st = self.state
+        tree_address, address, L, anchor = st.kernel_args
+        j = ANCHORED_RUN(qs, start, stop, tree_address, address, L, anchor, self._links,
+                         self._points, self._counts, self.support, self.settings.sink_tol,
+                         root_out, heights_out)  # fmt: skip
+        q_last = qs[j - 1] if j > start else st.q
+        if j < stop:  # the kernel went on to sample j: back to the last one kept
+            st.set_q(q_last)
+        else:
+            st.moved_to(q_last)
+        if j > start:
+            self.heights = heights_out[j - 1].copy()
+        return j
 
     def step(
         self, q: np.ndarray, q_of: Callable[[float], np.ndarray] | None = None
