@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from robotsim.errors import ScenarioError
+from robotsim.file_scope import check_readable
 from robotsim.shipped import resolve
 from robotsim.validation import safe_load, yaml_error_message
 
@@ -21,6 +22,7 @@ def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
     """Parse a scenario file (a path, or the name of a shipped scenario) into a mapping
     (ScenarioError naming the file otherwise)."""
     p = resolve(path, "scenario")
+    check_readable(p)
     if not p.is_file():
         raise ScenarioError(f"{p}: no such scenario file")
     try:

@@ -169,7 +169,14 @@ def validate_as(model: type[M], data: Any, source: object, error: Callable[[str]
 
 def read_yaml_file(path: str | Path, error: Callable[[str], Exception]) -> Any:
     """The YAML document in ``path`` (read by :func:`safe_load`, so bounded); a file that
-    cannot be read or parsed raises ``error("FILE: what is wrong")``."""
+    cannot be read or parsed raises ``error("FILE: what is wrong")``; so does one outside
+    the folder a confined caller reads from (:mod:`robotsim.file_scope`)."""
+    from robotsim.file_scope import OutsideScopeError, check_readable
+
+    try:
+        check_readable(path)
+    except OutsideScopeError as exc:
+        raise error(str(exc)) from None
     try:
         return safe_load(Path(path).read_bytes())
     except OSError as exc:

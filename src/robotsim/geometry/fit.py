@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.errors import InputError, ModelFileError
+from robotsim.file_scope import check_readable
 from robotsim.geometry.sphere_points import fibonacci_sphere
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 
@@ -220,6 +221,7 @@ def _mesh_vertices(mesh: Mesh, base_dir: Path | None) -> np.ndarray:
     path = Path(mesh.path)
     if not path.is_absolute() and base_dir is not None:
         path = base_dir / path
+    check_readable(path)
     try:
         loaded = trimesh.load(path, force="mesh")
     except Exception as exc:  # trimesh raises many types for unreadable files

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.file_scope import OutsideScopeError
 from robotsim.validation import format_validation_error
 
 __all__ = ["GripperScenario", "run_gripper_data"]
@@ -103,7 +104,10 @@ def run_gripper_data(
         )
     target = Path(source).parent / spec.robot
     try:
-        model = load_robot(str(target) if target.suffix and target.exists() else spec.robot)
+        try:
+            model = load_robot(str(target) if target.suffix and target.exists() else spec.robot)
+        except OutsideScopeError as exc:
+            raise OutsideScopeError(f"robot: {exc}") from None
         opts = GripperOptions(
             ball_radius=b.radius, ball_mass=b.mass, ball_xy=(b.position[0], b.position[1]),
             table_height=top, approach=spec.gripper.approach, lift=spec.gripper.lift,

@@ -13,6 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.file_scope import OutsideScopeError
 from robotsim.hands.contact import BoxObstacle
 from robotsim.hands.layout import ARM_ROLES
 from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
@@ -138,7 +139,10 @@ class HandScenario(_Strict):
         path = Path(self.robot)
         if base_dir is not None and not path.is_absolute() and (base_dir / path).exists():
             path = base_dir / path
-        model = load_robot(str(path) if path.exists() else self.robot)
+        try:
+            model = load_robot(str(path) if path.exists() else self.robot)
+        except OutsideScopeError as exc:
+            raise OutsideScopeError(f"robot: {exc}") from None
         q0 = model.pose(self.start_pose) if self.start_pose else model.zero()
         s = self.angle_scale
         for joint, value in self.start.items():

@@ -17,6 +17,7 @@ from robotsim.control.goal_controller import MobileController, MobileControllerC
 from robotsim.control.limits import AxisLimit
 from robotsim.control.pid import PIDGains
 from robotsim.errors import ScenarioError
+from robotsim.file_scope import OutsideScopeError, check_readable
 from robotsim.mobile.load import RobotSetup
 from robotsim.mobile.schema import MobileScenario, ObjectJointSpec, ObjectSpec, SurfaceSpec
 from robotsim.model.geometry import Cylinder
@@ -55,6 +56,10 @@ def object_body(o: ObjectSpec, base: Path, idx: int, source: str, angle: float =
     if sh.type == "mesh":
         f = Path(sh.file)  # type: ignore[arg-type]
         f = f if f.is_absolute() else base / f
+        try:
+            check_readable(f)
+        except OutsideScopeError as exc:
+            raise ScenarioError(f"{where}.file: {exc}") from None
         if not f.exists():
             raise ScenarioError(f"{where}.file: {f} does not exist")
     geom = sh.geometry(1.0, f)

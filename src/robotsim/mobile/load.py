@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.file_scope import OutsideScopeError
 from robotsim.mobile.obstacles import place_obstacles
 from robotsim.mobile.schema import MobileScenario
 from robotsim.mobile.types import RobotSetup
@@ -59,6 +60,8 @@ def _load_model(name: str, where: str, source: str, base: Path) -> RobotModel:
     target = str(candidate) if candidate.suffix and candidate.exists() else name
     try:
         return load_robot(target)
+    except OutsideScopeError as exc:
+        raise ScenarioError(f"{source}: {where}: {exc}") from None
     except RobotsimError as exc:
         if target == name and name not in library_names():
             raise ScenarioError(

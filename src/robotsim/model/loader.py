@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robotsim.errors import ModelFileError, UnknownNameError
+from robotsim.file_scope import check_readable
 
 if TYPE_CHECKING:
     from robotsim.model.robot import RobotModel
@@ -41,6 +42,8 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
         return _load_library(s)
     path = Path(s)
     suffix = path.suffix.lower()
+    if suffix in ROBOT_SUFFIXES or "/" in s or "\\" in s:
+        check_readable(path)  # a confined caller (the studio page) reads only its folder
     if suffix not in ROBOT_SUFFIXES:
         if not path.exists():
             if suffix or "/" in s or "\\" in s:  # a path, not a library name

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from robotsim.file_scope import check_readable
+
 __all__ = ["MeshMaterial", "mesh_material"]
 
 
@@ -62,6 +64,7 @@ def _obj_material(path: Path) -> MeshMaterial | None:
     used = re.findall(r"^usemtl\s+(.+?)\s*$", text, re.M)
     for lib in libs:
         mtl = path.parent / lib
+        check_readable(mtl)
         if not mtl.is_file():
             continue
         mats: dict[str, dict[str, str]] = {}
@@ -149,6 +152,10 @@ def mesh_material(path: str | Path) -> MeshMaterial | None:
     """The material of a mesh file (see the module doc), or None if it names none
     (STL, PLY, an OBJ without ``mtllib``...). Cached per file."""
     p = Path(path).resolve()
+    check_readable(p)
     if not p.is_file():
         return None
-    return _cached(str(p), p.stat().st_mtime)
+    mat = _cached(str(p), p.stat().st_mtime)
+    if mat is not None and mat.texture is not None:
+        check_readable(mat.texture)  # the image beside the mesh (cached unconfined)
+    return mat

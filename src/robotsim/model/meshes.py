@@ -43,6 +43,7 @@ import numpy as np
 import trimesh
 
 from robotsim.errors import ModelFileError
+from robotsim.file_scope import check_readable
 
 __all__ = [
     "ASSIMP_SUFFIXES",
@@ -73,6 +74,7 @@ _AXES_NOTE = {
 
 
 def _check_file(path: Path) -> str:
+    check_readable(path)
     if not path.is_file():
         raise ModelFileError(path, "no such file")
     suffix = path.suffix.lower()
@@ -381,4 +383,5 @@ def obj_has_polygons(path: str | Path) -> bool:
     """Whether an OBJ file has faces of more than three corners (which MuJoCo's own reader
     may split wrongly when they are concave: the MJCF exporter inlines them instead)."""
     p = Path(path).resolve()
+    check_readable(p)
     return _obj_has_polygons(str(p), p.stat().st_mtime)

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import ModelError, ModelFileError
+from robotsim.file_scope import OutsideScopeError, check_readable, current_scope
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import (
     Box,
@@ -87,8 +88,11 @@ def load_mjcf(path: str | Path) -> RobotModel:
     import mujoco
 
     p = Path(path)
+    check_readable(p)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
+    if current_scope() is not None:  # MuJoCo reads the files it names itself
+        _check_referenced_files(p)
     try:
         spec = mujoco.MjSpec.from_file(str(p))
         mjm = spec.compile()
@@ -99,6 +103,49 @@ def load_mjcf(path: str | Path) -> RobotModel:
     if name == "MuJoCo Model":
         name = p.stem
     return model_from_mjmodel(mjm, name=name, source=p)
+
+
+_FILE_ATTRS = ("file", "fileright", "fileleft", "fileup", "filedown", "filefront", "fileback")
+
+
+def _check_referenced_files(path: Path) -> None:
+    """Every file an MJCF names (``<include>``, meshes, textures, height fields, skins,
+    models; also through ``meshdir``/``texturedir``/``assetdir``) through
+    :func:`robotsim.file_scope.check_readable` (each candidate folder MuJoCo may take
+    it from), following includes; :class:`ModelFileError` naming the element."""
+    import xml.etree.ElementTree as ET
+
+    folder = path.resolve().parent
+    dirs: set[Path] = {folder}
+    todo, seen = [path.resolve()], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            root = ET.parse(current).getroot()
+        except (ET.ParseError, OSError):
+            continue  # MuJoCo reports it
+        for comp in root.iter("compiler"):
+            for attr in ("meshdir", "texturedir", "assetdir"):
+                if comp.get(attr):
+                    d = Path(comp.get(attr, "")).expanduser()
+                    dirs.add(d if d.is_absolute() else folder / d)
+        for el in root.iter():
+            for attr in _FILE_ATTRS:
+                name = el.get(attr)
+                if not name:
+                    continue
+                ref = Path(name).expanduser()
+                where = [ref] if ref.is_absolute() else [d / ref for d in sorted(dirs)]
+                try:
+                    for cand in where:
+                        check_readable(cand)
+                except OutsideScopeError as exc:
+                    raise ModelFileError(path, f"<{el.tag} {attr}>: {exc}") from None
+                if el.tag == "include":
+                    todo.extend(c.resolve() for c in where if c.is_file())
 
 
 class _Names:

@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from robotsim.errors import InputError, ModelError, ModelFileError
+from robotsim.file_scope import OutsideScopeError, check_readable
 from robotsim.model.builder import RobotBuilder, xyz_rpy
 from robotsim.model.dh import DHJoint, dh_builder
 from robotsim.model.geometry import (
@@ -156,6 +157,7 @@ class RobotFile(_Strict):
 def load_robot_yaml(path: str | Path) -> RobotModel:
     """Read a robotsim robot file (``.yaml``/``.yml``)."""
     path = Path(path)
+    check_readable(path)
     try:
         text = path.read_bytes()
     except OSError as exc:
@@ -200,6 +202,10 @@ def _build(spec: RobotFile, path: Path) -> RobotModel:
         mesh_path = None
         if s.type == "mesh":
             mesh_path = (base_dir / s.file).resolve()  # type: ignore[operator]
+            try:
+                check_readable(mesh_path)
+            except OutsideScopeError as exc:
+                raise ModelFileError(path, f"file: {exc}", where=where) from None
             if not mesh_path.is_file():
                 raise ModelFileError(path, f"mesh file not found: {mesh_path}", where=where)
         geom = s.geometry(L, mesh_path)

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.errors import InputError, ModelError, ModelFileError
+from robotsim.file_scope import OutsideScopeError, check_readable
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import Box, Capsule, Cylinder, Geometry, Mesh, Shape, Sphere
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
@@ -168,6 +169,11 @@ def _geometry(ctx: _Ctx, geo_el: ET.Element | None, where: str) -> Geometry:
         if np.any(scale == 0):
             raise ctx.error(w, f"mesh scale {scale.tolist()} has a zero factor")
         candidates = resolve_mesh_path(fname, ctx.folder)
+        try:
+            for c in candidates:
+                check_readable(c)
+        except OutsideScopeError as exc:
+            raise ctx.error(w, f"mesh filename: {exc}") from None
         found = next((c for c in candidates if c.is_file()), None)
         if found is None:
             raise ctx.error(w, f"mesh file not found: {fname!r} (looked for {candidates[0]})")
@@ -401,6 +407,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
 def load_urdf(path: str | Path) -> RobotModel:
     """Read a URDF file (see the module doc)."""
     p = Path(path)
+    check_readable(p)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
     return parse_urdf_string(p.read_bytes(), p)

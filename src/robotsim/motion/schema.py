@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from robotsim.atomic import write_text_atomic
 from robotsim.errors import ScenarioError, UnknownNameError
+from robotsim.file_scope import check_readable
 from robotsim.shipped import resolve
 from robotsim.validation import fields_at, first_duplicate, safe_load, yaml_error_message
 
@@ -252,6 +253,7 @@ def format_of(data: dict[str, Any]) -> str:
 
 def file_format(path: str | Path) -> str:
     """:func:`format_of` the motion/program file at ``path``."""
+    check_readable(path)
     data = safe_load(Path(path).read_bytes())
     return format_of(data if isinstance(data, dict) else {})
 
@@ -301,6 +303,7 @@ def load_program(path: str | Path) -> Program:
     """Read a motion (``robotsim-motion/1``) or program (``robotsim-program/1``) file,
     given by path or by the name of a shipped motion (``walk_forward``)."""
     path = resolve(path, "motion")
+    check_readable(path)
     try:
         text = path.read_bytes()
     except OSError as exc:

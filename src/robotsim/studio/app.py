@@ -405,12 +405,15 @@ class Studio:
         self.notify(what, msg, error=True)
 
     def guarded(self, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator for GUI callbacks: errors become notifications, never crashes."""
+        """Decorator for GUI callbacks: errors become notifications, never crashes; every
+        file the callback makes robotsim read must be in the workspace
+        (:meth:`Workspace.confined`)."""
 
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
             def wrapper(*args: Any, **kwargs: Any) -> Any:
                 try:
-                    return fn(*args, **kwargs)
+                    with self.workspace.confined():  # what the page opens stays inside
+                        return fn(*args, **kwargs)
                 except Exception as exc:
                     self.report_error(what, exc)
                     return None

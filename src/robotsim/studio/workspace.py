@@ -11,6 +11,11 @@ the whole message. The robot port is limited to serial devices (:func:`serial_de
 The root is the folder ``robotsim studio`` was started in unless ``--root DIR`` says
 otherwise. Names of built-in robots and of shipped scenarios and motions are not paths
 and stay allowed.
+
+The files a scenario or program names are confined too: every page callback runs
+inside :meth:`Workspace.confined`, so a scenario in the workspace that names a robot
+file, mesh, motion or base scenario outside it is refused where the loader would read
+it, with the scenario field and the path in the message (:mod:`robotsim.file_scope`).
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from robotsim.errors import InputError, RobotsimError
+from robotsim.file_scope import Scope, confined
 from robotsim.shipped import Kind, find_shipped
 from robotsim.shipped import resolve as resolve_shipped
 
@@ -79,6 +85,18 @@ class Workspace:
                 "another folder)"
             )
         return full
+
+    def confined(self) -> AbstractContextManager[Scope]:
+        """A block in which every file robotsim reads must be inside the root (or ship
+        with robotsim): the files a scenario or program opened from the page names
+        (robots, meshes, motions, base scenarios), wherever the loaders read them
+        (:mod:`robotsim.file_scope`). The studio runs every page callback in one."""
+        return confined(
+            self.root,
+            "the studio's workspace",
+            "the page reads files only there; start the studio with --root DIR to "
+            "choose another folder",
+        )
 
     def contains(self, path: str | Path) -> bool:
         """Whether ``path`` (resolved) is inside the root."""

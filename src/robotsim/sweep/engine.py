@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from robotsim.errors import InputError, ScenarioError
+from robotsim.file_scope import OutsideScopeError, check_readable
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 from robotsim.sweep.design import RunTask, design_digest, expand
 from robotsim.sweep.executors import make_executor
@@ -102,6 +103,10 @@ def load_sweep(path: str | Path) -> LoadedSweep:
     source = resolve_sweep_file(path)
     spec = parse_sweep(load_sweep_data(source), str(source))
     base_path = resolve_base(spec.base, source)
+    try:
+        check_readable(base_path)
+    except OutsideScopeError as exc:
+        raise ScenarioError(f"{source}: base: {exc}") from None
     base_data = read_scenario_yaml(base_path)
     tasks = expand(spec, str(source))
     _check_paths(spec, tasks, base_data, str(source), base_path.name)

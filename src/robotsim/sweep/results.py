@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from robotsim.errors import InputError
+from robotsim.file_scope import check_readable
 
 __all__ = ["ResultsLog", "read_meta", "read_rows", "table_columns", "write_tables"]
 
@@ -53,6 +54,7 @@ class ResultsLog:
 def read_rows(out_dir: Path) -> dict[str, dict[str, Any]]:
     """The finished runs of a sweep folder by run key (a torn last line is skipped)."""
     path = Path(out_dir) / LOG
+    check_readable(path)
     rows: dict[str, dict[str, Any]] = {}
     if not path.is_file():
         return rows
@@ -67,6 +69,7 @@ def read_rows(out_dir: Path) -> dict[str, dict[str, Any]]:
 
 def read_meta(out_dir: Path) -> dict[str, Any]:
     path = Path(out_dir) / META
+    check_readable(path)
     if not path.is_file():
         raise InputError(f"{out_dir}: not a sweep folder (no {META}); run `robotsim sweep` first")
     return json.loads(path.read_text(encoding="utf-8"))

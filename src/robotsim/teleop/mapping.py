@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from robotsim.errors import InputError, UnknownNameError
+from robotsim.file_scope import check_readable
 from robotsim.validation import safe_load
 
 __all__ = [
@@ -315,6 +316,7 @@ def load_mapping(name_or_path: str | os.PathLike[str]) -> InputMapping:
         if text.endswith((".yaml", ".yml")) or os.sep in text:
             raise InputError(f"{text}: input mapping file not found")
         raise UnknownNameError("input mapping", text, builtin_mappings())
+    check_readable(path)
     try:
         data = safe_load(path.read_bytes())
     except yaml.YAMLError as exc:

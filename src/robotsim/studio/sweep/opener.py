@@ -74,6 +74,7 @@ def open_motion_check(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     from pydantic import ValidationError
 
     from robotsim.errors import ScenarioError
+    from robotsim.file_scope import OutsideScopeError
     from robotsim.model import load_robot
     from robotsim.motion.check_kind import MotionCheckScenario
     from robotsim.motion.schema import load_program
@@ -84,8 +85,14 @@ def open_motion_check(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
         sc = MotionCheckScenario.model_validate(doc)
     except ValidationError as exc:
         raise ScenarioError(format_validation_error(exc, MotionCheckScenario, path)) from None
-    program = load_program((path.resolve().parent / sc.program).resolve())
-    model = load_robot(sc.robot or program.robot or "")
+    try:
+        program = load_program((path.resolve().parent / sc.program).resolve())
+    except OutsideScopeError as exc:
+        raise ScenarioError(f"{path}: program: {exc}") from None
+    try:
+        model = load_robot(sc.robot or program.robot or "")
+    except OutsideScopeError as exc:
+        raise ScenarioError(f"{path}: robot: {exc}") from None
     q0 = model.pose(program.start) if isinstance(program.start, str) else None
     return studio.load_scene(
         f"scenario {path.stem} (motion_check: {program.name})",

@@ -98,7 +98,7 @@ class SweepPanel:
         @self.load.on_click
         @studio.guarded("load sweep")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            self.show(Path(self.path.value.strip()))
+            self.load_path(self.path.value)
 
         @self.run.on_update
         def _(_) -> None:  # type: ignore[no-untyped-def]
@@ -131,6 +131,11 @@ class SweepPanel:
             return
         if is_sweep:
             self.show(src)
+
+    def load_path(self, text: str) -> list[RunChoice]:
+        """:meth:`show` the sweep folder or file typed in the page (inside the
+        studio's workspace: :class:`robotsim.studio.workspace.WorkspaceError` if not)."""
+        return self.show(self.studio.workspace.resolve(text))
 
     def show(self, sweep: Path) -> list[RunChoice]:
         """List the runs of a sweep folder or file (the first finished one chosen)."""
