@@ -87,6 +87,24 @@ def test_vfh_goes_around_an_obstacle_in_the_way() -> None:
     assert direction == pytest.approx([1.0, 0.0])
 
 
+def test_vfh_keeps_right_on_a_tie() -> None:
+    """An obstacle dead ahead leaves the two sides equally good: the robot takes the
+    one on its right (clockwise of the goal bearing), whichever way it travels, also
+    when the obstacle sits a hair to the right (within the tie of one sector)."""
+    vfh = VFH(robot_radius=0.3, safety=0.2)
+    for goal_dir in (0.0, math.pi / 2, math.pi, -2.0):
+        g = np.array([math.cos(goal_dir), math.sin(goal_dir)])
+        right = np.array([g[1], -g[0]])
+        for side_offset in (0.0, -0.01, 0.01):
+            obstacle = 2.0 * g + side_offset * right
+            for previous in (None, goal_dir):
+                direction, _ = vfh([0, 0, 0], 5.0 * g, np.array([[*obstacle, 0.25]]), previous)
+                assert direction @ right > 0.2, (goal_dir, side_offset, previous, direction)
+    # a clearly better left side still wins (the obstacle well to the right)
+    direction, _ = vfh([0, 0, 0], [5, 0], np.array([[2.0, -0.3, 0.25]]))
+    assert direction[1] > 0.2
+
+
 def test_potential_field_pushes_away_from_close_obstacles() -> None:
     pf = PotentialField(robot_radius=0.3, influence=1.0)
     direction, _ = pf([0, 0, 0], [5, 0], np.array([[0.9, 0.2, 0.25]]))

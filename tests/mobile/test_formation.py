@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import mujoco
 import numpy as np
 import pytest
 
@@ -58,7 +59,7 @@ def test_formation_through_the_obstacle_field(tmp_path: Path) -> None:
     assert "formation_error" in table.names
 
 
-def head_on(avoid_robots: bool) -> MobileRun:
+def head_on(avoid_robots: bool, offset: float = 0.05, integrator: str = "auto") -> MobileRun:
     data = {
         "kind": "mobile",
         "name": "head_on",
@@ -69,12 +70,14 @@ def head_on(avoid_robots: bool) -> MobileRun:
         "robots": [
             {"name": "A", "model": "omni3", "start": [-3, 0, 0], "goal": [3, 0, 0],
              "controller": {"avoidance": "vfh"}},
-            {"name": "B", "model": "omni3", "start": [3, 0.05, 0], "goal": [-3, 0.05, 0],
+            {"name": "B", "model": "omni3", "start": [3, offset, 0], "goal": [-3, offset, 0],
              "controller": {"avoidance": "vfh"}},
         ],
     }  # fmt: skip
     sc, robots, obstacles = load_mobile(data, "head_on")
     run = MobileRun(sc, robots, obstacles, "head_on")
+    if integrator == "implicitfast":  # what the default was before "auto"
+        run.world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     run.run()
     return run
 
@@ -86,6 +89,19 @@ def test_avoidance_treats_other_robots_as_obstacles() -> None:
     assert seeing.collisions == [0, 0] and seeing.robot_collisions()["episodes"] == 0
     assert seeing.robot_collisions()["min_footprint_gap_m"] > 0
     assert all(r is not None for r in seeing.reached_at)  # both still get there
+
+
+@pytest.mark.parametrize("integrator", ["auto", "implicitfast"])
+@pytest.mark.parametrize("offset", [0.0, 0.02, -0.05])
+def test_head_on_robots_pass_on_their_right(offset: float, integrator: str) -> None:
+    """Exactly or nearly head-on (B's line ``offset`` m to the side of A's): both keep
+    right and pass, under either integrator (a lowest-index VFH tie-break sent both to
+    the same side and deadlocked them, or ran them into each other)."""
+    run = head_on(avoid_robots=True, offset=offset, integrator=integrator)
+    assert all(r is not None for r in run.reached_at), run.reached_at
+    assert run.collisions == [0, 0] and run.robot_collisions()["episodes"] == 0
+    ys = np.array([p[1] for p in run.samples[0]])
+    assert ys.min() < -0.2 and ys.max() < 0.1  # A went round on its right (-y)
 
 
 def test_formation_names_are_checked() -> None:

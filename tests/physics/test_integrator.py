@@ -1,6 +1,6 @@
-"""Which MuJoCo integrator a scene steps with: ``implicitfast`` by default, ``euler``
-or ``implicitfast`` when forced, and for ``auto`` euler when the scene's only motors
-are wheel velocity servos (see physics.compile.integrator_for)."""
+"""Which MuJoCo integrator a scene steps with: by default (``auto``) euler when the
+scene's only motors are wheel velocity servos, ``implicitfast`` otherwise; ``euler`` or
+``implicitfast`` when forced (see physics.compile.integrator_for)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,14 @@ def _soccer() -> MobileRun:
     return MobileRun(sc, robots, obstacles)
 
 
-def test_default_is_implicitfast_and_auto_picks_euler_for_wheels_only() -> None:
+def test_default_auto_picks_euler_for_wheels_only() -> None:
     run = _soccer()
-    assert int(run.world.model.opt.integrator) == IMPLICITFAST
-    auto = World(replace(run.scene, integrator="auto"), seed=run.seed)
-    assert int(auto.model.opt.integrator) == EULER
+    assert run.scene.integrator == "auto"
+    assert int(run.world.model.opt.integrator) == EULER
+    forced = World(replace(run.scene, integrator="implicitfast"), seed=run.seed)
+    assert int(forced.model.opt.integrator) == IMPLICITFAST
     puma = robotsim.load_robot("puma560")
-    arm = World(Scene(name="arm", robots=(RobotPlacement("A", puma),), integrator="auto"))
+    arm = World(Scene(name="arm", robots=(RobotPlacement("A", puma),)))
     assert int(arm.model.opt.integrator) == IMPLICITFAST
     forced = World(Scene(name="arm", robots=(RobotPlacement("A", puma),), integrator="euler"))
     assert int(forced.model.opt.integrator) == EULER

@@ -12,9 +12,12 @@ our step loop over MuJoCo's.
   warm start included); ``mj_step_bare_robot_us`` the same robot alone on the ground.
 - ``robots10_rtf``: ten omni robots with VFH + PID controllers in one world (the soccer
   scenario's step, robots colliding with each other), recording on.
-- ``integrator``: the MuJoCo integrator the soccer scene steps with (see
-  ``physics.compile.integrator_for`` and docs/performance.md); ``soccer_rtf_euler``
-  and ``mj_step_euler_us``: the same with Euler (``Scene(integrator="auto")``).
+- ``integrator``: the MuJoCo integrator the soccer scene steps with by default
+  (``Scene(integrator="auto")``: Euler for wheeled bases, see
+  ``physics.compile.integrator_for`` and docs/performance.md);
+  ``soccer_rtf_implicitfast`` and ``mj_step_implicitfast_us``: the same forced to
+  ``implicitfast`` (the default before ``auto``).
+- ``soccer_rtf_norec``: the soccer run without recording (what the run store costs).
 - ``peers.pybullet``: the soccer robot rebuilt in PyBullet, bare steps against our bare
   ``mj_step`` (:mod:`robotsim.bench.pybullet_peer`), when PyBullet is installed.
 
@@ -44,24 +47,29 @@ def _soccer_data() -> dict[str, Any]:
     return read_scenario_yaml("soccer_obstacles")  # the shipped scenario, by name
 
 
-def _rtf(data: dict[str, Any], seconds: float, euler: bool = False) -> tuple[float, float]:
+def _rtf(
+    data: dict[str, Any], seconds: float, implicitfast: bool = False, record: bool = True
+) -> tuple[float, float]:
     """(wall-clock RTF, CPU-time RTF) of a mobile scenario recording into the run
-    store (SQLite, as ``robotsim run`` does by default); ``euler``: stepped with
-    MuJoCo's Euler integrator (what ``Scene(integrator="auto")`` picks for it)."""
+    store (SQLite, as ``robotsim run`` does by default; ``record=False``: no recording);
+    ``implicitfast``: stepped with MuJoCo's ``implicitfast`` instead of the scene's
+    own integrator (``auto``)."""
     import mujoco
 
     sc, robots, obstacles = load_mobile(data, "bench")
     with tempfile.TemporaryDirectory() as tmp:
-        rec = Recorder(tmp)
-        rec.start_run(sc.name)
+        rec = Recorder(tmp) if record else None
+        if rec is not None:
+            rec.start_run(sc.name)
         run = MobileRun(sc, robots, obstacles, recorder=rec)
-        if euler:
-            run.world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+        if implicitfast:
+            run.world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
         t0, c0 = time.perf_counter(), time.process_time()
         run.run(seconds)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        rec.finish("completed")
-        rec.close()
+        if rec is not None:
+            rec.finish("completed")
+            rec.close()
     return run.world.time / wall, run.world.time / max(cpu, 1e-9)
 
 
@@ -135,17 +143,17 @@ def _overhead(quick: bool) -> dict[str, float]:
             a, b = ours(k), bare(k)
             ratios.append(a / b)
         out[label] = (statistics.median(ratios) - 1.0) * 100.0
-    scene, alone, euler = [], [], []
-    implicit = world.model.opt.integrator
+    scene, alone, implicit = [], [], []
+    own = world.model.opt.integrator
     for _ in range(3 if quick else 7):  # interleaved, so machine load hits both alike
         scene.append(bare(n))
         alone.append(bare(n, bare_run.world, bare_saved))
-        world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
-        euler.append(bare(n))
-        world.model.opt.integrator = implicit
+        world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+        implicit.append(bare(n))
+        world.model.opt.integrator = own
     out["mj_step_us"] = statistics.median(scene) / (ticks * n) * 1e6
     out["mj_step_bare_robot_us"] = statistics.median(alone) / (ticks * n) * 1e6
-    out["mj_step_euler_us"] = statistics.median(euler) / (ticks * n) * 1e6
+    out["mj_step_implicitfast_us"] = statistics.median(implicit) / (ticks * n) * 1e6
     out["mj_step_contacts"] = int(world.data.ncon)
     out["mj_step_bare_robot_contacts"] = int(bare_run.world.data.ncon)
     return out
@@ -155,10 +163,11 @@ def run(quick: bool = False) -> dict[str, Any]:
     seconds = 5.0 if quick else 20.0
     repeats = 1 if quick else 3
     data = _soccer_data()
-    soccer, soccer_euler = [], []
-    for _ in range(repeats):  # interleaved, so machine load hits both alike
+    soccer, soccer_implicit, soccer_norec = [], [], []
+    for _ in range(repeats):  # interleaved, so machine load hits all alike
         soccer.append(_rtf(data, seconds))
-        soccer_euler.append(_rtf(data, seconds, euler=True))
+        soccer_implicit.append(_rtf(data, seconds, implicitfast=True))
+        soccer_norec.append(_rtf(data, seconds, record=False))
     fine = dict(data, timestep=0.002)
     soccer_2ms = [_rtf(fine, seconds / 2) for _ in range(repeats)]
     step = float(data.get("timestep", 0.002))
@@ -167,8 +176,10 @@ def run(quick: bool = False) -> dict[str, Any]:
         "soccer_rtf": statistics.median(s[0] for s in soccer),
         "robots10_rtf": statistics.median(f[0] for f in fleet),
         "soccer_rtf_cpu": statistics.median(s[1] for s in soccer),
-        "soccer_rtf_euler": statistics.median(s[0] for s in soccer_euler),
-        "soccer_rtf_euler_cpu": statistics.median(s[1] for s in soccer_euler),
+        "soccer_rtf_implicitfast": statistics.median(s[0] for s in soccer_implicit),
+        "soccer_rtf_implicitfast_cpu": statistics.median(s[1] for s in soccer_implicit),
+        "soccer_rtf_norec": statistics.median(s[0] for s in soccer_norec),
+        "soccer_rtf_norec_cpu": statistics.median(s[1] for s in soccer_norec),
         "robots10_rtf_cpu": statistics.median(f[1] for f in fleet),
         "soccer_rtf_2ms": statistics.median(s[0] for s in soccer_2ms),
         **_overhead(quick),

@@ -12,8 +12,14 @@ law (a PID on the distance to the goal).
 - :class:`VFH`: a Vector-Field-Histogram-style polar histogram (Borenstein and Koren,
   1991): obstacles inside the ``window`` block the sectors their enlarged disc
   (radius + robot radius + safety margin) covers, weighted by closeness; the robot takes
-  the free sector nearest the goal bearing, preferring its previous heading on ties.
-  It chooses a side instead of stalling and keeps the safety margin by construction.
+  the free sector nearest the goal bearing (cost: angle to the goal plus 0.3 x angle to
+  its previous heading). It chooses a side instead of stalling and keeps the safety
+  margin by construction. **Keep right**: when the best free sectors on the two sides
+  of the goal bearing cost within ``tie`` sector widths of each other, the robot takes
+  the one on its right (clockwise of the goal bearing). Two robots meeting head-on thus
+  both turn to their own right and pass each other, whatever tiny offset or numerical
+  drift there is between them (a lowest-index tie-break sent both to the same side of
+  the world and deadlocked them).
   One decision is one compiled call (:func:`_vfh_decide`); :meth:`VFH.histogram` and
   the tests keep the NumPy form it must agree with.
 """
@@ -42,6 +48,12 @@ def clearances(position: ArrayLike, obstacles: np.ndarray, robot_radius: float) 
 def _unit(v: np.ndarray) -> np.ndarray:
     n = math.hypot(v[0], v[1]) if len(v) == 2 else float(np.linalg.norm(v))
     return v / n if n > 1e-12 else np.zeros_like(v)
+
+
+def _unit2(x: float, y: float) -> tuple[float, float]:
+    """:func:`_unit` of a 2-vector given as floats."""
+    n = math.hypot(x, y)
+    return (x / n, y / n) if n > 1e-12 else (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,7 @@ class VFH:
     sectors: int = 72
     threshold: float = 0.0
     slow_distance: float = 0.6
+    tie: float = 1.0
 
     @property
     def _centres(self) -> np.ndarray:
@@ -120,21 +133,37 @@ class VFH:
         obstacles: np.ndarray,
         previous: float | None = None,
     ) -> tuple[np.ndarray, float]:
-        p = np.asarray(position, dtype=np.float64)[:2]
-        to_goal = np.asarray(goal, dtype=np.float64)[:2] - p
+        p = np.asarray(position, dtype=np.float64)[:2].tolist()
+        g = np.asarray(goal, dtype=np.float64)[:2].tolist()
+        dx, dy, factor = self.decide(p[0], p[1], g[0], g[1], obstacles, previous)
+        return np.array([dx, dy]), factor
+
+    def decide(
+        self,
+        x: float,
+        y: float,
+        gx: float,
+        gy: float,
+        obstacles: np.ndarray,
+        previous: float | None = None,
+    ) -> tuple[float, float, float]:
+        """:meth:`__call__` on floats: position ``(x, y)``, goal ``(gx, gy)`` (m) ->
+        ``(dx, dy, factor)``, the unit direction and the speed factor."""
+        tx, ty = gx - x, gy - y
         if len(obstacles) == 0:
-            return _unit(to_goal), 1.0
+            return (*_unit2(tx, ty), 1.0)
         obs = obstacles if obstacles.dtype == np.float64 else obstacles.astype(np.float64)
         mode, value, factor = _vfh_decide(
-            float(p[0]), float(p[1]), float(to_goal[0]), float(to_goal[1]), obs,
-            self.robot_radius, self.safety, self.window, self.sectors, self.threshold,
-            self.slow_distance, math.nan if previous is None else float(previous),
+            x, y, tx, ty, obs, self.robot_radius, self.safety, self.window, self.sectors,
+            self.threshold, self.slow_distance, math.nan if previous is None else float(previous),
+            self.tie,
         )  # fmt: skip
         if mode == 0:
-            return _unit(to_goal), factor
+            return (*_unit2(tx, ty), factor)
         if mode == 1:
-            return _unit(p - obstacles[int(value), :2]), factor
-        return np.array([math.cos(value), math.sin(value)]), factor
+            ox, oy = obs[int(value), :2].tolist()
+            return (*_unit2(x - ox, y - oy), factor)
+        return math.cos(value), math.sin(value), factor
 
     def decide_numpy(
         self,
@@ -167,7 +196,12 @@ class VFH:
         if previous is not None:
             cost = cost + 0.3 * np.abs((centres - previous + math.pi) % (2 * math.pi) - math.pi)
         cost[~free] = np.inf
-        best = centres[int(np.argmin(cost))]
+        side = (centres - goal_dir + math.pi) % (2 * math.pi) - math.pi  # < 0: right
+        right = np.where(side <= 0, cost, np.inf)
+        left = np.where(side <= 0, np.inf, cost)
+        i_right, i_left = int(np.argmin(right)), int(np.argmin(left))
+        keep_right = right[i_right] <= left[i_left] + self.tie * width
+        best = centres[i_right if keep_right else i_left]
         return np.array([math.cos(best), math.sin(best)]), factor
 
 
@@ -197,10 +231,11 @@ def _covered(a, bearing, half, weight, m, width):  # type: ignore[no-untyped-def
 
 @njit(cache=True)
 def _vfh_decide(px, py, tx, ty, obs, robot_radius, safety, window, sectors, threshold,
-                slow_distance, previous):  # type: ignore[no-untyped-def]  # fmt: skip
+                slow_distance, previous, tie):  # type: ignore[no-untyped-def]  # fmt: skip
     """One VFH decision, the same arithmetic as :meth:`VFH.decide_numpy`.
 
-    ``(tx, ty)`` = goal - position; ``previous`` NaN when there is none. Returns
+    ``(tx, ty)`` = goal - position; ``previous`` NaN when there is none; ``tie`` in
+    sector widths (keep right within it, see the module docstring). Returns
     ``(mode, value, factor)``: mode 0 = head for the goal, 1 = back away from obstacle
     ``int(value)`` (boxed in), 2 = head along angle ``value`` (rad).
     """
@@ -237,8 +272,8 @@ def _vfh_decide(px, py, tx, ty, obs, robot_radius, safety, window, sectors, thre
     goal_sector = _round_half_even(goal_dir / width) % sectors
     if _covered(goal_sector * width, bearing, half, weight, m, width) <= threshold:
         return 0, 0.0, factor
-    best = -1
-    best_cost = math.inf
+    best_right, best_left = -1, -1
+    cost_right, cost_left = math.inf, math.inf
     for s in range(sectors):
         c = s * width
         if _covered(c, bearing, half, weight, m, width) > threshold:
@@ -246,9 +281,15 @@ def _vfh_decide(px, py, tx, ty, obs, robot_radius, safety, window, sectors, thre
         cost = _wrap_abs(c - goal_dir)
         if not math.isnan(previous):
             cost = cost + 0.3 * _wrap_abs(c - previous)
-        if cost < best_cost:
-            best_cost = cost
-            best = s
-    if best < 0:
+        if (c - goal_dir + math.pi) % (2 * math.pi) - math.pi <= 0:  # right of the goal
+            if cost < cost_right:
+                cost_right = cost
+                best_right = s
+        elif cost < cost_left:
+            cost_left = cost
+            best_left = s
+    if best_right < 0 and best_left < 0:
         return 1, float(imin), 0.15
-    return 2, best * width, factor
+    if cost_right <= cost_left + tie * width:
+        return 2, best_right * width, factor
+    return 2, best_left * width, factor

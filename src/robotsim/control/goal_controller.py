@@ -28,10 +28,16 @@ from numpy.typing import ArrayLike
 from robotsim.control.avoidance import VFH, PotentialField
 from robotsim.control.limits import AxisLimit, RateLimiter
 from robotsim.control.path import PathFollower
-from robotsim.control.pid import PIDGains, PosePID, wrap_angle
+from robotsim.control.pid import PIDGains, PosePID
 from robotsim.errors import InputError
 
 __all__ = ["MobileController", "MobileControllerConfig"]
+
+
+def _wrap(a: float) -> float:
+    """An angle (rad) wrapped to ``(-pi, pi]`` (:func:`~robotsim.control.pid.wrap_angle`
+    on one float)."""
+    return math.pi - (math.pi - a) % (2 * math.pi)
 
 
 def _default_gains() -> tuple[PIDGains, PIDGains, PIDGains]:
@@ -101,59 +107,81 @@ class MobileController:
 
     def at_goal(self, pose: ArrayLike) -> bool:
         """Within the position and heading tolerances."""
-        p = np.asarray(pose, dtype=np.float64)
-        d = math.hypot(self.goal[0] - p[0], self.goal[1] - p[1])
-        e = self.goal[2] - p[2]
+        x, y, th = np.asarray(pose, dtype=np.float64).reshape(3).tolist()
+        return self.at_goal_xyt(x, y, th)
+
+    def at_goal_xyt(self, x: float, y: float, theta: float) -> bool:
+        """:meth:`at_goal` on floats (m, m, rad)."""
+        gx, gy, gth = self.goal.tolist()
+        d = math.hypot(gx - x, gy - y)
+        e = gth - theta
         dth = abs(math.pi - (math.pi - e) % (2 * math.pi))
         return d <= self.config.position_tolerance and dth <= self.config.heading_tolerance
 
     def command(self, pose: ArrayLike, dt: float) -> np.ndarray:
         """Body-frame twist ``[vx, vy, w]`` (m/s, m/s, rad/s) for the next ``dt`` s."""
-        p = np.asarray(pose, dtype=np.float64).reshape(3)
-        target = self.goal.copy()
-        if self._path is not None and self.follower is None:  # the path starts where we are
-            pts = np.vstack([p[:2], self._path, self.goal[:2]])
-            self.follower = PathFollower(pts, self.config.lookahead)
-        if self.follower is not None:
-            dist_goal = float(np.hypot(*(self.goal[:2] - p[:2])))
-            if dist_goal > self.config.lookahead:
-                target[:2] = self.follower.target(p)
-        u = self.pid(p, target, dt)
-        vmax = min(self.config.limits[0].max_speed, self.config.limits[1].max_speed)
-        if self.avoid is not None and len(self.obstacles):
-            speed = min(float(np.hypot(u[0], u[1])), vmax)
-            if isinstance(self.avoid, VFH):
-                direction, factor = self.avoid(p, target, self.obstacles, self._heading)
-            else:
-                direction, factor = self.avoid(p, target, self.obstacles)
-            u[:2] = direction * speed * factor
-            if speed > 1e-6:
-                self._heading = math.atan2(direction[1], direction[0])
-        c, s = math.cos(p[2]), math.sin(p[2])
-        if self.config.holonomic:
-            body = np.array([c * u[0] + s * u[1], -s * u[0] + c * u[1], u[2]])
-            # keep the direction of travel: scale both axes when one exceeds its limit
-            over = max(
-                abs(body[0]) / self.config.limits[0].max_speed,
-                abs(body[1]) / self.config.limits[1].max_speed,
-                1.0,
-            )
-            body[:2] /= over
-        else:
-            body = self._nonholonomic(p, u)
-        return self.limiter(body, dt)
+        x, y, th = np.asarray(pose, dtype=np.float64).reshape(3).tolist()
+        return np.array(self.command_xyt(x, y, th, dt))
 
-    def _nonholonomic(self, p: np.ndarray, u: np.ndarray) -> np.ndarray:
-        speed = float(np.hypot(u[0], u[1]))
-        far = float(np.hypot(*(self.goal[:2] - p[:2]))) > self.config.position_tolerance
+    def command_xyt(self, x: float, y: float, theta: float, dt: float) -> list[float]:
+        """:meth:`command` on floats: pose (m, m, rad) -> ``[vx, vy, w]``. The whole
+        tick is float arithmetic (plus one compiled VFH call); the same operations in
+        the same order as the NumPy form it replaced, but for ``math.hypot``."""
+        cfg = self.config
+        gx, gy, gth = self.goal.tolist()
+        tx, ty = gx, gy
+        if self._path is not None and self.follower is None:  # the path starts where we are
+            pts = np.vstack([[x, y], self._path, [gx, gy]])
+            self.follower = PathFollower(pts, cfg.lookahead)
+        if self.follower is not None:
+            if math.hypot(gx - x, gy - y) > cfg.lookahead:
+                tx, ty = self.follower.target(np.array([x, y])).tolist()
+        ux, uy, uw = self.pid.command(x, y, theta, tx, ty, gth, dt)
+        lx, ly = cfg.limits[0].max_speed, cfg.limits[1].max_speed
+        if self.avoid is not None and len(self.obstacles):
+            speed = math.hypot(ux, uy)
+            vmax = lx if lx < ly else ly
+            if speed > vmax:
+                speed = vmax
+            if isinstance(self.avoid, VFH):
+                dx, dy, factor = self.avoid.decide(x, y, tx, ty, self.obstacles, self._heading)
+            else:
+                (dx, dy), factor = self.avoid(
+                    np.array([x, y, theta]), np.array([tx, ty, gth]), self.obstacles
+                )
+                dx, dy = float(dx), float(dy)
+            ux, uy = dx * speed * factor, dy * speed * factor
+            if speed > 1e-6:
+                self._heading = math.atan2(dy, dx)
+        if cfg.holonomic:
+            c, s = math.cos(theta), math.sin(theta)
+            bx, by = c * ux + s * uy, -s * ux + c * uy
+            # keep the direction of travel: scale both axes when one exceeds its limit
+            over = abs(bx) / lx
+            over_y = abs(by) / ly
+            if over_y > over:
+                over = over_y
+            if over > 1.0:
+                bx, by = bx / over, by / over
+            body = [bx, by, uw]
+        else:
+            body = self._nonholonomic(x, y, theta, ux, uy, uw)
+        return self.limiter.limit(body, dt)
+
+    def _nonholonomic(
+        self, x: float, y: float, theta: float, ux: float, uy: float, uw: float
+    ) -> list[float]:
+        speed = math.hypot(ux, uy)
+        gx, gy = float(self.goal[0]), float(self.goal[1])
+        far = math.hypot(gx - x, gy - y) > self.config.position_tolerance
         if far and speed > 1e-3:
-            err = float(wrap_angle(math.atan2(u[1], u[0]) - p[2]))
-            if abs(err) > math.pi / 2 and not self._obstacle_near(p):
-                err = float(wrap_angle(err))  # still turn towards it: no reversing
+            err = _wrap(math.atan2(uy, ux) - theta)
+            if abs(err) > math.pi / 2 and not self._obstacle_near(np.array([x, y])):
+                err = _wrap(err)  # still turn towards it: no reversing
             v = speed * max(math.cos(err), 0.0)
             w = self.config.gains[2].kp * err
-            return np.array([v, 0.0, w])
-        return np.array([0.0, 0.0, u[2]])
+            return [v, 0.0, w]
+        return [0.0, 0.0, uw]
 
     def _obstacle_near(self, p: np.ndarray) -> bool:
         if len(self.obstacles) == 0:

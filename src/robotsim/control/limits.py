@@ -35,25 +35,49 @@ class AxisLimit:
 
 
 class RateLimiter:
-    """Limits a command vector ``(n,)`` axis by axis; keeps the last output as state."""
+    """Limits a command vector ``(n,)`` axis by axis; keeps the last output as state.
+
+    The arithmetic runs on Python floats (:meth:`limit`, what the control loop calls):
+    for three axes that is cheaper than NumPy's per-call overhead (and comparisons
+    cheaper than the ``min``/``max`` builtins)."""
 
     def __init__(self, limits: Sequence[AxisLimit]) -> None:
         self.limits = tuple(limits)
         self.vmax = np.array([lm.max_speed for lm in self.limits])
         self.acc = np.array([lm.accel for lm in self.limits])
         self.dec = np.array([lm.decel for lm in self.limits])
-        self.last = np.zeros(len(self.limits))
+        self._axes = [(lm.max_speed, lm.accel, lm.decel) for lm in self.limits]
+        self._last = [0.0] * len(self.limits)
+
+    @property
+    def last(self) -> np.ndarray:
+        """The last output ``(n,)``."""
+        return np.array(self._last)
 
     def reset(self, value: ArrayLike | None = None) -> None:
-        self.last = np.zeros(len(self.limits)) if value is None else np.array(value, float)
+        n = len(self.limits)
+        self._last = [0.0] * n if value is None else np.asarray(value, float).reshape(n).tolist()
 
     def __call__(self, command: ArrayLike, dt: float) -> np.ndarray:
         """The command ``(n,)`` after speed, acceleration and deceleration limits."""
-        c = np.minimum(np.maximum(np.asarray(command, dtype=np.float64), -self.vmax), self.vmax)
-        prev = self.last
-        delta = c - prev
-        speeding_up = (np.abs(c) > np.abs(prev)) & (c * prev >= 0)
-        step = np.where(speeding_up, self.acc, self.dec) * dt
-        out = prev + np.minimum(np.maximum(delta, -step), step)
-        self.last = out
-        return out.copy()
+        c = np.asarray(command, dtype=np.float64).reshape(len(self.limits)).tolist()
+        return np.array(self.limit(c, dt))
+
+    def limit(self, command: Sequence[float], dt: float) -> list[float]:
+        """:meth:`__call__` on floats: ``command`` (n floats) -> the limited command."""
+        out = []
+        for c, prev, (vmax, acc, dec) in zip(command, self._last, self._axes):
+            if c > vmax:
+                c = vmax
+            elif c < -vmax:
+                c = -vmax
+            speeding_up = abs(c) > abs(prev) and c * prev >= 0
+            step = (acc if speeding_up else dec) * dt
+            delta = c - prev
+            if delta > step:
+                delta = step
+            elif delta < -step:
+                delta = -step
+            out.append(prev + delta)
+        self._last = out
+        return list(out)

@@ -7,7 +7,9 @@ direction the integral would push it further (conditional integration).
 
 :class:`PosePID` runs one PID per axis of a planar pose ``(x, y, theta)``: position
 errors in the world frame, the heading error wrapped to ``(-pi, pi]``; its output is a
-world-frame velocity command ``[vx, vy, w]``.
+world-frame velocity command ``[vx, vy, w]``. The control loop calls
+:meth:`PosePID.command` on plain floats (a controller tick is a few dozen float
+operations; NumPy on 3-vectors cost more in call overhead than in arithmetic).
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ class PID:
                 i_lim = g.integral_limit / g.ki
                 self.integral = min(i_lim, max(-i_lim, self.integral + error * dt))
         out = p + g.ki * self.integral + g.kd * d
-        return min(lim, max(-lim, out))
+        # clamp to [-lim, lim] (comparisons: the min/max builtins cost ~10x more)
+        return lim if out > lim else -lim if out < -lim else out
 
 
 class PosePID:
@@ -102,5 +105,16 @@ class PosePID:
 
     def __call__(self, pose: ArrayLike, target: ArrayLike, dt: float) -> np.ndarray:
         """World-frame command ``[vx, vy, w]`` driving ``pose`` to ``target``."""
-        e = self.error(pose, target)
-        return np.array([ax(float(ei), dt) for ax, ei in zip(self.axes, e)])
+        p = np.asarray(pose, dtype=np.float64).reshape(3).tolist()
+        t = np.asarray(target, dtype=np.float64).reshape(3).tolist()
+        return np.array(self.command(*p, *t, dt))
+
+    def command(
+        self, x: float, y: float, theta: float, tx: float, ty: float, ttheta: float, dt: float
+    ) -> tuple[float, float, float]:
+        """:meth:`__call__` on floats: pose ``(x, y, theta)``, target ``(tx, ty, ttheta)``
+        (m, m, rad) -> world-frame ``(vx, vy, w)``."""
+        ax, ay, ath = self.axes
+        e = ttheta - theta
+        e = math.pi - (math.pi - e) % (2 * math.pi)
+        return ax(tx - x, dt), ay(ty - y, dt), ath(e, dt)

@@ -37,7 +37,9 @@ class MobileBase:
         self.base = world.body(f"{robot}/{placement.model.root}")
         self.motors = [world.motor(j) for j in self.drive.wheel_joints]
         self.G = self._geometry()
+        self._G = self.G.tolist()
         self.holonomic = self.drive.kind == "omni"
+        self._vel = np.zeros(6)
 
     def _geometry(self) -> np.ndarray:
         m, d = self.world.model, self.world.data
@@ -62,17 +64,31 @@ class MobileBase:
 
     def pose(self) -> np.ndarray:
         """Planar pose ``[x, y, theta]`` (m, m, rad) of the base in the world."""
+        return np.array(self.pose_xyt())
+
+    def pose_xyt(self) -> tuple[float, float, float]:
+        """:meth:`pose` as three floats."""
         d, b = self.world.data, self.base.id
+        x, y, _ = d.xpos[b].tolist()
         R = d.xmat[b]
-        return np.array([d.xpos[b, 0], d.xpos[b, 1], math.atan2(R[3], R[0])])
+        return x, y, math.atan2(R[3], R[0])
 
     def twist(self) -> np.ndarray:
         """Measured body-frame twist ``[vx, vy, w]`` (of the base frame's origin)."""
-        lin, ang = self.base.velocity
-        R = self.world.data.xmat[self.base.id]
+        return np.array(self.twist_xyw())
+
+    def twist_xyw(self) -> tuple[float, float, float]:
+        """:meth:`twist` as three floats."""
+        import mujoco
+
+        w = self.world
+        v = self._vel
+        mujoco.mj_objectVelocity(w.model, w.data, mujoco.mjtObj.mjOBJ_BODY, self.base.id, v, 0)
+        _, _, wz, vx, vy, _ = v.tolist()
+        R = w.data.xmat[self.base.id]
         th = math.atan2(R[3], R[0])
         c, s = math.cos(th), math.sin(th)
-        return np.array([c * lin[0] + s * lin[1], -s * lin[0] + c * lin[1], ang[2]])
+        return c * vx + s * vy, -s * vx + c * vy, wz
 
     def wheel_rates(self, twist: ArrayLike) -> np.ndarray:
         """Wheel rates (n,) rad/s for a body twist ``[vx, vy, w]``."""
@@ -80,9 +96,14 @@ class MobileBase:
 
     def set_twist(self, twist: ArrayLike) -> np.ndarray:
         """Command the wheel motors for a body twist; returns the wheel rates."""
-        rates = self.wheel_rates(twist)
+        vx, vy, w = np.asarray(twist, dtype=np.float64).reshape(3).tolist()
+        return np.array(self.set_twist_xyw(vx, vy, w))
+
+    def set_twist_xyw(self, vx: float, vy: float, w: float) -> list[float]:
+        """:meth:`set_twist` on floats (m/s, m/s, rad/s); returns the wheel rates."""
+        rates = [gx * vx + gy * vy + gw * w for gx, gy, gw in self._G]
         for mot, r in zip(self.motors, rates):
-            mot.set(float(r))
+            mot.set(r)
         return rates
 
     def set_wheel_rates(self, rates: ArrayLike) -> None:

@@ -91,15 +91,16 @@ class MobileRun:
         self.record_every = max(1, round(sc.record_rate and (1.0 / sc.record_rate) / self.tick))
         self._setup_contacts()
         n = len(robots)
-        self.samples: list[list[np.ndarray]] = [[] for _ in range(n)]
+        # per robot, the pose (x, y, theta) at each control tick
+        self.samples: list[list[tuple[float, float, float]]] = [[] for _ in range(n)]
         self.times: list[float] = []
         self.reached_at: list[float | None] = [None] * n
         self.collisions = [0] * n
-        self._touching = np.zeros(n, dtype=bool)
+        self._touching = self.contacts._none
         self.min_clearance = [math.inf] * n
         self.wall_time = 0.0
         self._k = 0
-        self._cmd = [np.zeros(3) for _ in range(n)]
+        self._cmd: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(n)]
         # the database command channel (robotsim.recording.commands_run): a body twist
         # held per robot instead of its controller's, and the hook called every tick
         self.manual: list[np.ndarray | None] = [None] * n
@@ -108,12 +109,17 @@ class MobileRun:
         self.commands: Any = None
 
     def _setup_contacts(self) -> None:
+        # the obstacle discs [x, y, radius] as floats, for the clearance every tick
+        discs = np.asarray(self.obstacles, float).reshape(-1, 3).tolist()
+        self._obs_xyr = [(x, y, r) for x, y, r in discs]
         names = {f"obstacle{i + 1}" for i in range(len(self.obstacles))}
         names |= {o.name for o in self.sc.objects}
         self.contacts = ForbiddenContacts(self.world, [rb.name for rb in self.robots], names)
 
     def _check_contacts(self) -> None:
         touching = self.contacts.touching()
+        if touching is self._touching:
+            return  # the same contacts as at the previous check
         new = touching & ~self._touching
         for i in np.flatnonzero(new):
             self.collisions[i] += 1
@@ -122,46 +128,53 @@ class MobileRun:
         self._touching = touching
 
     def step(self) -> None:
-        """One controller tick: sense, command, step the physics, check, record."""
+        """One controller tick: sense, command, step the physics, check, record.
+
+        Per robot the tick is float arithmetic (pose, controller, wheel rates): NumPy
+        on 3-vectors cost more in call overhead than the arithmetic itself."""
         t = self.world.time
         record = self._k % self.record_every == 0
         if self.formation is not None or self.sc.avoid_robots:
             self._team_tick(t, record)
+        rec = self.recorder
+        tick = self.tick
+        obs = self._obs_xyr
         for i, (rb, base, ctrl) in enumerate(zip(self.robots, self.bases, self.controllers)):
-            pose = base.pose()
-            if self.reached_at[i] is None and self._at_goal(i, pose):
+            x, y, th = base.pose_xyt()
+            if self.reached_at[i] is None and self._at_goal(i, x, y, th):
                 self.reached_at[i] = t
-                if self.recorder is not None:
-                    self.recorder.event(t, "goal_reached", rb.name, {"pose": pose.tolist()})
+                if rec is not None:
+                    rec.event(t, "goal_reached", rb.name, {"pose": [x, y, th]})
             gap = math.inf
-            if len(self.obstacles):
-                gap = float(
-                    (
-                        np.hypot(self.obstacles[:, 0] - pose[0], self.obstacles[:, 1] - pose[1])
-                        - self.obstacles[:, 2]
-                    ).min()
-                    - rb.radius
-                )
-                self.min_clearance[i] = min(self.min_clearance[i], gap)
+            if obs:
+                for ox, oy, r in obs:
+                    g = math.hypot(ox - x, oy - y) - r
+                    if g < gap:
+                        gap = g
+                gap -= rb.radius
+                if gap < self.min_clearance[i]:
+                    self.min_clearance[i] = gap
             held = self.manual[i]
-            cmd = ctrl.command(pose, self.tick) if held is None else ctrl.limiter(held, self.tick)
-            base.set_twist(cmd)
+            if held is None:
+                cmd = ctrl.command_xyt(x, y, th, tick)
+            else:
+                cmd = ctrl.limiter.limit(np.asarray(held, dtype=np.float64).tolist(), tick)
+            base.set_twist_xyw(*cmd)
             self._cmd[i] = cmd
-            tw = base.twist() if record else None
-            self.samples[i].append(pose)
-            if record and self.recorder is not None and tw is not None:
-                vals = np.concatenate([pose, tw, cmd, [gap if math.isfinite(gap) else -1.0]])
-                self.recorder.signal(rb.name, t, SIGNALS, vals)
+            self.samples[i].append((x, y, th))
+            if record and rec is not None:
+                vals = [x, y, th, *base.twist_xyw(), *cmd, gap if gap < math.inf else -1.0]
+                rec.signal(rb.name, t, SIGNALS, vals)
         self.times.append(t)
         self.world.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
 
-    def _at_goal(self, i: int, pose: np.ndarray) -> bool:
+    def _at_goal(self, i: int, x: float, y: float, th: float) -> bool:
         """At the controller's goal; a follower of a formation: at its final slot."""
         if self.formation is not None and i in self.formation.followers:
-            return at_goal(pose, self.robots[i].goal, self.controllers[i].config)
-        return bool(self.controllers[i].at_goal(pose))
+            return at_goal(np.array([x, y, th]), self.robots[i].goal, self.controllers[i].config)
+        return self.controllers[i].at_goal_xyt(x, y, th)
 
     def _team_tick(self, t: float, record: bool) -> None:
         """Formations and robots avoiding robots: the followers' goals move to their

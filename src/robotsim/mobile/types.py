@@ -43,7 +43,7 @@ class RunView(Protocol):
     robots: list[RobotSetup]
     obstacles: np.ndarray
     seed: int
-    samples: list[list[np.ndarray]]
+    samples: list[list[tuple[float, float, float]]]  # (x, y, theta) per control tick
     times: list[float]
     reached_at: list[float | None]
     scene: Scene

@@ -319,9 +319,7 @@ def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, Driv
     direction, ~0 along the axle) then take about 5 Newton iterations and 100
     line-search evaluations per step instead of under one, so ``euler`` steps a wheeled
     base 3-4x faster. Joint damping stays implicit under ``euler``; paths agree within
-    millimetres, but a near-symmetric head-on pair of VFH robots deadlocks under
-    ``euler`` where ``implicitfast``'s drift let them pass (docs/performance.md), so
-    it is not the default yet."""
+    millimetres (docs/performance.md). ``auto`` is the default."""
     if scene.integrator != "auto":
         return scene.integrator
     wheels = {j for info in drives.values() for j in info.wheel_joints}

@@ -221,9 +221,10 @@ class Scene:
     visual-only shapes too (for MuJoCo rendering; slower). ``erp``/``cfm``: ODE's
     world-wide ERP and CFM (``dWorldSetERP``/``dWorldSetCFM``), the softness of every
     contact whose surface sets neither ``soft_erp`` nor ``soft_cfm`` (``None`` = MuJoCo's
-    default contacts); see docs/physics.md. ``integrator``: MuJoCo's ``implicitfast``
-    (default) or ``euler``; ``auto`` takes ``euler`` for scenes driven only by wheel
-    velocity servos (see :func:`robotsim.physics.compile.integrator_for`).
+    default contacts); see docs/physics.md. ``integrator``: ``auto`` (default) takes
+    MuJoCo's ``euler`` for scenes driven only by wheel velocity servos and
+    ``implicitfast`` otherwise (see :func:`robotsim.physics.compile.integrator_for`);
+    ``implicitfast`` or ``euler`` force one.
     """
 
     bodies: tuple[Body, ...] = ()
@@ -239,7 +240,7 @@ class Scene:
     keep_visuals: bool = False
     erp: float | None = None
     cfm: float | None = None
-    integrator: Literal["implicitfast", "euler", "auto"] = "implicitfast"
+    integrator: Literal["implicitfast", "euler", "auto"] = "auto"
 
     def __post_init__(self) -> None:
         if self.integrator not in INTEGRATORS:
