@@ -8,6 +8,7 @@ from robotsim.clearance.monitor import PairClearance as PairClearance
 from robotsim.clearance.monitor import run as run
 from robotsim.clearance.scene import PlacedRobot as PlacedRobot
 from robotsim.clearance.scene import Scene as Scene
+from robotsim.clearance.stream import ClearanceStream as ClearanceStream
 from robotsim.clearance.trajectory import CartesianLine as CartesianLine
 from robotsim.clearance.trajectory import JointQuintic as JointQuintic
 from robotsim.clearance.trajectory import JointTrapezoid as JointTrapezoid
@@ -21,6 +22,7 @@ from robotsim.clearance.volumes import paper_puma_end_link as paper_puma_end_lin
 __all__ = [
     "CartesianLine",
     "ClearanceResult",
+    "ClearanceStream",
     "ContactCurve",
     "JointQuintic",
     "JointTrapezoid",

@@ -294,17 +294,24 @@ def _intervals_from_runs(ma, mb, times, below, thr, tol, extra):  # type: ignore
     return out
 
 
-def _check_budget(movers: list[_Mover], samples: float, dt: float, link_pairs: bool) -> None:
-    """Refuse before allocating: per sample, every link pose (4x4), every volume's
-    box (2x3) and distance work arrays per volume pair, in float64."""
-    from robotsim import budget
-
+def per_sample_bytes(movers: list[_Mover], link_pairs: bool) -> int:
+    """Bytes one sample holds while it is computed: every link pose (4x4), every
+    volume's box (2x3) and distance work arrays per volume pair, in float64."""
     links = sum(len(m.robot.model.link_names) for m in movers)
     vols = [max(1, len(m.kinds)) for m in movers]
     pairs = sum(a * b for i, a in enumerate(vols) for b in vols[i + 1 :])
-    per = 8 * (16 * links + 6 * sum(vols) + 4 * pairs * (2 if link_pairs else 1) + 8)
+    return 8 * (16 * links + 6 * sum(vols) + 4 * pairs * (2 if link_pairs else 1) + 8)
+
+
+def _check_budget(movers: list[_Mover], samples: float, dt: float, link_pairs: bool) -> None:
+    """Refuse before allocating (:func:`per_sample_bytes` per sample)."""
+    from robotsim import budget
+
+    per = per_sample_bytes(movers, link_pairs)
     budget.check(
-        f"clearance sampling: {samples:.3g} samples of {dt:g} s", samples * per, "use a larger dt"
+        f"clearance sampling: {samples:.3g} samples of {dt:g} s",
+        samples * per,
+        "use a larger dt",
     )
 
 

@@ -1,6 +1,13 @@
 """Clearance outputs: ``distances.csv``, ``intervals.json`` and ``distance_curves.png``;
 with the scene and trajectories also the paper's figures: ``contact_distances.csv``, the
-contact-distance curves in ``distance_curves.png`` (Fig. 10) and ``paths.png`` (Fig. 9)."""
+contact-distance curves in ``distance_curves.png`` (Fig. 10) and ``paths.png`` (Fig. 9).
+
+:func:`write_outputs` writes a :class:`~robotsim.clearance.ClearanceResult` held in
+memory; :func:`stream_outputs` (what ``robotsim clearance`` uses) computes the run in
+chunks (:class:`~robotsim.clearance.stream.ClearanceStream`) and appends every chunk to
+the CSV files as it comes, so a long run needs the memory of one chunk. The files are
+the same; the plots show every sample up to :data:`PLOT_FULL` samples, and beyond that
+each series' minimum and maximum per bucket of samples (an envelope: no dip is lost)."""
 
 from __future__ import annotations
 
@@ -8,16 +15,29 @@ import csv
 import json
 import math
 from collections.abc import Mapping
+from contextlib import ExitStack
 from pathlib import Path
 
 import numpy as np
 
 from robotsim.clearance.contact import ContactCurve, contact_curves
-from robotsim.clearance.monitor import ClearanceResult
+from robotsim.clearance.monitor import ClearanceResult, PairClearance
 from robotsim.clearance.scene import Scene
+from robotsim.clearance.stream import ClearanceStream, ClearanceSummary
 from robotsim.clearance.trajectory import Trajectory
 
-__all__ = ["end_paths", "plot_distance_curves", "plot_paths", "volumes_json", "write_outputs"]
+__all__ = [
+    "PLOT_FULL",
+    "end_paths",
+    "plot_distance_curves",
+    "plot_paths",
+    "stream_outputs",
+    "volumes_json",
+    "write_outputs",
+]
+
+#: Samples the plots show one by one; a longer run is drawn as a min/max envelope.
+PLOT_FULL = 200_000
 
 
 def _num(x: float) -> float | str | None:
@@ -45,22 +65,7 @@ def write_outputs(
         for row in cols:
             w.writerow([f"{v:.9g}" for v in row])
     json_path = out / "intervals.json"
-    payload = {
-        "contact_threshold": result.contact_threshold,
-        "time_tolerance": result.time_tol,
-        "pairs": {
-            n: {
-                "min_distance": _num(p.min_distance),
-                "t_min": _num(p.t_min),
-                "closest": list(p.closest),
-                "collision_intervals": [list(iv) for iv in p.collision_intervals],
-            }
-            for n, p in result.pairs.items()
-        },
-    }
-    for n, row in result.to_json()["pairs"].items():  # type: ignore[attr-defined]
-        if "link_pairs" in row:
-            payload["pairs"][n]["link_pairs"] = row["link_pairs"]  # type: ignore[index]
+    payload = _intervals_json(result)
     json_path.write_text(json.dumps(payload, indent=2) + "\n")
     png_path = out / "distance_curves.png"
     paths: dict[str, Path] = {"csv": csv_path, "json": json_path, "png": png_path}
@@ -80,6 +85,200 @@ def write_outputs(
         paths["volumes"].write_text(json.dumps(volumes_json(scene), indent=2) + "\n")
     plot_distance_curves(result, png_path, contact)
     return paths
+
+
+def _intervals_json(summary: ClearanceSummary | ClearanceResult) -> dict[str, object]:
+    payload: dict[str, object] = {
+        "contact_threshold": summary.contact_threshold,
+        "time_tolerance": summary.time_tol,
+        "pairs": {
+            n: {
+                "min_distance": _num(p.min_distance),
+                "t_min": _num(p.t_min),
+                "closest": list(p.closest),
+                "collision_intervals": [list(iv) for iv in p.collision_intervals],
+            }
+            for n, p in summary.pairs.items()
+        },
+    }
+    for n, row in summary.to_json()["pairs"].items():  # type: ignore[attr-defined]
+        if "link_pairs" in row:
+            payload["pairs"][n]["link_pairs"] = row["link_pairs"]  # type: ignore[index]
+    return payload
+
+
+class _PlotSeries:
+    """What the plots keep of a run: every sample up to :data:`PLOT_FULL`, else per
+    bucket of ``bucket`` samples the first and last time and, for each series, its
+    minimum and maximum in time order (two points per bucket)."""
+
+    def __init__(self, total: int) -> None:
+        self.bucket = 1 if total <= PLOT_FULL else math.ceil(total / (PLOT_FULL // 2))
+        self.times: list[np.ndarray] = []
+        self.values: dict[str, list[np.ndarray]] = {}
+        self._pending_t = np.zeros(0)
+        self._pending: dict[str, np.ndarray] = {}
+
+    def add(self, times: np.ndarray, series: Mapping[str, np.ndarray], final: bool) -> None:
+        if self.bucket == 1:
+            self.times.append(np.asarray(times))
+            for k, v in series.items():
+                self.values.setdefault(k, []).append(np.asarray(v))
+            return
+        t = np.concatenate([self._pending_t, times])
+        vals = {
+            k: np.concatenate([self._pending.get(k, np.zeros(0)), v]) for k, v in series.items()
+        }
+        b = self.bucket
+        full = len(t) if final else (len(t) // b) * b
+        nb = math.ceil(full / b)
+        if nb:
+            pad = nb * b - full  # the last, partial bucket of the run
+            tt = np.concatenate([t[:full], np.full(pad, t[full - 1])]).reshape(nb, b)
+            self.times.append(np.column_stack([tt[:, 0], tt[:, -1]]).ravel())
+            for k, v in vals.items():
+                vv = np.concatenate([v[:full], np.full(pad, v[full - 1])]).reshape(nb, b)
+                with np.errstate(invalid="ignore"):
+                    lo, hi = np.argmin(vv, axis=1), np.argmax(vv, axis=1)
+                rows = np.arange(nb)
+                vmin, vmax = vv[rows, lo], vv[rows, hi]
+                first = np.where(lo <= hi, vmin, vmax)
+                second = np.where(lo <= hi, vmax, vmin)
+                self.values.setdefault(k, []).append(np.column_stack([first, second]).ravel())
+        self._pending_t = t[full:]
+        self._pending = {k: v[full:] for k, v in vals.items()}
+
+    def arrays(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        t = np.concatenate(self.times) if self.times else np.zeros(0)
+        return t, {k: np.concatenate(v) for k, v in self.values.items()}
+
+
+#: Bytes a CSV value takes at least (``f"{v:.9g}"`` and a comma): the size estimate.
+_CSV_VALUE_BYTES = 10
+
+
+def _check_disk(stream: ClearanceStream, out: Path, link_pairs: bool) -> None:
+    """Refuse a run whose CSV files would not fit the free space of ``out`` (a lower
+    estimate: ``dt: 1e-9`` over seconds is refused before anything is written)."""
+    import shutil
+
+    from robotsim.budget import format_bytes
+    from robotsim.errors import InputError
+
+    vols = [max(1, len(m.kinds)) for m in stream.movers]
+    pairs = sum(a * b for i, a in enumerate(vols) for b in vols[i + 1 :])
+    robot_pairs = len(vols) * (len(vols) - 1) // 2
+    values = (1 + robot_pairs) + (1 + 2 * robot_pairs) + ((1 + pairs) if link_pairs else 0)
+    need = float(stream.samples) * values * _CSV_VALUE_BYTES
+    free = shutil.disk_usage(out).free
+    if need > free:
+        raise InputError(
+            f"clearance: {stream.samples:.3g} samples of {stream.dt:g} s would write about "
+            f"{format_bytes(need)} of CSV files, more than the {format_bytes(free)} free in "
+            f"{out}; use a larger dt or a shorter run"
+        )
+
+
+def stream_outputs(
+    scene: Scene,
+    trajectories: Mapping[str, Trajectory],
+    dt: float,
+    out_dir: str | Path,
+    *,
+    t_end: float | None = None,
+    cutoff: float = math.inf,
+    link_pairs: bool = False,
+    method: str = "exact",
+    chunk: int | None = None,
+    plots: bool = True,
+) -> tuple[ClearanceSummary, dict[str, Path]]:
+    """Compute the clearance of ``scene`` chunk by chunk and write the files of
+    :func:`write_outputs` (with the paper's figures; with ``link_pairs`` also
+    ``link_distances.csv``) into ``out_dir`` as the chunks come: memory stays that of
+    one chunk (``chunk`` samples, see :class:`~robotsim.clearance.stream.ClearanceStream`)
+    plus the plots' :data:`PLOT_FULL` samples. ``plots=False``: the CSV and JSON files
+    only (no ``distance_curves.png``, ``paths.png``). Returns the summary and the paths."""
+    stream = ClearanceStream(
+        scene, trajectories, dt, t_end=t_end, cutoff=cutoff, link_pairs=link_pairs,
+        method="paper" if method == "paper" else "exact", chunk=chunk,
+    )  # fmt: skip
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_disk(stream, out, link_pairs)
+    paths: dict[str, Path] = {
+        "csv": out / "distances.csv",
+        "json": out / "intervals.json",
+        "png": out / "distance_curves.png",
+        "contact_csv": out / "contact_distances.csv",
+    }
+    if not plots:
+        del paths["png"]
+    if link_pairs:
+        paths["link_csv"] = out / "link_distances.csv"
+    plot = _PlotSeries(stream.samples)
+    path_times: list[np.ndarray] = []
+    with ExitStack() as files:
+        handles = {k: files.enter_context(paths[k].open("w", newline=""))
+                   for k in ("csv", "contact_csv", "link_csv") if k in paths}  # fmt: skip
+        writers = {k: csv.writer(h) for k, h in handles.items()}
+        link_cols: list[tuple[str, str]] | None = None
+        contact_names: list[str] = []
+        for ch in stream.chunks():
+            names = list(ch.distance)
+            contact = contact_curves(scene, trajectories, ch.times)
+            if ch.start == 0:
+                writers["csv"].writerow(["t", *names])
+                contact_names = list(contact)
+                writers["contact_csv"].writerow(
+                    ["t", *[f"{n}:{k}" for n in contact_names for k in ("centre", "contact")]]
+                )
+                if link_pairs:
+                    link_cols = [(n, k) for n in names for k in ch.links[n]]
+                    writers["link_csv"].writerow(["t", *[f"{n}:{k}" for n, k in link_cols]])
+            cols = np.column_stack([ch.times] + [ch.distance[n] for n in names])
+            writers["csv"].writerows([f"{v:.9g}" for v in row] for row in cols)
+            crow = [ch.times] + [getattr(contact[n], f) for n in contact_names
+                                 for f in ("centre", "contact")]  # fmt: skip
+            writers["contact_csv"].writerows(
+                [f"{v:.9g}" for v in row] for row in np.column_stack(crow)
+            )
+            if link_cols is not None:
+                lcols = np.column_stack([ch.times] + [ch.links[n][k] for n, k in link_cols])
+                writers["link_csv"].writerows([f"{v:.9g}" for v in row] for row in lcols)
+            if not plots:
+                continue
+            final = ch.start + len(ch.times) >= stream.samples
+            series = {f"d:{n}": ch.distance[n] for n in names}
+            for n in contact_names:
+                series[f"centre:{n}"] = contact[n].centre
+                series[f"contact:{n}"] = contact[n].contact
+            plot.add(ch.times, series, final)
+            b = plot.bucket
+            keep = ((ch.start + np.arange(len(ch.times))) % b == 0) | (
+                ch.start + np.arange(len(ch.times)) == stream.samples - 1)  # fmt: skip
+            path_times.append(ch.times[keep])
+    summary = stream.summary()
+    paths["json"].write_text(json.dumps(_intervals_json(summary), indent=2) + "\n")
+    paths["volumes"] = out / "volumes.json"
+    paths["volumes"].write_text(json.dumps(volumes_json(scene), indent=2) + "\n")
+    if not plots:
+        return summary, paths
+    t_plot, series = plot.arrays()
+    shown = ClearanceResult(
+        t_plot,
+        {n: PairClearance(n, series[f"d:{n}"], p.min_distance, p.t_min, p.closest,
+                          p.collision_intervals) for n, p in summary.pairs.items()},
+        summary.contact_threshold,
+        summary.time_tol,
+    )  # fmt: skip
+    curves = {
+        n: ContactCurve(n, series[f"centre:{n}"], series[f"contact:{n}"], np.zeros((0, 2)))
+        for n in contact_names
+    }
+    t_paths = np.concatenate(path_times) if path_times else np.zeros(0)
+    paths["paths_png"] = plot_paths(scene, trajectories, t_paths, out / "paths.png")
+    plot_distance_curves(shown, paths["png"], curves)
+    return summary, paths
 
 
 def volumes_json(scene: Scene) -> dict[str, object]:

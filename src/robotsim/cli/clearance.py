@@ -42,8 +42,7 @@ def clearance_cmd(
 ) -> None:
     """Sample SCENARIO's trajectories (a clearance file, or a shipped name: see 'robotsim
     scenarios'), write distances and collision intervals."""
-    from robotsim.clearance import run
-    from robotsim.clearance.report import write_outputs
+    from robotsim.clearance.report import stream_outputs
     from robotsim.clearance.scenario import load_scenario
     from robotsim.errors import InputError
     from robotsim.scenario.kinds import kind_of
@@ -57,37 +56,27 @@ def clearance_cmd(
         )
     sc = load_scenario(scenario)
     step = sc.dt if dt is None else dt
-    result = run(
+    # chunk by chunk into the files: memory does not grow with the run's length
+    summary, paths = stream_outputs(
         sc.scene,
         sc.trajectories,
         step,
+        out_dir,
         t_end=sc.t_end,
         cutoff=sc.cutoff,
         link_pairs=link_pairs,
-        method="paper" if method == "paper" else "exact",
+        method=method,
     )
-    paths = write_outputs(result, out_dir, sc.scene, sc.trajectories)
-    if link_pairs:
-        import csv
-
-        with (out_dir / "link_distances.csv").open("w", newline="") as fh:
-            w = csv.writer(fh)
-            cols = [
-                (f"{n}:{k}", c) for n, p in result.pairs.items() for k, c in (p.links or {}).items()
-            ]
-            w.writerow(["t", *[n for n, _ in cols]])
-            for i, t in enumerate(result.times):
-                w.writerow([f"{t:.9g}", *[f"{c[i]:.9g}" for _, c in cols]])
     if as_json:
-        echo_json(result.to_json())
+        echo_json(summary.to_json())
     else:
-        for name, p in result.pairs.items():
+        for name, p in summary.pairs.items():
             iv = ", ".join(f"[{a:.4f}, {b:.4f}]" for a, b in p.collision_intervals) or "none"
             click.echo(
                 f"{name}: min {p.min_distance:.4f} m at t = {p.t_min:.4f} s; collisions: {iv}"
             )
-            for pair, c in (p.links or {}).items():
-                click.echo(f"  {pair}: min {float(c.min()):.4f} m (sampled)")
+            for pair, (d, _) in (p.link_minima or {}).items():
+                click.echo(f"  {pair}: min {d:.4f} m (sampled)")
         click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
 
