@@ -23,7 +23,10 @@ from robotsim.motion.support import ContactSettings, SupportTracker, Switch
 from robotsim.motion.timeline import Samples, SpeedMethod, Timeline
 from robotsim.spatial import rot_log
 
-__all__ = ["PlaybackResult", "Player", "StepMeasure", "compare_speed_methods", "play"]
+__all__ = ["POSE_CHUNK", "PlaybackResult", "Player", "StepMeasure", "compare_speed_methods", "play"]
+
+#: Samples whose link poses ``(n, L, 4, 4)`` are formed at once (CoM, trajectory file).
+POSE_CHUNK = 512
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,11 @@ class PlaybackResult:
             return np.zeros(self.ticks + 1, dtype=bool)
         return np.all(self.heights <= self.settings.contact_tol, axis=1)
 
-    def link_poses(self) -> np.ndarray:
-        """World pose of every link at every sample ``(N+1, L, 4, 4)``."""
-        return self.T_world_root[:, None] @ self.model.fk_all(self.samples.q)
+    def link_poses(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """World pose of every link at samples ``[start, stop)`` (default: every
+        sample) ``(n, L, 4, 4)``; long runs take them :data:`POSE_CHUNK` at a time."""
+        q = self.samples.q[start:stop]
+        return self.T_world_root[start:stop, None] @ self.model.fk_all(q)
 
     def frame_poses(self, name: str) -> np.ndarray:
         """World pose of one link or frame at every sample ``(N+1, 4, 4)``."""
@@ -139,8 +144,12 @@ class PlaybackResult:
 
     @cached_property
     def com(self) -> np.ndarray:
-        """Centre of mass at every sample ``(N+1, 3)`` (m, world)."""
-        return com_world(self.model, self.link_poses())
+        """Centre of mass at every sample ``(N+1, 3)`` (m, world); the link poses are
+        formed :data:`POSE_CHUNK` samples at a time, never for the whole run at once."""
+        n = self.ticks + 1
+        parts = [com_world(self.model, self.link_poses(a, a + POSE_CHUNK))
+                 for a in range(0, n, POSE_CHUNK)]  # fmt: skip
+        return np.concatenate(parts) if parts else np.zeros((0, 3))
 
     @cached_property
     def support_margin(self) -> np.ndarray:

@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import json
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +40,9 @@ __all__ = [
     "with_all_speeds",
     "write_thumbnails",
 ]
+
+#: Ticks sent to the run store per block (:func:`record_playback`).
+SIGNAL_CHUNK = 4096
 
 
 def load_for_playback(file: str, robot: str | None) -> tuple[Program, RobotModel, RobotProfile]:
@@ -147,23 +152,38 @@ def play_report(
 
 def save_trajectory(res: PlaybackResult, path: Path) -> Path:
     """Every link's world pose at every tick (positions m, quaternions wxyz), with the
-    joint values, support foot and sole heights, as a compressed ``.npz``."""
+    joint values, support foot and sole heights, as a compressed ``.npz`` (the arrays
+    of ``np.savez_compressed``). The link poses ``(N+1, L, ...)`` are formed and
+    written :data:`~robotsim.motion.playback.POSE_CHUNK` ticks at a time."""
+    from robotsim.motion.playback import POSE_CHUNK
     from robotsim.spatial import R_to_quat
 
-    P = res.link_poses()
-    np.savez_compressed(
-        path,
-        t=res.samples.t,
-        q=res.samples.q,
-        joint_names=np.array(res.model.joint_names),
-        link_names=np.array(res.model.link_names),
-        link_pos=P[..., :3, 3],
-        link_quat=R_to_quat(P[..., :3, :3]),
-        T_world_root=res.T_world_root,
-        support=res.support,
-        foot_names=np.array(res.foot_names),
-        sole_heights=res.heights,
-    )
+    n, nl = res.ticks + 1, len(res.model.link_names)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
+
+        def whole(name: str, arr: np.ndarray) -> None:
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.asanyarray(arr), allow_pickle=False)
+
+        def chunked(name: str, width: int, part: Callable[[np.ndarray], np.ndarray]) -> None:
+            header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float64)),
+                      "fortran_order": False, "shape": (n, nl, width)}  # fmt: skip
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                np.lib.format.write_array_header_1_0(fh, header)
+                for a in range(0, n, POSE_CHUNK):
+                    block = part(res.link_poses(a, a + POSE_CHUNK))
+                    fh.write(np.ascontiguousarray(block, dtype=np.float64).tobytes())
+
+        whole("t", res.samples.t)
+        whole("q", res.samples.q)
+        whole("joint_names", np.array(res.model.joint_names))
+        whole("link_names", np.array(res.model.link_names))
+        chunked("link_pos", 3, lambda P: P[..., :3, 3])
+        chunked("link_quat", 4, lambda P: R_to_quat(P[..., :3, :3]))
+        whole("T_world_root", res.T_world_root)
+        whole("support", res.support)
+        whole("foot_names", np.array(res.foot_names))
+        whole("sole_heights", res.heights)
     return path
 
 
@@ -187,7 +207,6 @@ def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
         "support",
         *[f"{f}_height" for f in res.foot_names],
     )
-    values = np.column_stack([res.samples.q, body, res.support.astype(float), res.heights])
     with Recorder(db) as rec:
         rec.start_run(
             f"motion play {name}",
@@ -197,7 +216,12 @@ def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
                 "detection": res.settings.detection,
             },
         )
-        rec.signals(model.name, res.samples.t, names, values)
+        for a in range(0, res.ticks + 1, SIGNAL_CHUNK):  # rows go to the store as they come
+            b = a + SIGNAL_CHUNK
+            values = np.column_stack(
+                [res.samples.q[a:b], body[a:b], res.support[a:b].astype(float), res.heights[a:b]]
+            )
+            rec.signals(model.name, res.samples.t[a:b], names, values)
         for s in res.switches:
             rec.event(
                 s.t,
