@@ -53,9 +53,10 @@ def pair():
 def test_each_studio_shows_what_it_was_given(pair) -> None:
     a, b = pair
     assert list(a.kinds) == list(KINDS) and dict(b.kinds) == {}
-    shown = {"sim", "pose", "motion", "mobile", "clearance", "sweep", "open", "view"}
+    shown = {"sim", "live", "pose", "motion", "mobile", "clearance", "sweep", "open", "view"}
     assert set(a.panels) == shown
-    assert set(b.panels) == {"sim", "view"}
+    assert set(b.panels) == {"sim", "live", "view"}
+    assert a.params is not b.params and a.live is not b.live
     assert a.driver_names() == (PoseTour.name,) and b.driver_names() == ("still",)
 
 

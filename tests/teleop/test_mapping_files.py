@@ -13,7 +13,14 @@ from robotsim.teleop import InputSnapshot, Mapper, builtin_mappings, load_mappin
 
 
 def test_builtins_load_and_match_the_dual_arm_model() -> None:
-    assert builtin_mappings() == ["arm_paper", "keyboard_arm", "keyboard_base", "mobile_base"]
+    assert builtin_mappings() == [
+        "arm_paper",
+        "gamepad_studio",
+        "keyboard_arm",
+        "keyboard_base",
+        "keyboard_studio",
+        "mobile_base",
+    ]
     joints = load_robot("dual_arm_hands").joint_names
     for name in ("arm_paper", "keyboard_arm"):
         for side in "LR":

@@ -12,7 +12,12 @@ __all__ = ["register"]
 @click.command("studio")
 @click.argument("target", required=False)
 @page_options
-def studio_cmd(target: str | None, port: int, host: str, root: str | None, no_token: bool) -> None:
+@click.option("--gamepad", "gamepads", type=click.IntRange(0, 15), multiple=True,
+              metavar="SLOT", help="Read a gamepad (SDL slot, repeatable) for the live "
+              "parameters: D-pad up/down motion speed level, R1/L1 time scale "
+              "(mapping gamepad_studio; needs robotsim[io]).")  # fmt: skip
+def studio_cmd(target: str | None, port: int, host: str, root: str | None, no_token: bool,
+               gamepads: tuple[int, ...]) -> None:  # fmt: skip
     """Serve the web studio on the default scene, a robot (library name or
     URDF/MJCF/robot YAML file) or a scenario (a file, or a shipped name: see
     'robotsim scenarios'); open the printed URL (it carries a secret token: anyone
@@ -21,6 +26,8 @@ def studio_cmd(target: str | None, port: int, host: str, root: str | None, no_to
 
     studio = Studio(host=host, port=port, token=not no_token, root=root)
     try:
+        if gamepads:
+            studio.live.add_gamepads(gamepads)
         if target is None:
             studio.load_default()
         else:

@@ -175,7 +175,7 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
             *default_tabs()]  # fmt: skip
     drivers = {PoseTour.name: PoseTour, driver.name: lambda: driver}
     studio = Studio(host=host, port=port, dt=sim.dt, tabs=tabs, drivers=drivers,
-                    token=not no_token, root=root)  # fmt: skip
+                    token=not no_token, root=root, params=tele.params)  # fmt: skip
     try:
         robot = SceneRobot(sim.model, ROBOT_NAME, sim.scene.T_world_robot, sim.snapshot().q)
         studio.load_scene(f"teleop {sim.model.name} ({sim.mode})", [robot], driver=driver)

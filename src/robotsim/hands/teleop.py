@@ -56,7 +56,8 @@ class HandsTeleop:
     Every device shares one :class:`robotsim.teleop.LiveParameters` (``params``): its
     max speed scales the arm speed step, its gain scale the physics servos (kp and kd,
     :meth:`PhysicsHands.set_gain_scale`), its time scale how many simulation ticks one
-    :meth:`tick` advances (2: two; 0.5: one every other call).
+    :meth:`tick` advances (2: two; 0.5: one every other call) — in the studio its clock
+    (which shares these parameters) runs at the time scale instead.
     """
 
     def __init__(
@@ -154,16 +155,17 @@ class HandsTeleop:
             cmds[side] = _merge(cmds.get(side), arm_command(tc, self.sim.layouts[side]))
         return cmds
 
-    def tick(self) -> tuple[HandEvent, ...]:
+    def tick(self, time_scaled: bool = True) -> tuple[HandEvent, ...]:
         """Read the devices and advance the simulation by the time scale (in ticks,
-        the fraction carried to the next call)."""
+        the fraction carried to the next call); with ``time_scaled`` False by one tick
+        (a caller whose clock runs at the time scale already: the studio)."""
         self.last_commands = self.read_commands()
         if self.params.gain_scale != self._gain_applied:
             set_gain = getattr(self.sim, "set_gain_scale", None)
             if set_gain is not None:  # the kinematic hands have no servos
                 set_gain(self.params.gain_scale)
             self._gain_applied = self.params.gain_scale
-        self._ticks_owed += self.params.time_scale
+        self._ticks_owed += self.params.time_scale if time_scaled else 1.0
         events: tuple[HandEvent, ...] = ()
         while self._ticks_owed >= 1.0 - 1e-9:
             self._ticks_owed -= 1.0

@@ -26,7 +26,9 @@ clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :meth:`se
 :meth:`locked` (read a driver's state consistently), :meth:`on`/:meth:`emit` (events
 ``robots``, ``state``, ``clock``, ``driver``), :meth:`guarded`, :meth:`notify`,
 :meth:`report_error`, :meth:`after_push`; :attr:`workspace`, through which every path
-typed in the page goes.
+typed in the page goes; :attr:`params`, the live parameters (time scale, gains, maximum
+speed, motion speed level, :mod:`robotsim.teleop.params`) that the clock and drivers
+follow, changed by the devices of :attr:`live` (:mod:`robotsim.studio.live`).
 
 **Who may open the page**: the URL (:attr:`url`) carries a per-launch token and the
 page's websocket must come from the studio's own origin (:mod:`robotsim.studio.access`);
@@ -57,9 +59,11 @@ from robotsim.studio.access import PageAccess, find_websockets_server, new_token
 from robotsim.studio.clock import SimClock
 from robotsim.studio.drivers import Driver, PoseTour, recorded_end
 from robotsim.studio.interface import SceneRobot
+from robotsim.studio.live import LiveInput
 from robotsim.studio.pacing import PagePacer
 from robotsim.studio.robot_view import RobotView
 from robotsim.studio.workspace import Workspace
+from robotsim.teleop.params import LiveParameters
 
 if TYPE_CHECKING:
     from robotsim.scenario.kinds import ScenarioKind
@@ -133,6 +137,9 @@ class Studio:
             carries it; the page's websocket is checked for its origin either way.
         root: the workspace folder the page may read and write files in (default:
             the current directory; see :mod:`robotsim.studio.workspace`).
+        params: the live parameters (:mod:`robotsim.teleop.params`) the studio's
+            devices change (:attr:`live`) and its clock and motion playback follow;
+            share the ones of other devices (``robotsim teleop``) by passing them.
     """
 
     def __init__(
@@ -146,6 +153,7 @@ class Studio:
         drivers: Mapping[str, Callable[[], Driver]] | None = None,
         token: bool | str = True,
         root: str | Path | None = None,
+        params: LiveParameters | None = None,
     ) -> None:
         from robotsim.scenario.kinds import KINDS
         from robotsim.studio.panels import build_panels, default_tabs
@@ -169,6 +177,8 @@ class Studio:
         self._lock = threading.RLock()
         self._robots: dict[str, RobotView] = {}
         self.clock = SimClock(dt)
+        self.params = params if params is not None else LiveParameters()
+        self.live = LiveInput(self.params)
         self._driver: Driver = PoseTour()
         self._scene_driver: Driver | None = None  # the driver the loaded scene brought
         self._title = "empty"
@@ -338,6 +348,7 @@ class Studio:
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
+        self.live.close()
         with contextlib.redirect_stdout(io.StringIO()):  # viser says "Server stopped"
             self.server.stop()
 
@@ -357,7 +368,9 @@ class Studio:
         last_readout = 0.0
         while not self._stop.is_set():
             try:
-                self._play_tick()
+                if self.live.poll():
+                    self.emit("params")
+                self.run_due()
                 self.push()
                 now = time.perf_counter()
                 if now - last_readout > 0.25:
@@ -377,7 +390,8 @@ class Studio:
     # ----------------------------------------------------------------- events
     def on(self, event: str, callback: Callable[[], None]) -> None:
         """Call ``callback()`` on ``event``: ``robots`` (added/removed), ``state``
-        (a configuration changed outside the sliders), ``clock`` (time readout)."""
+        (a configuration changed outside the sliders), ``clock`` (time readout),
+        ``params`` (a device changed a live parameter)."""
         self._listeners.setdefault(event, []).append(callback)
 
     def emit(self, event: str) -> None:
@@ -668,12 +682,21 @@ class Studio:
             self.clock.playing = playing
         self.emit("clock")
 
-    def _play_tick(self) -> None:
-        """One tick of the update loop while playing, unless the slowest page would
-        fall more than ``pacer.lead`` behind (see :mod:`robotsim.studio.pacing`)."""
+    def run_due(self) -> int:
+        """Run the ticks the clock owes now (the wall time since the last call times
+        the live time scale, :meth:`SimClock.due`), each only while the slowest page
+        stays within ``pacer.lead`` (see :mod:`robotsim.studio.pacing`); the update
+        loop calls it every ``dt`` of wall time. Returns how many ran."""
         with self._lock:
-            if self.clock.playing and self.pacer.allows(self.clock.t + self.clock.dt):
+            self.clock.time_scale = self.params.time_scale
+            ran = 0
+            for _ in range(self.clock.due()):
+                if not (self.clock.playing and self.pacer.allows(self.clock.t + self.clock.dt)):
+                    self.clock.drop_owed()
+                    break
                 self.tick()
+                ran += 1
+            return ran
 
     def recorded_end(self) -> float | None:
         """The latest time (s) the active driver can show without simulating further

@@ -24,8 +24,10 @@ from robotsim.model.robot import RobotModel
 
 if TYPE_CHECKING:
     from robotsim.scenario.kinds import ScenarioKind
+    from robotsim.studio.live import LiveInput
     from robotsim.studio.robot_view import RobotView
     from robotsim.studio.workspace import Workspace
+    from robotsim.teleop.params import LiveParameters
 
 __all__ = ["Driver", "SceneRobot", "StudioAPI"]
 
@@ -64,6 +66,11 @@ class StudioAPI(Protocol):
     kinds: Mapping[str, ScenarioKind]
     #: the folder the page's paths are confined to (:mod:`robotsim.studio.workspace`)
     workspace: Workspace
+    #: the live parameters (time scale, gains, max speed, motion speed level) the
+    #: clock and the drivers follow (:mod:`robotsim.teleop.params`)
+    params: LiveParameters
+    #: the devices that change them (:mod:`robotsim.studio.live`)
+    live: LiveInput
 
     # -- what it shows
     @property

@@ -4,10 +4,11 @@ viser sends no key events to Python, so the page gets a few lines of JavaScript 
 HTML element of the GUI) that post every key-down, key-up, focus and blur of the page
 to a tiny HTTP endpoint served here, on the studio's host and the next free port.
 The script listens in the capture phase on the window and stops every key outside the
-GUI's text fields and sliders there: viser's camera listens on the document (W/A/S/D/Q/E and the
-arrows fly the camera), so while the page drives a robot the keys move only the robot;
-the keys the mapping binds also lose their browser default (Tab does not move the
-focus).
+GUI's text fields and sliders there (or, installed with ``every=False`` for the
+studio's live parameters, only the keys its mapping binds): viser's camera listens on
+the document (W/A/S/D/Q/E and the arrows fly the camera), so while the page drives a
+robot the keys move only the robot; the keys the mapping binds also lose their browser
+default (Tab does not move the focus).
 :class:`BrowserKeyboard` keeps the held keys (:class:`robotsim.teleop.keys.HeldKeys`)
 and answers ``poll()`` like the terminal keyboard, so the same mappings drive the arms
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
@@ -48,14 +49,15 @@ _SCRIPT = (
     ".catch(()=>{{}});"
     "const f=e=>e.target&&(['INPUT','TEXTAREA','SELECT'].includes(e.target.tagName)"
     "||e.target.isContentEditable||e.target.getAttribute&&e.target.getAttribute('role')==='slider');"
-    "const b=new Set({bound});"
+    "const b=new Set({bound});const a={every};"
     "const n=k=>({{ArrowUp:'up',ArrowDown:'down',ArrowLeft:'left',ArrowRight:'right',"
     "' ':'space',Enter:'enter',Tab:'tab',Escape:'esc',Backspace:'backspace'}})[k]"
     "||(k.length==1?k.toLowerCase():k);"
-    "window.addEventListener('keydown',e=>{{if(f(e))return;e.stopPropagation();"
-    "if(b.has(n(e.key)))e.preventDefault();if(!e.repeat)s('down',e.key)}},true);"
-    "window.addEventListener('keyup',e=>{{if(f(e))return;e.stopPropagation();"
-    "s('up',e.key)}},true);"
+    "window.addEventListener('keydown',e=>{{if(f(e))return;const m=b.has(n(e.key));"
+    "if(!a&&!m)return;e.stopPropagation();"
+    "if(m)e.preventDefault();if(!e.repeat)s('down',e.key)}},true);"
+    "window.addEventListener('keyup',e=>{{if(f(e))return;"
+    "if(!a&&!b.has(n(e.key)))return;e.stopPropagation();s('up',e.key)}},true);"
     "window.addEventListener('blur',()=>s('blur',''));"
     "window.addEventListener('focus',()=>s('focus',''));"
     "s(document.hasFocus()?'focus':'blur','')}}"
@@ -170,16 +172,20 @@ class BrowserKeyboard:
             except Exception:  # a panel's problem must not break the key endpoint
                 pass
 
-    def install(self, gui: Any, page_port: int | None = None, bound: Iterable[str] = ()) -> Any:
+    def install(self, gui: Any, page_port: int | None = None, bound: Iterable[str] = (),
+                every: bool = True) -> Any:  # fmt: skip
         """Add the page script to a viser GUI (an invisible element); returns it.
         ``page_port``: the studio page's port; requests from any other origin are
         refused from then on. ``bound``: the key names the mapping uses (their browser
-        default, such as Tab moving the focus, is prevented)."""
+        default, such as Tab moving the focus, is prevented). ``every``: take every key
+        from the camera (teleoperation); False takes only the ``bound`` keys, the
+        others still fly the camera (the studio's live parameters)."""
         if page_port is not None:
             names = {self.host, "127.0.0.1", "localhost"}
             self.origins.update(f"http://{h}:{int(page_port)}" for h in names)
         keys = json.dumps(sorted({str(k) for k in bound}))
-        js = _SCRIPT.format(port=self.port, token=self.token, bound=keys)
+        js = _SCRIPT.format(port=self.port, token=self.token, bound=keys,
+                            every="true" if every else "false")  # fmt: skip
         js = js.replace("&", "&amp;").replace('"', "&quot;")
         return gui.add_html(f'<img src="data:," alt="" style="display:none" onerror="{js}">')
 

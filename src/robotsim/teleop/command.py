@@ -23,8 +23,8 @@ class TeleopCommand:
         base_scale: current speed step / starting speed step (scales the base).
         pressed: actions that went down this tick (edges): grasp, release, speed_up,
             speed_down, switch and the parameter actions.
-        time_scale, gain_scale, max_speed_scale: the live parameters
-            (:mod:`robotsim.teleop.params`); the velocities below include
+        time_scale, gain_scale, max_speed_scale, speed_level_shift: the live
+            parameters (:mod:`robotsim.teleop.params`); the velocities below include
             ``max_speed_scale``.
     """
 
@@ -39,6 +39,7 @@ class TeleopCommand:
     time_scale: float = 1.0
     gain_scale: float = 1.0
     max_speed_scale: float = 1.0
+    speed_level_shift: int = 0
 
     @property
     def joint_velocities(self) -> dict[str, float]:

@@ -86,4 +86,5 @@ class Mapper:
             time_scale=self.params.time_scale,
             gain_scale=self.params.gain_scale,
             max_speed_scale=self.params.max_speed_scale,
+            speed_level_shift=round(self.params.speed_level_shift),
         )

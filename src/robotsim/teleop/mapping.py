@@ -20,12 +20,13 @@ Each binding has one *source* — ``hat`` + ``direction`` (up/down/left/right),
 (grasp, release, speed_up, speed_down, switch — what ``switch`` switches is up to the
 consumer: teleoperation uses it to move the keyboard to the other arm; and the live
 parameters of :mod:`robotsim.teleop.params`: time_faster/slower, gain_up/down,
-max_speed_up/down). Joint names may
+max_speed_up/down, level_up/down). Joint names may
 hold ``{placeholders}`` filled in when the mapping is bound (``{side}`` -> ``L`` or
 ``R`` for two arms).
 
 Built-in mappings (``load_mapping(NAME)``): ``arm_paper``, ``mobile_base``,
-``keyboard_arm``, ``keyboard_base``.
+``keyboard_arm``, ``keyboard_base``, and the studio's live-parameter mappings
+``keyboard_studio`` and ``gamepad_studio``.
 """
 
 from __future__ import annotations
@@ -61,13 +62,16 @@ ACTIONS = (
     "speed_up",
     "speed_down",
     "switch",
-    # live parameters (robotsim.teleop.params): simulation time scale, gains, max speed
+    # live parameters (robotsim.teleop.params): simulation time scale, gains, max speed,
+    # the speed level of a playing motion
     "time_faster",
     "time_slower",
     "gain_up",
     "gain_down",
     "max_speed_up",
     "max_speed_down",
+    "level_up",
+    "level_down",
 )
 BASE_AXES = ("vx", "vy", "omega")
 DIRECTIONS = {"up": (1, 1), "down": (1, -1), "right": (0, 1), "left": (0, -1)}

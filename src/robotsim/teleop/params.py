@@ -16,10 +16,15 @@ gain_up/down         ``gain_scale``  x1.25 / ÷1.25  the controllers' gains: ser
                                                     (0.25 .. 4)
 max_speed_up/down    ``max_speed``   x1.25 / ÷1.25  joint speed and base velocity limits
                      ``_scale``                     (0.25 .. 4)
+level_up/down        ``speed_level`` +1 / -1        added to the speed level (1 slow ..
+                     ``_shift``                     8 fast) of every keyframe of a
+                                                    playing motion (-7 .. +7)
 ===================  ==============  =============  ====================================
 
-Every parameter starts at 1 (the model's and scenario's own values). Consumers read
-:class:`LiveParameters` (the studio shows :meth:`LiveParameters.status`).
+The scales start at 1 and the level shift at 0 (the model's, scenario's and motion's
+own values). Consumers read :class:`LiveParameters` (the studio shows
+:meth:`LiveParameters.status`; its clock runs at ``time_scale`` and its motion playback
+at the shifted levels, :meth:`LiveParameters.level`).
 """
 
 from __future__ import annotations
@@ -27,24 +32,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["PARAM_ACTIONS", "LiveParameters", "ParamStep"]
+__all__ = ["PARAM_ACTIONS", "SPEED_LEVELS", "LiveParameters", "ParamStep"]
 
 
 @dataclass(frozen=True)
 class ParamStep:
     """One parameter: multiplied by ``factor`` per press (divided for the down action),
-    held within ``[lo, hi]``."""
+    or with ``additive`` increased by it (decreased), held within ``[lo, hi]``;
+    ``start`` is its value before any press."""
 
     name: str
     factor: float
     lo: float
     hi: float
+    additive: bool = False
+    start: float = 1.0
+
+    def stepped(self, value: float, sign: int) -> float:
+        """``value`` after one press (``sign`` +1 up, -1 down), within the bounds."""
+        new = value + sign * self.factor if self.additive else value * self.factor**sign
+        return min(self.hi, max(self.lo, new))
 
 
+SPEED_LEVELS = (1, 8)  # the motion files' speed levels (robotsim.motion.schema), slow .. fast
 _STEPS = {
     "time_scale": ParamStep("time_scale", 2.0, 0.125, 8.0),
     "gain_scale": ParamStep("gain_scale", 1.25, 0.25, 4.0),
     "max_speed_scale": ParamStep("max_speed_scale", 1.25, 0.25, 4.0),
+    "speed_level_shift": ParamStep("speed_level_shift", 1.0, -7.0, 7.0, additive=True, start=0.0),
 }
 # action -> (parameter, +1 up / -1 down)
 PARAM_ACTIONS: dict[str, tuple[str, int]] = {
@@ -54,15 +69,18 @@ PARAM_ACTIONS: dict[str, tuple[str, int]] = {
     "gain_down": ("gain_scale", -1),
     "max_speed_up": ("max_speed_scale", 1),
     "max_speed_down": ("max_speed_scale", -1),
+    "level_up": ("speed_level_shift", 1),
+    "level_down": ("speed_level_shift", -1),
 }
 
 
 class LiveParameters:
-    """The live values (all start at 1); several devices may share one instance.
+    """The live values; several devices (and the studio) may share one instance.
 
     Attributes:
         time_scale: simulated s per wall s; gain_scale: factor on controller gains;
-        max_speed_scale: factor on joint speeds and base velocity limits.
+        max_speed_scale: factor on joint speeds and base velocity limits;
+        speed_level_shift: levels added to a playing motion's keyframe speed levels.
         changes: how many presses changed a value (consumers re-apply when it moves).
     """
 
@@ -70,7 +88,14 @@ class LiveParameters:
         self.time_scale = 1.0
         self.gain_scale = 1.0
         self.max_speed_scale = 1.0
+        self.speed_level_shift = 0.0
         self.changes = 0
+
+    def level(self, level: int) -> int:
+        """A keyframe's speed level (1 slow .. 8 fast) with the live shift applied,
+        held within 1 .. 8."""
+        lo, hi = SPEED_LEVELS
+        return int(min(hi, max(lo, int(level) + round(self.speed_level_shift))))
 
     def apply(self, pressed: Iterable[str]) -> tuple[str, ...]:
         """Apply the parameter actions among ``pressed`` (edges); returns the names
@@ -80,7 +105,7 @@ class LiveParameters:
             name, sign = PARAM_ACTIONS[action]
             step = _STEPS[name]
             old = getattr(self, name)
-            new = min(step.hi, max(step.lo, old * step.factor**sign))
+            new = step.stepped(old, sign)
             if abs(new - old) > 1e-12:
                 setattr(self, name, new)
                 changed.append(name)
@@ -91,6 +116,7 @@ class LiveParameters:
         return {n: float(getattr(self, n)) for n in _STEPS}
 
     def status(self) -> str:
-        """One line: ``time ×2 · gains ×1.25 · max speed ×0.8``."""
+        """One line: ``time ×2 · gains ×1.25 · max speed ×0.8 · speed level +1``."""
         return (f"time ×{self.time_scale:.3g} · gains ×{self.gain_scale:.3g} · "
-                f"max speed ×{self.max_speed_scale:.3g}")  # fmt: skip
+                f"max speed ×{self.max_speed_scale:.3g} · "
+                f"speed level {round(self.speed_level_shift):+d}")  # fmt: skip

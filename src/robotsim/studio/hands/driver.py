@@ -104,7 +104,7 @@ class HandsDriver(_HandsView):
     def step(self, studio: Studio, t: float, dt: float) -> None:
         if self.replaying(studio, t):
             return
-        self.teleop.tick()
+        self.teleop.tick(time_scaled=False)  # the studio clock runs at the time scale
         self.ticks += 1
         self._show(studio, t)
 

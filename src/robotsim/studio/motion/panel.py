@@ -163,6 +163,7 @@ class MotionPanel:
 
         studio.on("robots", self.on_robots)
         studio.on("clock", self.refresh_readout)
+        studio.on("params", self.refresh_readout)
         self.on_robots()
 
     # -------------------------------------------------------------- helpers
@@ -456,11 +457,18 @@ class MotionPanel:
             label = p.prepared.labels[tick][1] if p.prepared.labels else ""
             state = "finished" if p.finished else ("playing" if self.studio.playing else "paused")
             text += (
-                f"<br>{state}: t = {p.prepared.t[tick]:.2f} / {p.prepared.duration:.2f} s,"
+                f"<br>{state}: t = {p.tau:.2f} / {p.prepared.duration:.2f} s of the motion,"
                 f" keyframe `{label}`"
             )
             if p.support_name():
                 text += f", stance foot **{p.support_name()}**"
+            rec, now = p.level()
+            if rec:
+                shift = now - rec
+                text += f"<br>speed level {rec}" + (
+                    f" → **{now}** (live {p.level_shift():+d}; keys N/M)" if shift else
+                    " (keys N/M change it live: Live parameters)"
+                )  # fmt: skip
         self.readout.content = text
 
     def _label(self, i: int, name: str) -> str:

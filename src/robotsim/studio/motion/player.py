@@ -7,11 +7,24 @@ studio driver that replays those ticks against simulated time: it sets each tick
 joints and root pose and puts a green plate under the stance foot (a lighter plate
 under the other foot while both are on the ground). The root path is shifted to where
 the robot stands in the scene. At the end the studio pauses.
+
+**Speed level while playing.** The studio's live parameters
+(:mod:`robotsim.teleop.params`, keys N/M or the gamepad's D-pad) shift every
+keyframe's speed level (1 slow .. 8 fast, held within 1 .. 8) from the moment of the
+press: the move into a keyframe then lasts ``max(T(level + shift), joint-limit time)``
+(:mod:`robotsim.motion.timeline`) instead of its recorded duration; holds keep their
+length. The playback maps the studio's time onto the prepared program's time
+("motion time") piecewise linearly, each move stretched or shrunk by its new duration
+over its prepared one; the joint path is the same (a move's profile ``s(u)`` depends
+only on its fraction ``u``), so the robot passes the same poses, sooner or later.
+Between two prepared ticks the joints and root position are interpolated. The map of
+the time played is kept, so the time slider shows what was shown.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,10 +59,38 @@ class PreparedMotion:
     labels: tuple[tuple[str, str], ...]
     soles: tuple[Any, ...]
     switches: int
+    #: per tick: its segment (keyframe visit) ``(N+1,)`` and whether it moves (False:
+    #: a hold, or the start); per segment ``(K,)``: the recorded speed level, the
+    #: nominal move time (s, 0 for a first keyframe that is the start pose) and the
+    #: time the joint velocity limits need (s)
+    seg: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    moving: np.ndarray = field(default_factory=lambda: np.zeros(1, bool))
+    levels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    nominal: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    need: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @property
     def duration(self) -> float:
         return float(self.t[-1])
+
+    def move_seconds(self, shift: int) -> np.ndarray:
+        """Each segment's move time (s) ``(K,)`` with its speed level shifted by
+        ``shift`` (held within 1 .. 8) — the recorded durations at shift 0."""
+        from robotsim.motion.schema import SPEED_BASE_S
+
+        level = np.clip(self.levels + int(shift), 1, 8)
+        nominal = np.where(self.nominal > 0, SPEED_BASE_S / level, 0.0)
+        return np.maximum(nominal, self.need)
+
+    def clock_map(self, shift: int) -> np.ndarray:
+        """The studio time (s) ``(N+1,)`` at which each prepared tick is shown when the
+        whole program plays at ``shift`` (``t`` itself at shift 0)."""
+        base, shifted = self.move_seconds(0), self.move_seconds(shift)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stretch = np.where(base > 0, shifted / base, 1.0)
+        dt = np.diff(self.t)
+        k = np.where(self.moving[1:], stretch[np.clip(self.seg[1:], 0, len(base) - 1)], 1.0)
+        return np.concatenate([[0.0], np.cumsum(dt * k)])
 
 
 def _soles(model: Any) -> tuple[Any, ...]:
@@ -66,7 +107,7 @@ def prepare(
 ) -> PreparedMotion:
     """Compile and play ``program`` on scene robot ``robot`` (errors name the field)."""
     from robotsim.motion.playback import play
-    from robotsim.motion.timeline import compile_program
+    from robotsim.motion.timeline import PEAK, compile_program
 
     view = studio.robot(robot)
     model = view.model
@@ -91,19 +132,46 @@ def prepare(
     labels = tuple(
         (tl.labels[k][0], tl.labels[k][2]) for k in np.clip(s.seg, 0, len(tl.labels) - 1)
     )
+    seg = np.asarray(s.seg)
+    u = np.asarray(s.u)
+    moving = np.zeros(len(seg), bool)  # a tick whose previous one is not yet at its knot
+    moving[1:] = (seg[1:] != seg[:-1]) | (u[:-1] < 1.0)
+    vmax = np.asarray(model.velocity_limits, dtype=float)
+    dq = np.abs(np.diff(tl.knots, axis=0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.where(np.isfinite(vmax), dq / vmax, 0.0).max(axis=1, initial=0.0)
+    need = need * PEAK[tl.kind]
     return PreparedMotion(robot, np.asarray(s.t), np.asarray(s.q), T, support, double,
-                          labels, soles, switches)  # fmt: skip
+                          labels, soles, switches, seg, moving, np.asarray(tl.speed),
+                          np.asarray(tl.nominal), need)  # fmt: skip
 
 
 class MotionPlayback:
-    """Studio driver replaying a :class:`PreparedMotion` (see module docs)."""
+    """Studio driver replaying a :class:`PreparedMotion` (see module docs).
+
+    ``level_shift`` (a callable, default the studio's live parameters) is the speed
+    level shift in effect; ``tau`` the motion time shown, ``tick`` its prepared tick.
+    """
 
     name = "motion"
 
-    def __init__(self, studio: Studio, prepared: PreparedMotion) -> None:
+    def __init__(self, studio: Studio, prepared: PreparedMotion,
+                 level_shift: Callable[[], int] | None = None) -> None:  # fmt: skip
         self.prepared = prepared
         self.tick = 0
+        self.tau = 0.0
         self.finished = False
+        if level_shift is None:
+            params = getattr(studio, "params", None)
+            level_shift = (lambda: 0) if params is None else (
+                lambda: round(params.speed_level_shift)
+            )  # fmt: skip
+        self.level_shift = level_shift
+        self._maps: dict[int, np.ndarray] = {}
+        # the map of the time played: studio times (s) and the motion times shown then
+        self._log_t = [0.0]
+        self._log_tau = [0.0]
+        self._log_shift = self.level_shift()
         view = studio.robot(prepared.robot)
         self.plates = []
         for i, sole in enumerate(prepared.soles):
@@ -115,40 +183,95 @@ class MotionPlayback:
             )  # fmt: skip
             self.plates.append((h, sole))
 
+    # ------------------------------------------------------------ time map
+    def _map(self, shift: int) -> np.ndarray:
+        m = self._maps.get(shift)
+        if m is None:
+            m = self._maps[shift] = self.prepared.clock_map(shift)
+        return m
+
+    def _ahead(self, t: float, shift: int) -> float:
+        """The motion time at studio time ``t`` after the last one played, playing on
+        at ``shift`` from there."""
+        p, c = self.prepared, self._map(shift)
+        t0, tau0 = self._log_t[-1], self._log_tau[-1]
+        c_now = float(np.interp(tau0, p.t, c)) + (t - t0)
+        return float(np.interp(c_now, c, p.t))
+
+    def tau_at(self, t: float) -> float:
+        """The motion time (s) shown at studio time ``t`` (s): the played map up to its
+        end, then on at the current shift."""
+        if t <= self._log_t[-1]:
+            return float(np.interp(t, self._log_t, self._log_tau))
+        return self._ahead(t, self.level_shift())
+
+    def level(self) -> tuple[int, int]:
+        """The current keyframe's recorded speed level and the level it plays at."""
+        p = self.prepared
+        if not len(p.levels):
+            return 0, 0
+        k = int(np.clip(p.seg[self.tick], 0, len(p.levels) - 1))
+        rec = int(p.levels[k])
+        return rec, int(np.clip(rec + self.level_shift(), 1, 8))
+
+    # ------------------------------------------------------------- driver
     def reset(self, studio: Studio) -> None:
-        self.tick = 0
         self.finished = False
-        self._apply(studio, 0)
+        self._log_t, self._log_tau = [0.0], [0.0]
+        self._log_shift = self.level_shift()
+        self._apply(studio, 0.0)
 
     def step(self, studio: Studio, t: float, dt: float) -> None:
-        p = self.prepared
-        i = int(np.searchsorted(p.t, t - 1e-12))
-        if i >= len(p.t) - 1:
-            i = len(p.t) - 1
+        shift = self.level_shift()
+        if t <= self._log_t[-1] and shift != self._log_shift:
+            # a new speed level while replaying what was played: it applies from here
+            keep = max(1, int(np.searchsorted(self._log_t, t - dt + 1e-12, side="right")))
+            del self._log_t[keep:], self._log_tau[keep:]
+        if t > self._log_t[-1]:
+            tau = self._ahead(t, shift)
+            self._log_t.append(t)
+            self._log_tau.append(tau)
+            self._log_shift = shift
+        else:
+            tau = self.tau_at(t)
+        if tau >= self.prepared.duration - 1e-12:
+            tau = self.prepared.duration
             self.finished = True
             studio.halt()
-        self.tick = i
-        self._apply(studio, i)
+        self._apply(studio, tau)
 
     def recorded_end(self) -> float:
-        """The whole program is played ahead: any time (s) up to its end can be shown."""
-        return self.prepared.duration
+        """The whole program is played ahead: any time (s) up to its end (at the
+        current speed level shift from the time played on) can be shown."""
+        p, c = self.prepared, self._map(self.level_shift())
+        t0, tau0 = self._log_t[-1], self._log_tau[-1]
+        return t0 + float(c[-1] - np.interp(tau0, p.t, c))
 
     def show_at(self, studio: Studio, t: float) -> None:
-        p = self.prepared
-        i = min(int(np.searchsorted(p.t, t - 1e-12)), len(p.t) - 1)
-        self.finished = i == len(p.t) - 1
-        self.tick = i
-        self._apply(studio, i)
+        tau = min(self.tau_at(t), self.prepared.duration)
+        self.finished = tau >= self.prepared.duration - 1e-12
+        self._apply(studio, tau)
 
-    def _apply(self, studio: Studio, i: int) -> None:
+    def _apply(self, studio: Studio, tau: float) -> None:
+        """Show motion time ``tau`` (s): joints and root position interpolated between
+        the prepared ticks around it, the root orientation, support and plates of the
+        later one."""
         p = self.prepared
+        i = min(int(np.searchsorted(p.t, tau - 1e-12)), len(p.t) - 1)
+        self.tick, self.tau = i, float(tau)
         view = studio.find_robot(p.robot)
         if view is None:
             return
+        q, T = p.q[i], p.T_world_root[i]
+        if i > 0 and p.t[i] > p.t[i - 1] and tau < p.t[i] - 1e-12:
+            f = (tau - p.t[i - 1]) / (p.t[i] - p.t[i - 1])
+            q = p.q[i - 1] + f * (p.q[i] - p.q[i - 1])
+            T = T.copy()
+            T0 = p.T_world_root[i - 1]
+            T[:3, 3] = T0[:3, 3] + f * (T[:3, 3] - T0[:3, 3])
         view.state.set_anchor(None)
-        view.state.set_root(p.T_world_root[i])
-        view.set_q(p.q[i])
+        view.state.set_root(T)
+        view.set_q(q)
         for k, (h, sole) in enumerate(self.plates):
             stance = k == p.support[i]
             down = bool(p.double[i])

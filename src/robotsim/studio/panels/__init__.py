@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from robotsim.studio.motion.panel import MotionPanel
 from robotsim.studio.panels.files import FilesPanel
+from robotsim.studio.panels.live import LivePanel
 from robotsim.studio.panels.pose import PosePanel
 from robotsim.studio.panels.sim import SimPanel
 from robotsim.studio.panels.view import ViewPanel
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FilesPanel",
+    "LivePanel",
     "MotionPanel",
     "PosePanel",
     "SimPanel",
@@ -71,9 +73,10 @@ def default_tabs(
 
 
 def build_panels(studio: Studio, tabs: Iterable[Tab]) -> dict[str, Any]:
-    """Create every panel; returns them by name (``sim`` and each tab label, lower case)."""
+    """Create every panel; returns them by name (``sim``, ``live`` and each tab label,
+    lower case)."""
     gui = studio.gui
-    panels: dict[str, Any] = {"sim": SimPanel(studio)}
+    panels: dict[str, Any] = {"sim": SimPanel(studio), "live": LivePanel(studio)}
     group = gui.add_tab_group()
     for tab in tabs:
         # Labels only: with icons, five tabs no longer fit on one row.
