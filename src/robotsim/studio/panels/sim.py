@@ -130,15 +130,18 @@ class SimPanel:
         while True:
             with self._seek_lock:
                 value, self._wanted = self._wanted, None
-                if value is None:
+            if value is not None:
+                try:
+                    self.studio.seek(value)
+                except Exception as exc:  # a notification, never a crash
+                    self.studio.report_error("time slider", exc)
+                continue
+            self._written = self.slider.value  # the page's value was taken
+            self._place_slider()
+            with self._seek_lock:
+                if self._wanted is None:  # else one more came meanwhile: seek it too
                     self._seeking = False
-                    break
-            try:
-                self.studio.seek(value)
-            except Exception as exc:  # a notification, never a crash
-                self.studio.report_error("time slider", exc)
-        self._written = self.slider.value  # the page's value was taken
-        self.refresh_slider()
+                    return
 
     @property
     def seeking(self) -> bool:
@@ -161,8 +164,13 @@ class SimPanel:
         top = max(round(end, 2), 0.01)
         if slider.max != top:
             slider.max = top
-        value = min(round(st.time, 2), top)
         if self.seeking or slider.value != self._written:
             return  # a value from the page: its seek comes (and then this refresh)
+        self._place_slider()
+
+    def _place_slider(self) -> None:
+        """Put the slider at the current time (within its range)."""
+        slider = self.slider
+        value = min(round(self.studio.time, 2), slider.max)
         if abs(slider.value - value) > 0.005:
             slider.value = self._written = value
