@@ -9,41 +9,14 @@ from pathlib import Path
 import pytest
 
 from robotsim import load_robot
+from robotsim.bench.parsing import mjcf_wide, urdf_chain
 from robotsim.errors import ModelFileError
-
-
-def _urdf_chain(n: int) -> str:
-    out = ['<robot name="chain">']
-    out += [f'<link name="l{i}"/>' for i in range(n)]
-    out += [
-        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
-        f'<origin xyz="0 0 0.1" rpy="0.1 0 0"/><axis xyz="0 0 1"/>'
-        f'<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-        for i in range(1, n)
-    ]
-    return "\n".join([*out, "</robot>"])
-
-
-def _mjcf_wide(n: int, depth: int = 50) -> str:
-    chains = []
-    for c in range(n // depth):
-        body = ""
-        for i in range(depth - 1, -1, -1):
-            body = (
-                f'<body name="b{c}_{i}" pos="0 0 0.1"><joint name="j{c}_{i}" type="hinge" '
-                f'axis="0 0 1" range="-1 1"/><geom type="sphere" size="0.01"/>{body}</body>'
-            )
-        chains.append(body)
-    return (
-        '<mujoco model="wide"><worldbody><body name="base"><geom type="box" '
-        f'size="0.1 0.1 0.1"/>{"".join(chains)}</body></worldbody></mujoco>'
-    )
 
 
 @pytest.mark.slow
 def test_20000_link_urdf_chain_loads(tmp_path: Path) -> None:
     f = tmp_path / "chain.urdf"
-    f.write_text(_urdf_chain(20_000))
+    f.write_text(urdf_chain(20_000, inertial=False))
     model = load_robot(f)
     assert len(model.links) == 20_000 and model.nq == 19_999
 
@@ -51,7 +24,7 @@ def test_20000_link_urdf_chain_loads(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_20000_body_mjcf_loads(tmp_path: Path) -> None:
     f = tmp_path / "wide.xml"
-    f.write_text(_mjcf_wide(20_000))
+    f.write_text(mjcf_wide(20_000))
     model = load_robot(f)
     assert model.nq == 20_000
 

@@ -19,14 +19,19 @@ from typing import Any
 
 from robotsim.bench.timing import median_time
 
-__all__ = ["run"]
+__all__ = ["mjcf_wide", "run", "urdf_chain"]
 
 
-def _urdf_chain(n: int) -> str:
+def urdf_chain(n: int, inertial: bool = True) -> str:
+    """A URDF chain of ``n`` links (revolute joints, 0.1 m apart, turned 0.1 rad about
+    x each); every link with a 1 kg inertial, or (``inertial=False``) none. The bench's
+    file and the tests' (``tests/model/test_model_parse_scale.py``)."""
     out = ['<robot name="chain">']
     out += [
         f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" '
         f'izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+        if inertial
+        else f'<link name="l{i}"/>'
         for i in range(n)
     ]
     out += [
@@ -38,7 +43,9 @@ def _urdf_chain(n: int) -> str:
     return "\n".join([*out, "</robot>"])
 
 
-def _mjcf_wide(n: int, depth: int = 50) -> str:
+def mjcf_wide(n: int, depth: int = 50) -> str:
+    """An MJCF tree of ``n // depth`` hinge chains of ``depth`` bodies on one base
+    (MuJoCo's XML reader refuses nesting deeper than about 1,000)."""
     chains = []
     for c in range(max(1, n // depth)):
         body = ""
@@ -69,12 +76,12 @@ def run(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="robotsim-bench-parse-") as tmp:
         urdf = Path(tmp) / "chain.urdf"
-        urdf.write_text(_urdf_chain(n))
+        urdf.write_text(urdf_chain(n))
         wall, cpu = _timed(lambda: load_robot(urdf), repeats)
         out[f"urdf_chain_{n}_links_s"] = wall
         out[f"urdf_chain_{n}_links_cpu_s"] = cpu
         mjcf = Path(tmp) / "wide.xml"
-        mjcf.write_text(_mjcf_wide(n))
+        mjcf.write_text(mjcf_wide(n))
         wall, cpu = _timed(lambda: load_robot(mjcf), repeats)
         out[f"mjcf_wide_{n}_bodies_s"] = wall
         out[f"mjcf_wide_{n}_bodies_cpu_s"] = cpu
