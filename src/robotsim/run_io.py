@@ -6,7 +6,9 @@ The runner only calls the methods of :class:`RunRecorder` (the same calls as
 :class:`robotsim.recording.Recorder`, the run store), so any object with them can be
 passed in. :class:`CsvRecorder` is the file-based default: ``recording.csv`` (one row per
 robot and sample: ``robot, t, <signal names...>``) and ``events.csv`` (``t, type, robot,
-data``), written as the run goes (flushed every ``flush_interval`` seconds of wall time).
+data``), written as the run goes (flushed every ``flush_interval`` seconds of wall time,
+or every ``max_rows`` rows, whichever comes first: a fast headless loop holds at most
+``max_rows`` rows in memory).
 """
 
 from __future__ import annotations
@@ -87,9 +89,12 @@ class NullRecorder:
 class CsvRecorder:
     """CSV files in ``out_dir`` (see the module docstring)."""
 
-    def __init__(self, out_dir: str | Path, flush_interval: float = 0.5) -> None:
+    def __init__(
+        self, out_dir: str | Path, flush_interval: float = 0.5, max_rows: int = 4096
+    ) -> None:
         self.out_dir = Path(out_dir)
         self.flush_interval = flush_interval
+        self.max_rows = max(1, int(max_rows))
         self.signals_path = self.out_dir / "recording.csv"
         self.events_path = self.out_dir / "events.csv"
         self._names: tuple[str, ...] | None = None
@@ -123,7 +128,10 @@ class CsvRecorder:
             )
         vals = np.asarray(values, dtype=np.float64).reshape(-1)
         self._rows.append([robot, f"{t:.6f}", *(f"{v:.9g}" for v in vals)])
-        if time.monotonic() - self._last_flush > self.flush_interval:
+        if (
+            len(self._rows) >= self.max_rows
+            or time.monotonic() - self._last_flush > self.flush_interval
+        ):
             self._flush()
 
     def event(
