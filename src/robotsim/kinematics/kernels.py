@@ -35,7 +35,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 FIXED, REVOLUTE, PRISMATIC = 0, 1, 2
@@ -168,6 +170,17 @@ def _move(t, jt, x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _rot(t, s, c):  # type: ignore[no-untyped-def]
+    """``t @ Rz(x)`` from ``s, c = sincos(x)``: :func:`_move`'s rotation."""
+    t00, t01, t02, t03, t10, t11, t12, t13, t20, t21, t22, t23 = t
+    return (
+        t00 * c + t01 * s, t01 * c - t00 * s, t02, t03,
+        t10 * c + t11 * s, t11 * c - t10 * s, t12, t13,
+        t20 * c + t21 * s, t21 * c - t20 * s, t22, t23,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _store(out, t):  # type: ignore[no-untyped-def]
     out[0, 0], out[0, 1], out[0, 2], out[0, 3] = t[0], t[1], t[2], t[3]
     out[1, 0], out[1, 1], out[1, 2], out[1, 3] = t[4], t[5], t[6], t[7]
@@ -268,14 +281,33 @@ def _f8_ptr(typingctx, address):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+_SCRATCH = 24
+"""float64 slots of :func:`chain_fk_one`'s stack scratch: 8 angles, 8 sines, 8 cosines."""
+
+
+@intrinsic
+def _scratch(typingctx):  # type: ignore[no-untyped-def]
+    """A pointer to :data:`_SCRATCH` float64 on the calling function's stack."""
+    sig = types.CPointer(types.float64)()
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        n = context.get_constant(types.intp, _SCRATCH)
+        return cgutils.alloca_once(builder, ir.DoubleType(), size=n)
+
+    return sig, codegen
+
+
 # One configuration: q (nq,) any strides, out (4, 4), the packed chain by address. An
 # explicit signature so the compiled entry point can be called without type dispatch;
 # the chain as an address, not an array, saves converting a third array per call.
+# ``_nrt=False`` (here and on lowest_z): the kernel allocates nothing (the chain is read
+# through the pointer, not a carray), and without numba's reference-counted runtime the
+# entry point takes an array without wrapping it in a new memory-info record each call.
 _F8 = types.float64
 CHAIN_FK_ONE_SIG = (types.Array(_F8, 1, "A"), types.Array(_F8, 2, "C"), types.intp)
 
 
-@njit(CHAIN_FK_ONE_SIG, cache=True, error_model="numpy")
+@njit(CHAIN_FK_ONE_SIG, cache=True, error_model="numpy", _nrt=False)
 def chain_fk_one(q, out, prog_address):  # type: ignore[no-untyped-def]
     """Pose ``out (4, 4)`` of a chain's end frame for one configuration ``q (nq,)``.
 
@@ -284,15 +316,45 @@ def chain_fk_one(q, out, prog_address):  # type: ignore[no-untyped-def]
     (3x4 row-major) in columns 4..15; row ``k >= 1`` holds ``jt, qi, mult, off`` of
     joint ``k`` and ``F[k]``. Same operations in the same order as :func:`chain_fk`.
     """
-    head = carray(_f8_ptr(prog_address), (16,))
-    prog = carray(_f8_ptr(prog_address), (int(head[0]) + 1, 16))
-    f = prog[0]
-    t = (f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15])
-    for k in range(1, prog.shape[0]):
-        p = prog[k]
-        x = p[2] * q[int(p[1])] + p[3]
-        t = _move(t, int(p[0]), x)
-        t = _mul(t, (p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]))
+    p = _f8_ptr(prog_address)  # row k of prog starts at p[16 k]
+    K = int(p[0])
+    t = (p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15])
+    if K <= 8:
+        # Every joint's sine and cosine first, eight lanes at once (unused lanes take
+        # angle 0): one vectorised pass instead of one dependent scalar call per joint
+        # in the chain of products. Same values as _move's (sincos == sincos_poly up
+        # to REDUCE_LIMIT, then libm, as in chain_fk).
+        w = _scratch()  # angles w[0:8], sines w[8:16], cosines w[16:24]
+        for k in range(8):
+            w[k] = 0.0
+        for k in range(K):
+            b = 16 * (k + 1)
+            w[k] = p[b + 2] * q[int(p[b + 1])] + p[b + 3]
+        for k in range(8):
+            w[8 + k], w[16 + k] = sincos_poly(w[k])
+        for k in range(K):
+            x = w[k]
+            if not abs(x) <= REDUCE_LIMIT:
+                w[8 + k] = math.sin(x)
+                w[16 + k] = math.cos(x)
+        for k in range(1, K + 1):
+            b = 16 * k
+            jt = int(p[b])
+            if jt == REVOLUTE:
+                t = _rot(t, w[7 + k], w[15 + k])
+            elif jt == PRISMATIC:
+                t = _move(t, jt, w[k - 1])
+            f = (p[b + 4], p[b + 5], p[b + 6], p[b + 7], p[b + 8], p[b + 9], p[b + 10],
+                 p[b + 11], p[b + 12], p[b + 13], p[b + 14], p[b + 15])  # fmt: skip
+            t = _mul(t, f)
+    else:
+        for k in range(1, K + 1):
+            b = 16 * k
+            x = p[b + 2] * q[int(p[b + 1])] + p[b + 3]
+            t = _move(t, int(p[b]), x)
+            f = (p[b + 4], p[b + 5], p[b + 6], p[b + 7], p[b + 8], p[b + 9], p[b + 10],
+                 p[b + 11], p[b + 12], p[b + 13], p[b + 14], p[b + 15])  # fmt: skip
+            t = _mul(t, f)
     _store(out, t)
 
 
@@ -494,7 +556,7 @@ def _lowest(w0, w1, w2, w3, pts, count):  # type: ignore[no-untyped-def]
     return best
 
 
-@njit(LOWEST_Z_SIG, cache=True, error_model="numpy")
+@njit(LOWEST_Z_SIG, cache=True, error_model="numpy", _nrt=False)
 def lowest_z(world, links, points, counts, out):  # type: ignore[no-untyped-def]
     """Lowest world height of each of ``F`` point sets fixed to links.
 
