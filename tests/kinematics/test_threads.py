@@ -3,6 +3,7 @@ equals the batched kernel; the kinematics functions are the API the model delega
 
 from __future__ import annotations
 
+import itertools
 import pickle
 
 import numpy as np
@@ -106,3 +107,23 @@ def test_a_forked_child_runs_threaded_batches(puma, qs) -> None:
 
 def _fk_in_child(q: np.ndarray) -> np.ndarray:
     return robotsim.load_robot("puma560").fk(q, threads=2)
+
+
+def test_run_rows_ranges_are_contiguous_long_enough_and_errors_propagate() -> None:
+    got: list[tuple[int, int]] = []
+
+    def rows(a: int, b: int) -> None:
+        got.append((a, b))
+
+    run_rows(rows, 100_000, threads=2, min_rows=1000)
+    got.sort()
+    assert got[0][0] == 0 and got[-1][1] == 100_000
+    assert all(b == a2 for (_, b), (a2, _) in itertools.pairwise(got))
+    assert all(b - a >= 1000 for a, b in got) and 2 < len(got) <= 16
+
+    def fails(a: int, b: int) -> None:
+        if a > 0:
+            raise KinematicsError(f"row {a}")
+
+    with pytest.raises(KinematicsError, match="row"):
+        run_rows(fails, 100_000, threads=2, min_rows=1000)

@@ -4,13 +4,17 @@ The compiled kernels (``nogil=True``) release the GIL, so splitting a batch of `
 rows into contiguous ranges and running each range on its own thread uses every core.
 Each row is computed by the same code whatever the split, so the result is identical
 to one thread. Small batches stay on the calling thread (a hand-off costs tens of
-microseconds).
+microseconds). A batch is cut into several ranges per thread, which the threads take
+one after the other as they finish: a thread whose core is also busy with other work
+(a shared machine) or whose rows cost more (overlapping ellipsoids) takes fewer ranges
+instead of holding the others up at the end.
 
 ``threads=None`` means all cores this process may use (``ROBOTSIM_THREADS`` overrides).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable
@@ -19,6 +23,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from robotsim.errors import InputError
 
 __all__ = ["default_threads", "resolve_threads", "run_rows"]
+
+CHUNKS_PER_THREAD = 8
+"""Ranges per thread a batch is cut into (each at least ``min_rows`` long)."""
 
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
@@ -72,21 +79,28 @@ def run_rows(
 ) -> None:
     """Call ``fn(start, stop)`` over contiguous ranges covering ``range(n)``.
 
-    Uses up to ``threads`` threads (None: all cores), each range at least ``min_rows``
-    long; the first range runs on the calling thread. Exceptions propagate.
+    Uses up to ``threads`` threads (None: all cores), the calling thread included;
+    the ranges (at least ``min_rows`` long, up to :data:`CHUNKS_PER_THREAD` per
+    thread) are handed out in order to whichever thread is free. Exceptions propagate.
     """
     t = resolve_threads(threads)
-    parts = min(t, n // max(min_rows, 1))
+    most = n // max(min_rows, 1)
+    parts = min(t, most)
     if parts <= 1:
         fn(0, n)
         return
-    bounds = [n * k // parts for k in range(parts + 1)]
+    chunks = min(parts * CHUNKS_PER_THREAD, most)
+    bounds = [n * k // chunks for k in range(chunks + 1)]
+    take = itertools.count().__next__  # atomic under the GIL: each range goes once
+
+    def work() -> None:
+        while (k := take()) < chunks:
+            fn(bounds[k], bounds[k + 1])
+
     pool = _executor(parts - 1)
-    futures: list[Future[object]] = [
-        pool.submit(fn, bounds[k], bounds[k + 1]) for k in range(1, parts)
-    ]
+    futures: list[Future[None]] = [pool.submit(work) for _ in range(1, parts)]
     try:
-        fn(bounds[0], bounds[1])
+        work()
     finally:
         for f in futures:
             f.result()
