@@ -1,7 +1,8 @@
 """Writing a run: the :class:`Recorder` a simulation loop calls.
 
-The simulation thread only appends to an in-memory buffer (a lock, a list append);
-a writer thread commits the buffer every ``flush_interval`` seconds (0.5 s by default)
+The simulation thread only appends to an in-memory buffer (a ``deque`` append, no
+lock: a lock shared with the writer made the simulation wait for the writer's turn
+at the GIL); a writer thread commits the buffer every ``flush_interval`` seconds (0.5 s by default)
 in one transaction of batch inserts (``executemany`` on SQLite, ``COPY`` on
 PostgreSQL) and refreshes the run's heartbeat. So:
 
@@ -9,10 +10,14 @@ PostgreSQL) and refreshes the run's heartbeat. So:
   marks the run ``completed``, ``failed`` or ``interrupted``;
 - a hard kill (SIGKILL, power cut) loses at most the last ``flush_interval`` seconds
   of wall time *and* at most ``2 * sim_flush_interval`` (0.5 s) of simulated time: the
-  recorder also asks for a commit every ``sim_flush_interval`` seconds of signal time and
-  waits for the previous such commit, so a run faster than real time cannot run ahead
-  of the database. The very first sample is committed before :meth:`Recorder.signal`
-  returns, so a run killed right after it keeps its rows. The next
+  recorder also asks for a commit every ``sim_flush_interval / 2`` seconds of signal
+  time, and before running on past a request it makes sure that everything up to
+  ``2 * sim_flush_interval`` minus that spacing behind is committed, waiting for the
+  writer if not, so a run faster than real time cannot run ahead of the database.
+  Several requests are in flight at once (the writer has three request spacings to
+  commit one; one commit may serve several), so a fast run waits only when the writer
+  really falls behind. The very first sample is committed before
+  :meth:`Recorder.signal` returns, so a run killed right after it keeps its rows. The next
   :class:`~robotsim.recording.store.RunStore` opened on the same database marks the
   run ``interrupted`` (stale heartbeat or dead pid).
 
@@ -29,6 +34,7 @@ Typical use::
 from __future__ import annotations
 
 import atexit
+import functools
 import io
 import json
 import os
@@ -38,8 +44,9 @@ import threading
 import time
 import warnings
 import weakref
+from collections import deque
 from collections.abc import Mapping, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -106,7 +113,10 @@ class Recorder:
             raise InputError(f"sim_flush_interval must be > 0 s, got {sim_flush_interval}")
         self.sim_flush_interval = float(sim_flush_interval)
         self._sim_mark: float | None = None  # signal time of the next commit request
-        self._sim_target = 0  # flush generation that commits the last request
+        self._sim_spacing = self.sim_flush_interval / 2  # signal time between requests
+        # requests in flight: (signal time, sequence number of the last item it covers)
+        self._requests: deque[tuple[float, int]] = deque()
+        self._committed_t = -np.inf  # signal time up to which everything is committed
         self.store = RunStore(db)
         self.engine = self.store.engine
         self.flush_interval = float(flush_interval)
@@ -114,17 +124,22 @@ class Recorder:
         self.run_id: int | None = None
         self.status: RunStatus | None = None
         self.rows_written = 0
-        self._lock = threading.Lock()
-        self._sig: list[tuple[Any, ...]] = []
-        self._ev: list[tuple[Any, ...]] = []
+        self._lock = threading.Lock()  # guards the channel tables (new channels only)
+        # appended by the simulation thread, drained by the writer (both atomic on a deque)
+        self._sig: deque[tuple[Any, ...]] = deque()
+        self._ev: deque[tuple[Any, ...]] = deque()
         self._new_channels: list[tuple[int, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
         self._wake = threading.Event()
         self._stop = False
         self._flushed = threading.Condition()
-        self._flush_gen = 0
-        self._flush_want = 0
+        # items (signal rows, blocks, events) appended so far, the number the writer has
+        # committed and the number asked to be committed: the writer notes the count
+        # before it drains the buffers, so a commit covers at least that many
+        self._appended = 0
+        self._committed = 0
+        self._want = 0
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
 
@@ -259,11 +274,12 @@ class Recorder:
             vals = np.asarray(values, dtype=np.float64).reshape(-1).tolist()
         if len(vals) != len(key[1]):
             raise InputError(f"signal {robot!r}: {len(key[1])} names but {len(vals)} values")
-        with self._lock:
-            chs = self._chan.get(key)
-            if chs is None:
+        chs = self._chan.get(key)
+        if chs is None:
+            with self._lock:
                 chs = self._channels(*key)
-            self._sig.append((chs, float(t), vals))
+        self._sig.append((chs, float(t), vals))
+        self._appended += 1
         self._after_signal(float(t))
 
     def signals(self, robot: str, t: ArrayLike, names: Sequence[str], values: ArrayLike) -> None:
@@ -278,11 +294,12 @@ class Recorder:
                 f"signals {robot!r}: values must have shape "
                 f"({ta.size}, {len(key[1])}), got {va.shape}"
             )
-        with self._lock:
-            chs = self._chan.get(key)
-            if chs is None:
+        chs = self._chan.get(key)
+        if chs is None:
+            with self._lock:
                 chs = self._channels(*key)
-            self._sig.append((chs, ta, va))
+        self._sig.append((chs, ta, va))
+        self._appended += 1
         if ta.size:
             self._after_signal(float(np.max(ta)))
 
@@ -293,38 +310,58 @@ class Recorder:
         if self._error is not None or self.status is not RunStatus.RUNNING:
             self._not_running()
         row = (float(t), str(type), robot, json.dumps(_jsonable(dict(data or {}))))
-        with self._lock:
-            self._ev.append(row)
+        self._ev.append(row)
+        self._appended += 1
 
     def _after_signal(self, t: float) -> None:
-        """Commit the first sample now; request a commit every ``sim_flush_interval``."""
+        """Commit the first sample now; then request a commit every ``sim_flush_interval
+        / 2`` of signal time, waiting only when the committed data lag too far behind.
+
+        Until the next request (signal time below ``t + spacing``) a kill may lose
+        everything after the committed signal time, so that must reach
+        ``t + spacing - 2 * sim_flush_interval``: if it does not yet, wait for the oldest
+        request in flight that covers it (the one just made when no older one does)."""
         if self._sim_mark is None:
-            self._sim_mark = t + self.sim_flush_interval
+            self._sim_mark = t + self._sim_spacing
             self.flush()
+            self._committed_t = t
             return
         if not t >= self._sim_mark:  # also false for NaN
             return
-        self._sim_mark = t + self.sim_flush_interval
+        self._sim_mark = t + self._sim_spacing
+        seq = self._appended
+        need = t + self._sim_spacing - 2.0 * self.sim_flush_interval
+        requests = self._requests
         with self._flushed:
-            # back-pressure: the previous request must be committed before running on
-            prev = self._sim_target
-            self._flushed.wait_for(lambda: self._flush_gen >= prev or self._error is not None)
-            self._sim_target = self._flush_gen + 2
-            self._flush_want = max(self._flush_want, self._sim_target)
+            requests.append((t, seq))
+            if seq > self._want:
+                self._want = seq
             self._wake.set()
+            self._drop_committed()
+            if self._committed_t < need:  # back-pressure
+                wanted = next(s for ts, s in requests if ts >= need)
+                self._flushed.wait_for(lambda: self._committed >= wanted or self._error is not None)
+                self._drop_committed()
         if self._error is not None:
             raise RecordingError(f"run {self.run_id}: writer failed: {self._error}")
+
+    def _drop_committed(self) -> None:
+        """Forget the requests the writer has committed (holding ``_flushed``)."""
+        requests, done = self._requests, self._committed
+        while requests and requests[0][1] <= done:
+            self._committed_t = requests.popleft()[0]
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Block until everything recorded so far is committed."""
         if self.status is not RunStatus.RUNNING:
             return
+        target = self._appended
         with self._flushed:
-            target = self._flush_gen + 2  # the batch in progress may predate this call
-            self._flush_want = max(self._flush_want, target)
+            if target > self._want:
+                self._want = target
             self._wake.set()
             ok = self._flushed.wait_for(
-                lambda: self._flush_gen >= target or self._error is not None, timeout
+                lambda: self._committed >= target or self._error is not None, timeout
             )
         if self._error is not None:
             raise RecordingError(f"run {self.run_id}: {self._error}")
@@ -348,17 +385,17 @@ class Recorder:
             dbapi = raw.driver_connection
             sqlite = self.engine.dialect.name == "sqlite"
             while True:
-                if self._flush_gen >= self._flush_want:
+                if self._committed >= self._want:  # nothing asked for: wait or time out
                     self._wake.wait(self.flush_interval)
                 self._wake.clear()
                 stopping = self._stop
-                with self._lock:
-                    sig, self._sig = self._sig, []
-                    ev, self._ev = self._ev, []
+                covered = self._appended  # before draining: all of these are drained
+                sig, ev = _drain(self._sig), _drain(self._ev)
+                with self._lock:  # after the signals: their channels are all in here
                     chans, self._new_channels = self._new_channels, []
                 self._write(dbapi, sqlite, sig, ev, chans)
                 with self._flushed:
-                    self._flush_gen += 1
+                    self._committed = covered
                     self._flushed.notify_all()
                 if stopping:
                     break
@@ -416,6 +453,11 @@ class Recorder:
             cur.close()
 
 
+def _drain(queue: deque[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """What ``queue`` holds now, oldest first (another thread may append meanwhile)."""
+    return [queue.popleft() for _ in range(len(queue))]
+
+
 def _rows(rid: int, sig: list[tuple[Any, ...]]):  # type: ignore[no-untyped-def]
     for chs, t, vals in sig:
         if isinstance(t, float):
@@ -427,11 +469,33 @@ def _rows(rid: int, sig: list[tuple[Any, ...]]):  # type: ignore[no-untyped-def]
             yield from zip(repeat(rid), cols, ts, vals.ravel().tolist())
 
 
-def _insert_sqlite(cur: Any, rid: int, sig: list[tuple[Any, ...]]) -> int:
-    before = cur.connection.total_changes
-    cur.executemany(
-        "INSERT INTO signals (run_id, channel, t, value) VALUES (?, ?, ?, ?)", _rows(rid, sig)
+#: Rows per multi-row INSERT on SQLite (4 parameters a row: within the 999 host
+#: parameters the oldest SQLite builds allow).
+_SQLITE_ROWS = 128
+
+
+@functools.cache
+def _sqlite_insert(rows: int) -> str:
+    """``INSERT INTO signals ... VALUES (?, ?, ?, ?), ...`` for ``rows`` rows."""
+    return "INSERT INTO signals (run_id, channel, t, value) VALUES " + ", ".join(
+        ["(?, ?, ?, ?)"] * rows
     )
+
+
+def _insert_sqlite(cur: Any, rid: int, sig: list[tuple[Any, ...]]) -> int:
+    """Insert the rows as multi-row INSERTs of 128, 64, ..., 1 rows (at most eight
+    statement shapes). One statement runs as one SQLite step, which the ``sqlite3``
+    module executes without the GIL; ``executemany`` stepped once per row, taking the
+    GIL back from the simulation thread after every row."""
+    flat = list(chain.from_iterable(_rows(rid, sig)))
+    n = len(flat) // 4
+    before = cur.connection.total_changes
+    i, size = 0, _SQLITE_ROWS
+    while i < n:
+        while size > n - i:
+            size //= 2
+        cur.execute(_sqlite_insert(size), flat[4 * i : 4 * (i + size)])
+        i += size
     return int(cur.connection.total_changes - before)
 
 
