@@ -242,3 +242,26 @@ def test_compiled_runs_equal_tick_by_tick_playback(detection: str) -> None:
     last.run()
     assert np.array_equal(last.state.q, res.samples.q[-1])
     assert np.array_equal(last.state.link_poses(), player.state.link_poses())
+
+
+def test_advance_refuses_arrays_it_cannot_use_in_place() -> None:
+    from robotsim.errors import InputError
+    from robotsim.motion.playback import Player
+
+    model = biped()
+    tl = compile_program(program_from_dict(_random_program(2)), model)
+    player = Player(model, tl, SOLES)
+    qs = np.ascontiguousarray(player.samples.q)
+    n = len(qs)
+    root, heights = np.empty((n, 4, 4)), np.empty((n, len(SOLES)))
+    tracker = player.tracker
+    for args, match in (
+        ((np.asfortranarray(qs), 1, n, root, heights), "qs must be a C-contiguous float64"),
+        ((qs, 1, n, root[:-1], heights), "root_out must be"),
+        ((qs, 1, n, root, heights.astype(np.float32)), "heights_out must be"),
+        ((qs.tolist(), 1, n, root, heights), "qs must be"),
+        ((qs, 1, n + 1, root, heights), "start <= stop"),
+    ):
+        with pytest.raises(InputError, match=match):
+            tracker.advance(*args)
+    assert 1 < tracker.advance(qs, 1, n, root, heights) <= n

@@ -175,6 +175,22 @@ class SupportTracker:
         ``(N, F)``). Returns the first sample that switches (left for :meth:`step`;
         the state stays at the sample before it) or ``stop``. Each sample gets the same
         values, bit for bit, as :meth:`step` would give it."""
+        n = len(qs) if isinstance(qs, np.ndarray) and qs.ndim else -1
+        F = len(self._counts)
+        for arr, shape, what in ((qs, (n, self.model.nq), "qs"), (root_out, (n, 4, 4), "root_out"),
+                                 (heights_out, (n, F), "heights_out")):  # fmt: skip
+            # the compiled call reads and writes these by address: nothing else will do
+            if not (isinstance(arr, np.ndarray) and arr.dtype == np.float64
+                    and arr.shape == shape and arr.flags.c_contiguous):  # fmt: skip
+                raise InputError(
+                    f"SupportTracker.advance: {what} must be a C-contiguous float64 array "
+                    f"of shape {shape}, got {getattr(arr, 'shape', type(arr).__name__)}"
+                )
+        if not 0 <= start <= stop <= n:
+            raise InputError(f"SupportTracker.advance: need 0 <= start <= stop <= {n}, "
+                             f"got start {start}, stop {stop}")  # fmt: skip
+        if not (root_out.flags.writeable and heights_out.flags.writeable):
+            raise InputError("SupportTracker.advance: root_out and heights_out must be writable")
         st = self.state
         tree_address, address, L, anchor = st.kernel_args
         j = ANCHORED_RUN(qs, start, stop, tree_address, address, L, anchor, self._links,
