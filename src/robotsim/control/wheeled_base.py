@@ -39,7 +39,7 @@ class MobileBase:
         self.G = self._geometry()
         self._G = self.G.tolist()
         self.holonomic = self.drive.kind == "omni"
-        self._vel = np.zeros(6)
+        self._root = int(world.model.body_rootid[self.base.id])
 
     def _geometry(self) -> np.ndarray:
         m, d = self.world.model, self.world.data
@@ -74,21 +74,26 @@ class MobileBase:
         return x, y, math.atan2(R[3], R[0])
 
     def twist(self) -> np.ndarray:
-        """Measured body-frame twist ``[vx, vy, w]`` (of the base frame's origin)."""
+        """Measured body-frame twist ``[vx, vy, w]`` (of the base body's centre of mass)."""
         return np.array(self.twist_xyw())
 
     def twist_xyw(self) -> tuple[float, float, float]:
-        """:meth:`twist` as three floats."""
-        import mujoco
-
-        w = self.world
-        v = self._vel
-        mujoco.mj_objectVelocity(w.model, w.data, mujoco.mjtObj.mjOBJ_BODY, self.base.id, v, 0)
-        _, _, wz, vx, vy, _ = v.tolist()
-        R = w.data.xmat[self.base.id]
+        """:meth:`twist` as three floats: what ``mj_objectVelocity`` (``mjOBJ_BODY``, as
+        :attr:`~robotsim.physics.BodyHandle.velocity` calls it) computes, the com-based
+        ``cvel`` moved from the subtree's centre of mass to the body's (``xipos``), the
+        same arithmetic without the call and its array."""
+        d = self.world.data
+        b = self.base.id
+        ax, ay, az, lx, ly, _ = d.cvel[b].tolist()
+        px, py, pz = d.xipos[b].tolist()
+        cx, cy, cz = d.subtree_com[self._root].tolist()
+        dx, dy, dz = px - cx, py - cy, pz - cz
+        vx = lx - (dy * az - dz * ay)
+        vy = ly - (dz * ax - dx * az)
+        R = d.xmat[b].tolist()
         th = math.atan2(R[3], R[0])
         c, s = math.cos(th), math.sin(th)
-        return c * vx + s * vy, -s * vx + c * vy, wz
+        return c * vx + s * vy, -s * vx + c * vy, az
 
     def wheel_rates(self, twist: ArrayLike) -> np.ndarray:
         """Wheel rates (n,) rad/s for a body twist ``[vx, vy, w]``."""

@@ -10,12 +10,12 @@ PostgreSQL) and refreshes the run's heartbeat. So:
   marks the run ``completed``, ``failed`` or ``interrupted``;
 - a hard kill (SIGKILL, power cut) loses at most the last ``flush_interval`` seconds
   of wall time *and* at most ``2 * sim_flush_interval`` (0.5 s) of simulated time: the
-  recorder also asks for a commit every ``sim_flush_interval / 2`` seconds of signal
-  time, and before running on past a request it makes sure that everything up to
-  ``2 * sim_flush_interval`` minus that spacing behind is committed, waiting for the
-  writer if not, so a run faster than real time cannot run ahead of the database.
-  Several requests are in flight at once (the writer has three request spacings to
-  commit one; one commit may serve several), so a fast run waits only when the writer
+  recorder notes a checkpoint every ``sim_flush_interval / 2`` seconds of signal time
+  and asks for a commit every ``sim_flush_interval``; before running on past a
+  checkpoint it makes sure that everything up to ``2 * sim_flush_interval`` minus that
+  spacing behind is committed, waiting for the writer if not, so a run faster than real
+  time cannot run ahead of the database. A commit has 0.375 s of simulated time to
+  land while the next one is asked for, so a fast run waits only when the writer
   really falls behind. The very first sample is committed before
   :meth:`Recorder.signal` returns, so a run killed right after it keeps its rows. The next
   :class:`~robotsim.recording.store.RunStore` opened on the same database marks the
@@ -114,8 +114,9 @@ class Recorder:
         self.sim_flush_interval = float(sim_flush_interval)
         self._sim_mark: float | None = None  # signal time of the next commit request
         self._sim_spacing = self.sim_flush_interval / 2  # signal time between requests
-        # requests in flight: (signal time, sequence number of the last item it covers)
+        # checkpoints not committed yet: (signal time, number of items up to it)
         self._requests: deque[tuple[float, int]] = deque()
+        self._asked_t = -np.inf  # signal time of the last checkpoint the writer was asked for
         self._committed_t = -np.inf  # signal time up to which everything is committed
         self.store = RunStore(db)
         self.engine = self.store.engine
@@ -268,9 +269,15 @@ class Recorder:
         if self._error is not None or self.status is not RunStatus.RUNNING:
             self._not_running()
         key = (robot, names if type(names) is tuple else tuple(names))
+        vals: list[Any] | None = None
         if isinstance(values, np.ndarray) and values.dtype == np.float64:
-            vals = values.tolist()
-        else:
+            vals = values.reshape(-1).tolist()
+        elif type(values) is list:  # the mobile loop's case: plain numbers
+            try:
+                vals = [float(v) for v in values]
+            except TypeError:  # nested lists and such: NumPy's reading below
+                vals = None
+        if vals is None:
             vals = np.asarray(values, dtype=np.float64).reshape(-1).tolist()
         if len(vals) != len(key[1]):
             raise InputError(f"signal {robot!r}: {len(key[1])} names but {len(vals)} values")
@@ -314,36 +321,47 @@ class Recorder:
         self._appended += 1
 
     def _after_signal(self, t: float) -> None:
-        """Commit the first sample now; then request a commit every ``sim_flush_interval
-        / 2`` of signal time, waiting only when the committed data lag too far behind.
+        """Commit the first sample now; then note a checkpoint every ``sim_flush_interval
+        / 2`` of signal time, ask the writer for a commit every ``sim_flush_interval``
+        and wait only when the committed data lag too far behind.
 
-        Until the next request (signal time below ``t + spacing``) a kill may lose
+        Until the next checkpoint (signal time below ``t + spacing``) a kill may lose
         everything after the committed signal time, so that must reach
         ``t + spacing - 2 * sim_flush_interval``: if it does not yet, wait for the oldest
-        request in flight that covers it (the one just made when no older one does)."""
+        checkpoint that covers it (the one just made when no older one does). A commit
+        asked for at ``t`` thus has ``2 * sim_flush_interval - spacing`` (0.375 s) of
+        signal time to land, and the writer commits once per ``sim_flush_interval``."""
         if self._sim_mark is None:
             self._sim_mark = t + self._sim_spacing
             self.flush()
-            self._committed_t = t
+            self._committed_t = self._asked_t = t
             return
         if not t >= self._sim_mark:  # also false for NaN
             return
         self._sim_mark = t + self._sim_spacing
         seq = self._appended
         need = t + self._sim_spacing - 2.0 * self.sim_flush_interval
-        requests = self._requests
+        checkpoints = self._requests
         with self._flushed:
-            requests.append((t, seq))
-            if seq > self._want:
-                self._want = seq
-            self._wake.set()
+            checkpoints.append((t, seq))
+            if t - self._asked_t >= self.sim_flush_interval - 1e-9 * abs(t):
+                self._ask(t, seq)
             self._drop_committed()
             if self._committed_t < need:  # back-pressure
-                wanted = next(s for ts, s in requests if ts >= need)
+                ts, wanted = next(c for c in checkpoints if c[0] >= need)
+                if wanted > self._want:
+                    self._ask(ts, wanted)
                 self._flushed.wait_for(lambda: self._committed >= wanted or self._error is not None)
                 self._drop_committed()
         if self._error is not None:
             raise RecordingError(f"run {self.run_id}: writer failed: {self._error}")
+
+    def _ask(self, t: float, seq: int) -> None:
+        """Ask the writer to commit up to item ``seq`` (signal time ``t``)."""
+        self._asked_t = t
+        if seq > self._want:
+            self._want = seq
+        self._wake.set()
 
     def _drop_committed(self) -> None:
         """Forget the requests the writer has committed (holding ``_flushed``)."""
