@@ -16,7 +16,10 @@ the formation error measures. With ``avoid_robots`` (on for formations) every ro
 avoidance sees the other robots as obstacles (discs of their footprint radius).
 
 The formation error of a follower at time t is the distance (m) from its position to
-its slot; the summary gives it per follower (mean, max, final) and over time.
+its slot; the summary gives it per follower (mean, max, final) and over time. The errors
+of every tick are kept in a :class:`~robotsim.mobile.ticklog.TickLog`: a run too long to
+hold carries the sums, maxima and the 2 Hz series block by block, and its plot draws an
+envelope of the errors.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import math
 from typing import Any
 
 import numpy as np
+
+from robotsim.mobile.ticklog import Envelope, TickLog
 
 __all__ = ["Formation", "formation_of", "slot_poses"]
 
@@ -73,8 +78,15 @@ class Formation:
     def __init__(self, leader: int, followers: list[int], offsets: np.ndarray) -> None:
         self.leader, self.followers = int(leader), list(followers)
         self.offsets = np.asarray(offsets, dtype=np.float64).reshape(-1, 2)
-        self.times: list[float] = []
-        self.errors: list[np.ndarray] = []  # (F,) per tick
+        F = len(self.followers)
+        self.errors = TickLog(F, self._fold)  # (F,) per tick
+        self._sum = np.zeros(F)  # a folded run's sums, maxima, 2 Hz series, envelope
+        self._max = np.full(F, -np.inf)
+        self._step = 0
+        self._folded = 0  # ticks folded
+        self._final = np.zeros(F)
+        self._over_time: list[np.ndarray] = []  # (t, mean, max) rows every _step ticks
+        self._envelope = Envelope(F)
         self.snapshots: list[np.ndarray] = []  # (R, 2) positions, every snapshot_every s
         self._next_snapshot = 0.0
 
@@ -111,52 +123,91 @@ class Formation:
             goal[:2] += lead[k] / kp
             controllers[i].goal = goal
         err = np.hypot(*(poses[self.followers, :2] - slots[:, :2]).T)
-        self.times.append(float(t))
-        self.errors.append(err)
+        self.errors.add(float(t), err.tolist())
         if t >= self._next_snapshot:
             self.snapshots.append(poses[:, :2].copy())
             self._next_snapshot = t + 2.0
         return err
 
+    @staticmethod
+    def _every(t: np.ndarray) -> int:
+        """Ticks between the summary's error-over-time samples (about 2 Hz)."""
+        dt = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
+        return max(1, round(0.5 / max(dt, 1e-9)))
+
+    def _fold(self, t: np.ndarray, e: np.ndarray) -> None:
+        """The next block of a run too long to hold: ``t`` ``(m,)``, ``e`` ``(m, F)``."""
+        if not self._step:
+            self._step = self._every(t)
+        first = self._folded
+        self._folded += len(t)
+        pick = np.flatnonzero((np.arange(first, first + len(t)) % self._step) == 0)
+        if len(pick):
+            ep = e[pick]
+            self._over_time.append(np.column_stack([t[pick], ep.mean(axis=1), ep.max(axis=1)]))
+        self._sum += e.sum(axis=0)
+        self._max = np.maximum(self._max, e.max(axis=0))
+        self._final = e[-1].copy()
+        self._envelope.add(t, e)
+
+    def _stats(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per follower mean, max and final error ``(F,)``, and the 2 Hz rows ``(n, 3)``
+        (t, mean, max over followers)."""
+        if not self.errors.folded:
+            t, e = self.errors.arrays()
+            step = self._every(t)
+            rows = np.column_stack([t, e.mean(axis=1), e.max(axis=1)])[::step]
+            mean = np.array([e[:, k].mean() for k in range(e.shape[1])])  # as 1-D means
+            return mean, e.max(axis=0), e[-1], rows
+        self.errors.sync()
+        mean = self._sum / len(self.errors)
+        return mean, self._max, self._final, np.concatenate(self._over_time)
+
+    def _overall(self) -> tuple[float, float]:
+        """The whole formation's mean and max error (m)."""
+        if not self.errors.folded:
+            e = self.errors.arrays()[1]
+            return float(e.mean()), float(e.max())
+        mean, mx, _, _ = self._stats()
+        return float(mean.mean()), float(mx.max())
+
     def summary(self, names: list[str]) -> dict[str, Any]:
         """Per follower mean/max/final error (m), the whole formation's, and the mean
         error over time at 2 Hz (``t``, ``mean_m``, ``max_m``)."""
-        if not self.errors:
+        if not len(self.errors):
             return {"kind": "leader_follower", "leader": names[self.leader]}
-        e = np.array(self.errors)  # (K, F)
-        t = np.array(self.times)
-        dt = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
-        step = max(1, round(0.5 / max(dt, 1e-9)))  # about 2 Hz
+        mean, mx, final, rows = self._stats()
+        e_mean, e_max = self._overall()
         return {
             "kind": "leader_follower",
             "leader": names[self.leader],
             "slots": {names[i]: self.offsets[k].tolist() for k, i in enumerate(self.followers)},
             "error_m": {
-                "mean": float(e.mean()),
-                "max": float(e.max()),
-                "final": float(e[-1].max()),
+                "mean": e_mean,
+                "max": e_max,
+                "final": float(final.max()),
                 "per_robot": {
                     names[i]: {
-                        "mean": float(e[:, k].mean()),
-                        "max": float(e[:, k].max()),
-                        "final": float(e[-1, k]),
+                        "mean": float(mean[k]),
+                        "max": float(mx[k]),
+                        "final": float(final[k]),
                     }
                     for k, i in enumerate(self.followers)
                 },
             },
             "error_over_time": {
-                "t": t[::step].round(3).tolist(),
-                "mean_m": e.mean(axis=1)[::step].round(4).tolist(),
-                "max_m": e.max(axis=1)[::step].round(4).tolist(),
+                "t": rows[:, 0].round(3).tolist(),
+                "mean_m": rows[:, 1].round(4).tolist(),
+                "max_m": rows[:, 2].round(4).tolist(),
             },
         }
 
     def draw(self, ax: Any, colors: list[str] | None = None) -> None:
         """The formation on a map: the leader-follower links at every snapshot (2 s) and
         the formation error (mean and max distance to the slots)."""
-        if self.errors:
-            e = np.array(self.errors)
-            ax.text(0.99, 0.01, f"formation error: mean {e.mean():.2f} m, max {e.max():.2f} m",
+        if len(self.errors):
+            mean, mx = self._overall()
+            ax.text(0.99, 0.01, f"formation error: mean {mean:.2f} m, max {mx:.2f} m",
                     transform=ax.transAxes, ha="right", va="bottom", fontsize=8,
                     color="white", zorder=8)  # fmt: skip
         for pos in self.snapshots:
@@ -179,7 +230,11 @@ class Formation:
 
         fig = Figure(figsize=(7.0, 3.2), dpi=110)
         ax = fig.add_subplot(1, 1, 1)
-        e, t = np.array(self.errors), np.array(self.times)
+        if self.errors.folded:  # a run too long to hold: the envelope of the errors
+            self.errors.sync()
+            t, e = self._envelope.times, self._envelope.values
+        else:
+            t, e = self.errors.arrays()
         for k, i in enumerate(self.followers):
             ax.plot(t, e[:, k], lw=1.4, label=names[i])
         ax.set_xlabel("t (s)")

@@ -7,9 +7,6 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from robotsim.mobile.metrics import normalised_response
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 
 if TYPE_CHECKING:
@@ -63,14 +60,14 @@ def write_outputs(
 
 
 def trajectories(run: RunView) -> list[dict[str, Any]]:
-    """Every robot's sampled path with its start, goal and footprint, as the map draws them."""
+    """Every robot's sampled path with its start, goal and footprint, as the map draws
+    them (a run too long to hold: the path's envelope, :mod:`robotsim.mobile.poselog`)."""
     out = []
     for i, rb in enumerate(run.robots):
-        poses = np.array(run.samples[i]) if run.samples[i] else rb.start[None, :]
         out.append(
             {
                 "name": rb.name,
-                "xy": poses[:, :2],
+                "xy": run.poses.path(i),
                 "start": rb.start,
                 "goal": rb.goal,
                 "radius": rb.radius,
@@ -104,16 +101,16 @@ def final_objects(run: RunView) -> list[dict[str, Any]]:
 
 
 def responses(run: RunView) -> list[dict[str, Any]]:
-    """Every robot's normalised step response (the paper's figure 5)."""
+    """Every robot's normalised step response (the paper's figure 5; a run too long to
+    hold: its envelope)."""
     out = []
-    t = np.array(run.times)
     for i, rb in enumerate(run.robots):
-        poses = np.array(run.samples[i])
+        t, response = run.poses.response(i)
         out.append(
             {
                 "name": rb.name,
-                "t": t[: len(poses)],
-                "response": normalised_response(poses, rb.start, rb.goal),
+                "t": t,
+                "response": response,
                 "time_to_goal": run.reached_at[i],
             }
         )

@@ -25,36 +25,24 @@ from robotsim.mobile.build import build_mobile, make_controller
 from robotsim.mobile.contacts import ForbiddenContacts
 from robotsim.mobile.formation import at_goal, formation_of
 from robotsim.mobile.load import RobotSetup, load_mobile
-from robotsim.mobile.metrics import axis_overshoot_pct, overshoot, path_length
+from robotsim.mobile.poselog import PoseLog
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
+from robotsim.mobile.sizing import check_run_budget, check_run_disk
 from robotsim.physics import World
 from robotsim.run_io import RunOptions, RunRecorder, opened_recorder
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
-__all__ = ["SIGNALS", "MobileRun", "open_mobile", "run_mobile", "run_scenario"]
+__all__ = [
+    "SIGNALS",
+    "MobileRun",
+    "check_run_budget",
+    "open_mobile",
+    "run_mobile",
+    "run_scenario",
+]
 
 SIGNALS = ("x", "y", "theta", "vx", "vy", "w", "cmd_vx", "cmd_vy", "cmd_w", "clearance")
-
-
-# Bytes a run holds per control tick: its time (a float in a list) and, per robot, a
-# pose array (3 floats + the array object) in a list, then the arrays the report builds.
-_TICK_BYTES = 32
-_ROBOT_TICK_BYTES = 8 + 136 + 3 * 24
-
-
-def check_run_budget(duration: float, tick: float, robots: int) -> None:
-    """Refuse a run whose samples would not fit the memory budget
-    (:mod:`robotsim.budget`), before stepping: ``duration`` and ``tick`` in s."""
-    from robotsim import budget
-
-    ticks = duration / tick
-    budget.check(
-        f"a mobile run of {duration:g} s ({ticks:.3g} control ticks of {tick:g} s, "
-        f"{robots} robot{'s' if robots != 1 else ''})",
-        ticks * (_TICK_BYTES + robots * _ROBOT_TICK_BYTES),
-        "give a shorter duration (duration: in the file, or --duration)",
-    )
 
 
 class MobileRun:
@@ -91,9 +79,8 @@ class MobileRun:
         self.record_every = max(1, round(sc.record_rate and (1.0 / sc.record_rate) / self.tick))
         self._setup_contacts()
         n = len(robots)
-        # per robot, the pose (x, y, theta) at each control tick
-        self.samples: list[list[tuple[float, float, float]]] = [[] for _ in range(n)]
-        self.times: list[float] = []
+        # the poses (x, y, theta) of every robot at each control tick, memory bounded
+        self.poses = PoseLog([rb.start for rb in robots], [rb.goal for rb in robots])
         self.reached_at: list[float | None] = [None] * n
         self.collisions = [0] * n
         self._touching = self.contacts._none
@@ -139,6 +126,7 @@ class MobileRun:
         rec = self.recorder
         tick = self.tick
         obs = self._obs_xyr
+        row: list[float] = []
         for i, (rb, base, ctrl) in enumerate(zip(self.robots, self.bases, self.controllers)):
             x, y, th = base.pose_xyt()
             if self.reached_at[i] is None and self._at_goal(i, x, y, th):
@@ -161,11 +149,11 @@ class MobileRun:
                 cmd = ctrl.limiter.limit(np.asarray(held, dtype=np.float64).tolist(), tick)
             base.set_twist_xyw(*cmd)
             self._cmd[i] = cmd
-            self.samples[i].append((x, y, th))
+            row += (x, y, th)
             if record and rec is not None:
                 vals = [x, y, th, *base.twist_xyw(), *cmd, gap if gap < math.inf else -1.0]
                 rec.signal(rb.name, t, SIGNALS, vals)
-        self.times.append(t)
+        self.poses.add(t, row)
         self.world.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
@@ -219,7 +207,7 @@ class MobileRun:
 
     def run(self, duration: float | None = None, progress: Any = None) -> None:
         total = self.sc.duration if duration is None else float(duration)
-        check_run_budget(total, self.tick, len(self.robots))
+        check_run_budget(total, self.tick, len(self.robots), self.formation is not None)
         ticks = round(total / self.tick)
         t0 = time.perf_counter()
         for k in range(ticks):
@@ -236,10 +224,22 @@ class MobileRun:
                 progress(k, ticks)
         self.wall_time += time.perf_counter() - t0
 
+    @property
+    def samples(self) -> list[np.ndarray]:
+        """Per robot, its poses ``(K, 3)`` (x, y, theta) at every control tick (a run
+        too long to hold: its envelope, :class:`~robotsim.mobile.poselog.PoseLog`)."""
+        return [self.poses.poses(i)[1] for i in range(len(self.robots))]
+
+    @property
+    def times(self) -> np.ndarray:
+        """The control ticks' times ``(K,)`` (s) (a run too long to hold: the first
+        robot's envelope times)."""
+        return self.poses.poses(0)[0] if self.robots else np.zeros(0)
+
     def results(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for i, rb in enumerate(self.robots):
-            poses = np.array(self.samples[i]) if self.samples[i] else rb.start[None, :]
+            metrics = self.poses.metrics(i)
             final = self.bases[i].pose()
             err = float(np.hypot(*(rb.goal[:2] - final[:2])))
             clear = self.min_clearance[i]
@@ -247,9 +247,9 @@ class MobileRun:
                 "model": rb.spec.model,
                 "reached_goal": self.reached_at[i] is not None,
                 "time_to_goal": self.reached_at[i],
-                "path_length": path_length(poses[:, :2]),
-                "overshoot": overshoot(poses[:, :2], rb.start, rb.goal),
-                "overshoot_pct": axis_overshoot_pct(poses, rb.start, rb.goal),
+                "path_length": metrics["path_length"],
+                "overshoot": metrics["overshoot"],
+                "overshoot_pct": metrics["overshoot_pct"],
                 "min_obstacle_clearance": clear if math.isfinite(clear) else None,
                 "collisions": self.collisions[i],
                 "final_pose": [float(final[0]), float(final[1]), float(final[2])],
@@ -292,7 +292,11 @@ def run_mobile(
     ``commands`` table in real time (docs/commands.md; needs a recording run store)."""
     sc, robots, obstacles = load_mobile(data, source, seed)
     run = MobileRun(sc, robots, obstacles, source, seed, recorder)
+    total = sc.duration if duration is None else float(duration)
+    check_run_budget(total, run.tick, len(run.robots), run.formation is not None)
     if recorder is not None:
+        period = run.record_every * run.tick
+        check_run_disk(total, period, len(run.robots), len(SIGNALS), recorder)
         recorder.start_run(
             sc.name, {"file": source, "duration": duration or sc.duration}, seed=run.seed
         )

@@ -14,6 +14,7 @@ from robotsim.model.robot import RobotModel
 
 if TYPE_CHECKING:
     from robotsim.mobile.formation import Formation
+    from robotsim.mobile.poselog import PoseLog
     from robotsim.physics import Scene, World
 
 __all__ = ["RobotSetup", "RunView"]
@@ -34,17 +35,16 @@ class RobotSetup:
 
 class RunView(Protocol):
     """A mobile run as the report reads it: the scenario and robots, the obstacles
-    ``(n, 3)`` (x, y, radius in m), the poses ``(x, y, theta)`` sampled per robot at
-    ``times`` (s), when each reached its goal (s, or None), the physics world and
-    scene, the control tick (s), the wall time (s), the formation (or None) and the
-    robot-robot contact episodes."""
+    ``(n, 3)`` (x, y, radius in m), the poses ``(x, y, theta)`` of every robot at each
+    control tick (a :class:`~robotsim.mobile.poselog.PoseLog`), when each reached its
+    goal (s, or None), the physics world and scene, the control tick (s), the wall time
+    (s), the formation (or None) and the robot-robot contact episodes."""
 
     sc: MobileScenario
     robots: list[RobotSetup]
     obstacles: np.ndarray
     seed: int
-    samples: list[list[tuple[float, float, float]]]  # (x, y, theta) per control tick
-    times: list[float]
+    poses: PoseLog
     reached_at: list[float | None]
     scene: Scene
     world: World
