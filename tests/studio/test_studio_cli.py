@@ -102,3 +102,30 @@ def test_a_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
+
+
+def test_ctrl_c_right_after_the_url_is_a_normal_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C while the serving loop is still starting (the URL is already printed)
+    stops the page like any other Ctrl+C: no half-started thread to join, no abort.
+    The interrupt is raised inside ``Studio.start`` just after its thread exists."""
+    import threading
+
+    from robotsim.cli.studio_page import serve_page
+    from robotsim.studio import Studio
+
+    studio = Studio(port=_free_port(), root=tmp_path)
+    real_start = threading.Thread.start
+
+    def interrupted_start(self: threading.Thread) -> None:
+        if self.name == "studio-loop":
+            raise KeyboardInterrupt
+        real_start(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(threading.Thread, "start", interrupted_start)
+        serve_page(studio, "studio", "127.0.0.1", studio.port, no_token=False)
+    studio.stop()  # a second stop does nothing more
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", studio.port), timeout=2).close()

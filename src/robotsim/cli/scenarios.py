@@ -9,6 +9,7 @@ from robotsim.cli.common import echo_json
 
 __all__ = ["register"]
 
+
 def _run_with(runs_as: str) -> str:
     """The command that runs a shipped file: the scenario kind's, or motion play."""
     from robotsim.scenario.kinds import KINDS

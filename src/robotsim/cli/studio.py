@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from robotsim.cli.studio_page import announce_page, page_options
+from robotsim.cli.studio_page import page_options, serve_page
 
 __all__ = ["register"]
 
@@ -36,8 +36,7 @@ def studio_cmd(target: str | None, port: int, host: str, root: str | None, no_to
         studio.stop()
         raise
     click.echo(f"robotsim studio: {studio.title}")
-    announce_page(studio, "studio", host, port, no_token)
-    studio.serve_forever()
+    serve_page(studio, "studio", host, port, no_token)
 
 
 def register(group: click.Group) -> None:

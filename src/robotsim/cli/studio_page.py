@@ -13,7 +13,7 @@ import click
 if TYPE_CHECKING:
     from robotsim.studio.app import Studio
 
-__all__ = ["LOOPBACK", "announce_page", "page_options"]
+__all__ = ["LOOPBACK", "announce_page", "page_options", "serve_page"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -56,3 +56,14 @@ def announce_page(studio: Studio, command: str, host: str, port: int, no_token: 
     note = "" if studio.port == port else f" (port {port} was busy)"
     click.echo(f"robotsim {command}: the page reads and writes files in {studio.workspace.root}")
     click.echo(f"robotsim {command}: open {studio.url} in a browser{note}; Ctrl+C stops")
+
+
+def serve_page(studio: Studio, command: str, host: str, port: int, no_token: bool) -> None:
+    """Announce the page (:func:`announce_page`) and serve it until Ctrl+C. A Ctrl+C
+    that comes as soon as the URL is printed, before the serving loop is entered, is
+    the same normal stop (exit 0), not an abort."""
+    try:
+        announce_page(studio, command, host, port, no_token)
+        studio.serve_forever()
+    except KeyboardInterrupt:
+        studio.stop()

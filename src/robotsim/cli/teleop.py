@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from robotsim.cli.studio_page import announce_page, page_options
+from robotsim.cli.studio_page import announce_page, page_options, serve_page
 
 if TYPE_CHECKING:
     from robotsim.hands.teleop import HandsTeleop
@@ -183,10 +183,10 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
     except BaseException:
         studio.stop()
         raise
-    announce_page(studio, "teleop", host, port, no_token)
     if duration is None:
-        studio.serve_forever()
+        serve_page(studio, "teleop", host, port, no_token)
         return
+    announce_page(studio, "teleop", host, port, no_token)
     studio.start()
     try:
         time.sleep(duration)

@@ -186,6 +186,7 @@ class Studio:
         self._updates = 0
         self._listeners: dict[str, list[Callable[[], None]]] = {}
         self._stop = threading.Event()
+        self._stopped = False
         self._thread: threading.Thread | None = None
         self.errors: list[str] = []
         self._objects: list[viser.SceneNodeHandle] = []  # nodes removed with the scene
@@ -339,23 +340,28 @@ class Studio:
         """Start the update loop (a daemon thread)."""
         if self._thread is None:
             self._stop.clear()
-            self._thread = threading.Thread(target=self._loop, name="studio-loop", daemon=True)
-            self._thread.start()
+            thread = threading.Thread(target=self._loop, name="studio-loop", daemon=True)
+            thread.start()  # kept only once started: a Ctrl+C in between leaves none to join
+            self._thread = thread
 
     def stop(self) -> None:
+        """Stop the loop and the server; calling it again does nothing more."""
         self._stop.set()
         self.pacer.stop()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
+        if self._stopped:
+            return
+        self._stopped = True
         self.live.close()
         with contextlib.redirect_stdout(io.StringIO()):  # viser says "Server stopped"
             self.server.stop()
 
     def serve_forever(self) -> None:
         """Start the loop and block until Ctrl+C (or :meth:`stop` from another thread)."""
-        self.start()
         try:
+            self.start()
             while not self._stop.wait(0.5):
                 pass
         except KeyboardInterrupt:
