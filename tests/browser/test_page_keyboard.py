@@ -25,6 +25,23 @@ from robotsim.studio.panels import Tab, default_tabs
 pytestmark = pytest.mark.browser
 
 
+def _settled_camera(client, still_s: float = 1.5, timeout_s: float = 60.0) -> np.ndarray:
+    """The client's camera position once it has not changed for ``still_s`` seconds
+    (the studio's initial framing and the page's resize reach it at their own pace on a
+    loaded machine)."""
+    last = np.array(client.camera.position)
+    since = time.monotonic()
+    deadline = since + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = np.array(client.camera.position)
+        if not np.allclose(now, last, atol=1e-9):
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= still_s:
+            break
+    return last
+
+
 def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
     sim = make_sim(default_scene(load_robot("dual_arm_hands")), "kinematic", 1 / 60, None)
     keys = BrowserKeyboard("127.0.0.1")
@@ -60,8 +77,7 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
             deadline = time.monotonic() + 60  # the page reports its camera
             while client.camera._state.update_timestamp == 0.0 and time.monotonic() < deadline:
                 time.sleep(0.05)
-            page.wait_for_timeout(1500)  # and settles
-            camera = np.array(client.camera.position)
+            camera = _settled_camera(client)  # the page's first camera moves are over
             page.keyboard.down("w")
             # the panel shows the held key live
             page.get_by_text("held: W").first.wait_for(timeout=60_000)
