@@ -13,7 +13,8 @@ the latest time (s) it can show without simulating further (the whole run for a
 precomputed one, the last simulated tick for a live one), and ``show_at(studio, t)``,
 which shows the state at a time ``t <= recorded_end()``; its ``step`` replays recorded
 times the same way and simulates only beyond them. :class:`FrameLog` is the per-tick
-recording the live drivers keep.
+recording the live drivers keep, bounded by a share of the memory budget (past it, it
+keeps every second frame: the whole run stays scrubbable, at a coarser resolution).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from robotsim.studio.interface import Driver
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
-__all__ = ["Driver", "FrameLog", "PoseTour", "recorded_end"]
+__all__ = ["FRAME_LOG_SHARE", "Driver", "FrameLog", "PoseTour", "frame_bytes", "recorded_end"]
 
 
 def recorded_end(driver: object) -> float | None:
@@ -39,14 +40,49 @@ def recorded_end(driver: object) -> float | None:
     return float(end())
 
 
+#: The share of the memory budget (:mod:`robotsim.budget`) a :class:`FrameLog` may take.
+FRAME_LOG_SHARE = 8
+
+
+def frame_bytes(frame: Any) -> int:
+    """About how many bytes ``frame`` holds: its NumPy arrays' data and some overhead
+    per object (dicts, tuples and lists of them are walked)."""
+    if isinstance(frame, np.ndarray):
+        return int(frame.nbytes) + 112
+    if isinstance(frame, dict):
+        return 64 + sum(frame_bytes(v) + 56 for v in frame.values())
+    if isinstance(frame, tuple | list):
+        return 56 + sum(frame_bytes(v) + 8 for v in frame)
+    return 32
+
+
 class FrameLog:
     """What a live driver showed at each tick, to show it again: ``add(t, frame)``
     appends the frame of time ``t`` (s, increasing); ``at(t)`` returns the frame of the
-    latest recorded time not after ``t`` (the first one before it)."""
+    latest recorded time not after ``t`` (the first one before it).
 
-    def __init__(self) -> None:
+    The log is bounded: past ``max_bytes`` (default: an eighth of the memory budget,
+    256 MB of the default 2 GB) it thins itself, keeping every second frame, and from
+    then on records only every ``stride``-th tick (the stride doubles at each thinning),
+    so a studio left playing for hours stays scrubbable over the whole run at a coarser
+    resolution. The time slider then still spans the whole run, and a time ``t`` shows
+    the recorded frame at or just before it: at most ``stride - 1`` ticks earlier
+    (:attr:`resolution` seconds, about); the latest tick is always kept exactly, and a
+    Play after a scrub replays at that resolution up to the latest tick."""
+
+    def __init__(self, max_bytes: int | None = None) -> None:
+        if max_bytes is None:
+            from robotsim import budget
+
+            max_bytes = budget.current_budget() // FRAME_LOG_SHARE
+        self.max_bytes = int(max_bytes)
         self.times: list[float] = []
         self.frames: list[Any] = []
+        self._index: list[int] = []  # the tick number of each kept frame
+        self._bytes: list[int] = []
+        self.nbytes = 0  # the kept frames' size, about
+        self.stride = 1  # ticks between kept frames (the latest is always kept)
+        self.count = 0  # frames added
 
     def __len__(self) -> int:
         return len(self.times)
@@ -56,11 +92,44 @@ class FrameLog:
         """The last recorded time (s); 0 when empty."""
         return self.times[-1] if self.times else 0.0
 
+    @property
+    def resolution(self) -> float:
+        """The largest gap (s) between two kept frames (0 while fewer than two)."""
+        if len(self.times) < 2:
+            return 0.0
+        return float(np.max(np.diff(self.times)))
+
     def add(self, t: float, frame: Any) -> None:
         if self.times and t <= self.times[-1] + 1e-12:
             raise ValueError(f"frame time {t} s is not after the last one ({self.times[-1]} s)")
+        if self._index and self._index[-1] % self.stride:
+            self._pop()  # the latest frame was kept only for being the latest
+        size = frame_bytes(frame)
         self.times.append(float(t))
         self.frames.append(frame)
+        self._index.append(self.count)
+        self._bytes.append(size)
+        self.nbytes += size
+        self.count += 1
+        while self.nbytes > self.max_bytes and len(self.times) > 2:
+            self._thin()
+
+    def _pop(self) -> None:
+        self.times.pop()
+        self.frames.pop()
+        self._index.pop()
+        self.nbytes -= self._bytes.pop()
+
+    def _thin(self) -> None:
+        """Keep every second kept frame (and the latest): the stride doubles."""
+        self.stride *= 2
+        last = len(self.times) - 1
+        keep = [k for k, i in enumerate(self._index) if i % self.stride == 0 or k == last]
+        self.times = [self.times[k] for k in keep]
+        self.frames = [self.frames[k] for k in keep]
+        self._index = [self._index[k] for k in keep]
+        self._bytes = [self._bytes[k] for k in keep]
+        self.nbytes = sum(self._bytes)
 
     def covers(self, t: float) -> bool:
         """Is time ``t`` (s) inside the recording?"""
@@ -75,6 +144,9 @@ class FrameLog:
     def clear(self) -> None:
         self.times.clear()
         self.frames.clear()
+        self._index.clear()
+        self._bytes.clear()
+        self.nbytes, self.stride, self.count = 0, 1, 0
 
 
 class PoseTour:

@@ -7,6 +7,12 @@ While the studio plays, the driver steps the controllers and the physics up to t
 simulated time. It copies every link's world pose from MuJoCo into the view and keeps
 the traces the Mobile panel plots: the path, the distance to the goal, the wheel speeds.
 Goals can be moved while it runs (:meth:`MobileDriver.set_goal`).
+
+Memory stays bounded while the studio plays: the run's poses fold past a bound
+(:mod:`robotsim.mobile.poselog`), the recorded link poses thin out past their share of
+the memory budget (:class:`~robotsim.studio.drivers.FrameLog`), and the traces keep at
+most :data:`TRACE_POINTS` points (past it every second one, from then on every
+``trace_stride``-th tick: the plots span the whole run at a coarser resolution).
 """
 
 from __future__ import annotations
@@ -25,7 +31,10 @@ from robotsim.studio.shapes import geometry_mesh
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
-__all__ = ["MobileDriver", "open_mobile"]
+__all__ = ["TRACE_POINTS", "MobileDriver", "open_mobile"]
+
+#: Points the Mobile panel's traces (distance to goal, wheel speeds) keep at most.
+TRACE_POINTS = 20_000
 
 FIELD_RGB = (95, 150, 95)
 OBSTACLE_RGB = (224, 112, 32)
@@ -54,7 +63,10 @@ class MobileDriver:
             for i, rb in enumerate(self.robots):
                 self.goals[rb.name] = goals[rb.name]
                 self.run.controllers[i].goal = goals[rb.name].copy()
-        self.t: list[float] = []
+        self.t: list[float] = []  # the traces: every trace_stride-th physics tick
+        self.ticks = 0  # physics ticks stepped
+        self.trace_stride = 1
+        self.trace_points = TRACE_POINTS
         self.error: dict[str, list[float]] = {rb.name: [] for rb in self.robots}
         self.wheels: dict[str, list[np.ndarray]] = {rb.name: [] for rb in self.robots}
         from robotsim.physics.drives import drive_kind, wheel_joints
@@ -161,6 +173,9 @@ class MobileDriver:
         run = self.run
         while run.world.time < min(t, self.duration) - 1e-9:
             run.step()
+            self.ticks += 1
+            if self.ticks % self.trace_stride:
+                continue
             self.t.append(run.world.time)
             for i, rb in enumerate(self.robots):
                 pose = run.bases[i].pose()
@@ -171,10 +186,20 @@ class MobileDriver:
                         [run.world.joint(f"{rb.name}/{j}").qd for j in self.wheel_names[rb.name]]
                     )
                 )
+            if len(self.t) > self.trace_points:
+                self._thin_traces()
         if t >= self.duration:
             self.finished = True
             studio.halt()
         self.apply(studio, t)
+
+    def _thin_traces(self) -> None:
+        """Keep every second point of the traces; from now on every second tick more."""
+        self.trace_stride *= 2
+        self.t = self.t[1::2]  # the points at multiples of the new stride
+        for rb in self.robots:
+            self.error[rb.name] = self.error[rb.name][1::2]
+            self.wheels[rb.name] = self.wheels[rb.name][1::2]
 
     def apply(self, studio: Studio, t: float = 0.0) -> None:
         """Copy the physics link poses into the robot views (recorded as time ``t``,

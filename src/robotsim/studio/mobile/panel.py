@@ -113,7 +113,7 @@ class MobilePanel:
 
     def on_clock(self) -> None:
         d = self.driver
-        if d is not None and len(d.t) != self._shown_ticks:
+        if d is not None and d.ticks != self._shown_ticks:
             self.refresh()
 
     def refresh(self, force: bool = False) -> None:
@@ -133,7 +133,7 @@ class MobilePanel:
                 wheels = np.array(d.wheels.get(self.robot.value, []))
                 names = d.wheel_names.get(self.robot.value, ())
                 traj = d.trajectories()
-                self._shown_ticks = len(d.t)
+                self._shown_ticks = d.ticks
             state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
             self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
             if len(t) >= 2:
