@@ -23,7 +23,10 @@ the Perram-Wertheim function (its maximiser ``lam`` gives ``n ~ M(lam)^-1 r`` wi
 
 Overlapping pairs (Perram-Wertheim maximum <= 1). ``F > 0`` on the sphere and may have
 several local minima; Newton is started from the ellipsoids' axes and the centre line
-and the smallest local minimum is kept.
+and the smallest local minimum is kept. After each run a certified lower bound
+(:mod:`robotsim.geometry._ellipsoid_bound`) may prove that ``F`` nowhere goes below the
+smallest minimum found (less ``1e-10`` of the pair's scale): the later starts, which
+could only find that minimum again or a larger one, are then skipped.
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ import math
 import numpy as np
 from numba import njit
 
+from robotsim.geometry._ellipsoid_bound import overlap_depth_bound_holds
+from robotsim.geometry._sphere_frame import FASTMATH as _FM
+from robotsim.geometry._sphere_frame import matT as _matT
+from robotsim.geometry._sphere_frame import tangents as _tangents
+
 __all__ = ["ellipsoid_pairs"]
 
 _RUNS = 4  # Newton starts for overlapping pairs...
 _RUNS_FLAT = 6  # ...and when an ellipsoid's axes differ more than _FLAT times
 _FLAT = 20.0
-_FM = {"nsz", "arcp", "contract", "afn", "reassoc"}
+_BOUND_MARGIN = 1e-10  # x scale: how far below a found minimum the depth bound may be
 
 
 @njit(cache=True, inline="always", fastmath=_FM)
@@ -66,29 +74,6 @@ def _F(LA, LB, r0, r1, r2, n0, n1, n2):  # type: ignore[no-untyped-def]
         math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
         + math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
         - (n0 * r0 + n1 * r1 + n2 * r2)
-    )
-
-
-@njit(cache=True, inline="always", fastmath=_FM)
-def _tangents(n0, n1, n2):  # type: ignore[no-untyped-def]
-    if abs(n0) < 0.9:
-        a0, a1, a2 = 1.0, 0.0, 0.0
-    else:
-        a0, a1, a2 = 0.0, 1.0, 0.0
-    d = a0 * n0 + a1 * n1 + a2 * n2
-    t0, t1, t2 = a0 - d * n0, a1 - d * n1, a2 - d * n2
-    k = 1.0 / math.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
-    t0, t1, t2 = t0 * k, t1 * k, t2 * k
-    return t0, t1, t2, n1 * t2 - n2 * t1, n2 * t0 - n0 * t2, n0 * t1 - n1 * t0
-
-
-@njit(cache=True, inline="always", fastmath=_FM)
-def _matT(L, n0, n1, n2):  # type: ignore[no-untyped-def]
-    """``L^T n``."""
-    return (
-        L[0, 0] * n0 + L[1, 0] * n1 + L[2, 0] * n2,
-        L[0, 1] * n0 + L[1, 1] * n1 + L[2, 1] * n2,
-        L[0, 2] * n0 + L[1, 2] * n1 + L[2, 2] * n2,
     )
 
 
@@ -336,11 +321,14 @@ def _fill_S(L, S):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, fastmath=_FM, nogil=True)
-def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: ignore[no-untyped-def]
+def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal, all_starts=False):  # type: ignore[no-untyped-def]
     """Signed distance of ``N`` ellipsoid pairs (see the module docstring).
 
     Inputs ``(N,3)``, ``(N,3,3)``, ``(N,3)`` per side; outputs ``dist (N,)``,
     ``pA, pB, normal (N,3)`` filled in place. Returns the number of overlapping pairs.
+    ``all_starts``: run every Newton start of an overlapping pair even once the depth
+    bound (:mod:`._ellipsoid_bound`) proves the minimum found global (the reference
+    the tests compare the early stop against).
     """
     N = dist.shape[0]
     LA = np.empty((3, 3))
@@ -384,7 +372,25 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal):  # type: 
         else:
             noverlap += 1
             n0, n1, n2, f = _overlap(
-                LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand, fc, used, found0
+                LA,
+                LB,
+                SA,
+                SB,
+                RA,
+                RB,
+                radA,
+                radB,
+                i,
+                r0,
+                r1,
+                r2,
+                rn,
+                scale,
+                cand,
+                fc,
+                used,
+                found0,
+                not all_starts,
             )
         _, _, _, _, ga0, ga1, ga2 = _support(LA, n0, n1, n2)
         _, _, _, _, gb0, gb1, gb2 = _support(LB, n0, n1, n2)
@@ -420,7 +426,9 @@ def _pair_cands(cand, fc, k, x0, x1, x2, g, r0, r1, r2):  # type: ignore[no-unty
 
 
 @njit(cache=True, fastmath=_FM)
-def _overlap(LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand, fc, used, found0):  # type: ignore[no-untyped-def]
+def _overlap(
+    LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand, fc, used, found0, prove
+):  # type: ignore[no-untyped-def]
     """Global minimum of F > 0 on the sphere: Newton from the best start directions.
 
     Candidates are +-axes of both ellipsoids and +-r; Newton runs from the best
@@ -538,4 +546,13 @@ def _overlap(LA, LB, SA, SB, RA, RB, radA, radB, i, r0, r1, r2, rn, scale, cand,
         if f < best_f:
             best_f = f
             b0, b1, b2 = m0, m1, m2
+        if (
+            prove
+            and _run < runs - 1
+            and best_f > 0.0
+            and overlap_depth_bound_holds(
+                LA, LB, r0, r1, r2, b0, b1, b2, best_f, best_f - _BOUND_MARGIN * scale
+            )
+        ):
+            break  # F >= best_f - margin everywhere: no later start can do better
     return b0, b1, b2, best_f
