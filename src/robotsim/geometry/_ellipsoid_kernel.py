@@ -543,9 +543,10 @@ def _overlap(
         found0[nfound, 1] = m1
         found0[nfound, 2] = m2
         nfound += 1
-        if f < best_f:
-            best_f = f
-            b0, b1, b2 = m0, m1, m2
+        if not f < best_f:
+            continue  # same best minimum: the bound was already tried on it
+        best_f = f
+        b0, b1, b2 = m0, m1, m2
         if (
             prove
             and _run < runs - 1
