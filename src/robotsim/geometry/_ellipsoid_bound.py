@@ -65,17 +65,29 @@ def overlap_depth_bound_holds(LA, LB, r0, r1, r2, n0, n1, n2, f, rho):  # type: 
     nb = math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
     ha0, ha1, ha2 = a0 / na, a1 / na, a2 / na
     hb0, hb1, hb2 = b0 / nb, b1 / nb, b2 / nb
-    # Q0: the rotation about a x b carrying a/|a| onto b/|b| (Rodrigues)
+    # Q0: a rotation carrying a/|a| onto b/|b| (any will do: the turn about a below
+    # picks the best of them). Rodrigues about a x b when the angle is below 90
+    # degrees; otherwise onto -b/|b| that way, then half a turn about an axis normal
+    # to b (both steps well conditioned)
     c = ha0 * hb0 + ha1 * hb1 + ha2 * hb2
-    if not c > -0.9:
-        return False
-    v0 = ha1 * hb2 - ha2 * hb1
-    v1 = ha2 * hb0 - ha0 * hb2
-    v2 = ha0 * hb1 - ha1 * hb0
+    sg = 1.0 if c >= 0.0 else -1.0
+    c *= sg
+    v0 = sg * (ha1 * hb2 - ha2 * hb1)
+    v1 = sg * (ha2 * hb0 - ha0 * hb2)
+    v2 = sg * (ha0 * hb1 - ha1 * hb0)
     k = 1.0 / (1.0 + c)
     q00, q01, q02 = c + k * v0 * v0, k * v0 * v1 - v2, k * v0 * v2 + v1
     q10, q11, q12 = k * v1 * v0 + v2, c + k * v1 * v1, k * v1 * v2 - v0
     q20, q21, q22 = k * v2 * v0 - v1, k * v2 * v1 + v0, c + k * v2 * v2
+    if sg < 0.0:
+        # H = 2 u u^T - I, u normal to b: H (-b) = b; Q0 <- H Q0
+        u0, u1, u2, _, _, _ = tangents(hb0, hb1, hb2)
+        w0 = 2.0 * (u0 * q00 + u1 * q10 + u2 * q20)
+        w1 = 2.0 * (u0 * q01 + u1 * q11 + u2 * q21)
+        w2 = 2.0 * (u0 * q02 + u1 * q12 + u2 * q22)
+        q00, q01, q02 = u0 * w0 - q00, u0 * w1 - q01, u0 * w2 - q02
+        q10, q11, q12 = u1 * w0 - q10, u1 * w1 - q11, u1 * w2 - q12
+        q20, q21, q22 = u2 * w0 - q20, u2 * w1 - q21, u2 * w2 - q22
     # the turn about a: maximise sum_t x_t . R y_t over the sphere's tangents t of n,
     # x_t, y_t the normal parts of L_A^T t / |a| and Q0^T L_B^T t / |b| in a frame (e, g)
     t0, t1, t2, s0, s1, s2 = tangents(n0, n1, n2)
