@@ -116,3 +116,20 @@ def test_the_bound_holds_where_it_says_so_and_refuses_local_minima() -> None:
                         LA, LB, *r, m0, m1, m2, fm, fm - 1e-10 * scale
                     )
     assert proved > 100 and refused > 20
+
+
+def test_the_kernel_records_the_files_it_compiles_in() -> None:
+    """Numba's cache of ``_ellipsoid_kernel.py`` is keyed on that file alone; the hash
+    of the modules it compiles in must be updated there after they change."""
+    import hashlib
+    from pathlib import Path
+
+    from robotsim.geometry import _ellipsoid_kernel
+
+    here = Path(_ellipsoid_kernel.__file__).parent
+    sha = hashlib.sha1()
+    for name in ("_ellipsoid_bound.py", "_sphere_frame.py"):
+        sha.update((here / name).read_bytes())
+    assert _ellipsoid_kernel.COMPILED_IN_SHA1 == sha.hexdigest(), (
+        f"set COMPILED_IN_SHA1 = {sha.hexdigest()!r} in {_ellipsoid_kernel.__file__}"
+    )

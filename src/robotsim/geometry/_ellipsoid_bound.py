@@ -13,7 +13,8 @@ same function for the single ellipsoid ``E = M (unit ball)`` against the point `
 ``E = {x : x^T T^-1 x <= 1}``, ``T = M M^T``, and the S-lemma proves that when, for some
 ``tau >= 0``, ``1 - x^T T^-1 x - tau (rho^2 - |x - r|^2) >= 0`` for every ``x``: with
 ``W = tau T - I``, ``W`` positive definite and the Schur complement
-``1 + tau (|r|^2 - rho^2) - tau^2 r^T W^-1 T r >= 0``.
+``1 + tau (|r|^2 - rho^2) - tau^2 r^T W^-1 T r``, which is ``1 - tau rho^2 -
+tau r^T W^-1 r`` (``tau W^-1 T = I + W^-1``), not negative.
 
 Choosing ``Q``. ``G = F`` at ``n`` exactly when ``Q`` carries ``a = L_A^T n`` onto the
 direction of ``b = L_B^T n`` (a rotation about ``a x b``), and ``G`` then also curves
@@ -21,8 +22,9 @@ as much as ``F`` around ``n`` as the rotation about ``a`` allows: it is turned s
 ``Q^T`` maps the derivatives of ``b/|b|`` along the sphere onto those of ``a/|a|`` as
 well as possible (a 2-D Procrustes problem, one angle). ``tau = 1 / (f |M^T n|)`` is the
 multiplier of the tangency of ``B(r, f)`` and ``E`` at the minimum. Every test is a
-strict inequality with a rounding allowance, so a borderline case is not certified
-and the kernel simply runs its other starts.
+strict inequality with a rounding allowance that grows with ``W``'s condition number
+(thin ellipsoids, shallow overlaps), so a borderline case is not certified and the
+kernel simply runs its other starts.
 """
 
 from __future__ import annotations
@@ -136,10 +138,12 @@ def overlap_depth_bound_holds(LA, LB, r0, r1, r2, n0, n1, n2, f, rho):  # type: 
     t11 = y0 * y0 + y1 * y1 + y2 * y2
     t12 = y0 * z0 + y1 * z1 + y2 * z2
     t22 = z0 * z0 + z1 * z1 + z2 * z2
-    tau = 1.0 / (f * (na + nb))
-    w00, w01, w02 = tau * t00 - 1.0, tau * t01, tau * t02
-    w11, w12, w22 = tau * t11 - 1.0, tau * t12, tau * t22 - 1.0
-    big = tau * (t00 + t11 + t22)
+    h_sum = na + nb
+    if not f - rho > 1e-13 * h_sum:
+        return False  # Q is orthogonal to rounding: F >= G holds to ~1e-16 (|a| + |b|)
+    p = f * h_sum  # 1 / tau
+    w00, w01, w02 = t00 - p, t01, t02  # W / tau = T - I / tau
+    w11, w12, w22 = t11 - p, t12, t22 - p
     c00 = w11 * w22 - w12 * w12
     c01 = w02 * w12 - w01 * w22
     c02 = w01 * w12 - w02 * w11
@@ -147,17 +151,20 @@ def overlap_depth_bound_holds(LA, LB, r0, r1, r2, n0, n1, n2, f, rho):  # type: 
     c12 = w01 * w02 - w00 * w12
     c22 = w00 * w11 - w01 * w01
     det = w00 * c00 + w01 * c01 + w02 * c02
-    # W positive definite (leading minors), with room for rounding
-    if not (w00 > 1e-12 * big and c22 > 1e-12 * big * big and det > 1e-12 * big * big * big):
+    tr = w00 + w11 + w22
+    if not (w00 > 0.0 and c22 > 0.0 and det > 0.0):
+        return False  # W not positive definite
+    # rounding: W^-1 carries the relative error of W's entries (~eps tr T) times
+    # |W^-1| <= tr^2 / det, and its own solve's, eps times cond(W) <= tr^3 / det
+    amp = 64.0 * 2.2e-16 * (tr + t00 + t11 + t22) * tr * tr / det
+    if not amp < 1e-3:
         return False
-    z0 = t00 * r0 + t01 * r1 + t02 * r2
-    z1 = t01 * r0 + t11 * r1 + t12 * r2
-    z2 = t02 * r0 + t12 * r1 + t22 * r2
-    ry = (
-        r0 * (c00 * z0 + c01 * z1 + c02 * z2)
-        + r1 * (c01 * z0 + c11 * z1 + c12 * z2)
-        + r2 * (c02 * z0 + c12 * z1 + c22 * z2)
+    # Schur complement: tau W^-1 T = I + W^-1 turns it into 1 - tau rho^2 - q with
+    # q = tau r^T W^-1 r = r^T (W / tau)^-1 r (no cancellation of tau |r|^2 terms);
+    # times 1 / tau: p - rho^2 - p q >= 0
+    q = (
+        r0 * (c00 * r0 + c01 * r1 + c02 * r2)
+        + r1 * (c01 * r0 + c11 * r1 + c12 * r2)
+        + r2 * (c02 * r0 + c12 * r1 + c22 * r2)
     ) / det
-    rr = r0 * r0 + r1 * r1 + r2 * r2
-    schur = 1.0 + tau * (rr - rho * rho) - tau * tau * ry
-    return schur > 1e-12 * (1.0 + tau * rr + tau * tau * abs(ry))
+    return p - rho * rho - p * q > amp * (p + rho * rho + p * abs(q))

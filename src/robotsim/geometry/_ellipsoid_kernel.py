@@ -25,8 +25,9 @@ Overlapping pairs (Perram-Wertheim maximum <= 1). ``F > 0`` on the sphere and ma
 several local minima; Newton is started from the ellipsoids' axes and the centre line
 and the smallest local minimum is kept. After each run a certified lower bound
 (:mod:`robotsim.geometry._ellipsoid_bound`) may prove that ``F`` nowhere goes below the
-smallest minimum found (less ``1e-10`` of the pair's scale): the later starts, which
-could only find that minimum again or a larger one, are then skipped.
+smallest minimum found (less ``1e-10`` of the pair's scale, at most ``1e-6`` of the
+minimum): the later starts, which could only find that minimum again or one within
+that margin, are then skipped.
 """
 
 from __future__ import annotations
@@ -43,10 +44,19 @@ from robotsim.geometry._sphere_frame import tangents as _tangents
 
 __all__ = ["ellipsoid_pairs"]
 
+# numba caches these kernels keyed on this file's time stamp alone, but they compile in
+# _ellipsoid_bound.py and _sphere_frame.py too: their SHA-1 is recorded here, and
+# tests/geometry/test_ellipsoid_bound.py fails until it is updated after an edit there
+# (which changes this file, so numba recompiles instead of loading a stale kernel)
+COMPILED_IN_SHA1 = "38a9355938de0957e6e156e14e159157fa31155f"
+
 _RUNS = 4  # Newton starts for overlapping pairs...
 _RUNS_FLAT = 6  # ...and when an ellipsoid's axes differ more than _FLAT times
 _FLAT = 20.0
-_BOUND_MARGIN = 1e-10  # x scale: how far below a found minimum the depth bound may be
+# how far below the best minimum f the depth bound may be: 1e-10 of the pair's scale,
+# at most 1e-6 of f (a shallow overlap, f ~ 1e-9 m, is left to every start)
+_BOUND_MARGIN = 1e-10
+_BOUND_MARGIN_REL = 1e-6
 
 
 @njit(cache=True, inline="always", fastmath=_FM)
@@ -552,7 +562,16 @@ def _overlap(
             and _run < runs - 1
             and best_f > 0.0
             and overlap_depth_bound_holds(
-                LA, LB, r0, r1, r2, b0, b1, b2, best_f, best_f - _BOUND_MARGIN * scale
+                LA,
+                LB,
+                r0,
+                r1,
+                r2,
+                b0,
+                b1,
+                b2,
+                best_f,
+                best_f - min(_BOUND_MARGIN * scale, _BOUND_MARGIN_REL * best_f),
             )
         ):
             break  # F >= best_f - margin everywhere: no later start can do better
