@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robotsim.recording import RunStatus, RunStore
+from robotsim.recording import Recorder, RunStatus, RunStore
 
 REPO = Path(__file__).resolve().parents[2]
 DT = 0.01  # simulated seconds per sample
@@ -90,3 +90,37 @@ def test_kill_9_right_after_the_first_sample_keeps_it(
         info = next(r for r in store.runs() if r.parameters.get("steps") == 1)
         tab = store.signals(info.id, "bot")
     np.testing.assert_array_equal(tab.column("k"), [0.0])
+
+
+def test_every_signal_returns_with_all_but_the_last_half_second_committed(
+    tmp_path: Path,
+) -> None:
+    """Whatever the writer thread does (its wall-clock flush is a minute away), when
+    ``signal`` returns everything up to 0.5 s of signal time before it is in the
+    database, seen from another connection: the first sample at once."""
+    db = str(tmp_path / "runs.sqlite")
+    dt = 0.01
+    with Recorder(db, flush_interval=60.0) as rec, RunStore(db) as store:
+        rid = rec.start_run("checkpoints")
+        for k in range(150):
+            rec.signal("bot", k * dt, ("k",), [k])
+            if k == 40:
+                rec.event(k * dt, "bump", "bot")
+            kept = store.signals(rid, "bot").column("k")
+            np.testing.assert_array_equal(kept, np.arange(kept.size))
+            assert kept.size >= 1 and kept[-1] * dt >= k * dt - 0.5 - 1e-9, (k, kept[-1])
+        assert [e["type"] for e in store.events(rid)] == ["bump"]
+
+
+def test_ctrl_c_during_a_commit_is_raised_after_it() -> None:
+    """A SIGINT arriving while the simulation thread commits is held until the rows
+    are in (then raised as usual), so Ctrl-C never drops a batch half-written."""
+    from robotsim.recording.recorder import _sigint_deferred
+
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with _sigint_deferred():
+            signal.raise_signal(signal.SIGINT)
+            done.append("after the signal")
+    assert done == ["after the signal"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -1,25 +1,31 @@
 """Writing a run: the :class:`Recorder` a simulation loop calls.
 
-The simulation thread only appends to an in-memory buffer (a ``deque`` append, no
-lock: a lock shared with the writer made the simulation wait for the writer's turn
-at the GIL); a writer thread commits the buffer every ``flush_interval`` seconds (0.5 s by default)
-in one transaction of batch inserts (``executemany`` on SQLite, ``COPY`` on
-PostgreSQL) and refreshes the run's heartbeat. So:
+The simulation thread only appends to in-memory buffers (a ``deque`` append, no
+lock); a writer thread commits them in one transaction of batch inserts (multi-row
+``INSERT`` on SQLite, ``COPY`` on PostgreSQL) when asked, or every ``flush_interval``
+seconds of wall time (0.5 s by default), and refreshes the run's heartbeat. Both
+threads use one database connection, under a lock. So:
 
 - a clean end, an exception or Ctrl-C (``KeyboardInterrupt``) flushes everything and
-  marks the run ``completed``, ``failed`` or ``interrupted``;
+  marks the run ``completed``, ``failed`` or ``interrupted`` (a Ctrl-C that arrives
+  while the simulation thread commits is raised after the commit);
 - a hard kill (SIGKILL, power cut) loses at most the last ``flush_interval`` seconds
   of wall time *and* at most ``2 * sim_flush_interval`` (0.5 s) of simulated time: the
   recorder notes a checkpoint every ``sim_flush_interval / 2`` seconds of signal time
-  and asks for a commit every ``sim_flush_interval``; before running on past a
-  checkpoint it makes sure that everything up to ``2 * sim_flush_interval`` minus that
-  spacing behind is committed, waiting for the writer if not, so a run faster than real
-  time cannot run ahead of the database. A commit has 0.375 s of simulated time to
-  land while the next one is asked for, so a fast run waits only when the writer
-  really falls behind. The very first sample is committed before
-  :meth:`Recorder.signal` returns, so a run killed right after it keeps its rows. The next
-  :class:`~robotsim.recording.store.RunStore` opened on the same database marks the
-  run ``interrupted`` (stale heartbeat or dead pid).
+  and asks the writer for a commit every ``sim_flush_interval``; before running on past
+  a checkpoint it makes sure that everything up to ``2 * sim_flush_interval`` minus that
+  spacing behind is committed. A commit asked of the writer has 0.375 s of simulated
+  time to land; when it has not, the simulation thread commits everything itself
+  (about 0.1-0.2 ms) instead of waiting for the writer thread to be scheduled and to
+  get the GIL, which on a loaded machine took milliseconds of wall time, several
+  checkpoints' worth for a run far ahead of real time (docs/performance.md). The very
+  first sample is committed before :meth:`Recorder.signal` returns, so a run killed
+  right after it keeps its rows. The next :class:`~robotsim.recording.store.RunStore`
+  opened on the same database marks the run ``interrupted`` (stale heartbeat or dead
+  pid).
+- On SQLite the committing connection never checkpoints the write-ahead log (a
+  checkpoint syncs the file to disk: milliseconds); the writer thread does, every
+  ``flush_interval``, on a connection of its own and without the GIL.
 
 Typical use::
 
@@ -34,18 +40,20 @@ Typical use::
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import io
 import json
 import os
 import platform
+import signal
 import socket
 import threading
 import time
 import warnings
 import weakref
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, repeat
 from typing import Any
 
@@ -112,12 +120,13 @@ class Recorder:
         if not sim_flush_interval > 0:
             raise InputError(f"sim_flush_interval must be > 0 s, got {sim_flush_interval}")
         self.sim_flush_interval = float(sim_flush_interval)
-        self._sim_mark: float | None = None  # signal time of the next commit request
-        self._sim_spacing = self.sim_flush_interval / 2  # signal time between requests
-        # checkpoints not committed yet: (signal time, number of items up to it)
+        self._sim_mark: float | None = None  # signal time of the next checkpoint
+        self._sim_spacing = self.sim_flush_interval / 2  # signal time between checkpoints
+        # checkpoints not known committed yet: (signal time, number of items up to it)
         self._requests: deque[tuple[float, int]] = deque()
-        self._asked_t = -np.inf  # signal time of the last checkpoint the writer was asked for
+        self._asked_t = -np.inf  # signal time of the last commit asked of the writer
         self._committed_t = -np.inf  # signal time up to which everything is committed
+        self._want = 0  # items the writer is asked to commit
         self.store = RunStore(db)
         self.engine = self.store.engine
         self.flush_interval = float(flush_interval)
@@ -132,15 +141,15 @@ class Recorder:
         self._new_channels: list[tuple[int, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
-        self._wake = threading.Event()
+        self._wake = threading.Event()  # a commit asked for, or finish()
         self._stop = False
-        self._flushed = threading.Condition()
-        # items (signal rows, blocks, events) appended so far, the number the writer has
-        # committed and the number asked to be committed: the writer notes the count
-        # before it drains the buffers, so a commit covers at least that many
+        # one connection, used by whichever thread commits, under this lock
+        self._io = threading.Lock()
+        self._raw: Any = None
+        self._last_commit = 0.0  # time.monotonic() of the last commit
+        # items (signal rows, blocks, events) appended so far and the number committed
         self._appended = 0
         self._committed = 0
-        self._want = 0
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
 
@@ -179,6 +188,11 @@ class Recorder:
                     insert(schema.run_tags),
                     [{"run_id": self.run_id, "key": k, "value": v} for k, v in self.tags.items()],
                 )
+        self._raw = self.engine.raw_connection()
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        if self._sqlite:  # the writer thread checkpoints the WAL (see _writer)
+            self._raw.driver_connection.execute("PRAGMA wal_autocheckpoint=0")
+        self._last_commit = time.monotonic()
         self.status = RunStatus.RUNNING
         self._thread = threading.Thread(
             target=self._writer, name=f"recorder-{self.run_id}", daemon=True
@@ -198,6 +212,7 @@ class Recorder:
         self._wake.set()
         if self._thread is not None:
             self._thread.join()
+        self._release_connection()
         end = time.time()
         err = self._error
         if err is not None:
@@ -221,6 +236,18 @@ class Recorder:
             _live.discard(self)
         if err is not None:
             raise RecordingError(f"run {self.run_id}: writer failed: {err}") from err
+
+    def _release_connection(self) -> None:
+        raw, self._raw = self._raw, None
+        if raw is None:
+            return
+        try:
+            if self._error is not None:
+                raw.invalidate()  # do not hand a broken connection back to the pool
+            else:
+                raw.close()
+        except Exception:  # the connection may already be gone with the server
+            pass
 
     def close(self) -> None:
         """Finish as ``interrupted`` if still running, then release the database."""
@@ -322,69 +349,65 @@ class Recorder:
 
     def _after_signal(self, t: float) -> None:
         """Commit the first sample now; then note a checkpoint every ``sim_flush_interval
-        / 2`` of signal time, ask the writer for a commit every ``sim_flush_interval``
-        and wait only when the committed data lag too far behind.
+        / 2`` of signal time, ask the writer for a commit every ``sim_flush_interval``,
+        and commit here when the committed data lag too far behind.
 
         Until the next checkpoint (signal time below ``t + spacing``) a kill may lose
         everything after the committed signal time, so that must reach
-        ``t + spacing - 2 * sim_flush_interval``: if it does not yet, wait for the oldest
-        checkpoint that covers it (the one just made when no older one does). A commit
-        asked for at ``t`` thus has ``2 * sim_flush_interval - spacing`` (0.375 s) of
-        signal time to land, and the writer commits once per ``sim_flush_interval``."""
+        ``t + spacing - 2 * sim_flush_interval``: a commit asked of the writer at ``t``
+        has ``2 * sim_flush_interval - spacing`` (0.375 s) of signal time to land. If it
+        has not, this thread commits everything itself instead of waiting for the
+        writer thread to be scheduled and to get the GIL (a run far ahead of real time
+        leaves the writer a few milliseconds of wall time; docs/performance.md)."""
         if self._sim_mark is None:
             self._sim_mark = t + self._sim_spacing
-            self.flush()
+            self._commit_here()
             self._committed_t = self._asked_t = t
             return
-        if not t >= self._sim_mark:  # also false for NaN
+        if not t >= self._sim_mark:  # also true for NaN
             return
         self._sim_mark = t + self._sim_spacing
         seq = self._appended
-        need = t + self._sim_spacing - 2.0 * self.sim_flush_interval
         checkpoints = self._requests
-        with self._flushed:
-            checkpoints.append((t, seq))
-            if t - self._asked_t >= self.sim_flush_interval - 1e-9 * abs(t):
-                self._ask(t, seq)
-            self._drop_committed()
-            if self._committed_t < need:  # back-pressure
-                ts, wanted = next(c for c in checkpoints if c[0] >= need)
-                if wanted > self._want:
-                    self._ask(ts, wanted)
-                self._flushed.wait_for(lambda: self._committed >= wanted or self._error is not None)
-                self._drop_committed()
-        if self._error is not None:
-            raise RecordingError(f"run {self.run_id}: writer failed: {self._error}")
-
-    def _ask(self, t: float, seq: int) -> None:
-        """Ask the writer to commit up to item ``seq`` (signal time ``t``)."""
-        self._asked_t = t
-        if seq > self._want:
+        checkpoints.append((t, seq))
+        if t - self._asked_t >= self.sim_flush_interval - 1e-9 * abs(t):
+            self._asked_t = t
             self._want = seq
-        self._wake.set()
+            self._wake.set()
+        self._drop_committed()
+        if self._committed_t < t + self._sim_spacing - 2.0 * self.sim_flush_interval:
+            self._commit_here()
+            self._drop_committed()
 
     def _drop_committed(self) -> None:
-        """Forget the requests the writer has committed (holding ``_flushed``)."""
+        """Forget the checkpoints committed (by either thread)."""
         requests, done = self._requests, self._committed
         while requests and requests[0][1] <= done:
             self._committed_t = requests.popleft()[0]
 
+    def _commit_here(self) -> None:
+        try:
+            self._commit()
+        except Exception as exc:
+            if self._error is None:
+                self._error = exc
+            raise RecordingError(f"run {self.run_id}: writer failed: {exc}") from exc
+
     def flush(self, timeout: float | None = 30.0) -> None:
-        """Block until everything recorded so far is committed."""
+        """Commit everything recorded so far, on the calling thread (waiting at most
+        ``timeout`` seconds for a commit of the writer's in progress)."""
         if self.status is not RunStatus.RUNNING:
             return
-        target = self._appended
-        with self._flushed:
-            if target > self._want:
-                self._want = target
-            self._wake.set()
-            ok = self._flushed.wait_for(
-                lambda: self._committed >= target or self._error is not None, timeout
-            )
+        if self._error is None:
+            try:
+                if not self._commit(-1.0 if timeout is None else timeout):
+                    raise RecordingError(f"run {self.run_id}: flush timed out after {timeout} s")
+            except RecordingError:
+                raise
+            except Exception as exc:
+                self._error = exc
         if self._error is not None:
             raise RecordingError(f"run {self.run_id}: {self._error}")
-        if not ok:
-            raise RecordingError(f"run {self.run_id}: flush timed out after {timeout} s")
 
     def _not_running(self) -> None:
         if self._error is not None:
@@ -395,40 +418,69 @@ class Recorder:
             else f"run {self.run_id} is finished"
         )
 
-    # -- the writer thread ------------------------------------------------------------
-    def _writer(self) -> None:
-        raw = None
+    # -- committing -------------------------------------------------------------------
+    def _commit(self, timeout: float = -1.0) -> bool:
+        """Commit everything appended so far in one transaction, on the calling thread;
+        False if the connection stayed busy ``timeout`` seconds (-1: wait)."""
+        if not self._io.acquire(timeout=timeout):
+            return False
         try:
-            raw = self.engine.raw_connection()
-            dbapi = raw.driver_connection
-            sqlite = self.engine.dialect.name == "sqlite"
+            if threading.current_thread() is threading.main_thread():
+                with _sigint_deferred():  # Ctrl-C must not lose the rows being written
+                    self._commit_locked()
+            else:
+                self._commit_locked()
+        finally:
+            self._io.release()
+        return True
+
+    def _commit_locked(self) -> None:
+        if self._error is not None:  # the connection is broken: never touch it again
+            raise self._error
+        covered = self._appended  # before draining: all of these are drained
+        sig, ev = _drain(self._sig), _drain(self._ev)
+        with self._lock:  # after the signals: their channels are all in here
+            chans, self._new_channels = self._new_channels, []
+        self._write(self._raw.driver_connection, self._sqlite, sig, ev, chans)
+        self._committed = covered
+        self._last_commit = time.monotonic()
+
+    def _writer(self) -> None:
+        """Commit when asked, when ``flush_interval`` of wall time passed without a
+        commit, and once more when :meth:`finish` asks. On SQLite, also checkpoint the
+        write-ahead log every ``flush_interval`` on a connection of its own (the
+        committing connection does not: a checkpoint syncs the file to disk, which the
+        simulation thread would wait for when it commits)."""
+        ckpt = None
+        try:
+            next_ckpt = time.monotonic() + self.flush_interval
             while True:
-                if self._committed >= self._want:  # nothing asked for: wait or time out
-                    self._wake.wait(self.flush_interval)
-                self._wake.clear()
+                now = time.monotonic()
+                due = self._last_commit + self.flush_interval
+                asked = self._want > self._committed
+                wait = (min(due, next_ckpt) if self._sqlite else due) - now
+                if wait > 0 and not asked and not self._stop:
+                    self._wake.wait(wait)
+                    self._wake.clear()
+                    continue
                 stopping = self._stop
-                covered = self._appended  # before draining: all of these are drained
-                sig, ev = _drain(self._sig), _drain(self._ev)
-                with self._lock:  # after the signals: their channels are all in here
-                    chans, self._new_channels = self._new_channels, []
-                self._write(dbapi, sqlite, sig, ev, chans)
-                with self._flushed:
-                    self._committed = covered
-                    self._flushed.notify_all()
+                if stopping or asked or now >= due:
+                    self._commit()
+                if self._sqlite and (stopping or now >= next_ckpt):
+                    if ckpt is None:
+                        ckpt = self.engine.raw_connection()
+                    ckpt.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    next_ckpt = time.monotonic() + self.flush_interval
                 if stopping:
                     break
         except BaseException as exc:  # reported to the simulation thread on its next call
-            self._error = exc
-            with self._flushed:
-                self._flushed.notify_all()
+            if self._error is None:
+                self._error = exc
         finally:
-            if raw is not None:
+            if ckpt is not None:
                 try:
-                    if self._error is not None:
-                        raw.invalidate()  # do not hand a broken connection back to the pool
-                    else:
-                        raw.close()
-                except Exception:  # the connection may already be gone with the server
+                    ckpt.close()
+                except Exception:  # closing after a failure: nothing more to do
                     pass
 
     def _write(
@@ -469,6 +521,31 @@ class Recorder:
             raise
         finally:
             cur.close()
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Hold a SIGINT (Ctrl-C) that arrives inside the block until its end, then hand
+    it to the handler that was in place (main thread only)."""
+    held: list[Any] = []
+    old = signal.getsignal(signal.SIGINT)
+    if old is None:  # a handler not installed from Python: leave it alone
+        yield
+        return
+    try:
+        signal.signal(signal.SIGINT, lambda sig, frame: held.append(frame))
+    except ValueError:  # not the main interpreter's main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if held:
+            if callable(old):
+                old(signal.SIGINT, held[0])
+            elif old == signal.SIG_DFL:
+                os.kill(os.getpid(), signal.SIGINT)
 
 
 def _drain(queue: deque[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
