@@ -23,14 +23,20 @@ our step loop over MuJoCo's.
 
 Medians of repeats, measurements of ours and the bare loop interleaved so machine load
 hits both alike. ``*_rtf_cpu`` divide by this process's CPU time instead of wall time
-(what the figure would be on an otherwise idle core).
+(what the figure would be on an otherwise idle core). ``*_rtf_unqueued`` (Linux) divide
+by the wall time less the time the simulation thread was ready to run but waited for a
+core (``/proc/self/task/TID/schedstat``): the figure on a machine that other processes
+do not load, waits for the writer thread and the database included; ``loadavg`` is the
+1-minute load average before and after the bench.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 import tempfile
+import threading
 import time
 from typing import Any
 
@@ -47,10 +53,19 @@ def _soccer_data() -> dict[str, Any]:
     return read_scenario_yaml("soccer_obstacles")  # the shipped scenario, by name
 
 
+def _queued_s() -> float:
+    """Seconds this thread has waited, ready to run, for a core (Linux; else 0)."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as f:
+            return int(f.read().split()[1]) * 1e-9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def _rtf(
     data: dict[str, Any], seconds: float, implicitfast: bool = False, record: bool = True
-) -> tuple[float, float]:
-    """(wall-clock RTF, CPU-time RTF) of a mobile scenario recording into the run
+) -> tuple[float, float, float]:
+    """(wall-clock RTF, CPU-time RTF, unqueued RTF) of a mobile scenario recording into the run
     store (SQLite, as ``robotsim run`` does by default; ``record=False``: no recording);
     ``implicitfast``: stepped with MuJoCo's ``implicitfast`` instead of the scene's
     own integrator (``auto``)."""
@@ -64,13 +79,15 @@ def _rtf(
         run = MobileRun(sc, robots, obstacles, recorder=rec)
         if implicitfast:
             run.world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
-        t0, c0 = time.perf_counter(), time.process_time()
+        q0, t0, c0 = _queued_s(), time.perf_counter(), time.process_time()
         run.run(seconds)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        queued = _queued_s() - q0
         if rec is not None:
             rec.finish("completed")
             rec.close()
-    return run.world.time / wall, run.world.time / max(cpu, 1e-9)
+    sim = run.world.time
+    return sim / wall, sim / max(cpu, 1e-9), sim / max(wall - queued, 1e-9)
 
 
 def _fleet(n: int, timestep: float) -> dict[str, Any]:
@@ -162,6 +179,7 @@ def _overhead(quick: bool) -> dict[str, float]:
 def run(quick: bool = False) -> dict[str, Any]:
     seconds = 5.0 if quick else 20.0
     repeats = 1 if quick else 3
+    load_before = _loadavg()
     data = _soccer_data()
     soccer, soccer_implicit, soccer_norec = [], [], []
     for _ in range(repeats):  # interleaved, so machine load hits all alike
@@ -182,6 +200,10 @@ def run(quick: bool = False) -> dict[str, Any]:
         "soccer_rtf_norec_cpu": statistics.median(s[1] for s in soccer_norec),
         "robots10_rtf_cpu": statistics.median(f[1] for f in fleet),
         "soccer_rtf_2ms": statistics.median(s[0] for s in soccer_2ms),
+        "soccer_rtf_unqueued": statistics.median(s[2] for s in soccer),
+        "soccer_rtf_norec_unqueued": statistics.median(s[2] for s in soccer_norec),
+        "soccer_rtf_2ms_unqueued": statistics.median(s[2] for s in soccer_2ms),
+        "robots10_rtf_unqueued": statistics.median(f[2] for f in fleet),
         **_overhead(quick),
         "soccer_sim_seconds": seconds,
         "soccer_timestep_s": float(data.get("timestep", 0.002)),
@@ -196,7 +218,15 @@ def run(quick: bool = False) -> dict[str, Any]:
         int(settled.world.model.opt.integrator)
     ]
     out["peers"] = _peers(settled, quick)
+    out["loadavg"] = [load_before, _loadavg()]
     return out
+
+
+def _loadavg() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # not available on this platform
+        return None
 
 
 def _peers(settled: Any, quick: bool) -> dict[str, Any]:
