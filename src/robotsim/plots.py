@@ -195,11 +195,11 @@ def save_com_path(path: str | Path, chk: Any, res: Any) -> Path:
 
     fig = Figure(figsize=(9, 6), dpi=100)
     a, b = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
-    S = res.sole_poses
     for i in np.flatnonzero(np.diff(res.support, prepend=-1) != 0):  # each new stance
         f = int(res.support[i])
         c = res.soles[f].corners()
-        P = (S[f, i, :3, :3] @ c.T).T + S[f, i, :3, 3]
+        S = res.sole_poses_between(f, int(i), int(i) + 1)[0]
+        P = (S[:3, :3] @ c.T).T + S[:3, 3]
         a.fill(P[:, 0], P[:, 1], alpha=0.25, color=f"C{f}")
     a.plot(res.com[:, 0], res.com[:, 1], "k--", lw=0.8, label="CoM, kinematic")
     a.plot(chk.com[:, 0], chk.com[:, 1], "r-", lw=1, label="CoM, physics")

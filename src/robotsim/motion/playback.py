@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -102,9 +103,17 @@ class PlaybackResult:
         """World pose of one link or frame at every sample ``(N+1, 4, 4)``."""
         return self.T_world_root @ self.model.fk(self.samples.q, name)
 
+    def sole_poses_between(self, foot: int, start: int, stop: int) -> np.ndarray:
+        """World pose of sole ``foot`` (index into :attr:`soles`) at samples
+        ``[start, stop)`` ``(n, 4, 4)``: what the measures use instead of
+        :attr:`sole_poses`, so that no sole pose array spans the whole run."""
+        q = self.samples.q[start:stop]
+        return self.T_world_root[start:stop] @ self.model.fk(q, self.foot_names[foot])
+
     @cached_property
     def sole_poses(self) -> np.ndarray:
-        """``(F, N+1, 4, 4)`` world poses of the sole frames."""
+        """``(F, N+1, 4, 4)`` world poses of the sole frames (the whole run at once:
+        :meth:`sole_poses_between` takes a slice)."""
         if not self.soles:
             return np.zeros((0, self.ticks + 1, 4, 4))
         return np.stack([self.frame_poses(n) for n in self.foot_names])
@@ -158,39 +167,41 @@ class PlaybackResult:
         at every sample ``(N+1,)``; negative = outside (statically unstable)."""
         if not self.soles:
             return np.full(self.ticks + 1, np.nan)
-        S = self.sole_poses
         corners = [np.vstack([s.corners().T, np.ones(len(s.corners()))]) for s in self.soles]
+        feet = range(len(self.soles))
         out = np.empty(self.ticks + 1)
-        for i in range(self.ticks + 1):
-            pts = [
-                (S[f, i] @ corners[f])[:2].T
-                for f in range(len(self.soles))
-                if self.heights[i, f] <= self.settings.contact_tol
-            ]
-            if not pts:
-                out[i] = -np.inf
-                continue
-            out[i] = polygon_margin(convex_hull(np.vstack(pts)), self.com[i])
+        for a in range(0, self.ticks + 1, POSE_CHUNK):  # sole poses a chunk at a time
+            S = [self.sole_poses_between(f, a, a + POSE_CHUNK) for f in feet]
+            for i in range(a, a + len(S[0])):
+                pts = [
+                    (S[f][i - a] @ corners[f])[:2].T
+                    for f in feet
+                    if self.heights[i, f] <= self.settings.contact_tol
+                ]
+                if not pts:
+                    out[i] = -np.inf
+                    continue
+                out[i] = polygon_margin(convex_hull(np.vstack(pts)), self.com[i])
         return out
 
     @cached_property
     def stance_slip(self) -> np.ndarray:
         """Per sample, how far the support sole moved since it became the support
         ``(N+1,)`` (m; position and 1 m x rotation angle, whichever is larger)."""
-        S = self.sole_poses
         out = np.zeros(self.ticks + 1)
         if not self.soles:
             return out
-        start = 0
         sup = self.support
-        for i in range(1, self.ticks + 2):
-            if i == self.ticks + 1 or sup[i] != sup[start]:
-                P = S[sup[start], start:i]
-                ref = P[0]
+        bounds = [0, *(np.flatnonzero(np.diff(sup)) + 1).tolist(), self.ticks + 1]
+        for a, b in pairwise(bounds):  # each stance, POSE_CHUNK samples at a time
+            f = int(sup[a])
+            ref = self.sole_poses_between(f, a, a + 1)[0]
+            for c in range(a, b, POSE_CHUNK):
+                e = min(b, c + POSE_CHUNK)
+                P = self.sole_poses_between(f, c, e)
                 dp = np.linalg.norm(P[:, :3, 3] - ref[:3, 3], axis=1)
                 dr = np.linalg.norm(rot_log(P[:, :3, :3] @ ref[:3, :3].T), axis=1)
-                out[start:i] = np.maximum(dp, dr)
-                start = i
+                out[c:e] = np.maximum(dp, dr)
         return out
 
     @property
@@ -236,7 +247,6 @@ class PlaybackResult:
     def steps(self) -> list[StepMeasure]:
         if not self.soles:
             return []
-        S = self.sole_poses
         out: list[StepMeasure] = []
         bounds = [0, *[s.tick for s in self.switches], self.ticks + 1]
         errs = [0.0, *[s.error_m for s in self.switches]]
@@ -247,7 +257,7 @@ class PlaybackResult:
             if b <= a:
                 continue
             f = int(self.support[a])
-            pos = S[f, a, :3, 3]
+            pos = self.sole_poses_between(f, a, a + 1)[0, :3, 3]
             prev = last_pos.get(f)
             stride = float(np.linalg.norm(pos[:2] - prev[:2])) if prev is not None else np.nan
             last_pos[f] = pos
@@ -378,8 +388,9 @@ class Player:
         heights[0] = tracker.heights
         switches: list[Switch] = []
         # runs of samples without a switch in one compiled call each (tracker.advance),
-        # the switching samples through step()'s code (as Python lists: no NumPy scalars)
-        seg, u, t = samples.seg.tolist(), samples.u.tolist(), samples.t.tolist()
+        # the switching samples through step()'s code (Python scalars by .item(): no NumPy
+        # scalars, and no per-tick lists beside the arrays the budget counts)
+        seg, u, t = samples.seg.item, samples.u.item, samples.t.item
         q_at, state = self.timeline.q_at, tracker.state
         qs = np.ascontiguousarray(samples.q, dtype=np.float64)
         i = 1
@@ -388,16 +399,16 @@ class Player:
             support[i:j] = tracker.support
             if j >= n:
                 break
-            k = seg[j]
-            u0 = u[j - 1] if seg[j - 1] == k else 0.0
-            du = u[j] - u0
+            k = seg(j)
+            u0 = u(j - 1) if seg(j - 1) == k else 0.0
+            du = u(j) - u0
 
             def q_of(x: float, k: int = k, u0: float = u0, du: float = du) -> np.ndarray:
                 return q_at(k, u0 + x * du)
 
             sw = tracker.step(qs[j], q_of)
             if sw is not None:
-                switches.append(Switch(j, t[j], sw.from_foot, sw.to_foot, sw.error_m))
+                switches.append(Switch(j, t(j), sw.from_foot, sw.to_foot, sw.error_m))
             T_root[j] = state.T_world_root
             support[j] = tracker.support
             heights[j] = tracker.heights

@@ -121,14 +121,21 @@ class Timeline:
         a = self.knots[seg]
         return a + s[..., None] * (self.knots[seg + 1] - a)
 
+    def bytes_per_tick(self) -> int:
+        """What one tick costs at the peak of a playback and its report (bytes): seg, u,
+        t, dt and q here, the joint values' work arrays while sampling, and the
+        playback's root pose, support and sole heights (up to 4 soles) per tick. Every
+        other per-tick array of ``robotsim motion play`` (link and sole poses, CoM,
+        margins, the run store's rows) is smaller or formed a chunk of ticks at a time;
+        ``tests/motion/test_motion_budget.py`` measures the peak against this."""
+        nq = int(self.knots.shape[-1])
+        return 8 * (4 + nq) + 8 * (16 + 1 + 4) + 3 * 8 * nq
+
     def _check_budget(self, ticks: float, what: str, hint: str) -> None:
-        """Refuse before allocating: every tick holds seg, u, t, dt and q here, and the
-        playback keeps a root pose, the support, sole heights and link poses per tick."""
+        """Refuse before allocating (:meth:`bytes_per_tick` per tick)."""
         from robotsim import budget
 
-        nq = int(self.knots.shape[-1])
-        per_tick = 8 * (4 + nq) + 8 * (16 + 1 + 4) + 3 * 8 * nq
-        budget.check(f"sampling {ticks:.3g} {what}", ticks * per_tick, hint)
+        budget.check(f"sampling {ticks:.3g} {what}", ticks * self.bytes_per_tick(), hint)
 
     def sample(
         self,
