@@ -36,3 +36,14 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.stamp-*
   touch "$stamp"
 fi
+# `make bench` also installs the peers the benchmarks time side by side (pinocchio,
+# coal, python-fcl, the Robotics Toolbox, PyBullet: the 'bench' extra).
+if [ "${ROBOTSIM_BENCH_PEERS:-0}" = "1" ]; then
+  peers=".venv/.peers-$(sha1sum pyproject.toml | cut -c1-12)"
+  if [ ! -f "$peers" ]; then
+    echo "setup: installing the benchmark peers (the 'bench' extra) into .venv"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[bench]"
+    rm -f .venv/.peers-*
+    touch "$peers"
+  fi
+fi
