@@ -27,6 +27,10 @@ Materials: trimesh keeps the colours, UVs and texture images of the files it rea
 OBJ and 3DS/X files with UVs whose material names an image beside the file, a texture
 visual (UVs and image).
 
+assimp trusts the counts a file states, so it reads in a child process limited to the
+memory budget and 60 s (:mod:`robotsim.model.assimp_reader`): a damaged file is a
+one-line error, never a process grown past the budget or a crash.
+
 Every loader flattens the file's node hierarchy (node transforms applied) into one
 :class:`trimesh.Trimesh`. No format carries reliable units: coordinates are taken as
 metres and a model scales them with :class:`robotsim.model.geometry.Mesh` ``scale``
@@ -223,48 +227,6 @@ def _load_dae_polygons(path: Path) -> trimesh.Trimesh | None:
                            process=False)  # fmt: skip
 
 
-def _assimp_scene_triangles(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """All triangles of an assimp scene with node transforms applied (file axes), and
-    the per-vertex UVs ``(n, 2)`` when every mesh has them (else None)."""
-    import assimp_py
-
-    flags = assimp_py.Process_Triangulate | assimp_py.Process_JoinIdenticalVertices
-    try:
-        scene = assimp_py.import_file(str(path), flags)
-    except (RuntimeError, ValueError) as exc:
-        raise ModelFileError(path, f"cannot read mesh: {exc}") from None
-    verts: list[np.ndarray] = []
-    faces: list[np.ndarray] = []
-    uvs: list[np.ndarray | None] = []
-    count = 0
-
-    def walk(node: Any, T_parent: np.ndarray) -> None:
-        nonlocal count
-        T = T_parent @ np.array(node.transformation, dtype=np.float64)
-        for mi in node.mesh_indices:
-            mesh = scene.meshes[mi]
-            v = np.frombuffer(mesh.vertices, dtype=np.float32).reshape(-1, 3).astype(np.float64)
-            idx = np.frombuffer(mesh.indices, dtype=np.uint32).astype(np.int64)
-            if idx.size % 3:
-                continue  # points/lines left after triangulation
-            verts.append(v @ T[:3, :3].T + T[:3, 3])
-            faces.append(idx.reshape(-1, 3) + count)
-            tc = mesh.texcoords[0] if mesh.texcoords else None
-            ncomp = mesh.num_uv_components[0] if mesh.num_uv_components else 0
-            uv = None if tc is None or ncomp < 2 else np.frombuffer(tc, dtype=np.float32)
-            uvs.append(None if uv is None or uv.size != len(v) * ncomp
-                       else uv.reshape(len(v), ncomp)[:, :2].astype(np.float64))  # fmt: skip
-            count += len(v)
-        for child in node.children:
-            walk(child, T)
-
-    walk(scene.root_node, np.eye(4))
-    if not faces:
-        raise ModelFileError(path, "file holds no triangles")
-    uv_all = None if any(u is None for u in uvs) else np.concatenate(uvs)  # type: ignore[arg-type]
-    return np.concatenate(verts), np.concatenate(faces), uv_all
-
-
 def _textured(mesh: trimesh.Trimesh, path: Path, uv: np.ndarray | None) -> trimesh.Trimesh:
     """``mesh`` with a texture visual (``uv`` ``(n, 2)`` and the file's material
     image) when the file's material names an image that exists; unchanged otherwise."""
@@ -285,7 +247,9 @@ def _textured(mesh: trimesh.Trimesh, path: Path, uv: np.ndarray | None) -> trime
 
 
 def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
-    v, f, uv = _assimp_scene_triangles(path)
+    from robotsim.model.assimp_reader import read_triangles
+
+    v, f, uv = read_triangles(path)  # in a child process, memory and time bounded
     T = _UNDO_3DS_ROOT if suffix == ".3ds" else _X_TO_Z_UP
     v = v @ T[:3, :3].T
     if np.linalg.det(T[:3, :3]) < 0:
