@@ -104,6 +104,20 @@ def test_a_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
     assert done.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
 
 
+
+@pytest.mark.parametrize("command", ["studio", "teleop"])
+def test_the_page_commands_take_a_memory_budget(command: str, tmp_path: Path) -> None:
+    """``--max-memory`` bounds what a served page records (its live FrameLogs); a value
+    that is not a size is a one-line error before anything is served."""
+    done = subprocess.run(
+        [sys.executable, "-m", "robotsim", command, "--max-memory", "12x"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("use e.g. 512M, 4G or a byte count"), done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_ctrl_c_right_after_the_url_is_a_normal_stop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,7 +20,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def page_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--port``, ``--host``, ``--root DIR`` and ``--no-token`` (passed to the
-    command as ``port``, ``host``, ``root``, ``no_token``)."""
+    command as ``port``, ``host``, ``root``, ``no_token``) and ``--max-memory SIZE``
+    (sets the memory budget that bounds the page's live recordings and runs)."""
+    from robotsim.cli.common import max_memory_option
+
     options = [
         click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True,
                      help="TCP port (the next free one is taken if it is busy)."),
@@ -34,7 +37,7 @@ def page_options(f: Callable[..., Any]) -> Callable[..., Any]:
     ]  # fmt: skip
     for option in reversed(options):
         f = option(f)
-    return f
+    return max_memory_option(f)
 
 
 def announce_page(studio: Studio, command: str, host: str, port: int, no_token: bool) -> None:
