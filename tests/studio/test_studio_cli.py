@@ -104,7 +104,6 @@ def test_a_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
     assert done.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
 
 
-
 @pytest.mark.parametrize("command", ["studio", "teleop"])
 def test_the_page_commands_take_a_memory_budget(command: str, tmp_path: Path) -> None:
     """``--max-memory`` bounds what a served page records (its live FrameLogs); a value
