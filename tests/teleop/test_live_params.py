@@ -82,6 +82,22 @@ def test_maximum_speed_scales_the_base_velocity():
     assert v0 > 0 and v1 == pytest.approx(1.25 * v0)
 
 
+def test_a_quick_tap_between_ticks_still_doubles_the_time_scale():
+    """The page sends key-down and key-up of a tap within one tick: the next tick still
+    sees one press (issue 13 item 9: a quick ] was lost before)."""
+    _, scene = load_hand_scenario(SCENARIO)
+    sim = KinematicHands(scene, dt=1 / 60)
+    keys = Keys()
+    tele = HandsTeleop(sim, (), True, "L", keyboard_device=keys)
+    tele.tick()
+    keys.down("]")
+    keys.up("]")
+    tele.tick()
+    assert tele.params.time_scale == 2.0
+    tele.tick()  # released: no second press
+    assert tele.params.time_scale == 2.0
+
+
 def test_hands_teleop_applies_time_scale_and_speed():
     _, scene = load_hand_scenario(SCENARIO)
     sim = KinematicHands(scene, dt=1 / 60)

@@ -60,3 +60,24 @@ def test_held_keys_from_key_events_use_the_same_mappings() -> None:
     keys.clear()
     assert arm.update(keys.snapshot()).idle
     assert browser_key(" ") == "space" and browser_key("+") == "+"
+
+
+def test_a_tap_between_two_polls_is_one_press() -> None:
+    """A key pressed and released before the next poll (a quick tap in the page) is
+    reported held by that poll only, so a press-acting mapping sees it exactly once."""
+    from robotsim.teleop import HeldKeys
+
+    keys = HeldKeys()
+    keys.down("]")
+    keys.up("]")
+    assert keys.peek() == frozenset()  # the display shows nothing held
+    assert keys.snapshot().keys == frozenset({"]"})
+    assert keys.snapshot().keys == frozenset()
+    keys.down("m")
+    assert keys.snapshot().keys == frozenset({"m"})
+    keys.up("m")  # seen held: no extra tap
+    assert keys.snapshot().keys == frozenset()
+    keys.down("x")
+    keys.up("x")
+    keys.clear()  # focus lost: taps go too
+    assert keys.snapshot().keys == frozenset()

@@ -194,7 +194,9 @@ class BrowserKeyboard:
             return self.held.snapshot()
 
     def status(self) -> str:
-        keys = ", ".join(key_label(k) for k in sorted(self.poll().keys)) or "none"
+        with self._lock:
+            held = self.held.peek()
+        keys = ", ".join(key_label(k) for k in sorted(held)) or "none"
         focus = "page has keyboard focus" if self.focused else "click the page to give it focus"
         return f"keyboard (page): {focus}; held: {keys}"
 

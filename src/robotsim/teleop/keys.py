@@ -35,20 +35,40 @@ def browser_key(key: str) -> str:
 
 
 class HeldKeys:
-    """The set of keys held now, from key-down/key-up events."""
+    """The set of keys held now, from key-down/key-up events.
+
+    A key pressed and released between two snapshots (a quick tap, shorter than the
+    polling interval) is still reported, as held, by the next :meth:`snapshot` and then
+    released, so a mapping that acts on presses sees every tap exactly once.
+    """
 
     def __init__(self) -> None:
         self._held: set[str] = set()
+        self._unseen: set[str] = set()  # pressed since the last snapshot
+        self._taps: set[str] = set()  # pressed and released since the last snapshot
 
     def down(self, key: str) -> None:
         self._held.add(key)
+        self._unseen.add(key)
 
     def up(self, key: str) -> None:
         self._held.discard(key)
+        if key in self._unseen:
+            self._taps.add(key)
 
     def clear(self) -> None:
         """Forget every key (e.g. when the window loses focus and key-ups are lost)."""
         self._held.clear()
+        self._unseen.clear()
+        self._taps.clear()
 
     def snapshot(self) -> InputSnapshot:
-        return InputSnapshot(keys=frozenset(self._held))
+        """The keys held now and the taps since the last snapshot (reported once)."""
+        keys = frozenset(self._held | self._taps)
+        self._unseen.clear()
+        self._taps.clear()
+        return InputSnapshot(keys=keys)
+
+    def peek(self) -> frozenset[str]:
+        """The keys held now, without taking the taps a snapshot reports (for display)."""
+        return frozenset(self._held)
