@@ -69,7 +69,8 @@ def test_a_worker_killed_mid_sweep_loses_and_duplicates_no_run(
     params = {
         "kd": {"path": "robots.1.controller.gains.x.kd", "values": [0.1 * i for i in range(6)]}
     }
-    f = write_sweep(tmp_path, "kill", parameters=params, set={"duration": 1.5})
+    # runs long enough to be caught in progress by the 50 ms poll on a fast machine
+    f = write_sweep(tmp_path, "kill", parameters=params, set={"duration": 6.0})
     out = tmp_path / "out"
     result: dict[str, object] = {}
 
