@@ -25,8 +25,16 @@ def test_m_and_bracket_change_the_live_parameters_and_w_stays_with_the_camera(
 ):
     live = studio.panels["live"]
     page.get_by_text("Live parameters", exact=True).first.click()
-    page.get_by_text("Keyboard", exact=True).first.click()
-    wait_for(lambda: live.keyboard is not None, "the key endpoint")
+    box = page.get_by_text("Keyboard", exact=True).first
+    box.wait_for(state="visible")
+    deadline = time.monotonic() + 60
+    while not live.use_keys.value:  # a click lost while the folder opens is made again
+        assert time.monotonic() < deadline, f"the Keyboard tick never arrived: {studio.errors}"
+        box.click()
+        wait_until = time.monotonic() + 10
+        while not live.use_keys.value and time.monotonic() < wait_until:
+            time.sleep(0.05)
+    wait_for(lambda: live.keyboard is not None, f"the key endpoint ({studio.errors})")
     page.get_by_text("keys: M speed level +1", exact=False).first.wait_for(timeout=UI_TIMEOUT_MS)
     page.mouse.click(640, 400)  # focus the 3D view, as a person would
     wait_for(lambda: live.keyboard.events > 0, "the page script to reach the endpoint")
