@@ -29,21 +29,20 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$PY" -m venv --system-site-packages .venv
 fi
-stamp=".venv/.stamp-$(sha1sum pyproject.toml | cut -c1-12)"
-if [ ! -f "$stamp" ]; then
-  echo "setup: installing robotsim and its dependencies into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,io,browser,cluster]"
-  rm -f .venv/.stamp-*
-  touch "$stamp"
-fi
+# install_once NAME EXTRAS WHAT: pip-install robotsim with EXTRAS into .venv unless it
+# was done for this pyproject.toml already (a stamp file .venv/.NAME-<hash>).
+install_once() {
+  local stamp=".venv/.$1-$(sha1sum pyproject.toml | cut -c1-12)"
+  if [ ! -f "$stamp" ]; then
+    echo "setup: installing $3 into .venv"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[$2]"
+    rm -f ".venv/.$1-"*
+    touch "$stamp"
+  fi
+}
+install_once stamp dev,io,browser,cluster "robotsim and its dependencies"
 # `make bench` also installs the peers the benchmarks time side by side (pinocchio,
 # coal, python-fcl, the Robotics Toolbox, PyBullet: the 'bench' extra).
 if [ "${ROBOTSIM_BENCH_PEERS:-0}" = "1" ]; then
-  peers=".venv/.peers-$(sha1sum pyproject.toml | cut -c1-12)"
-  if [ ! -f "$peers" ]; then
-    echo "setup: installing the benchmark peers (the 'bench' extra) into .venv"
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[bench]"
-    rm -f .venv/.peers-*
-    touch "$peers"
-  fi
+  install_once peers bench "the benchmark peers (the 'bench' extra)"
 fi
