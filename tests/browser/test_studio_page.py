@@ -256,7 +256,8 @@ def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, ar
     studio.step()  # into the A-B collision: their ellipsoids turn red
     assert driver.volume_rgb["A"] == (220, 40, 40) == driver.volume_rgb["B"]
     panel = studio.panels["clearance"]
-    assert panel.cursor_t == studio.clock.t
+    # The step's refresh is served at once, or by the loop's refresh running beside it.
+    wait_for(lambda: panel.cursor_t == studio.clock.t, timeout=5, what="the cursor at the new time")
     page.get_by_text("IN CONTACT").first.wait_for(timeout=UI_TIMEOUT_MS)
     settled(page, 1500)
     img = shot(page, artifacts / "14_clearance_panel.png")

@@ -9,12 +9,12 @@ vertical line painted onto a copy of that picture, so moving it costs no replot.
 from __future__ import annotations
 
 import math
-import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from robotsim.studio.clearance.driver import ClearanceDriver
+from robotsim.studio.coalesce import Coalesced
 
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
@@ -111,7 +111,7 @@ class ClearancePanel:
         self.plot: CurvePlot | None = None
         self.cursor_t: float | None = None  # the time the cursor shows (s)
         self._driver: ClearanceDriver | None = None
-        self._lock = threading.Lock()
+        self._refresh = Coalesced(lambda _force: self._draw())
 
         @self.show_volumes.on_update
         @studio.guarded("show volumes")
@@ -148,7 +148,11 @@ class ClearancePanel:
         self.refresh()
 
     def refresh(self) -> None:
-        """The readout and the cursor at the driver's time."""
+        """The readout and the cursor at the driver's time (one thread at a time; a
+        request made during a refresh is served by a second pass, never dropped)."""
+        self._refresh()
+
+    def _draw(self) -> None:
         d = self.driver
         if d is None or d is not self._driver or self.plot is None:
             if d is None:
@@ -158,29 +162,24 @@ class ClearancePanel:
                 self.plot_image.visible = False
             return
         self.plot_image.visible = True
-        if not self._lock.acquire(blocking=False):
-            return
-        try:
-            with self.studio.locked():
-                t, now = d.t, dict(d.now)
-            state = "finished" if d.finished else f"t = {t:.2f} s"
-            self.status.content = (
-                f"**{d.title}**: {state} of {d.end:g} s · contact at ≤ {d.threshold * 1000:g} mm"
+        with self.studio.locked():
+            t, now = d.t, dict(d.now)
+        state = "finished" if d.finished else f"t = {t:.2f} s"
+        self.status.content = (
+            f"**{d.title}**: {state} of {d.end:g} s · contact at ≤ {d.threshold * 1000:g} mm"
+        )
+        lines = []
+        for name, pair in d.result.pairs.items():
+            cur = now.get(name, math.inf)
+            flag = " · **IN CONTACT**" if cur <= d.threshold else ""
+            mn = (f"min {pair.min_distance:.3f} m at {pair.t_min:.2f} s "
+                  f"({pair.closest[0]} / {pair.closest[1]})"
+                  if math.isfinite(pair.min_distance) else "beyond the cutoff")  # fmt: skip
+            lines.append(
+                f"**{name}** now {cur:.3f} m{flag}<br>{mn}<br>"
+                f"{_interval_text(pair.collision_intervals)}"
             )
-            lines = []
-            for name, pair in d.result.pairs.items():
-                cur = now.get(name, math.inf)
-                flag = " · **IN CONTACT**" if cur <= d.threshold else ""
-                mn = (f"min {pair.min_distance:.3f} m at {pair.t_min:.2f} s "
-                      f"({pair.closest[0]} / {pair.closest[1]})"
-                      if math.isfinite(pair.min_distance) else "beyond the cutoff")  # fmt: skip
-                lines.append(
-                    f"**{name}** now {cur:.3f} m{flag}<br>{mn}<br>"
-                    f"{_interval_text(pair.collision_intervals)}"
-                )
-            self.readout.content = "<br><br>".join(lines)
-            if self.cursor_t != t:
-                self.plot_image.image = self.plot.with_cursor(t)
-                self.cursor_t = t
-        finally:
-            self._lock.release()
+        self.readout.content = "<br><br>".join(lines)
+        if self.cursor_t != t:
+            self.plot_image.image = self.plot.with_cursor(t)
+            self.cursor_t = t

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.errors import InputError
+from robotsim.studio.coalesce import Coalesced
 from robotsim.studio.mobile.driver import MobileDriver
 from robotsim.studio.uplots import time_plot, time_series
 
@@ -55,7 +56,7 @@ class MobilePanel:
         self._wheel_series = 1
         self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
         self._last_map = 0.0
-        self._lock = threading.Lock()
+        self._refresh = Coalesced(self._draw)
         self._drawing = threading.Event()
         self._clicks: list[Any] = []
         self.map_updates = 0
@@ -117,44 +118,43 @@ class MobilePanel:
             self.refresh()
 
     def refresh(self, force: bool = False) -> None:
-        """Status, plots and (at most once a second unless forced) the map."""
+        """Status, plots and (at most once a second unless forced) the map. One thread
+        at a time; a request made during a refresh is served by a second pass."""
+        self._refresh(force)
+
+    def _draw(self, force: bool) -> None:
         d = self.driver
         self.show_widgets(d is not None)
         if d is None:
             self.status.content = _IDLE
             return
-        if not self._lock.acquire(blocking=False):
-            return
-        try:
-            with self.studio.locked():
-                lines = d.status()
-                t = np.array(d.t)
-                err = np.array(d.error.get(self.robot.value, []))
-                wheels = np.array(d.wheels.get(self.robot.value, []))
-                names = d.wheel_names.get(self.robot.value, ())
-                traj = d.trajectories()
-                self._shown_ticks = d.ticks
-            state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
-            self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
-            if len(t) >= 2:
-                self.plot_error.data = (t, err)
-                if wheels.ndim == 2 and wheels.shape[1]:
-                    if self._wheel_series != wheels.shape[1]:
-                        self.plot_wheels.series = time_series(names, _WHEEL_COLORS)
-                        self._wheel_series = wheels.shape[1]
-                    self.plot_wheels.data = (t, *wheels.T)
-            now = time.monotonic()
-            if force:
-                self._last_map = now
-                self.map.image = self.draw_map(d, traj)
-                self.map_updates += 1
-            elif now - self._last_map > 1.0 and not self._drawing.is_set():
-                # Off the studio loop's thread: a matplotlib map takes ~0.2 s.
-                self._last_map = now
-                self._drawing.set()
-                threading.Thread(target=self._draw_async, args=(d, traj), daemon=True).start()
-        finally:
-            self._lock.release()
+        with self.studio.locked():
+            lines = d.status()
+            t = np.array(d.t)
+            err = np.array(d.error.get(self.robot.value, []))
+            wheels = np.array(d.wheels.get(self.robot.value, []))
+            names = d.wheel_names.get(self.robot.value, ())
+            traj = d.trajectories()
+            self._shown_ticks = d.ticks
+        state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
+        self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
+        if len(t) >= 2:
+            self.plot_error.data = (t, err)
+            if wheels.ndim == 2 and wheels.shape[1]:
+                if self._wheel_series != wheels.shape[1]:
+                    self.plot_wheels.series = time_series(names, _WHEEL_COLORS)
+                    self._wheel_series = wheels.shape[1]
+                self.plot_wheels.data = (t, *wheels.T)
+        now = time.monotonic()
+        if force:
+            self._last_map = now
+            self.map.image = self.draw_map(d, traj)
+            self.map_updates += 1
+        elif now - self._last_map > 1.0 and not self._drawing.is_set():
+            # Off the studio loop's thread: a matplotlib map takes ~0.2 s.
+            self._last_map = now
+            self._drawing.set()
+            threading.Thread(target=self._draw_async, args=(d, traj), daemon=True).start()
 
     def show_widgets(self, visible: bool) -> None:
         """The controls, map and plots only while a mobile scenario is open."""
