@@ -100,8 +100,12 @@ def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
     assert code == 2
     assert err.count("\n") == 1 and "speed" in err and "(got 9)" in err
     code, _, err = run(capsys, "motion", "play", tmp_path / "none.yaml", "--out", tmp_path)
-    assert code == 2 and err == f"error: {tmp_path / 'none.yaml'}: no such file and no shipped " \
+    assert (
+        code == 2
+        and err
+        == f"error: {tmp_path / 'none.yaml'}: no such file and no shipped "
         "motion of that name (shipped motions: walk_forward; 'robotsim scenarios' lists them)\n"
+    )
     code, _, err = run(capsys, "motion", "play", tmp_path, "--out", tmp_path / "o")
     assert code == 2 and err.count("\n") == 1 and "is a directory" in err
     bad.write_text("format: robotsim-motion/1\nname: e\n  bad: [\n")

@@ -149,7 +149,10 @@ def solve_ik(
             idx = np.flatnonzero(active)
             acc = idx[better]
             q[acc], J[acc], e[acc], err[acc] = (
-                q_new[better], J_new[better], e_new[better], err_new[better]
+                q_new[better],
+                J_new[better],
+                e_new[better],
+                err_new[better],
             )
             lam2[acc] = np.maximum(lam2[acc] * 0.3, 1e-12)
             rej = idx[~better]
