@@ -86,3 +86,15 @@ def test_check_limits_names_joint() -> None:
 def test_unknown_robot_lists_library() -> None:
     with pytest.raises(UnknownNameError, match="puma560"):
         robotsim.load_robot("puma561")
+
+
+def test_builder_takes_bare_geometry_as_a_shape_and_names_a_wrong_item():
+    from robotsim.errors import InputError
+    from robotsim.model.geometry import Box, Shape
+
+    m = RobotBuilder("b").link("base", [Box((0.1, 0.2, 0.3))]).build()
+    (shape,) = m.link("base").visuals
+    assert isinstance(shape, Shape) and shape.geometry == Box((0.1, 0.2, 0.3))
+    assert m.link("base").collisions == (shape,)
+    with pytest.raises(InputError, match=r"link 'base': collisions must be .* got str"):
+        RobotBuilder("b").link("base", [], collisions=["box"])

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
-from robotsim.model.geometry import Shape
+from robotsim.model.geometry import Geometry, Shape
 from robotsim.model.robot import (
     Frame,
     Inertial,
@@ -55,13 +55,17 @@ class RobotBuilder:
     def link(
         self,
         name: str,
-        visuals: Sequence[Shape] = (),
-        collisions: Sequence[Shape] | None = None,
+        visuals: Sequence[Shape | Geometry] = (),
+        collisions: Sequence[Shape | Geometry] | None = None,
         inertial: Inertial | None = None,
     ) -> RobotBuilder:
-        """Add a link; collisions default to the visuals."""
-        cols = tuple(visuals) if collisions is None else tuple(collisions)
-        self._links.append(Link(name, tuple(visuals), cols, inertial))
+        """Add a link; collisions default to the visuals. A bare geometry (``Box(...)``)
+        is a shape at the link origin."""
+        vis = tuple(_shape(name, "visuals", s) for s in visuals)
+        cols = (
+            vis if collisions is None else tuple(_shape(name, "collisions", s) for s in collisions)
+        )
+        self._links.append(Link(name, vis, cols, inertial))
         return self
 
     def joint(
@@ -125,3 +129,14 @@ class RobotBuilder:
             kind=self.kind,
             metadata=dict(self.metadata),
         )
+
+
+def _shape(link: str, field: str, item: Any) -> Shape:
+    if isinstance(item, Shape):
+        return item
+    if isinstance(item, Geometry):
+        return Shape(item)
+    raise InputError(
+        f"link {link!r}: {field} must be Shape or geometry objects (Box, Sphere, Mesh, ...), "
+        f"got {type(item).__name__}"
+    )

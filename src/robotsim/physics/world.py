@@ -100,14 +100,16 @@ class BodyHandle:
 
     @property
     def velocity(self) -> tuple[np.ndarray, np.ndarray]:
-        """(linear (3,) m/s of the body origin, angular (3,) rad/s), world frame."""
+        """(linear (3,) m/s of the body origin, angular (3,) rad/s), world frame -- the
+        same point :meth:`set_velocity` sets. (MuJoCo's ``mj_objectVelocity`` gives the
+        centre of mass's; the two differ by ``w x (origin - com)``.)"""
         import mujoco
 
+        d = self.world.data
         v = np.zeros(6)
-        mujoco.mj_objectVelocity(
-            self.world.model, self.world.data, mujoco.mjtObj.mjOBJ_BODY, self.id, v, 0
-        )
-        return v[3:].copy(), v[:3].copy()
+        mujoco.mj_objectVelocity(self.world.model, d, mujoco.mjtObj.mjOBJ_BODY, self.id, v, 0)
+        ang = v[:3].copy()
+        return v[3:] + np.cross(ang, d.xpos[self.id] - d.xipos[self.id]), ang
 
     def apply_force(
         self,
