@@ -27,7 +27,12 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
 
+#: Bytes a recorded signal value takes in an SQLite run store, at least (a 30 s run of
+#: one robot with 10 signals at 50 Hz measured 39 B per value).
+STORE_VALUE_BYTES = 32
+
 __all__ = [
+    "STORE_VALUE_BYTES",
     "CsvRecorder",
     "NullRecorder",
     "RunOptions",
@@ -35,6 +40,7 @@ __all__ = [
     "open_recorder",
     "opened_recorder",
     "recorded_run",
+    "store_folder",
 ]
 
 
@@ -193,3 +199,14 @@ def recorded_run(options: RunOptions, name: str, meta: Mapping[str, Any]) -> Ite
             status = "completed"
         finally:
             recorder.finish(status)
+
+
+def store_folder(recorder: Any) -> Path | None:
+    """The folder of the recorder's SQLite run store, or None (no store, or a server)."""
+    engine = getattr(recorder, "engine", None)
+    url = getattr(engine, "url", None)
+    if url is None or url.get_backend_name() != "sqlite" or not url.database:
+        return None
+    if url.database == ":memory:":
+        return None
+    return Path(url.database).resolve().parent

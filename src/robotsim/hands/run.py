@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -17,11 +19,19 @@ from typing import Any
 from robotsim.errors import InputError
 from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
-from robotsim.hands.script import HandsSim, ScriptPlayer
+from robotsim.hands.script import HandsSim, ScriptPlayer, ScriptStep
 from robotsim.hands.state import HandsState
-from robotsim.run_io import RunOptions, opened_recorder
+from robotsim.run_io import STORE_VALUE_BYTES, RunOptions, opened_recorder, store_folder
 
-__all__ = ["MODES", "make_sim", "run_hand_data", "run_hand_kind", "run_hand_scenario"]
+__all__ = [
+    "MODES",
+    "TRACE_ROW_BYTES",
+    "make_sim",
+    "run_hand_data",
+    "run_hand_kind",
+    "run_hand_scenario",
+    "script_seconds",
+]
 
 MODES = ("kinematic", "physics")
 
@@ -59,20 +69,29 @@ def run_hand_scenario(
     """Run the script; returns the summary (also written to ``out_dir``). A
     ``recorder`` (:class:`robotsim.run_io.RunRecorder`, e.g. the run store)
     receives the ball and grasp signals every tick and the events. ``duration`` (s)
-    stops the script early (``completed`` is then false); default: the whole script."""
+    stops the script early (``completed`` is then false); default: the whole script.
+
+    Nothing is held per tick: ``trace.csv`` is written as the run goes (a run of any
+    length holds the same memory), after checking that the longest the script can take
+    fits the free space of ``out_dir``."""
+    steps = spec.steps()
+    out = None if out_dir is None else Path(out_dir)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    _check_disk(out, recorder, script_seconds(steps, duration), spec.dt)
     sim = make_sim(scene, mode, spec.dt, spec)
-    rows: list[HandsState] = []
     if recorder is not None:
         recorder.start_run(spec.name, {"kind": spec.kind, "mode": mode, "dt": spec.dt})
+    trace = _TraceWriter(None if out is None else out / "trace.csv")
 
     def tick(state: HandsState) -> None:
-        rows.append(state)
+        trace.write(state)
         if recorder is not None:
             _record(recorder, state)
 
     wall = time.perf_counter()
     try:
-        player = ScriptPlayer(sim, spec.steps(), spec.speed_rad, on_tick=tick)
+        player = ScriptPlayer(sim, steps, spec.speed_rad, on_tick=tick)
         while (duration is None or sim.t < duration - 1e-9) and player.tick():
             pass
         result = player.result()
@@ -80,6 +99,8 @@ def run_hand_scenario(
         if recorder is not None:
             recorder.finish("failed", str(exc))
         raise
+    finally:
+        trace.close()
     wall = time.perf_counter() - wall
     if recorder is not None:
         for e in result.events:
@@ -117,12 +138,40 @@ def run_hand_scenario(
             "grasped_by": list(final.grasped_by),
         },
     }
-    if out_dir is not None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None:
         (out / "summary.json").write_text(json.dumps(summary, indent=2))
-        _write_trace(out / "trace.csv", rows)
     return summary
+
+
+def script_seconds(steps: list[ScriptStep], duration: float | None = None) -> float:
+    """The longest a script can run (s): each step ends by its ``max_time`` (a wait by
+    its seconds, if sooner); ``duration`` caps the whole."""
+    total = math.fsum(min(st.max_time, st.seconds) if st.kind == "wait" else st.max_time
+                      for st in steps)  # fmt: skip
+    return total if duration is None else min(total, duration)
+
+
+def _check_disk(out: Path | None, recorder: Any, seconds: float, dt: float) -> None:
+    """Refuse, before stepping, a run whose trace (in ``out``) and recorded signals (in
+    an SQLite run store) could not fit the free space of their folders."""
+    from robotsim.budget import format_bytes
+
+    ticks = seconds / dt + 1.0
+    needs: dict[Path, float] = {}
+    if out is not None:
+        needs[out.resolve()] = ticks * TRACE_ROW_BYTES
+    store = store_folder(recorder)
+    if store is not None:
+        needs[store] = needs.get(store, 0.0) + ticks * len(SIGNALS) * STORE_VALUE_BYTES
+    for folder, need in needs.items():
+        free = shutil.disk_usage(folder).free
+        if not math.isfinite(need) or need > free:
+            raise InputError(
+                f"the script can run {seconds:g} s ({ticks:.3g} ticks of {dt:g} s): its "
+                f"trace.csv and recording could take {format_bytes(need)} but {folder} "
+                f"has {format_bytes(free)} free; give the steps a shorter max_time (or "
+                f"wait), or run with --duration"
+            )
 
 
 def run_hand_data(
@@ -181,37 +230,44 @@ def _mode_options(sim: HandsSim) -> dict[str, Any]:
     }
 
 
-def _write_trace(path: Path, rows: list[HandsState]) -> None:
-    with path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(
+#: Bytes a trace.csv row takes at most in practice (measured rows are 60-75 B; used to
+#: check the free space before a run).
+TRACE_ROW_BYTES = 80
+_TRACE_HEADER = ("t", "ball_x", "ball_y", "ball_z", "grasped_by", "held_by_both",
+                 "L_touch", "R_touch", "ball_resting")  # fmt: skip
+
+
+class _TraceWriter:
+    """trace.csv, one row per tick as it comes (nothing held); no file for ``None``."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._fh = None if path is None else path.open("w", newline="")
+        self._w = None if self._fh is None else csv.writer(self._fh)
+        if self._w is not None:
+            self._w.writerow(_TRACE_HEADER)
+
+    def write(self, s: HandsState) -> None:
+        if self._w is None:
+            return
+        p = s.ball_position
+        self._w.writerow(
             [
-                "t",
-                "ball_x",
-                "ball_y",
-                "ball_z",
-                "grasped_by",
-                "held_by_both",
-                "L_touch",
-                "R_touch",
-                "ball_resting",
+                f"{s.t:.6f}",
+                f"{p[0]:.9f}",
+                f"{p[1]:.9f}",
+                f"{p[2]:.9f}",
+                "+".join(s.grasped_by),
+                int(s.held_by_both),
+                "".join(str(int(b)) for b in s.hands["L"].touching),
+                "".join(str(int(b)) for b in s.hands["R"].touching),
+                int(s.ball_resting),
             ]
         )
-        for s in rows:
-            p = s.ball_position
-            w.writerow(
-                [
-                    f"{s.t:.6f}",
-                    f"{p[0]:.9f}",
-                    f"{p[1]:.9f}",
-                    f"{p[2]:.9f}",
-                    "+".join(s.grasped_by),
-                    int(s.held_by_both),
-                    "".join(str(int(b)) for b in s.hands["L"].touching),
-                    "".join(str(int(b)) for b in s.hands["R"].touching),
-                    int(s.ball_resting),
-                ]
-            )
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = self._w = None
 
 
 def run_hand_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:

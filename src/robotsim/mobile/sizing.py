@@ -11,17 +11,14 @@ fit the free space of the run store's folder (SQLite; a lower estimate).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 from robotsim.errors import InputError
 from robotsim.mobile.poselog import PoseLog
+from robotsim.run_io import STORE_VALUE_BYTES, store_folder
 
-__all__ = ["STORE_VALUE_BYTES", "check_run_budget", "check_run_disk", "held_bytes"]
+__all__ = ["STORE_VALUE_BYTES", "check_run_budget", "check_run_disk", "held_bytes", "store_folder"]
 
-#: Bytes a recorded signal value takes in an SQLite run store, at least (a 30 s run of
-#: one robot with 10 signals at 50 Hz measured 39 B per value).
-STORE_VALUE_BYTES = 32
 # a formation's error-over-time rows (t, mean, max; 2 Hz) and snapshots (every 2 s)
 _FORMATION_BYTES_PER_S = 2 * (3 * 8 + 8)
 _SNAPSHOT_BYTES = 112 + 8
@@ -50,17 +47,6 @@ def check_run_budget(duration: float, tick: float, robots: int, formation: bool 
     )
     est = held_bytes(duration, robots, formation) if math.isfinite(ticks) else math.inf
     budget.check(what, est, "give a shorter duration (duration: in the file, or --duration)")
-
-
-def store_folder(recorder: Any) -> Path | None:
-    """The folder of the recorder's SQLite run store, or None (no store, or a server)."""
-    engine = getattr(recorder, "engine", None)
-    url = getattr(engine, "url", None)
-    if url is None or url.get_backend_name() != "sqlite" or not url.database:
-        return None
-    if url.database == ":memory:":
-        return None
-    return Path(url.database).resolve().parent
 
 
 def check_run_disk(
