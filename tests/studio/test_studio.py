@@ -166,6 +166,45 @@ def test_step_play_reset(scene):
     np.testing.assert_allclose(view.q, q0)
 
 
+def _pose_sliders(studio, view) -> np.ndarray:
+    """The Pose tab's sliders in SI units (rad)."""
+    sliders = studio.panels["pose"].sliders
+    return np.array([sliders[n][0].value / sliders[n][1] for n in view.model.joint_names])
+
+
+SHOWN = np.radians(1e-3)  # the sliders show degrees to three decimals
+
+
+def test_pose_sliders_show_where_a_pause_stopped(scene):
+    """The loop syncs the sliders on its clock events (every 0.25 s) while playing; the
+    ticks run after the last of them must show once the clock stops (they stayed at the
+    older pose while paused). The loop's order of events, replayed without its thread."""
+    view = scene.add_robot("puma560")
+    scene.play(True)  # the clock event of Play: a sync while playing
+    for _ in range(30):
+        scene.tick()  # the loop's ticks between two clock events (no events)
+    assert np.abs(_pose_sliders(scene, view) - view.q).max() > 0.01  # moved since
+    scene.play(False)  # the clock event of Pause
+    np.testing.assert_allclose(_pose_sliders(scene, view), view.q, atol=SHOWN)
+    scene.emit("clock")  # the loop's next clock event, paused: the sliders are the user's
+    np.testing.assert_allclose(_pose_sliders(scene, view), view.q, atol=SHOWN)
+    scene.reset()
+
+
+def test_pose_sliders_show_where_a_driver_stopped_itself(scene):
+    """A driver at its end stops the clock inside a tick (no event): the loop's next
+    clock event shows its last pose."""
+    view = scene.add_robot("puma560")
+    scene.play(True)
+    for _ in range(30):
+        scene.tick()
+    scene.halt()  # as a driver at its end does
+    assert np.abs(_pose_sliders(scene, view) - view.q).max() > 0.01
+    scene.emit("clock")
+    np.testing.assert_allclose(_pose_sliders(scene, view), view.q, atol=SHOWN)
+    scene.reset()
+
+
 def test_open_scenario_with_base_poses(scene, tmp_path):
     f = tmp_path / "two_arms.yaml"
     f.write_text(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.model.robot import JointType
+from robotsim.studio.coalesce import Coalesced
 from robotsim.studio.ik_handles import IKHandles
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class PosePanel:
         self.sliders: dict[str, tuple[Any, float]] = {}
         self._shown: str | None = None
         self._lock = threading.RLock()
+        self._sync = Coalesced(lambda _force: self._draw())
+        self._was_playing = False  # the studio played at the last clock event
 
         @self.robot.on_update
         @studio.guarded("choose robot")
@@ -136,11 +139,21 @@ class PosePanel:
 
     # ------------------------------------------------------------------- sync
     def _sync_if_playing(self) -> None:
-        if self.studio.playing:
+        """Follow the robots while the clock runs, and once more on the first clock
+        event after it stopped (a pause, or a driver at its end): the ticks run since
+        the last periodic sync are shown too. While paused the sliders are the user's."""
+        playing = self.studio.playing
+        was, self._was_playing = self._was_playing, playing
+        if playing or was:
             self.sync()
 
     def sync(self) -> None:
-        """Sliders and the readout follow the robot's configuration."""
+        """Sliders and the readout follow the robot's configuration. Called from the
+        studio loop and from any thread that changes a robot: one thread draws at a
+        time, and a call during a draw is served by one more draw after it."""
+        self._sync()
+
+    def _draw(self) -> None:
         view = self.studio.find_robot(self.robot.value)
         sliders = self.sliders
         if view is None or set(sliders) != set(view.model.joint_names):
