@@ -102,7 +102,7 @@ def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> No
     srv = RemoteServer(target, port=0, on_fault=lambda t, msg: seen.append((t, msg)))
     with srv.start(), Client(srv.address) as c:
         c.set_joints("arm", {"joint6": 1.0})  # while running
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60  # ends at the fault, however slow the machine
         while c.state()["fault"] is None and time.monotonic() < deadline:
             time.sleep(0.02)
         st = c.state()
