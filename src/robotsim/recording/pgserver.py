@@ -44,6 +44,9 @@ def find_pg_bin() -> Path:
     )
 
 
+_PORT_ATTEMPTS = 5  # the port is chosen before initdb runs; another process may take it
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -95,27 +98,15 @@ class TempPostgres:
         if r.returncode != 0:
             self.stop()
             raise RecordingError(f"initdb failed ({r.returncode}): {r.stderr.strip()[-500:]}")
-        opts = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c full_page_writes=off -c max_connections=30 -c shared_buffers=32MB"
-        )
-        r = self._run(
-            str(self.bin / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            opts,
-            "-l",
-            str(self.dir / "server.log"),
-            "-w",
-            "-t",
-            str(int(self.startup_timeout)),
-            "start",
-            timeout=self.startup_timeout + 10,
-        )
-        if r.returncode != 0:
-            log = self.dir / "server.log"
+        log = self.dir / "server.log"
+        for attempt in range(_PORT_ATTEMPTS):
+            if attempt:  # the free port was taken while initdb ran: another one
+                self.port = _free_port()
+            r = self._pg_ctl_start(data, log)
             tail = log.read_text()[-800:] if log.exists() else ""
+            if r.returncode == 0 or "already in use" not in tail:
+                break
+        if r.returncode != 0:
             self.stop()
             raise RecordingError(
                 f"PostgreSQL did not start ({r.returncode}): {r.stderr.strip()[-300:]} {tail}"
@@ -123,6 +114,27 @@ class TempPostgres:
         self._started = True
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
         return self
+
+    def _pg_ctl_start(self, data: Path, log: Path) -> subprocess.CompletedProcess[str]:
+        log.unlink(missing_ok=True)  # this attempt's messages only
+        opts = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c max_connections=30 -c shared_buffers=32MB"
+        )
+        return self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            opts,
+            "-l",
+            str(log),
+            "-w",
+            "-t",
+            str(int(self.startup_timeout)),
+            "start",
+            timeout=self.startup_timeout + 10,
+        )
 
     def stop(self) -> None:
         if self.dir is None:
