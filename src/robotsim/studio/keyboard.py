@@ -12,7 +12,10 @@ default (Tab does not move the focus).
 :class:`BrowserKeyboard` keeps the held keys (:class:`robotsim.teleop.keys.HeldKeys`)
 and answers ``poll()`` like the terminal keyboard, so the same mappings drive the arms
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
-releases every key (key-ups are lost then).
+releases every key (key-ups are lost then). The page posts its events one after the
+other, each once the previous one was answered: every post is a connection of its own,
+served by a thread of its own, so two posted at once (the down and up of a quick tap)
+could be taken in the wrong order and leave the key held.
 
 The endpoint only takes key events from the studio's own page: every request must carry
 the per-launch secret that the page script receives through the studio (``?k=...``),
@@ -45,8 +48,9 @@ _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 _SCRIPT = (
     "if(!window.__robotsimKeys){{window.__robotsimKeys=1;"
     "const u='http://'+location.hostname+':{port}/keys?k={token}';"
-    "const s=(t,k)=>fetch(u,{{method:'POST',body:JSON.stringify({{type:t,key:k}})}})"
-    ".catch(()=>{{}});"
+    "let q=Promise.resolve();"
+    "const s=(t,k)=>{{q=q.then(()=>fetch(u,{{method:'POST',"
+    "body:JSON.stringify({{type:t,key:k}})}})).catch(()=>{{}})}};"
     "const f=e=>e.target&&(['INPUT','TEXTAREA','SELECT'].includes(e.target.tagName)"
     "||e.target.isContentEditable||e.target.getAttribute&&e.target.getAttribute('role')==='slider');"
     "const b=new Set({bound});const a={every};"
