@@ -43,6 +43,37 @@ def settled(page, wait_ms=1200) -> None:
     page.wait_for_timeout(wait_ms)  # let WebGL draw the last scene messages
 
 
+def steady_shot(page, path=None, timeout=60.0) -> np.ndarray:
+    """A screenshot once the 3D view has stopped changing (two in a row, 300 ms apart,
+    alike): software WebGL on a loaded machine can take seconds to draw a frame."""
+    last = shot(page)
+    deadline = time.monotonic() + timeout
+    while True:
+        page.wait_for_timeout(300)
+        img = shot(page)
+        if changed_fraction(last, img) == 0.0:
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError("the 3D view never stopped changing")
+        last = img
+    if path is not None:
+        shot(page, path)
+    return img
+
+
+def shot_until(page, cond, what, path=None, timeout=60.0) -> np.ndarray:
+    """Screenshots until ``cond(img)`` holds (the page draws when it can), the last one
+    saved to ``path``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        img = shot(page, path)
+        if cond(img):
+            return img
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what} in the page's picture")
+        page.wait_for_timeout(300)
+
+
 def field(page, label: str):
     """The input on the row labelled ``label`` (viser's labels do not point at it)."""
     return page.locator(
@@ -58,18 +89,16 @@ def click_tab(page, label: str) -> None:
 
 def test_page_renders_the_robot(page, studio, artifacts):
     click_tab(page, "View")
-    settled(page)
-    drawn = shot(page, artifacts / "01_view_panel.png")
+    drawn = steady_shot(page, artifacts / "01_view_panel.png")
     page.get_by_label("Visual geometry").click()  # hide the robot through the page
     wait_for(lambda: not studio.panels["view"].toggles["visual"].value, what="the toggle")
-    settled(page)
-    hidden = shot(page, artifacts / "02_view_panel_robot_hidden.png")
+    # The robot covers a visible part of the view: hiding it changes those pixels.
+    shot_until(page, lambda hidden: changed_fraction(drawn, hidden) > 0.01, "the robot hidden",
+               artifacts / "02_view_panel_robot_hidden.png")  # fmt: skip
     page.get_by_label("Visual geometry").click()
     wait_for(lambda: studio.panels["view"].toggles["visual"].value, what="the toggle")
     # the checkbox value arrives before its callback has run
     wait_for(lambda: all(v.show["visual"] for v in studio.robots.values()), what="shown again")
-    # The robot covers a visible part of the view: hiding it changes those pixels.
-    assert changed_fraction(drawn, hidden) > 0.01
 
 
 def test_joint_slider_moves_the_robot(page, studio, artifacts):
@@ -78,8 +107,7 @@ def test_joint_slider_moves_the_robot(page, studio, artifacts):
     view = studio.robots[robot]
     before_q = view.q.copy()
     before_nodes = view.scene_link_poses()
-    settled(page)
-    before = shot(page)
+    before = steady_shot(page)
     label_id = page.locator("label", has_text="joint1 (°)").get_attribute("for")
     thumb = page.locator(f'[id="{label_id}"] [role="slider"]')
     thumb.focus()
@@ -92,9 +120,8 @@ def test_joint_slider_moves_the_robot(page, studio, artifacts):
     want = view.link_poses()
     np.testing.assert_allclose(after_nodes[:, :3], want[:, :3, 3], atol=1e-9)
     assert np.abs(after_nodes[1:, :3] - before_nodes[1:, :3]).max() > 0.05  # links moved
-    settled(page)
-    after = shot(page, artifacts / "03_pose_panel_joint1_moved.png")
-    assert changed_fraction(before, after) > 0.005
+    shot_until(page, lambda after: changed_fraction(before, after) > 0.005, "the arm moved",
+               artifacts / "03_pose_panel_joint1_moved.png")  # fmt: skip
     # The page shows the new value next to the slider.
     assert field(page, "joint1 (°)").last.input_value() == f"{np.degrees(upper):g}"
 
@@ -140,10 +167,12 @@ def test_open_scenario_and_bad_file_from_the_page(page, studio, artifacts, tmp_p
     assert set(studio.robots) == {"A", "B", "C"}  # the scene stayed, the server serves
     close_notifications(page)
     click_tab(page, "Pose")
+    labels = page.locator("label", has_text="joint")
+    # the page shows the first robot's six sliders once their messages have arrived
+    wait_for(lambda: sum(lb.is_visible() for lb in labels.all()) == 6,
+             what=f"six joint sliders (errors: {studio.errors})")  # fmt: skip
     settled(page)
     shot(page, artifacts / "08_pose_panel_scenario.png")
-    labels = page.locator("label", has_text="joint")
-    assert sum(lb.is_visible() for lb in labels.all()) == 6, studio.errors
 
 
 def test_scenario_picker_lists_and_opens_shipped_scenarios(page, studio, artifacts):
@@ -257,10 +286,12 @@ def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, ar
     assert driver.volume_rgb["A"] == (220, 40, 40) == driver.volume_rgb["B"]
     panel = studio.panels["clearance"]
     # The step's refresh is served at once, or by the loop's refresh running beside it.
-    wait_for(lambda: panel.cursor_t == studio.clock.t, timeout=5, what="the cursor at the new time")
+    wait_for(lambda: panel.cursor_t == studio.clock.t, what="the cursor at the new time")
     page.get_by_text("IN CONTACT").first.wait_for(timeout=UI_TIMEOUT_MS)
-    settled(page, 1500)
-    img = shot(page, artifacts / "14_clearance_panel.png")
-    scene = scene_area(img)
-    red = (scene[..., 0] > 150) & (scene[..., 1] < 110) & (scene[..., 2] < 110)
-    assert red.sum() > 200  # the red ellipsoids are drawn
+
+    def red_drawn(img: np.ndarray) -> bool:
+        scene = scene_area(img)
+        red = (scene[..., 0] > 150) & (scene[..., 1] < 110) & (scene[..., 2] < 110)
+        return red.sum() > 200
+
+    shot_until(page, red_drawn, "the red ellipsoids", artifacts / "14_clearance_panel.png")

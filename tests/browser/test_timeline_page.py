@@ -106,6 +106,11 @@ def test_pause_stops_at_the_time_the_page_shows(page, studio, artifacts):
 
 
 def test_slider_scrubs_the_recorded_soccer_run(page, studio, artifacts):
+    # its own recorded run: under xdist the pause test may have run on another worker
+    studio.open("soccer_obstacles")
+    page.get_by_text("scenario soccer_obstacles").first.wait_for(timeout=UI_TIMEOUT_MS)
+    for _ in range(90):  # 1.5 s of driving
+        studio.step()
     view = studio.robot("omni")
     d = studio.driver
     end = studio.recorded_end()
