@@ -63,8 +63,9 @@ from robotsim.model.mjcf_export import (
     to_mjcf_string,
     to_mjspec,
 )
+from robotsim.model.mjcf_tables import GEOM_TYPES, MjcfTables, tables_from_mjmodel
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
-from robotsim.spatial import axis_angle_to_R, inv_T, make_T, quat_to_R, trans
+from robotsim.spatial import axis_angle_to_R, make_T, quat_to_R, trans
 
 __all__ = [
     "full_qpos",
@@ -171,38 +172,27 @@ class _Names:
         return self._unique(base, self.joints)
 
 
-def _geometry(mjm: Any, g: int, skipped: list[str], gname: str) -> tuple[Geometry, Any] | None:
-    """(geometry, extra transform geom_frame <- authored frame) or None if skipped."""
-    import mujoco
-
-    gt = mujoco.mjtGeom
-    t = int(mjm.geom_type[g])
-    size = np.asarray(mjm.geom_size[g], float)
-    if t == gt.mjGEOM_BOX:
-        return Box(tuple(2.0 * size)), _EYE4
-    if t == gt.mjGEOM_SPHERE:
-        return Sphere(float(size[0])), _EYE4
-    if t == gt.mjGEOM_CAPSULE:
-        return Capsule(float(size[0]), float(2.0 * size[1])), _EYE4
-    if t == gt.mjGEOM_CYLINDER:
-        return Cylinder(float(size[0]), float(2.0 * size[1])), _EYE4
-    if t == gt.mjGEOM_ELLIPSOID:
-        return Ellipsoid(tuple(size)), _EYE4
-    if t == gt.mjGEOM_MESH:
-        mid = int(mjm.geom_dataid[g])
-        adr = int(mjm.mesh_pathadr[mid])
-        if adr < 0:
+def _geometry(t: MjcfTables, g: int, skipped: list[str], gname: str) -> Geometry | None:
+    kind = t.geom_type[g]
+    size = t.geom_size[g]
+    if kind == "box":
+        return Box(tuple(2.0 * size))
+    if kind == "sphere":
+        return Sphere(float(size[0]))
+    if kind == "capsule":
+        return Capsule(float(size[0]), float(2.0 * size[1]))
+    if kind == "cylinder":
+        return Cylinder(float(size[0]), float(2.0 * size[1]))
+    if kind == "ellipsoid":
+        return Ellipsoid(tuple(size))
+    if kind == "mesh":
+        mesh = t.geom_mesh[g]
+        if mesh is None:
             skipped.append(f"geom {gname!r}: inline mesh without a file")
             return None
-        raw = bytes(mjm.paths[adr:])
-        fname = raw[: raw.index(b"\0")].decode()
-        # MuJoCo stores the mesh re-centred in its inertial frame and moves the geom to
-        # compensate: authored geom frame = compiled geom frame @ inv(mesh frame).
-        T_mesh = _pose(mjm.mesh_pos[mid], mjm.mesh_quat[mid])
-        sx, sy, sz = (float(s) for s in mjm.mesh_scale[mid])
-        return Mesh(Path(fname), (sx, sy, sz)), inv_T(T_mesh)
-    kind = {gt.mjGEOM_PLANE: "plane", gt.mjGEOM_HFIELD: "height field"}.get(t, f"type {t}")
-    skipped.append(f"geom {gname!r}: {kind} geoms are not link geometry")
+        return Mesh(Path(mesh[0]), mesh[1])
+    what = {"plane": "plane", "hfield": "height field"}.get(kind, f"type {GEOM_TYPES.index(kind)}")
+    skipped.append(f"geom {gname!r}: {what} geoms are not link geometry")
     return None
 
 
@@ -210,31 +200,32 @@ def model_from_mjmodel(
     mjm: Any, name: str = "mjcf_robot", source: Path | None = None
 ) -> RobotModel:
     """Convert a compiled ``mujoco.MjModel`` into a RobotModel (see the module doc)."""
-    import mujoco
+    return model_from_tables(tables_from_mjmodel(mjm, name), source)
 
+
+def model_from_tables(t: MjcfTables, source: Path | None = None) -> RobotModel:
+    """Convert compiled MJCF tables (either reader's) into a RobotModel (module doc)."""
+    name = t.model_name
     where = source if source is not None else f"<MjModel {name}>"
-    jt = mujoco.mjtJoint
-    obj = mujoco.mjtObj
     skipped: list[str] = []
     names = _Names()
+    nbody = len(t.body_name)
 
     def body_name(b: int) -> str:
-        return mujoco.mj_id2name(mjm, obj.mjOBJ_BODY, b) or f"body{b}"
+        return t.body_name[b] or f"body{b}"
 
     def joint_name(j: int) -> str:
-        return mujoco.mj_id2name(mjm, obj.mjOBJ_JOINT, j) or f"joint{j}"
+        return t.jnt_name[j] or f"joint{j}"
 
-    _check_finite(mjm, where)
-    nbody = int(mjm.nbody)
-    top = [b for b in range(1, nbody) if int(mjm.body_parentid[b]) == 0]
+    _check_finite(t, where)
+    jnts_of: list[list[int]] = [[] for _ in range(nbody)]
+    for j, bid in enumerate(t.jnt_body.tolist()):
+        jnts_of[bid].append(j)
+    parent = t.body_parent.tolist()
+    top = [b for b in range(1, nbody) if parent[b] == 0]
     if not top:
         raise ModelFileError(where, "the worldbody has no bodies: nothing to build a robot from")
-    free_bodies = [
-        b
-        for b in range(1, nbody)
-        for j in range(mjm.body_jntadr[b], mjm.body_jntadr[b] + mjm.body_jntnum[b])
-        if int(mjm.jnt_type[j]) == jt.mjJNT_FREE
-    ]
+    free_bodies = [int(t.jnt_body[j]) for j, k in enumerate(t.jnt_type) if k == "free"]
     floating = False
     if free_bodies:
         if len(top) != 1 or free_bodies != [top[0]]:
@@ -244,14 +235,14 @@ def model_from_mjmodel(
                 "joint only on its single top-level body (load the other free bodies as "
                 "scene objects)",
             )
-        if int(mjm.body_jntnum[top[0]]) != 1:
+        if len(jnts_of[top[0]]) != 1:
             raise ModelFileError(
                 where, f"body {body_name(top[0])!r}: a free joint must be its body's only joint"
             )
         floating = True
-    T_top = _pose(mjm.body_pos[top[0]], mjm.body_quat[top[0]])
+    T_bodies = _pose(t.body_pos, t.body_quat)
     need_world = len(top) > 1 or (
-        not floating and (int(mjm.body_jntnum[top[0]]) > 0 or not np.allclose(T_top, _EYE4))
+        not floating and (len(jnts_of[top[0]]) > 0 or not np.allclose(T_bodies[top[0]], _EYE4))
     )
     b = RobotBuilder(name, floating=floating)
     link_of_body: dict[int, str] = {}
@@ -259,37 +250,26 @@ def model_from_mjmodel(
         link_of_body[0] = names.link("world")
     for bid in range(1, nbody):
         link_of_body[bid] = names.link(body_name(bid))
-    for bid in range(1, nbody):
-        names.joints.update(joint_name(j) for j in range(mjm.body_jntadr[bid],
-                            mjm.body_jntadr[bid] + mjm.body_jntnum[bid]))  # fmt: skip
+    names.joints.update(joint_name(j) for j in range(len(t.jnt_type)))
     metadata: dict[str, Any] = {"format": "mjcf"}
 
     # every pose at once (batched): the loops below only index, so the conversion is
     # linear in bodies and geoms with a small constant
-    T_geoms = _pose(np.asarray(mjm.geom_pos), np.asarray(mjm.geom_quat))
-    T_bodies = _pose(np.asarray(mjm.body_pos), np.asarray(mjm.body_quat))
-    R_inertia = quat_to_R(np.asarray(mjm.body_iquat, float))
     shapes_visual: dict[int, list[Shape]] = {}
     shapes_coll: dict[int, list[Shape]] = {}
-    for g in range(int(mjm.ngeom)):
-        bid = int(mjm.geom_bodyid[g])
+    for g, bid in enumerate(t.geom_body.tolist()):
         if bid not in link_of_body:
             continue  # world geoms when no world link: the environment, not the robot
-        gname = mujoco.mj_id2name(mjm, obj.mjOBJ_GEOM, g) or ""
-        res = _geometry(mjm, g, skipped, gname or f"geom{g}")
-        if res is None:
+        gname = t.geom_name[g]
+        geo = _geometry(t, g, skipped, gname or f"geom{g}")
+        if geo is None:
             continue
-        geo, fix = res
-        T = T_geoms[g] @ fix
-        short = gname.split("/", 1)[1] if gname.startswith(body_name(bid) + "/") else gname
-        rgba = np.asarray(mjm.geom_rgba[g], float)
-        mat = int(mjm.geom_matid[g])
-        if mat >= 0 and np.allclose(rgba, [0.5, 0.5, 0.5, 1.0]):
-            rgba = np.asarray(mjm.mat_rgba[mat], float)  # colour given by a material
-        r, g_, b_, a = (float(c) for c in rgba)
-        shape = Shape(geo, T, (r, g_, b_, a), short)
-        visual_only = int(mjm.geom_contype[g]) == 0 and int(mjm.geom_conaffinity[g]) == 0
-        collision_only = not visual_only and int(mjm.geom_group[g]) == 3
+        prefix = body_name(bid) + "/"
+        short = gname[len(prefix) :] if gname.startswith(prefix) else gname
+        r, g_, b_, a = (float(c) for c in t.geom_rgba[g])
+        shape = Shape(geo, t.geom_T[g], (r, g_, b_, a), short)
+        visual_only = int(t.geom_contype[g]) == 0 and int(t.geom_conaffinity[g]) == 0
+        collision_only = not visual_only and int(t.geom_group[g]) == 3
         if not collision_only:
             shapes_visual.setdefault(bid, []).append(shape)
         if not visual_only:
@@ -297,10 +277,8 @@ def model_from_mjmodel(
 
     for bid in sorted(link_of_body):
         inertial = None
-        if bid > 0 and float(mjm.body_mass[bid]) > 0:
-            R = R_inertia[bid]
-            I = (R * np.asarray(mjm.body_inertia[bid], float)) @ R.T
-            inertial = Inertial(float(mjm.body_mass[bid]), np.array(mjm.body_ipos[bid]), I)
+        if bid > 0 and float(t.body_mass[bid]) > 0:
+            inertial = Inertial(float(t.body_mass[bid]), t.body_com[bid], t.body_inertia[bid])
         b.link(
             link_of_body[bid],
             visuals=shapes_visual.get(bid, []),
@@ -308,69 +286,69 @@ def model_from_mjmodel(
             inertial=inertial,
         )
 
-    qpos0 = np.asarray(mjm.qpos0, float)
-    mimic_of = _mimics(mjm, joint_name, qpos0, skipped)
+    qpos0 = t.qpos0
+    qadr = t.jnt_qposadr
+    mimic_of = _mimics(t, joint_name, skipped)
     mjjoint_to_ours: dict[int, str] = {}
     for bid in range(1, nbody):
         child_link = link_of_body[bid]
-        parent_bid = int(mjm.body_parentid[bid])
+        parent_bid = parent[bid]
         T_pb = T_bodies[bid]
+        jids = jnts_of[bid]
         if parent_bid == 0 and 0 not in link_of_body:
             if floating:
-                jadr = int(mjm.jnt_qposadr[mjm.body_jntadr[bid]])
+                jadr = int(qadr[jids[0]])
                 metadata["T_world_root"] = _pose(qpos0[jadr : jadr + 3], qpos0[jadr + 3 : jadr + 7])
             continue  # the root link
-        parent = link_of_body[parent_bid]
-        jids = list(range(mjm.body_jntadr[bid], mjm.body_jntadr[bid] + mjm.body_jntnum[bid]))
+        parent_link = link_of_body[parent_bid]
         if not jids:
-            b.joint(names.joint(f"{child_link}_fixed"), "fixed", parent, child_link, origin=T_pb)
+            b.joint(names.joint(f"{child_link}_fixed"), "fixed", parent_link, child_link,
+                    origin=T_pb)  # fmt: skip
             continue
         # Expand ball joints into three hinges; each entry: (name, kind, axis, pos, j).
         steps: list[tuple[str, str, np.ndarray, np.ndarray, int]] = []
         for j in jids:
-            t = int(mjm.jnt_type[j])
+            kind = t.jnt_type[j]
             jn = joint_name(j)
-            pos = np.asarray(mjm.jnt_pos[j], float)
-            if t == jt.mjJNT_BALL:
+            pos = t.jnt_pos[j]
+            if kind == "ball":
                 for letter, ax in zip("xyz", np.eye(3)):
                     steps.append((names.joint(f"{jn}_{letter}"), "ball", ax, pos, j))
-            elif t in (jt.mjJNT_HINGE, jt.mjJNT_SLIDE):
-                kind = "hinge" if t == jt.mjJNT_HINGE else "slide"
-                steps.append((jn, kind, np.asarray(mjm.jnt_axis[j], float), pos, j))
+            elif kind in ("hinge", "slide"):
+                steps.append((jn, kind, t.jnt_axis[j], pos, j))
         T_first = T_pb
-        prev = parent
+        prev = parent_link
         for k, (jn, kind, axis, pos, j) in enumerate(steps):
             last = k == len(steps) - 1
             child = child_link if last else names.link(f"{child_link}__{jn}")
             if not last:
                 b.link(child)
-            limited = bool(mjm.jnt_limited[j])
-            lo, hi = (float(v) for v in mjm.jnt_range[j])
+            limited = bool(t.jnt_limited[j])
+            lo, hi = (float(v) for v in t.jnt_range[j])
             effort = np.inf
-            if bool(mjm.jnt_actfrclimited[j]):
-                effort = float(np.max(np.abs(mjm.jnt_actfrcrange[j])))
+            if bool(t.jnt_actfrclimited[j]):
+                effort = float(np.max(np.abs(t.jnt_actfrcrange[j])))
                 if effort <= 0:
                     effort = np.inf
             if kind == "slide":
-                ref = float(qpos0[mjm.jnt_qposadr[j]])
+                ref = float(qpos0[qadr[j]])
                 origin = T_first @ trans(-axis * ref)
                 post = _EYE4
                 jtype = "prismatic"
             else:
-                ref = float(qpos0[mjm.jnt_qposadr[j]]) if kind == "hinge" else 0.0
+                ref = float(qpos0[qadr[j]]) if kind == "hinge" else 0.0
                 rot = make_T(axis_angle_to_R(axis, -ref)) if ref != 0.0 else _EYE4
                 origin = T_first @ trans(pos) @ rot
                 post = trans(-pos)
                 jtype = "revolute" if limited else "continuous"
             if kind == "ball" and limited:
                 lo, hi = -hi, hi
-            dof = int(mjm.jnt_dofadr[j]) + (int(np.argmax(axis)) if kind == "ball" else 0)
             dynamics = JointDynamics(
-                armature=float(mjm.dof_armature[dof]),
-                damping=float(mjm.dof_damping[dof]),
-                friction=float(mjm.dof_frictionloss[dof]),
-                stiffness=float(mjm.jnt_stiffness[j]) if kind != "ball" else 0.0,
-                rest=float(mjm.qpos_spring[mjm.jnt_qposadr[j]]) if kind != "ball" else 0.0,
+                armature=float(t.jnt_armature[j]),
+                damping=float(t.jnt_damping[j]),
+                friction=float(t.jnt_frictionloss[j]),
+                stiffness=float(t.jnt_stiffness[j]) if kind != "ball" else 0.0,
+                rest=float(t.jnt_springref[j]) if kind != "ball" else 0.0,
             )
             b.joint(jn, jtype, prev, child, origin=origin, axis=axis, post=post,
                     lower=lo if limited else -np.inf, upper=hi if limited else np.inf,
@@ -381,8 +359,8 @@ def model_from_mjmodel(
             T_first = _EYE4
             prev = child
 
-    _add_sites(mjm, b, link_of_body, names, skipped)
-    _add_keyframes(mjm, b, mjjoint_to_ours, {joint_name(j) for j in mimic_of})
+    _add_sites(t, b, link_of_body, names, skipped)
+    _add_keyframes(t, b, mjjoint_to_ours, {joint_name(j) for j in mimic_of})
     if skipped:
         metadata["skipped"] = skipped
     b.metadata = metadata
@@ -392,77 +370,66 @@ def model_from_mjmodel(
         raise ModelFileError(where, str(exc)) from None
 
 
-def _check_finite(mjm: Any, where: Any) -> None:
+def _check_finite(t: MjcfTables, where: Any) -> None:
     """MuJoCo accepts NaN in a file with a warning; we refuse it, naming the element."""
-    import mujoco
-
     checks = (
-        ("body", mujoco.mjtObj.mjOBJ_BODY, ("body_pos", "body_quat", "body_ipos",
-                                             "body_inertia", "body_mass")),
-        ("joint", mujoco.mjtObj.mjOBJ_JOINT, ("jnt_pos", "jnt_axis", "jnt_range")),
-        ("geom", mujoco.mjtObj.mjOBJ_GEOM, ("geom_pos", "geom_quat", "geom_size")),
-        ("site", mujoco.mjtObj.mjOBJ_SITE, ("site_pos", "site_quat")),
+        ("body", t.body_name, (("pos", t.body_pos), ("quat", t.body_quat),
+                               ("ipos", t.body_com), ("inertia", t.body_inertia),
+                               ("mass", t.body_mass))),
+        ("joint", t.jnt_name, (("pos", t.jnt_pos), ("axis", t.jnt_axis), ("range", t.jnt_range))),
+        ("geom", t.geom_name, (("pos", t.geom_T[:, :3, 3]), ("quat", t.geom_T[:, :3, :3]),
+                               ("size", t.geom_size))),
+        ("site", t.site_name, (("pos", t.site_T[:, :3, 3]), ("quat", t.site_T[:, :3, :3]))),
     )  # fmt: skip
-    for kind, objtype, fields in checks:
-        for fld in fields:
-            arr = np.asarray(getattr(mjm, fld), float)
+    for kind, obj_names, fields in checks:
+        for attr, arr in fields:
+            arr = np.asarray(arr, float)
             if arr.size == 0:
                 continue
             bad = ~np.isfinite(arr.reshape(arr.shape[0], -1)).all(axis=1)
             if np.any(bad):
                 i = int(np.argmax(bad))
-                name = mujoco.mj_id2name(mjm, objtype, i) or f"#{i}"
-                attr = fld.split("_", 1)[1]
+                name = obj_names[i] or f"#{i}"
                 raise ModelFileError(where, f"{attr} contains NaN or inf", f"{kind} {name!r}")
 
 
 def _mimics(
-    mjm: Any, joint_name: Any, qpos0: np.ndarray, skipped: list[str]
+    t: MjcfTables, joint_name: Any, skipped: list[str]
 ) -> dict[int, tuple[str, float, float]]:
     """MuJoCo joint id -> (leader name, multiplier, offset) from joint equalities."""
-    import mujoco
-
-    hinge_slide = (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+    qadr = t.jnt_qposadr
     out: dict[int, tuple[str, float, float]] = {}
-    for e in range(int(mjm.neq)):
-        if int(mjm.eq_type[e]) != mujoco.mjtEq.mjEQ_JOINT or not bool(mjm.eq_active0[e]):
+    for e, active, j1, j2, coef in t.eq_joint:
+        if not active:
             continue
-        j1, j2 = int(mjm.eq_obj1id[e]), int(mjm.eq_obj2id[e])
-        coef = np.asarray(mjm.eq_data[e][:5], float)
-        ok = j2 >= 0 and int(mjm.jnt_type[j1]) in hinge_slide
-        if not ok or int(mjm.jnt_type[j2]) not in hinge_slide or np.any(coef[2:] != 0):
+        ok = j2 >= 0 and t.jnt_type[j1] in ("hinge", "slide")
+        if not ok or t.jnt_type[j2] not in ("hinge", "slide") or np.any(coef[2:] != 0):
             skipped.append(f"equality {e}: only linear hinge/slide couplings become mimics")
             continue
-        y0, x0 = float(qpos0[mjm.jnt_qposadr[j1]]), float(qpos0[mjm.jnt_qposadr[j2]])
+        y0, x0 = float(t.qpos0[qadr[j1]]), float(t.qpos0[qadr[j2]])
         out[j1] = (joint_name(j2), float(coef[1]), float(coef[0] + y0 - coef[1] * x0))
     return out
 
 
 def _add_sites(
-    mjm: Any, b: RobotBuilder, link_of_body: dict[int, str], names: _Names, skipped: list[str]
+    t: MjcfTables, b: RobotBuilder, link_of_body: dict[int, str], names: _Names, skipped: list[str]
 ) -> None:
-    import mujoco
-
     used = set(names.links)
-    for s in range(int(mjm.nsite)):
-        sname = mujoco.mj_id2name(mjm, mujoco.mjtObj.mjOBJ_SITE, s)
-        bid = int(mjm.site_bodyid[s])
+    for s, sname in enumerate(t.site_name):
+        bid = int(t.site_body[s])
         if not sname or bid not in link_of_body:
             continue
         if sname in used:
             skipped.append(f"site {sname!r}: name already used by a link or site")
             continue
         used.add(sname)
-        b.frame(sname, link_of_body[bid], _pose(mjm.site_pos[s], mjm.site_quat[s]))
+        b.frame(sname, link_of_body[bid], t.site_T[s])
 
 
-def _add_keyframes(mjm: Any, b: RobotBuilder, ours: dict[int, str], mimic: set[str]) -> None:
-    import mujoco
-
-    for k in range(int(mjm.nkey)):
-        kname = mujoco.mj_id2name(mjm, mujoco.mjtObj.mjOBJ_KEY, k)
+def _add_keyframes(t: MjcfTables, b: RobotBuilder, ours: dict[int, str], mimic: set[str]) -> None:
+    qadr = t.jnt_qposadr
+    for kname, qpos in t.key:
         if not kname:
             continue
-        qpos = np.asarray(mjm.key_qpos[k], float)
-        values = {n: float(qpos[mjm.jnt_qposadr[j]]) for j, n in ours.items() if n not in mimic}
+        values = {n: float(qpos[qadr[j]]) for j, n in ours.items() if n not in mimic}
         b.pose(kname, values)
