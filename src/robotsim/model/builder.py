@@ -10,6 +10,7 @@ model = b.build()
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -117,7 +118,8 @@ class RobotBuilder:
         self._poses[name] = {k: float(v) for k, v in values.items()}
         return self
 
-    def build(self) -> RobotModel:
+    def build(self, source: Path | None = None) -> RobotModel:
+        """The frozen model (``source``: the file it was read from, if any)."""
         return RobotModel(
             name=self.name,
             links=tuple(self._links),
@@ -127,6 +129,7 @@ class RobotBuilder:
             floating=self.floating,
             default_frame=self.default_frame,
             kind=self.kind,
+            source=source,
             metadata=dict(self.metadata),
         )
 

@@ -37,7 +37,7 @@ Export lives in :mod:`robotsim.model.mjcf_export` and is re-exported here.
 
 from __future__ import annotations
 
-import dataclasses
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,7 @@ from robotsim.model.mjcf_export import (
     to_mjcf_string,
     to_mjspec,
 )
+from robotsim.model.mjcf_reader import Unsupported, read_mjcf
 from robotsim.model.mjcf_tables import GEOM_TYPES, MjcfTables, tables_from_mjmodel
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.spatial import axis_angle_to_R, make_T, quat_to_R, trans
@@ -78,6 +79,7 @@ __all__ = [
 ]
 
 _EYE4 = np.eye(4)
+_log = logging.getLogger(__name__)
 
 
 def _pose(pos: np.ndarray, quat: np.ndarray) -> np.ndarray:
@@ -85,25 +87,47 @@ def _pose(pos: np.ndarray, quat: np.ndarray) -> np.ndarray:
 
 
 def load_mjcf(path: str | Path) -> RobotModel:
-    """Read an MJCF file through MuJoCo and convert it (see the module doc)."""
-    import mujoco
+    """Read an MJCF file and convert it (see the module doc).
 
+    :func:`robotsim.model.mjcf_reader.read_mjcf` reads it first, in one linear pass;
+    a file using anything that reader does not reproduce exactly goes through MuJoCo
+    (``MjSpec.from_file(...).compile()``) instead. ``metadata["reader"]`` says which
+    did: ``"robotsim"``, or ``"mujoco: <why>"`` (also logged at debug level).
+    """
     p = Path(path)
     check_readable(p)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
-    if current_scope() is not None:  # MuJoCo reads the files it names itself
+    if current_scope() is not None:  # both readers open the files it names
         _check_referenced_files(p)
+    try:
+        tables = read_mjcf(p)
+    except Unsupported as exc:
+        why = str(exc)
+    except Exception as exc:  # a gap in the reader: MuJoCo reads the file
+        why = f"reader failed ({type(exc).__name__}: {exc})"
+    else:
+        tables.model_name = _model_name(tables.model_name, p)
+        return model_from_tables(tables, source=p, reader="robotsim")
+    _log.debug("%s: read through MuJoCo: %s", p, why)
+    return _load_through_mujoco(p, f"mujoco: {why}")
+
+
+def _model_name(name: str, p: Path) -> str:
+    return p.stem if not name or name == "MuJoCo Model" else name
+
+
+def _load_through_mujoco(p: Path, reader: str) -> RobotModel:
+    import mujoco
+
     try:
         spec = mujoco.MjSpec.from_file(str(p))
         mjm = spec.compile()
     except ValueError as exc:
         msg = " | ".join(line.strip() for line in str(exc).splitlines() if line.strip())
         raise ModelFileError(p, f"MuJoCo cannot load it: {msg}") from None
-    name = spec.modelname or p.stem
-    if name == "MuJoCo Model":
-        name = p.stem
-    return model_from_mjmodel(mjm, name=name, source=p)
+    tables = tables_from_mjmodel(mjm, _model_name(spec.modelname, p))
+    return model_from_tables(tables, source=p, reader=reader)
 
 
 _FILE_ATTRS = ("file", "fileright", "fileleft", "fileup", "filedown", "filefront", "fileback")
@@ -203,8 +227,11 @@ def model_from_mjmodel(
     return model_from_tables(tables_from_mjmodel(mjm, name), source)
 
 
-def model_from_tables(t: MjcfTables, source: Path | None = None) -> RobotModel:
-    """Convert compiled MJCF tables (either reader's) into a RobotModel (module doc)."""
+def model_from_tables(
+    t: MjcfTables, source: Path | None = None, reader: str | None = None
+) -> RobotModel:
+    """Convert compiled MJCF tables (either reader's) into a RobotModel (module doc);
+    ``reader`` goes to ``metadata["reader"]``."""
     name = t.model_name
     where = source if source is not None else f"<MjModel {name}>"
     skipped: list[str] = []
@@ -363,11 +390,13 @@ def model_from_tables(t: MjcfTables, source: Path | None = None) -> RobotModel:
     _add_keyframes(t, b, mjjoint_to_ours, {joint_name(j) for j in mimic_of})
     if skipped:
         metadata["skipped"] = skipped
+    if reader is not None:
+        metadata["reader"] = reader
     b.metadata = metadata
     try:
-        return dataclasses.replace(b.build(), source=source)
+        return b.build(source=source)
     except ModelError as exc:
-        raise ModelFileError(where, str(exc)) from None
+        raise ModelFileError(where, str(exc).removeprefix(f"{source}: ")) from None
 
 
 def _check_finite(t: MjcfTables, where: Any) -> None:
