@@ -21,6 +21,7 @@ invalid inertia, dangling names and the like.
 from __future__ import annotations
 
 import math
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -75,6 +76,11 @@ _ALLOWED = {
                  "solimp", "body1", "body2", "site1", "site2", "anchor", "relpose",
                  "torquescale"},
 }  # fmt: skip
+_NOT_IN_DEFAULTS = {
+    "joint": {"name", "class"}, "geom": {"name", "class"}, "site": {"name", "class"},
+    "mesh": {"name", "class", "file"}, "material": {"name", "class"},
+    "equality": _ALLOWED["equality"] - {"active", "solref", "solimp"},
+}  # fmt: skip
 _MESH_SUFFIXES = (".stl", ".obj", ".msh")
 _DEFAULT_TAGS = {"joint", "geom", "site", "mesh", "material", "equality"}
 _PRIMITIVES = ("sphere", "capsule", "ellipsoid", "cylinder", "box")
@@ -91,10 +97,16 @@ _REFS = {"joint": "joint", "jointinparent": "joint", "joint1": "joint", "joint2"
 
 
 def _join(folder: str | None, name: str) -> str:
-    """MuJoCo's path joining for asset files (as it stores them in ``MjModel.paths``)."""
+    """``folder/name`` unless ``name`` is absolute or there is no folder."""
     if not folder or Path(name).is_absolute():
         return name
     return folder + ("" if folder.endswith(("/", "\\")) else "/") + name
+
+
+def _mesh_path(model_dir: str, meshdir: str | None, name: str) -> str:
+    """The mesh file as MuJoCo stores it (``MjModel.paths``): the model file's folder as
+    it was named, the mesh folder and the name, joined and normalised lexically."""
+    return os.path.normpath(_join(model_dir, _join(meshdir, name)))
 
 
 def _int(text: object, what: str) -> int:
@@ -121,11 +133,14 @@ def _check(tag: str, a: Attrs | dict[str, str], what: str) -> None:
 class _Reader:
     def __init__(self, path: Path, root: ET.Element) -> None:
         self.folder = path.absolute().parent
+        self.model_dir = "" if str(path.parent) == "." else str(path.parent)
         self.comp: Compiler = read_compiler(root)
         self.classes: Classes = read_defaults(root, _DEFAULT_TAGS)
         for cname, tags in self.classes.by_name.items():
             for tag, attrs in tags.items():
-                _check(tag, attrs, f"<default class={cname!r}> <{tag}>")
+                extra = attrs.keys() - _ALLOWED[tag] | (attrs.keys() & _NOT_IN_DEFAULTS[tag])
+                if extra:
+                    raise Unsupported(f"<default class={cname!r}> <{tag}>: {sorted(extra)}")
         self.meshes: dict[str, tuple[str, tuple[float, float, float]]] = {}
         self.materials: dict[str, tuple[float, float, float, float]] = {}
         # bodies
@@ -205,10 +220,10 @@ class _Reader:
                     fname = str(a.get("file", ""))
                     if not fname:
                         raise Unsupported(f"{what}: a mesh without a file")
-                    stored = _join(meshdir, fname)
+                    stored = _mesh_path(self.model_dir, meshdir, fname)
                     if not stored.lower().endswith(_MESH_SUFFIXES) or "content_type" in a:
                         raise Unsupported(f"{what}: mesh type MuJoCo may read differently")
-                    if not (self.folder / stored).is_file():
+                    if not Path(stored).is_file():
                         raise Unsupported(f"{what}: mesh file not found")
                     name = str(a.get("name") or Path(fname).stem)
                     sx, sy, sz = _vec(a, "scale", [1.0, 1.0, 1.0], what)
@@ -305,12 +320,16 @@ class _Reader:
                 raise Unsupported(f"{what}: fullinertia with an orientation")
             xx, yy, zz, xy, xz, yz = floats(str(a["fullinertia"]), 6, what)
             inertia = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+            ev = np.linalg.eigvalsh(inertia)  # MuJoCo checks these: keep clear of the edge
+            ok = ev[0] > 1e-12 * ev[2] and ev[0] + ev[1] > ev[2] * (1 + 1e-9)
         else:
-            d = np.array(floats(str(a["diaginertia"]), 3, what))
+            d = floats(str(a["diaginertia"]), 3, what)
             R = quat_to_R(np.array(quat))
-            inertia = (R * d) @ R.T
-        if not mass > 0:
-            raise Unsupported(f"{what}: mass {mass} (MuJoCo's checks differ)")
+            inertia = (R * np.array(d)) @ R.T
+            # MuJoCo's own test on the given moments
+            ok = min(d) > 0 and all(d[i] + d[(i + 1) % 3] >= d[(i + 2) % 3] for i in range(3))
+        if not (mass > 0 and ok):
+            raise Unsupported(f"{what}: mass {mass} or an inertia MuJoCo may refuse")
         self.b_inertial[bid] = (mass, pos, inertia)
 
     def joint(self, bid: int, el: ET.Element, frame: tuple[list[float], Quat] | None,
@@ -417,8 +436,8 @@ class _Reader:
         elif kind in _PRIMITIVES:
             if any(not s > 0 for s in size[: _SIZES_NEEDED[kind]]):
                 raise Unsupported(f"{what}: size {size} of a {kind}")
-        elif kind != "plane" or bid != 0:
-            raise Unsupported(f"{what}: type {kind!r}")
+        elif kind != "plane" or bid != 0 or not size[2] > 0:
+            raise Unsupported(f"{what}: type {kind!r} (size {size})")
         rgba = _vec(a, "rgba", list(_GREY), what)
         if "material" in a:
             mat = self.materials.get(str(a["material"]))
@@ -449,6 +468,8 @@ class _Reader:
         name = el.get("name", "")
         what = f"<site {name}>"
         a = self.attrs(el, "site", cc, what)
+        if str(a.get("type", "sphere")) not in _PRIMITIVES:
+            raise Unsupported(f"{what}: type {a.get('type')!r}")
         pos, quat = self.place(frame, *self.pose(a, el.attrib, what))
         self.s_name.append(name)
         self.s_body.append(bid)
@@ -533,20 +554,39 @@ def _inertials(r: _Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for bid in np.nonzero(explicit & ~use_geoms)[0]:
         m, c, I = r.b_inertial[bid]  # type: ignore[misc]
         mass[bid], com[bid], inertia[bid] = m, c, I
-    # MuJoCo refuses (or bounds) what our model would also refuse: let it say so
-    ev = np.linalg.eigvalsh((inertia + np.swapaxes(inertia, -1, -2)) / 2)
-    massive = mass > 0
-    bad = massive & ((ev[:, 0] <= 1e-12 * ev[:, 2]) | (ev[:, 0] + ev[:, 1] < ev[:, 2] * (1 + 1e-9)
-                                                      ) & explicit)  # fmt: skip
+    # MuJoCo refuses a moving body without mass or inertia: let it say so
+    if not (np.isfinite(inertia).all() and np.isfinite(com).all() and np.isfinite(mass).all()):
+        raise Unsupported("an inertia too large for floating point")
+    ev = np.linalg.eigvalsh(inertia[use_geoms])
+    thin = np.zeros(nbody, bool)
+    thin[use_geoms] = (mass[use_geoms] > 0) & (ev[:, 0] <= 1e-12 * ev[:, 2])
     moving = np.array(r.b_njnt) > 0
-    if np.any(bad) or np.any(moving & ~(mass > 1e-12)):
-        which = int(np.argmax(bad | (moving & ~(mass > 1e-12))))
-        raise Unsupported(f"body {r.b_name[which]!r}: a massless moving body or an inertia "
-                          "near or past its limits (MuJoCo's checks decide)")  # fmt: skip
+    bad = thin | (moving & ~(mass > 1e-12))
+    if np.any(bad):
+        which = r.b_name[int(np.argmax(bad))]
+        raise Unsupported(f"body {which!r}: a massless moving body or a degenerate inertia")
     return mass, com, inertia
 
 
+_ACTUATORS = {"general", "motor", "position", "velocity", "intvelocity", "damper", "cylinder",
+              "muscle", "adhesion"}  # fmt: skip
+_TENDON_SCHEMA = {"fixed": {"joint"}, "spatial": {"site", "geom", "pulley"}}
+
+
 def _check_references(root: ET.Element, r: _Reader) -> None:
+    """Names other sections use must exist (MuJoCo refuses the file otherwise)."""
+    for sec in root.iter("tendon"):
+        for ten in sec:
+            if ten.tag not in _TENDON_SCHEMA or any(c.tag not in _TENDON_SCHEMA[ten.tag]
+                                                    for c in ten):  # fmt: skip
+                raise Unsupported(f"<tendon> <{ten.tag}>: unknown element")
+            used = [c.get("joint") for c in ten if c.tag == "joint"]
+            if len(set(used)) != len(used):
+                raise Unsupported(f"<tendon> <{ten.tag}>: a joint repeated")
+    actuators = [a for sec in root.iter("actuator") for a in sec]
+    if any(a.tag not in _ACTUATORS for a in actuators):
+        raise Unsupported("<actuator>: an element this reader does not know")
+    _unique([a.get("name", "") for a in actuators], "actuator")
     known = {"body": set(r.b_name) | {"world"}, "joint": set(r.j_name), "site": set(r.s_name),
              "geom": set(r.g_name)}  # fmt: skip
     for sec in root:
@@ -592,6 +632,8 @@ def _keys(root: ET.Element, r: _Reader, qpos0: np.ndarray) -> list[tuple[str, np
     for sec in root.iter("keyframe"):
         for el in sec:
             what = f"<key {el.get('name', '')}>"
+            if el.get("name") and any(el.get("name") == k for k, _ in out):
+                raise Unsupported(f"{what}: a repeated name")
             if el.tag != "key" or el.attrib.keys() - {"name", "time", "qpos", "qvel", "ctrl"}:
                 raise Unsupported(what)
             qpos = qpos0.copy()

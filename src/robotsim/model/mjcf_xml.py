@@ -36,6 +36,10 @@ IDENTITY: Quat = (1.0, 0.0, 0.0, 0.0)
 _MINVAL = 1e-15  # MuJoCo's mjMINVAL
 # attributes MuJoCo reads as "up to n numbers", each overwriting only what it gives
 PARTIAL = {"size": 3, "polycoef": 5}
+# what a <default> may hold (MuJoCo's schema)
+DEFAULT_CHILDREN = {"default", "mesh", "material", "joint", "geom", "site", "camera", "light",
+                    "pair", "equality", "tendon", "general", "motor", "position", "velocity",
+                    "intvelocity", "damper", "cylinder", "muscle", "adhesion"}  # fmt: skip
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 
 
@@ -208,6 +212,12 @@ def read_defaults(root: ET.Element, tags: set[str]) -> Classes:
         if name in classes.by_name and name != "main":
             raise Unsupported(f"default class {name!r} defined twice")
         mine = dict(inherited)
+        for child in el:
+            if child.tag not in DEFAULT_CHILDREN:
+                raise Unsupported(f"<default class={name!r}> <{child.tag}>")
+        tags_here = [c.tag for c in el if c.tag != "default"]
+        if len(set(tags_here)) != len(tags_here):
+            raise Unsupported(f"<default class={name!r}>: an element given twice")
         for child in el:
             if child.tag in tags:
                 mine[child.tag] = merge(mine.get(child.tag, {}), child.attrib,
