@@ -119,10 +119,9 @@ def inspect_cmd(target: str, as_json: bool) -> None:
     """Show a robot's links, joints, frames and poses (library name or model file);
     for a mesh file, its vertex/face counts and bounds."""
     from robotsim.model.loader import ROBOT_SUFFIXES
-    from robotsim.model.meshes import MESH_SUFFIXES
 
     suffix = Path(target).suffix.lower()
-    if suffix in MESH_SUFFIXES or (suffix not in ROBOT_SUFFIXES and Path(target).is_file()):
+    if suffix not in ROBOT_SUFFIXES and _is_mesh(target, suffix):
         from robotsim.model.meshes import describe_mesh  # mesh files (.obj .stl .3ds .x ...)
 
         info = describe_mesh(target)
@@ -146,9 +145,7 @@ def inspect_cmd(target: str, as_json: bool) -> None:
     con.print(f"[bold]{model.name}[/bold] ({model.kind}), {model.nq} DoF, "
               f"{len(model.links)} links, root {model.root!r}"
               + (", floating base" if model.floating else ""))  # fmt: skip
-    t = Table(title="joints (q order = actuated rows, top to bottom)")
-    for col in ("joint", "type", "parent -> child", "lower", "upper", "vel", "mimic"):
-        t.add_column(col)
+    rows = []
     for j in info["joints"]:
         unit = "m" if j["type"] == "prismatic" else "deg"
         conv = (lambda v: v) if unit == "m" else math.degrees
@@ -157,13 +154,42 @@ def inspect_cmd(target: str, as_json: bool) -> None:
             return "-" if v is None else f"{conv(v):.4g} {unit}"
 
         mim = "" if j["mimic"] is None else f"{j['mimic']['multiplier']:g} x {j['mimic']['joint']}"
-        t.add_row(j["name"], j["type"], f"{j['parent']} -> {j['child']}", lim(j["lower"]),
-                  lim(j["upper"]), lim(j["velocity"]), mim)  # fmt: skip
-    con.print(t)
+        rows.append((j["name"], j["type"], f"{j['parent']} -> {j['child']}", lim(j["lower"]),
+                     lim(j["upper"]), lim(j["velocity"]), mim))  # fmt: skip
+    title = "joints (q order = actuated rows, top to bottom)"
+    cols = ("joint", "type", "parent -> child", "lower", "upper", "vel", "mimic")
+    if len(rows) > _RICH_ROWS:
+        _print_plain_table(title, cols, rows)
+    else:
+        t = Table(title=title)
+        for col in cols:
+            t.add_column(col)
+        for row in rows:
+            t.add_row(*row)
+        con.print(t)
     if model.frames:
         con.print("frames: " + ", ".join(f"{f.name} (on {f.link})" for f in model.frames))
     if model.poses:
         con.print("poses: " + ", ".join(model.poses))
+
+
+# rich lays a table out at about half a millisecond a row: a model of thousands of
+# joints gets plain aligned columns instead (the same cells)
+_RICH_ROWS = 500
+
+
+def _is_mesh(target: str, suffix: str) -> bool:
+    from robotsim.model.meshes import MESH_SUFFIXES
+
+    return suffix in MESH_SUFFIXES or Path(target).is_file()
+
+
+def _print_plain_table(title: str, cols: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
+    lines = [title, "  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]  # fmt: skip
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
+    click.echo("\n".join(lines))
 
 
 def outside_limits(model: RobotModel, q: np.ndarray, deg: bool) -> list[str]:
