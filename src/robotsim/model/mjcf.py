@@ -79,6 +79,7 @@ __all__ = [
 ]
 
 _EYE4 = np.eye(4)
+_EYE3 = np.eye(3)
 _log = logging.getLogger(__name__)
 
 
@@ -316,11 +317,11 @@ def model_from_tables(
     qpos0 = t.qpos0
     qadr = t.jnt_qposadr
     mimic_of = _mimics(t, joint_name, skipped)
+    local, post_of, origin_first = _joint_frames(t, T_bodies)
     mjjoint_to_ours: dict[int, str] = {}
     for bid in range(1, nbody):
         child_link = link_of_body[bid]
         parent_bid = parent[bid]
-        T_pb = T_bodies[bid]
         jids = jnts_of[bid]
         if parent_bid == 0 and 0 not in link_of_body:
             if floating:
@@ -330,22 +331,20 @@ def model_from_tables(
         parent_link = link_of_body[parent_bid]
         if not jids:
             b.joint(names.joint(f"{child_link}_fixed"), "fixed", parent_link, child_link,
-                    origin=T_pb)  # fmt: skip
+                    origin=T_bodies[bid])  # fmt: skip
             continue
-        # Expand ball joints into three hinges; each entry: (name, kind, axis, pos, j).
-        steps: list[tuple[str, str, np.ndarray, np.ndarray, int]] = []
+        # Expand ball joints into three hinges; each entry: (name, kind, axis, j).
+        steps: list[tuple[str, str, np.ndarray, int]] = []
         for j in jids:
             kind = t.jnt_type[j]
             jn = joint_name(j)
-            pos = t.jnt_pos[j]
             if kind == "ball":
-                for letter, ax in zip("xyz", np.eye(3)):
-                    steps.append((names.joint(f"{jn}_{letter}"), "ball", ax, pos, j))
+                for letter, ax in zip("xyz", _EYE3):
+                    steps.append((names.joint(f"{jn}_{letter}"), "ball", ax, j))
             elif kind in ("hinge", "slide"):
-                steps.append((jn, kind, t.jnt_axis[j], pos, j))
-        T_first = T_pb
+                steps.append((jn, kind, t.jnt_axis[j], j))
         prev = parent_link
-        for k, (jn, kind, axis, pos, j) in enumerate(steps):
+        for k, (jn, kind, axis, j) in enumerate(steps):
             last = k == len(steps) - 1
             child = child_link if last else names.link(f"{child_link}__{jn}")
             if not last:
@@ -358,15 +357,8 @@ def model_from_tables(
                 if effort <= 0:
                     effort = np.inf
             if kind == "slide":
-                ref = float(qpos0[qadr[j]])
-                origin = T_first @ trans(-axis * ref)
-                post = _EYE4
                 jtype = "prismatic"
             else:
-                ref = float(qpos0[qadr[j]]) if kind == "hinge" else 0.0
-                rot = make_T(axis_angle_to_R(axis, -ref)) if ref != 0.0 else _EYE4
-                origin = T_first @ trans(pos) @ rot
-                post = trans(-pos)
                 jtype = "revolute" if limited else "continuous"
             if kind == "ball" and limited:
                 lo, hi = -hi, hi
@@ -377,13 +369,13 @@ def model_from_tables(
                 stiffness=float(t.jnt_stiffness[j]) if kind != "ball" else 0.0,
                 rest=float(t.jnt_springref[j]) if kind != "ball" else 0.0,
             )
-            b.joint(jn, jtype, prev, child, origin=origin, axis=axis, post=post,
+            origin = origin_first[j] if k == 0 else local[j]
+            b.joint(jn, jtype, prev, child, origin=origin, axis=axis, post=post_of[j],
                     lower=lo if limited else -np.inf, upper=hi if limited else np.inf,
                     effort=effort, mimic=mimic_of.get(j) if kind != "ball" else None,
                     dynamics=dynamics)  # fmt: skip
             if kind != "ball":
                 mjjoint_to_ours[j] = jn
-            T_first = _EYE4
             prev = child
 
     _add_sites(t, b, link_of_body, names, skipped)
@@ -397,6 +389,28 @@ def model_from_tables(
         return b.build(source=source)
     except ModelError as exc:
         raise ModelFileError(where, str(exc).removeprefix(f"{source}: ")) from None
+
+
+def _joint_frames(t: MjcfTables, T_bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per MuJoCo joint, all at once (``(njnt, 4, 4)`` each): ``local``, the joint frame
+    in the frame before it (a hinge at ``p``: ``Trans(p) @ M(a, -ref)``; a slide:
+    ``Trans(-a ref)``; a ball: ``Trans(p)``); ``post`` (``Trans(-p)``, a slide: the
+    identity); and ``local`` behind its body's pose (for a body's first joint), so
+    that ``q`` equals MuJoCo's ``qpos``."""
+    n = len(t.jnt_type)
+    kinds = np.array(t.jnt_type, dtype=object)
+    hinge, slide = kinds == "hinge", kinds == "slide"
+    ref = np.zeros(n)
+    hs = hinge | slide
+    ref[hs] = t.qpos0[t.jnt_qposadr[hs]]
+    local = trans(t.jnt_pos)
+    turned = hinge & (ref != 0.0)
+    if np.any(turned):
+        local[turned] = local[turned] @ make_T(axis_angle_to_R(t.jnt_axis[turned], -ref[turned]))
+    local[slide] = trans(-t.jnt_axis[slide] * ref[slide, None])
+    post = trans(-t.jnt_pos)
+    post[slide] = _EYE4
+    return local, post, T_bodies[t.jnt_body] @ local
 
 
 def _check_finite(t: MjcfTables, where: Any) -> None:

@@ -346,6 +346,8 @@ class _Reader:
         kind = str(a.get("type", "hinge"))
         if kind not in ("hinge", "slide", "ball", "free"):
             raise Unsupported(f"{what}: type {kind!r}")
+        if kind == "free" and self.b_parent[bid] != 0:
+            raise Unsupported(f"{what}: a free joint below the top level")
         pos = _vec(a, "pos", [0.0, 0.0, 0.0], what)
         axis = _vec(a, "axis", [0.0, 0.0, 1.0], what)
         n = math.sqrt(sum(x * x for x in axis))

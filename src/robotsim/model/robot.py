@@ -140,9 +140,9 @@ class Joint:
         axis = np.array(self.axis, dtype=np.float64)
         if axis.shape != (3,):
             raise InputError(f"joint {self.name!r}: axis must have 3 numbers")
-        if not (np.all(np.isfinite(self.origin)) and np.all(np.isfinite(self.post))):
+        if not (np.isfinite(self.origin).all() and np.isfinite(self.post).all()):
             raise InputError(f"joint {self.name!r}: origin contains NaN or inf")
-        n = np.linalg.norm(axis)
+        n = float(np.sqrt(axis @ axis))
         if self.type.movable:
             if not np.isfinite(n) or n < 1e-12:
                 raise InputError(f"joint {self.name!r}: axis must be a non-zero vector")
