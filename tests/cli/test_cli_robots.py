@@ -132,3 +132,22 @@ def test_bench_kinematics_quick(capsys) -> None:
     assert code == 0
     for key in ("fk_batch_cfg_per_s", "fk_single_us"):
         assert fig[key] > 0
+
+
+def test_inspect_of_thousands_of_joints_prints_plain_columns(capsys, tmp_path) -> None:
+    """Past 500 joints the table is plain aligned text (rich lays out ~0.5 ms a row),
+    with the same cells, one line per joint."""
+    from robotsim.bench.parsing import mjcf_wide
+
+    f = tmp_path / "wide.xml"
+    f.write_text(mjcf_wide(1_000))
+    code, out, _ = run(capsys, "inspect", str(f))
+    assert code == 0
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("joint "))
+    assert lines[header].split() == ["joint", "type", "parent", "->", "child", "lower",
+                                     "upper", "vel", "mimic"]  # fmt: skip
+    rows = lines[header + 2 : header + 2 + 1_000]
+    assert rows[0].split()[:5] == ["j0_0", "revolute", "base", "->", "b0_0"]
+    assert rows[-1].split()[0] == "j19_49" and len(rows) == 1_000
+    assert "-1 deg" in rows[0] and "│" not in out

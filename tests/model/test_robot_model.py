@@ -98,3 +98,53 @@ def test_builder_takes_bare_geometry_as_a_shape_and_names_a_wrong_item():
     assert m.link("base").collisions == (shape,)
     with pytest.raises(InputError, match=r"link 'base': collisions must be .* got str"):
         RobotBuilder("b").link("base", [], collisions=["box"])
+
+
+def test_batched_inertia_check_flags_exactly_what_problem_refuses() -> None:
+    """RobotModel checks every link's inertia with one batched eigvalsh; it must single
+    out exactly the links whose ``Inertial.problem()`` (the per-link reference) refuses:
+    random valid tensors, ones on and just past the triangle boundary, non-symmetric,
+    indefinite, zero, NaN and massless ones."""
+    from robotsim.model.robot import Inertial, Link, _links_with_bad_inertia
+    from robotsim.spatial import quat_to_R
+
+    rng = np.random.default_rng(5)
+    tensors: list[tuple[float, np.ndarray]] = []
+    for _ in range(400):
+        a, b = rng.uniform(0.01, 1.0, 2)
+        c = (a + b) * rng.choice([0.5, 1.0, 1.0 - 1e-12, 1.0 + 1e-10, 1.0 + 1e-6, 1.2])
+        R = quat_to_R(rng.normal(size=4))
+        I = (R * np.array([a, b, c])) @ R.T
+        tensors.append((1.0, I))
+    skew = np.array([[1, 0.5, 0], [0, 1, 0], [0, 0, 1.0]])
+    tensors += [(1.0, np.diag([1.0, -1.0, 1.0])), (1.0, np.zeros((3, 3))),
+                (0.0, np.zeros((3, 3))), (1.0, skew), (1.0, np.full((3, 3), np.nan)),
+                (0.0, np.diag([1e-300, 1e-300, 1e-300]))]  # fmt: skip
+    links = [Link(f"l{i}", inertial=Inertial(m, np.zeros(3), I)) for i, (m, I) in
+             enumerate(tensors)]  # fmt: skip
+    flagged = {lk.name for lk in _links_with_bad_inertia(links)}
+    refused = {lk.name for lk in links if lk.inertial.problem() is not None}
+    assert flagged == refused
+    assert 0 < len(refused) < len(links)
+
+
+def test_loading_a_file_leaves_the_garbage_collector_as_it_was(tmp_path) -> None:
+    import gc
+
+    from robotsim import load_robot
+    from robotsim.errors import ModelFileError
+
+    good, bad = tmp_path / "a.urdf", tmp_path / "b.urdf"
+    good.write_text('<robot name="r"><link name="a"/></robot>')
+    bad.write_text("<robot")
+    assert gc.isenabled()
+    load_robot(good)
+    with pytest.raises(ModelFileError):
+        load_robot(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_robot(good)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -6,10 +6,11 @@
   machine is shared). Issue 17's target: under 5 s for 20,000 links.
 - ``mjcf_wide_20000_bodies_s``: the same for an MJCF tree of 400 chains of 50 bodies
   (MuJoCo's XML reader refuses nesting deeper than about 1,000, so a deep MJCF chain
-  cannot be the test); includes MuJoCo's own compile. ``mjcf_wide_..._mujoco_s`` is
-  MuJoCo's part alone (``MjSpec.from_file(...).compile()``, one run): MuJoCo's XML
-  reader and compiler grow faster than linearly in bodies (measured with MuJoCo 3.3.7,
-  3.17 and 4.0), so the MJCF figure is theirs far more than robotsim's.
+  cannot be the test), read by robotsim's linear MJCF reader. ``mjcf_wide_..._mujoco_s``
+  is the peer: MuJoCo reading and compiling the same file
+  (``MjSpec.from_file(...).compile()``, one run), which grows faster than linearly in
+  bodies (measured with MuJoCo 3.3.7, 3.17 and 4.0) and is what ``load_robot`` took
+  before the reader (and still takes for files the reader leaves to MuJoCo).
 - ``yaml_alias_bomb_refused_s``: time to refuse a ~600-byte alias bomb (9^9 nodes).
 """
 

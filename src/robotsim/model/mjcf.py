@@ -1,9 +1,14 @@
 """MJCF (MuJoCo XML) <-> RobotModel.
 
-Import (:func:`load_mjcf`) lets MuJoCo parse and compile the file (``MjSpec.from_file``
-then ``compile``), so defaults, classes, ``<include>``, alternative orientations and
-angle units are resolved exactly as MuJoCo resolves them; the compiled ``MjModel`` is
-then read body by body:
+Import (:func:`load_mjcf`) reads the file with robotsim's linear reader
+(:mod:`robotsim.model.mjcf_reader`), which resolves defaults, classes, ``<include>``,
+frames, alternative orientations, angle units and geom-derived inertia as MuJoCo's
+compiler does; a file using anything it does not reproduce exactly (a mesh-derived
+inertia, ``<replicate>``, ``<attach>``, unusual compiler options...) is parsed and
+compiled by MuJoCo instead (``MjSpec.from_file`` then ``compile``; MuJoCo's reader grows
+faster than linearly in bodies), and ``metadata["reader"]`` says which did and why.
+Either way the result is the same compiled tables
+(:class:`~robotsim.model.mjcf_tables.MjcfTables`), converted body by body:
 
 - a body with one joint becomes one link; its joint at ``pos`` ``p`` (body frame) with
   axis ``a`` gives ``origin = T_parent_body @ Trans(p) @ M(a, -ref)``, ``post =

@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "IDENTITY",
+    "Attrs",
     "Classes",
     "Compiler",
     "Quat",
     "Unsupported",
     "expand_includes",
     "floats",
+    "merge",
     "mul_quat",
     "orientation",
     "read_compiler",
