@@ -504,6 +504,13 @@ def _geom_inertia(r: _Reader, use_geoms: np.ndarray) -> tuple[np.ndarray, np.nda
     inertia_b = np.zeros((nbody, 3, 3))
     if not len(idx):
         return mass_b, com_b, inertia_b
+    with np.errstate(all="ignore"):  # absurd sizes overflow: the caller falls back
+        _sum_geoms(r, idx, kinds, body, mass_b, com_b, inertia_b)
+    return mass_b, com_b, inertia_b
+
+
+def _sum_geoms(r: _Reader, idx: np.ndarray, kinds: list[str], body: np.ndarray,
+               mass_b: np.ndarray, com_b: np.ndarray, inertia_b: np.ndarray) -> None:  # fmt: skip
     s = np.array([r.g_size[i] for i in idx], float)
     code = np.array([_PRIMITIVES.index(k) for k in kinds])
     sph, cap, ell, cyl, box = (code == c for c in range(5))
@@ -520,8 +527,7 @@ def _geom_inertia(r: _Reader, use_geoms: np.ndarray) -> tuple[np.ndarray, np.nda
     d[sph] = (0.4 * m[sph] * rad[sph] ** 2)[:, None]
     h, rr = 2 * half, rad
     # capsule: a cylinder and two hemispheres, mass shared by volume (MuJoCo's split)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ms = np.where(cap, m * 4 * rr / (4 * rr + 3 * h), 0.0)
+    ms = np.where(cap, m * 4 * rr / (4 * rr + 3 * h), 0.0)
     mc = m - ms
     cap_x = mc * (3 * rr**2 + h**2) / 12 + ms * (2 * rr**2 / 5 + h**2 / 4 + 3 * h * rr / 8)
     cap_z = mc * rr**2 / 2 + ms * 2 * rr**2 / 5
@@ -543,7 +549,6 @@ def _geom_inertia(r: _Reader, use_geoms: np.ndarray) -> tuple[np.ndarray, np.nda
     I += m[:, None, None] * (np.einsum("ni,ni->n", dp, dp)[:, None, None] * np.eye(3)
                              - dp[:, :, None] * dp[:, None, :])  # fmt: skip
     np.add.at(inertia_b, b, I)
-    return mass_b, com_b, inertia_b
 
 
 def _inertials(r: _Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
