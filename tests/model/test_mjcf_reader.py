@@ -317,6 +317,86 @@ def _write_includes(folder: Path) -> Path:
     return main
 
 
+MENAGERIE_STYLE = """
+<mujoco model="arm">
+  <compiler angle="radian" meshdir="assets" autolimits="true"/>
+  <option integrator="implicitfast"/>
+  <default>
+    <default class="arm">
+      <material specular="0.5" shininess="0.25"/>
+      <joint armature="0.1" damping="1" axis="0 0 1" range="-2.8973 2.8973"/>
+      <general dyntype="none" biastype="affine" ctrlrange="-2.8973 2.8973" forcerange="-87 87"/>
+      <default class="finger"><joint axis="0 1 0" type="slide" range="0 0.04"/></default>
+      <default class="visual"><geom type="mesh" contype="0" conaffinity="0" group="2"/></default>
+      <default class="collision">
+        <geom type="mesh" group="3"/>
+        <default class="pad"><geom type="box" size="0.0085 0.004 0.0085" pos="0 0.0055 0.04"/>
+        </default>
+      </default>
+    </default>
+  </default>
+  <asset>
+    <material class="arm" name="white" rgba="1 1 1 1"/>
+    <material class="arm" name="black" rgba="0.25 0.25 0.25 1"/>
+    <mesh name="link0_c" file="link0.obj"/>
+    <mesh file="link0_0.obj"/>
+    <mesh file="link1.obj" scale="0.5 0.5 0.5"/>
+    <texture type="2d" name="tex" file="tex.png"/>
+  </asset>
+  <worldbody>
+    <light name="top" pos="0 0 2" mode="trackcom"/>
+    <body name="link0" childclass="arm">
+      <inertial mass="0.629769" pos="-0.041018 -0.00014 0.049974"
+          fullinertia="0.00315 0.00388 0.004285 8.2904e-7 0.00015 8.2299e-6"/>
+      <geom mesh="link0_0" material="black" class="visual"/>
+      <geom mesh="link0_c" class="collision"/>
+      <body name="link1" pos="0 0 0.333">
+        <inertial mass="4.970684" pos="0.003875 0.002081 -0.04762"
+            fullinertia="0.70337 0.70661 0.0091170 -0.00013900 0.0067720 0.019169"/>
+        <joint name="joint1"/>
+        <geom material="white" mesh="link1" class="visual" euler="0.1 0.2 0.3"/>
+        <body name="link2" quat="1 -1 0 0">
+          <inertial mass="0.646926" pos="-0.003141 -0.02872 0.003495"
+              fullinertia="0.0079620 2.8110e-2 2.5995e-2 -3.925e-3 1.0254e-2 7.04e-4"/>
+          <joint name="joint2" range="-1.7628 1.7628"/>
+          <body name="hand" pos="0 0 0.1" quat="0.9238795 0 0 -0.3826834">
+            <inertial mass="0.73" pos="-0.01 0 0.03" diaginertia="0.001 0.0025 0.0017"/>
+            <site name="tcp" pos="0 0 0.1"/>
+            <body name="left_finger" pos="0 0 0.0584">
+              <inertial mass="0.015" pos="0 0 0" diaginertia="2.375e-6 2.375e-6 7.5e-7"/>
+              <joint name="finger_joint1" class="finger"/>
+              <geom class="pad"/>
+            </body>
+            <body name="right_finger" pos="0 0 0.0584" quat="0 0 0 1">
+              <inertial mass="0.015" pos="0 0 0" diaginertia="2.375e-6 2.375e-6 7.5e-7"/>
+              <joint name="finger_joint2" class="finger"/>
+              <geom class="pad"/>
+            </body>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <contact><exclude body1="link0" body2="link1"/></contact>
+  <tendon>
+    <fixed name="split">
+      <joint joint="finger_joint1" coef="0.5"/><joint joint="finger_joint2" coef="0.5"/>
+    </fixed>
+  </tendon>
+  <equality>
+    <joint joint1="finger_joint1" joint2="finger_joint2" solimp="0.95 0.99 0.001"
+           solref="0.005 1"/>
+  </equality>
+  <actuator>
+    <general class="arm" name="actuator1" joint="joint1" gainprm="4500" biasprm="0 -4500 -450"/>
+    <general class="arm" name="actuator8" tendon="split" forcerange="-100 100" ctrlrange="0 255"
+        gainprm="0.01568627451 0 0" biasprm="0 -100 -10"/>
+  </actuator>
+  <sensor><framepos name="tcp_pos" objtype="site" objname="tcp"/></sensor>
+  <keyframe><key name="home" qpos="0.1 -0.2 0.04 0.04" ctrl="0.1 255"/></keyframe>
+</mujoco>"""
+
+
 CORPUS = {
     **{f"arm_{seq}_{unit}": _arm(seq, unit)
        for seq in ("xyz", "zyx", "XYZ", "zXy") for unit in ("degree", "radian")},
@@ -324,6 +404,7 @@ CORPUS = {
     "frames": FRAMES,
     "inertia": INERTIA,
     "mimic_materials": MIMIC_AND_MATERIALS,
+    "menagerie_style": MENAGERIE_STYLE,
 }  # fmt: skip
 
 
@@ -334,7 +415,17 @@ def test_generated_corpus_reads_as_mujoco_compiles_it(name: str, tmp_path: Path)
     else:
         path = tmp_path / f"{name}.xml"
         path.write_text(CORPUS[name])
+        (tmp_path / "assets").mkdir()
+        for mesh in ("link0.obj", "link0_0.obj", "link1.obj"):
+            (tmp_path / "assets" / mesh).write_text(CUBE_OBJ)
+        _write_png(tmp_path / "tex.png")  # no texturedir: beside the file
     assert_same_model(*_both(path))
+
+
+def _write_png(path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (4, 4), (200, 100, 50)).save(path)
 
 
 def test_linear_growth_model_equal_at_two_thousand_bodies(tmp_path: Path) -> None:
