@@ -521,3 +521,21 @@ def test_mutated_files_read_the_same_or_fall_back(tmp_path: Path) -> None:
             assert_same_model(model_from_tables(tables, source=path), theirs, n_q=2)
             read += 1
     assert read > 0
+
+
+def test_reading_with_our_reader_does_not_load_mujoco(tmp_path: Path) -> None:
+    """``load_robot``/``robotsim inspect`` of an MJCF the reader handles never imports
+    MuJoCo (nothing compiles on the side); a fallback file does."""
+    import subprocess
+    import sys
+
+    fallback = tmp_path / "fusestatic.xml"
+    fallback.write_text(FALLBACKS["fusestatic"][0])
+    code = (
+        "import sys; from robotsim import load_robot; "
+        f"m = load_robot({str(FIXTURE_MJCF[0])!r}); print('mujoco' in sys.modules); "
+        f"load_robot({str(fallback)!r}); print('mujoco' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()  # fmt: skip
+    assert out == ["False", "True"]
