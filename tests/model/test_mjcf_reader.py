@@ -15,7 +15,7 @@ import pytest
 from robotsim import load_robot
 from robotsim.errors import ModelFileError
 from robotsim.model import library_names
-from robotsim.model.mjcf import _load_through_mujoco, load_mjcf, save_mjcf
+from robotsim.model.mjcf import load_mjcf, save_mjcf
 from robotsim.model.mjcf_reader import Unsupported, read_mjcf
 from robotsim.model.robot import RobotModel
 from robotsim.model.urdf import load_urdf
@@ -29,13 +29,16 @@ FIXTURE_URDF = [  # the robots (common_properties.urdf is a xacro fragment)
 ]  # fmt: skip
 SHIPPED_MJCF = sorted((Path(__file__).resolve().parents[2] / "src").rglob("*.xml"))
 
-pytestmark = pytest.mark.filterwarnings("ignore:obj_decoder")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:obj_decoder"),
+    pytest.mark.filterwarnings("ignore:compiler attribute 'settotalmass' is deprecated"),
+]
 
 
 def _both(path: Path) -> tuple[RobotModel, RobotModel]:
     ours = load_mjcf(path)
     assert ours.metadata["reader"] == "robotsim", ours.metadata["reader"]
-    return ours, _load_through_mujoco(path, "mujoco")
+    return ours, load_mjcf(path, reader="mujoco")
 
 
 def assert_same_model(a: RobotModel, b: RobotModel, n_q: int = 20) -> None:
@@ -404,6 +407,8 @@ CORPUS = {
     "frames": FRAMES,
     "inertia": INERTIA,
     "mimic_materials": MIMIC_AND_MATERIALS,
+    "settotalmass": INERTIA.replace('<compiler inertiagrouprange="0 2"/>',
+                                    '<compiler inertiagrouprange="0 2" settotalmass="14"/>'),
     "menagerie_style": MENAGERIE_STYLE,
 }  # fmt: skip
 
@@ -516,7 +521,7 @@ def test_mutated_files_read_the_same_or_fall_back(tmp_path: Path) -> None:
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # MuJoCo's NaN warnings
-                theirs = _load_through_mujoco(path, "mujoco")  # must not raise
+                theirs = load_mjcf(path, reader="mujoco")  # must not raise
             tables.model_name = theirs.name
             assert_same_model(model_from_tables(tables, source=path), theirs, n_q=2)
             read += 1
@@ -539,3 +544,13 @@ def test_reading_with_our_reader_does_not_load_mujoco(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()  # fmt: skip
     assert out == ["False", "True"]
+
+
+def test_the_reader_can_be_chosen(tmp_path: Path) -> None:
+    from robotsim.errors import InputError
+
+    path = FIXTURE_MJCF[0]
+    assert load_mjcf(path).metadata["reader"] == "robotsim"
+    assert load_mjcf(path, reader="mujoco").metadata["reader"] == "mujoco"
+    with pytest.raises(InputError, match=r"reader 'fast'.*valid: 'auto', 'mujoco'"):
+        load_mjcf(path, reader="fast")

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.errors import ModelError, ModelFileError
+from robotsim.errors import InputError, ModelError, ModelFileError
 from robotsim.file_scope import OutsideScopeError, check_readable, current_scope
 from robotsim.model.builder import RobotBuilder
 from robotsim.model.geometry import (
@@ -92,20 +92,26 @@ def _pose(pos: np.ndarray, quat: np.ndarray) -> np.ndarray:
     return make_T(quat_to_R(np.asarray(quat, float)), np.asarray(pos, float))
 
 
-def load_mjcf(path: str | Path) -> RobotModel:
+def load_mjcf(path: str | Path, reader: str = "auto") -> RobotModel:
     """Read an MJCF file and convert it (see the module doc).
 
-    :func:`robotsim.model.mjcf_reader.read_mjcf` reads it first, in one linear pass;
-    a file using anything that reader does not reproduce exactly goes through MuJoCo
-    (``MjSpec.from_file(...).compile()``) instead. ``metadata["reader"]`` says which
-    did: ``"robotsim"``, or ``"mujoco: <why>"`` (also logged at debug level).
+    ``reader="auto"``: :func:`robotsim.model.mjcf_reader.read_mjcf` reads it first, in
+    one linear pass; a file using anything that reader does not reproduce exactly goes
+    through MuJoCo (``MjSpec.from_file(...).compile()``) instead. ``reader="mujoco"``:
+    always through MuJoCo (the same model, MuJoCo's own compile). ``metadata["reader"]``
+    says which did: ``"robotsim"``, ``"mujoco"`` or ``"mujoco: <why>"`` (also logged at
+    debug level).
     """
+    if reader not in ("auto", "mujoco"):
+        raise InputError(f"MJCF reader {reader!r}: valid: 'auto', 'mujoco'")
     p = Path(path)
     check_readable(p)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
     if current_scope() is not None:  # both readers open the files it names
         _check_referenced_files(p)
+    if reader == "mujoco":
+        return _load_through_mujoco(p, "mujoco")
     try:
         tables = read_mjcf(p)
     except Unsupported as exc:

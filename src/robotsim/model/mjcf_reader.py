@@ -15,7 +15,8 @@ Anything else that could change the model, or that MuJoCo would refuse, raises
 :class:`~robotsim.model.mjcf_xml.Unsupported` with the reason, and the caller lets
 MuJoCo read the file: a mesh-derived inertia, ``<replicate>``, ``<attach>``,
 ``<composite>``, flex, plug-ins, unusual compiler options, a massless moving body, an
-invalid inertia, dangling names and the like.
+invalid inertia, dangling names and the like. ``settotalmass`` scales every body's
+mass and inertia, as MuJoCo's compiler does last.
 """
 
 from __future__ import annotations
@@ -561,6 +562,12 @@ def _inertials(r: _Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for bid in np.nonzero(explicit & ~use_geoms)[0]:
         m, c, I = r.b_inertial[bid]  # type: ignore[misc]
         mass[bid], com[bid], inertia[bid] = m, c, I
+    if r.comp.settotalmass > 0:  # MuJoCo's last step: scale every body to the total
+        total = float(mass.sum())
+        if not total > 0:
+            raise Unsupported("settotalmass on a model without mass")
+        mass *= r.comp.settotalmass / total
+        inertia *= r.comp.settotalmass / total
     # MuJoCo refuses a moving body without mass or inertia: let it say so
     if not (np.isfinite(inertia).all() and np.isfinite(com).all() and np.isfinite(mass).all()):
         raise Unsupported("an inertia too large for floating point")

@@ -105,12 +105,13 @@ class Compiler:
     autolimits: bool = True
     inertiafromgeom: str = "auto"
     inertiagrouprange: tuple[int, int] = (0, 5)
+    settotalmass: float = -1.0  # > 0: every body's mass and inertia scaled to this total
 
 
 # options that change nothing a RobotModel holds, or only at their default value
 _COMPILER_HARMLESS = {"usethread", "exactmeshinertia", "convexhull", "saveinertial"}
 _COMPILER_DEFAULTS = {
-    "boundmass": "0", "boundinertia": "0", "settotalmass": "-1", "balanceinertia": "false",
+    "boundmass": "0", "boundinertia": "0", "balanceinertia": "false",
     "strippath": "false", "discardvisual": "false", "fusestatic": "false",
     "alignfree": "false", "fitaabb": "false", "coordinate": "local",
 }  # fmt: skip
@@ -142,7 +143,7 @@ def read_compiler(root: ET.Element) -> Compiler:
             continue
         if key in _COMPILER_DEFAULTS:
             same = val == _COMPILER_DEFAULTS[key]
-            if not same and key in ("boundmass", "boundinertia", "settotalmass"):
+            if not same and key in ("boundmass", "boundinertia"):
                 same = float(val) == float(_COMPILER_DEFAULTS[key])
             if not same:
                 raise Unsupported(f"<compiler {key}={val!r}>")
@@ -162,6 +163,8 @@ def read_compiler(root: ET.Element) -> Compiler:
             if val not in ("true", "false", "auto"):
                 raise Unsupported(f"<compiler inertiafromgeom={val!r}>")
             kw["inertiafromgeom"] = val
+        elif key == "settotalmass":
+            kw["settotalmass"] = floats(val, 1, "<compiler settotalmass>")[0]
         elif key == "inertiagrouprange":
             lo, hi = floats(val, 2, "<compiler inertiagrouprange>")
             kw["inertiagrouprange"] = (int(lo), int(hi))
