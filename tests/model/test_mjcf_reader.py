@@ -138,6 +138,8 @@ def _arm(seq: str, unit: str) -> str:
         <joint name="j1" type="ball" range="0 {0.9 * k}" damping="0.5"/>
         <geom type="capsule" fromto="0 0 0 0.1 0.2 0.3" size="0.02"/>
         <site name="s1" pos="0.1 0 0" euler="{0.1 * k} {0.2 * k} {0.3 * k}"/>
+        <site name="ray" type="box" size="0.01" fromto="0.1 0 0.2 0 0.05 0.25"/>
+        <site name="ray2" type="capsule" size="0.01" fromto="0 0 0 0 0 -0.1"/>
         <body name="l2" pos="0.1 0.2 0.3" xyaxes="0 1 0 -1 0.2 0.1">
           <joint name="j2" type="slide" axis="0 1 1" range="-0.2 0.3" ref="0.05"
                  frictionloss="0.3" armature="0.01" actuatorfrcrange="-5 7"/>
@@ -217,6 +219,7 @@ FRAMES = """
         <frame pos="0 0.5 0" quat="0.9 0.1 0.3 0.2" childclass="f">
           <geom name="framed" pos="0 0 0.1"/>
           <site name="framed_site" pos="0.1 0 0"/>
+          <site name="framed_ray" type="cylinder" size="0.01" fromto="0 0 0 1 1 0"/>
           <frame pos="0 0 0.2" axisangle="0 0 1 0.5">
             <body name="inner" pos="0.1 0 0" euler="0 0.4 0">
               <joint name="ji" axis="0 1 0" pos="0.01 0 0"/>

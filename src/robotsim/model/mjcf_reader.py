@@ -66,7 +66,7 @@ _ALLOWED = {
              "size", "material", "rgba", "friction", "mass", "density", "shellinertia",
              "solmix", "solref", "solimp", "margin", "gap", "fromto", "pos", "mesh",
              "fluidshape", "fluidcoef", "user"} | _ORIENT,
-    "site": {"name", "class", "type", "group", "pos", "size", "material", "rgba",
+    "site": {"name", "class", "type", "group", "pos", "size", "material", "rgba", "fromto",
              "user"} | _ORIENT,
     "inertial": {"pos", "mass", "diaginertia", "fullinertia"} | _ORIENT,
     "mesh": {"name", "class", "file", "scale", "content_type", "maxhullvert", "inertia",
@@ -421,14 +421,7 @@ class _Reader:
         if "fromto" in a:
             if kind not in ("capsule", "cylinder") or "pos" in a or _ORIENT & a.keys():
                 raise Unsupported(f"{what}: fromto on a {kind} or with pos/orientation")
-            f = floats(str(a["fromto"]), 6, f"{what} fromto")
-            d = [f[0] - f[3], f[1] - f[4], f[2] - f[5]]  # MuJoCo's z: from "to" to "from"
-            length = math.sqrt(sum(x * x for x in d))
-            if length < 1e-9:
-                raise Unsupported(f"{what}: fromto points too close")
-            pos = [(f[0] + f[3]) / 2, (f[1] + f[4]) / 2, (f[2] + f[5]) / 2]
-            quat = z_to_quat(d, what)
-            size[1] = length / 2
+            pos, quat, size[1] = _fromto(a, what)
         else:
             pos, quat = self.pose(a, el.attrib, what)
         mesh = None
@@ -471,13 +464,32 @@ class _Reader:
         name = el.get("name", "")
         what = f"<site {name}>"
         a = self.attrs(el, "site", cc, what)
-        if str(a.get("type", "sphere")) not in _PRIMITIVES:
-            raise Unsupported(f"{what}: type {a.get('type')!r}")
-        pos, quat = self.place(frame, *self.pose(a, el.attrib, what))
+        kind = str(a.get("type", "sphere"))
+        if kind not in _PRIMITIVES:
+            raise Unsupported(f"{what}: type {kind!r}")
+        if "fromto" in a:
+            if kind == "sphere" or "pos" in a or _ORIENT & a.keys():
+                raise Unsupported(f"{what}: fromto on a {kind} or with pos/orientation")
+            pos, quat, _ = _fromto(a, what)
+            pos, quat = self.place(frame, pos, quat)
+        else:
+            pos, quat = self.place(frame, *self.pose(a, el.attrib, what))
         self.s_name.append(name)
         self.s_body.append(bid)
         self.s_pos.append(pos)
         self.s_quat.append(quat)
+
+
+def _fromto(a: Attrs, what: str) -> tuple[list[float], Quat, float]:
+    """Centre, orientation and half length of a ``fromto`` segment (MuJoCo's z axis
+    points from "to" to "from")."""
+    f = floats(str(a["fromto"]), 6, f"{what} fromto")
+    d = [f[0] - f[3], f[1] - f[4], f[2] - f[5]]
+    length = math.sqrt(sum(x * x for x in d))
+    if length < 1e-9:
+        raise Unsupported(f"{what}: fromto points too close")
+    pos = [(f[0] + f[3]) / 2, (f[1] + f[4]) / 2, (f[2] + f[5]) / 2]
+    return pos, z_to_quat(d, what), length / 2
 
 
 def _unique(names: list[str], kind: str) -> set[str]:
