@@ -53,6 +53,8 @@ __all__ = ["Unsupported", "read_mjcf"]
 _SECTIONS = {"compiler", "option", "size", "visual", "statistic", "default", "asset",
              "worldbody", "contact", "equality", "tendon", "actuator", "sensor", "keyframe",
              "custom"}  # fmt: skip
+_BARE_SECTIONS = {"asset", "worldbody", "contact", "equality", "tendon", "actuator", "sensor",
+                  "keyframe", "custom"}  # fmt: skip
 _ORIENT = {"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 _ALLOWED = {
     "body": {"name", "childclass", "pos", "mocap", "gravcomp", "user"} | _ORIENT,
@@ -286,6 +288,8 @@ class _Reader:
         to ``kids`` with their frame and class."""
         for child in el:
             tag = child.tag
+            if len(child) and tag not in ("body", "frame"):
+                raise Unsupported(f"<{tag}> with child elements")
             if tag == "body":
                 kids.append((child, bid, frame, cc))
             elif tag == "geom":
@@ -467,6 +471,9 @@ class _Reader:
         kind = str(a.get("type", "sphere"))
         if kind not in _PRIMITIVES:
             raise Unsupported(f"{what}: type {kind!r}")
+        size = list(a["size"]) if "size" in a else [0.005, 0.005, 0.005]  # type: ignore[call-overload]
+        if any(not x > 0 for x in size[: 1 if "fromto" in a else _SIZES_NEEDED[kind]]):
+            raise Unsupported(f"{what}: size {size} of a {kind}")
         if "fromto" in a:
             if kind == "sphere" or "pos" in a or _ORIENT & a.keys():
                 raise Unsupported(f"{what}: fromto on a {kind} or with pos/orientation")
@@ -609,6 +616,7 @@ def _check_references(root: ET.Element, r: _Reader) -> None:
             used = [c.get("joint") for c in ten if c.tag == "joint"]
             if len(set(used)) != len(used):
                 raise Unsupported(f"<tendon> <{ten.tag}>: a joint repeated")
+    _unique([t.get("name", "") for sec in root.iter("tendon") for t in sec], "tendon")
     actuators = [a for sec in root.iter("actuator") for a in sec]
     if any(a.tag not in _ACTUATORS for a in actuators):
         raise Unsupported("<actuator>: an element this reader does not know")
@@ -694,6 +702,8 @@ def read_mjcf(path: Path) -> MjcfTables:
     for sec in root:
         if sec.tag not in _SECTIONS:
             raise Unsupported(f"<{sec.tag}>")
+        if sec.attrib and sec.tag in _BARE_SECTIONS:
+            raise Unsupported(f"<{sec.tag}> with attributes")
     r = _Reader(path, root)
     r.assets(root)
     r.worldbody(root)
