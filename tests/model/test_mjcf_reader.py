@@ -557,3 +557,20 @@ def test_the_reader_can_be_chosen(tmp_path: Path) -> None:
     assert load_mjcf(path, reader="mujoco").metadata["reader"] == "mujoco"
     with pytest.raises(InputError, match=r"reader 'fast'.*valid: 'auto', 'mujoco'"):
         load_mjcf(path, reader="fast")
+
+
+def test_nested_includes_resolve_from_the_main_files_folder(tmp_path: Path) -> None:
+    """As MuJoCo does: ``sub/a.xml`` including ``b.xml`` takes ``./b.xml``, not
+    ``sub/b.xml`` (both exist here, with different bodies)."""
+    (tmp_path / "sub").mkdir()
+    main = tmp_path / "main.xml"
+    main.write_text('<mujoco><worldbody><body name="r"><joint/><geom size="1"/>'
+                    '<include file="sub/a.xml"/></body></worldbody></mujoco>')  # fmt: skip
+    (tmp_path / "sub" / "a.xml").write_text('<mujoco><include file="b.xml"/></mujoco>')
+    for folder, name in ((tmp_path, "main_dir"), (tmp_path / "sub", "sub_dir")):
+        (folder / "b.xml").write_text(
+            f'<mujoco><body name="{name}"><joint/><geom size="1"/></body></mujoco>'
+        )
+    ours, theirs = _both(main)
+    assert ours.link_names == ("world", "r", "main_dir")
+    assert_same_model(ours, theirs)

@@ -63,7 +63,8 @@ def floats(text: str, n: int, what: str) -> list[float]:
 
 def expand_includes(root: ET.Element, folder: Path) -> None:
     """Replace every ``<include file>`` by the children of the file's root, in place
-    (paths relative to the main file's folder, as MuJoCo resolves them)."""
+    (paths relative to the main file's folder, as MuJoCo resolves them, also for an
+    include inside an included file)."""
     seen: set[Path] = set()
 
     def walk(el: ET.Element, depth: int) -> None:
@@ -86,6 +87,8 @@ def expand_includes(root: ET.Element, folder: Path) -> None:
                 inc = ET.parse(path).getroot()
             except (ET.ParseError, OSError) as exc:
                 raise Unsupported(f"<include file={name!r}>: {exc}") from None
+            if inc.tag != "mujoco":
+                raise Unsupported(f"<include file={name!r}>: its root is not <mujoco>")
             walk(inc, depth + 1)
             out.extend(inc)
         el[:] = out
