@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from robotsim.model.mjcf_inertia import PRIMITIVES, body_inertias
+from robotsim.model.mjcf_sections import check_references, equalities, keys, unique
 from robotsim.model.mjcf_tables import MjcfTables, qpos_sizes
 from robotsim.model.mjcf_xml import (
     IDENTITY,
@@ -86,17 +88,10 @@ _NOT_IN_DEFAULTS = {
 }  # fmt: skip
 _MESH_SUFFIXES = (".stl", ".obj", ".msh")
 _DEFAULT_TAGS = {"joint", "geom", "site", "mesh", "material", "equality"}
-_PRIMITIVES = ("sphere", "capsule", "ellipsoid", "cylinder", "box")
 _SIZES_NEEDED = {"sphere": 1, "capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 _GREY = (0.5, 0.5, 0.5, 1.0)
 _TEXTURE_FILES = ("file", "fileright", "fileleft", "fileup", "filedown", "filefront",
                   "fileback")  # fmt: skip
-# attributes elsewhere in the file that name a body, joint, site or geom
-_REFS = {"joint": "joint", "jointinparent": "joint", "joint1": "joint", "joint2": "joint",
-         "body": "body", "body1": "body", "body2": "body", "target": "body",
-         "site": "site", "site1": "site", "site2": "site", "cranksite": "site",
-         "slidersite": "site", "refsite": "site", "geom": "geom", "geom1": "geom",
-         "geom2": "geom"}  # fmt: skip
 
 
 def _join(folder: str | None, name: str) -> str:
@@ -433,7 +428,7 @@ class _Reader:
             if str(a.get("mesh", "")) not in self.meshes:
                 raise Unsupported(f"{what}: unknown mesh {a.get('mesh')!r}")
             mesh = self.meshes[str(a["mesh"])]
-        elif kind in _PRIMITIVES:
+        elif kind in PRIMITIVES:
             if any(not s > 0 for s in size[: _SIZES_NEEDED[kind]]):
                 raise Unsupported(f"{what}: size {size} of a {kind}")
         elif kind != "plane" or bid != 0 or not size[2] > 0:
@@ -469,7 +464,7 @@ class _Reader:
         what = f"<site {name}>"
         a = self.attrs(el, "site", cc, what)
         kind = str(a.get("type", "sphere"))
-        if kind not in _PRIMITIVES:
+        if kind not in PRIMITIVES:
             raise Unsupported(f"{what}: type {kind!r}")
         size = list(a["size"]) if "size" in a else [0.005, 0.005, 0.005]  # type: ignore[call-overload]
         if any(not x > 0 for x in size[: 1 if "fromto" in a else _SIZES_NEEDED[kind]]):
@@ -499,194 +494,6 @@ def _fromto(a: Attrs, what: str) -> tuple[list[float], Quat, float]:
     return pos, z_to_quat(d, what), length / 2
 
 
-def _unique(names: list[str], kind: str) -> set[str]:
-    named = [n for n in names if n]
-    out = set(named)
-    if len(out) != len(named):
-        raise Unsupported(f"a repeated {kind} name")
-    return out
-
-
-def _geom_inertia(r: _Reader, use_geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Body mass, centre of mass and inertia (about it) from the primitive geoms of the
-    bodies in ``use_geoms`` (MuJoCo's formulas; geoms in ``inertiagrouprange`` only)."""
-    nbody = len(r.b_name)
-    lo, hi = r.comp.inertiagrouprange
-    body = np.array(r.g_body, int)
-    group = np.array([c[2] for c in r.g_col], int)
-    take = use_geoms[body] & (group >= lo) & (group <= hi) if len(body) else np.zeros(0, bool)
-    idx = np.nonzero(take)[0]
-    kinds = [r.g_type[i] for i in idx]
-    if any(k not in _PRIMITIVES for k in kinds):
-        raise Unsupported("inertia from a mesh or plane geom (MuJoCo computes it)")
-    mass_b = np.zeros(nbody)
-    com_b = np.zeros((nbody, 3))
-    inertia_b = np.zeros((nbody, 3, 3))
-    if not len(idx):
-        return mass_b, com_b, inertia_b
-    with np.errstate(all="ignore"):  # absurd sizes overflow: the caller falls back
-        _sum_geoms(r, idx, kinds, body, mass_b, com_b, inertia_b)
-    return mass_b, com_b, inertia_b
-
-
-def _sum_geoms(r: _Reader, idx: np.ndarray, kinds: list[str], body: np.ndarray,
-               mass_b: np.ndarray, com_b: np.ndarray, inertia_b: np.ndarray) -> None:  # fmt: skip
-    s = np.array([r.g_size[i] for i in idx], float)
-    code = np.array([_PRIMITIVES.index(k) for k in kinds])
-    sph, cap, ell, cyl, box = (code == c for c in range(5))
-    rad, half = s[:, 0], s[:, 1]
-    vol = np.zeros(len(idx))
-    vol[sph] = 4.0 / 3.0 * np.pi * rad[sph] ** 3
-    vol[cap] = np.pi * rad[cap] ** 2 * 2 * half[cap] + 4.0 / 3.0 * np.pi * rad[cap] ** 3
-    vol[cyl] = np.pi * rad[cyl] ** 2 * 2 * half[cyl]
-    vol[ell] = 4.0 / 3.0 * np.pi * s[ell, 0] * s[ell, 1] * s[ell, 2]
-    vol[box] = 8.0 * s[box, 0] * s[box, 1] * s[box, 2]
-    given = np.array([r.g_mass[i] for i in idx])
-    m = np.where(np.isnan(given), np.array([r.g_density[i] for i in idx]) * vol, given)
-    d = np.zeros((len(idx), 3))  # principal moments about the geom's centre
-    d[sph] = (0.4 * m[sph] * rad[sph] ** 2)[:, None]
-    h, rr = 2 * half, rad
-    # capsule: a cylinder and two hemispheres, mass shared by volume (MuJoCo's split)
-    ms = np.where(cap, m * 4 * rr / (4 * rr + 3 * h), 0.0)
-    mc = m - ms
-    cap_x = mc * (3 * rr**2 + h**2) / 12 + ms * (2 * rr**2 / 5 + h**2 / 4 + 3 * h * rr / 8)
-    cap_z = mc * rr**2 / 2 + ms * 2 * rr**2 / 5
-    d[cap] = np.stack([cap_x, cap_x, cap_z], axis=1)[cap]
-    cyl_x = m * (3 * rr**2 + h**2) / 12
-    d[cyl] = np.stack([cyl_x, cyl_x, m * rr**2 / 2], axis=1)[cyl]
-    a2 = s**2
-    d[ell] = (m[:, None] / 5 * (a2[:, [1, 0, 0]] + a2[:, [2, 2, 1]]))[ell]
-    d[box] = (m[:, None] / 3 * (a2[:, [1, 0, 0]] + a2[:, [2, 2, 1]]))[box]
-    pos = np.array([r.g_pos[i] for i in idx], float)
-    R = quat_to_R(np.array([r.g_quat[i] for i in idx], float))
-    b = body[idx]
-    np.add.at(mass_b, b, m)
-    np.add.at(com_b, b, m[:, None] * pos)
-    ok = mass_b > 0
-    com_b[ok] /= mass_b[ok, None]
-    dp = pos - com_b[b]
-    I = (R * d[:, None, :]) @ np.swapaxes(R, -1, -2)
-    I += m[:, None, None] * (np.einsum("ni,ni->n", dp, dp)[:, None, None] * np.eye(3)
-                             - dp[:, :, None] * dp[:, None, :])  # fmt: skip
-    np.add.at(inertia_b, b, I)
-
-
-def _inertials(r: _Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    nbody = len(r.b_name)
-    explicit = np.array([x is not None for x in r.b_inertial], bool)
-    mode = r.comp.inertiafromgeom
-    use_geoms = np.full(nbody, mode == "true") | ((mode == "auto") & ~explicit)
-    use_geoms[0] = False
-    mass, com, inertia = _geom_inertia(r, use_geoms)
-    for bid in np.nonzero(explicit & ~use_geoms)[0]:
-        m, c, I = r.b_inertial[bid]  # type: ignore[misc]
-        mass[bid], com[bid], inertia[bid] = m, c, I
-    if r.comp.settotalmass > 0:  # MuJoCo's last step: scale every body to the total
-        total = float(mass.sum())
-        if not total > 0:
-            raise Unsupported("settotalmass on a model without mass")
-        mass *= r.comp.settotalmass / total
-        inertia *= r.comp.settotalmass / total
-    # MuJoCo refuses a moving body without mass or inertia: let it say so
-    if not (np.isfinite(inertia).all() and np.isfinite(com).all() and np.isfinite(mass).all()):
-        raise Unsupported("an inertia too large for floating point")
-    ev = np.linalg.eigvalsh(inertia[use_geoms])
-    thin = np.zeros(nbody, bool)
-    thin[use_geoms] = (mass[use_geoms] > 0) & (ev[:, 0] <= 1e-12 * ev[:, 2])
-    moving = np.array(r.b_njnt) > 0
-    bad = thin | (moving & ~(mass > 1e-12))
-    if np.any(bad):
-        which = r.b_name[int(np.argmax(bad))]
-        raise Unsupported(f"body {which!r}: a massless moving body or a degenerate inertia")
-    return mass, com, inertia
-
-
-_ACTUATORS = {"general", "motor", "position", "velocity", "intvelocity", "damper", "cylinder",
-              "muscle", "adhesion"}  # fmt: skip
-_TENDON_SCHEMA = {"fixed": {"joint"}, "spatial": {"site", "geom", "pulley"}}
-
-
-def _check_references(root: ET.Element, r: _Reader) -> None:
-    """Names other sections use must exist (MuJoCo refuses the file otherwise)."""
-    for sec in root.iter("tendon"):
-        for ten in sec:
-            if ten.tag not in _TENDON_SCHEMA or any(c.tag not in _TENDON_SCHEMA[ten.tag]
-                                                    for c in ten):  # fmt: skip
-                raise Unsupported(f"<tendon> <{ten.tag}>: unknown element")
-            used = [c.get("joint") for c in ten if c.tag == "joint"]
-            if len(set(used)) != len(used):
-                raise Unsupported(f"<tendon> <{ten.tag}>: a joint repeated")
-    _unique([t.get("name", "") for sec in root.iter("tendon") for t in sec], "tendon")
-    actuators = [a for sec in root.iter("actuator") for a in sec]
-    if any(a.tag not in _ACTUATORS for a in actuators):
-        raise Unsupported("<actuator>: an element this reader does not know")
-    _unique([a.get("name", "") for a in actuators], "actuator")
-    known = {"body": set(r.b_name) | {"world"}, "joint": set(r.j_name), "site": set(r.s_name),
-             "geom": set(r.g_name)}  # fmt: skip
-    for sec in root:
-        if sec.tag not in ("contact", "tendon", "actuator", "sensor", "equality", "worldbody"):
-            continue
-        els = sec.iter() if sec.tag != "worldbody" else (
-            e for e in sec.iter() if e.tag in ("camera", "light"))  # fmt: skip
-        for el in els:
-            for attr, kind in _REFS.items():
-                v = el.get(attr)
-                if v is not None and v not in known[kind]:
-                    raise Unsupported(f"<{el.tag} {attr}={v!r}>: no such {kind}")
-
-
-def _equalities(root: ET.Element, r: _Reader) -> list[tuple[int, bool, int, int, np.ndarray]]:
-    jid = {n: j for j, n in enumerate(r.j_name) if n}
-    out = []
-    e = 0
-    for sec in root.iter("equality"):
-        for el in sec:
-            what = f"<equality> <{el.tag} {el.get('name', '')}>"
-            if el.tag not in ("connect", "weld", "joint"):
-                raise Unsupported(what)
-            a = r.attrs(el, "equality", None, what)
-            active = str(a.get("active", "true"))
-            if active not in ("true", "false"):
-                raise Unsupported(f"{what}: active={active!r}")
-            if el.tag == "joint":
-                j1 = jid.get(str(a.get("joint1", "")), -1)
-                j2 = jid.get(str(a["joint2"]), -1) if "joint2" in a else -1
-                if j1 < 0 or (j2 < 0 and "joint2" in a):
-                    raise Unsupported(f"{what}: unknown joint")
-                coef = a.get("polycoef", [0.0, 1.0, 0.0, 0.0, 0.0])
-                out.append((e, active == "true", j1, j2, np.array(coef, float)))
-            e += 1
-    return out
-
-
-def _keys(root: ET.Element, r: _Reader, qpos0: np.ndarray) -> list[tuple[str, np.ndarray]]:
-    nv = sum({"free": 6, "ball": 3}.get(t, 1) for t in r.j_type)
-    nu = sum(len(sec) for sec in root.iter("actuator"))
-    out = []
-    for sec in root.iter("keyframe"):
-        for el in sec:
-            what = f"<key {el.get('name', '')}>"
-            if el.get("name") and any(el.get("name") == k for k, _ in out):
-                raise Unsupported(f"{what}: a repeated name")
-            if el.tag != "key" or el.attrib.keys() - {"name", "time", "qpos", "qvel", "ctrl"}:
-                raise Unsupported(what)
-            qpos = qpos0.copy()
-            for attr, n in (("qpos", len(qpos0)), ("qvel", nv), ("ctrl", nu)):
-                text = el.get(attr)
-                if text is None:
-                    continue
-                try:
-                    v = [float(x) for x in text.split()]
-                except ValueError:
-                    raise Unsupported(f"{what} {attr}: not numbers") from None
-                if len(v) > n or not all(math.isfinite(x) for x in v):
-                    raise Unsupported(f"{what} {attr}: {len(v)} numbers for {n}")
-                if attr == "qpos":
-                    qpos[: len(v)] = v
-            out.append((el.get("name", ""), qpos))
-    return out
-
-
 def read_mjcf(path: Path) -> MjcfTables:
     """The tables MuJoCo would compile from the MJCF file ``path``, read in one linear
     pass; :class:`Unsupported` (with the reason) whenever that is not certain."""
@@ -707,12 +514,12 @@ def read_mjcf(path: Path) -> MjcfTables:
     r = _Reader(path, root)
     r.assets(root)
     r.worldbody(root)
-    _unique(r.b_name, "body")
-    _unique(r.j_name, "joint")
-    _unique(r.g_name, "geom")
-    _unique(r.s_name, "site")
-    _check_references(root, r)
-    mass, com, inertia = _inertials(r)
+    unique(r.b_name, "body")
+    unique(r.j_name, "joint")
+    unique(r.g_name, "geom")
+    unique(r.s_name, "site")
+    check_references(root, r)
+    mass, com, inertia = body_inertias(r)
     qpos0 = np.array(r.qpos0, float)
     if len(qpos0) != int(qpos_sizes(r.j_type).sum()):
         raise Unsupported("internal: qpos size")
@@ -758,6 +565,6 @@ def read_mjcf(path: Path) -> MjcfTables:
         site_name=r.s_name,
         site_body=np.array(r.s_body, int),
         site_T=make_T(quat_to_R(s_quat), np.array(r.s_pos, float).reshape(-1, 3)),
-        eq_joint=_equalities(root, r),
-        key=_keys(root, r, qpos0),
+        eq_joint=equalities(root, r),
+        key=keys(root, r, qpos0),
     )
