@@ -30,7 +30,7 @@ from robotsim.physics.scene import Body, Joint, Motor, Plane, RobotPlacement, Sc
 from robotsim.physics.surface import ContactSurface, to_mujoco
 from robotsim.spatial import R_to_quat
 
-__all__ = ["Compiled", "MotorInfo", "compile_scene", "integrator_for"]
+__all__ = ["Compiled", "MotorInfo", "compile_scene", "integrator_for", "islands_for"]
 
 WORLD_BITS = (1, 3)
 ROBOT_BITS = (3, 3)
@@ -293,6 +293,8 @@ def compile_scene(scene: Scene) -> Compiled:
         "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST,
         "euler": mujoco.mjtIntegrator.mjINT_EULER,
     }[integrator_for(scene, motors, drives)]
+    if not islands_for(motors, drives):
+        spec.option.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_ISLAND)
     try:
         model = spec.compile()
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
@@ -322,10 +324,29 @@ def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, Driv
     millimetres (docs/performance.md). ``auto`` is the default."""
     if scene.integrator != "auto":
         return scene.integrator
+    return "euler" if _wheels_only(motors, drives) else "implicitfast"
+
+
+def islands_for(motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> bool:
+    """Whether MuJoCo solves the constraints island by island (its default), or, with
+    ``mjDSBL_ISLAND``, as one problem: one problem when every motor of the scene is a
+    wheel's velocity servo of a drive (wheeled bases).
+
+    There every robot is an island of its own whose six wheel contacts the warm-started
+    Newton solver settles in one or two iterations, the same count in every island, so
+    per-island solving saves no iterations and only adds its bookkeeping (finding the
+    islands, a solve and its sparse structures per island): ten omni robots step 8 %
+    fewer instructions as one problem, one robot 5 %. The problem is separable, so the
+    solution is the same; only the stopping test is taken over the whole system instead
+    of per island (one robot: bit for bit; ten robots: positions within 3e-9 m after
+    10 s; docs/performance.md). Scenes with arms or servos keep MuJoCo's default."""
+    return not _wheels_only(motors, drives)
+
+
+def _wheels_only(motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> bool:
+    """True when the scene has motors and every one is a wheel's velocity servo."""
     wheels = {j for info in drives.values() for j in info.wheel_joints}
-    if motors and all(m.motor.kind == "velocity" and m.joint in wheels for m in motors):
-        return "euler"
-    return "implicitfast"
+    return bool(motors) and all(m.motor.kind == "velocity" and m.joint in wheels for m in motors)
 
 
 def _with_world_softness(scene: Scene) -> Scene:
