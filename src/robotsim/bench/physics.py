@@ -11,7 +11,10 @@ our step loop over MuJoCo's.
 - ``mj_step_us``: one bare ``mj_step`` of the soccer scene (from the run's own state,
   warm start included); ``mj_step_bare_robot_us`` the same robot alone on the ground.
 - ``robots10_rtf``: ten omni robots with VFH + PID controllers in one world (the soccer
-  scenario's step, robots colliding with each other), recording on.
+  scenario's step, robots colliding with each other), recording on;
+  ``mj_step_robots10_us`` one bare ``mj_step`` of that world driven 2 s (60 wheel
+  contacts, solved as one problem, ``physics.compile.islands_for``) and
+  ``mj_step_robots10_islands_us`` the same with MuJoCo's per-island solving forced on.
 - ``integrator``: the MuJoCo integrator the soccer scene steps with by default
   (``Scene(integrator="auto")``: Euler for wheeled bases, see
   ``physics.compile.integrator_for`` and docs/performance.md);
@@ -120,6 +123,7 @@ def _overhead(quick: bool) -> dict[str, float]:
     data = _soccer_data()
     run = _settled(data)
     bare_run = _settled(dict(data, obstacles={"layout": "fixed", "positions": []}))
+    fleet_run = _settled(_fleet(10, float(data.get("timestep", 0.002))))
     world = run.world
     spec = int(mujoco.mjtState.mjSTATE_INTEGRATION)
 
@@ -130,6 +134,7 @@ def _overhead(quick: bool) -> dict[str, float]:
 
     saved = snapshot(world.model, world.data)
     bare_saved = snapshot(bare_run.world.model, bare_run.world.data)
+    fleet_saved = snapshot(fleet_run.world.model, fleet_run.world.data)
     n = run.steps_per_tick
     ticks = 200 if quick else 1000
 
@@ -160,17 +165,26 @@ def _overhead(quick: bool) -> dict[str, float]:
             a, b = ours(k), bare(k)
             ratios.append(a / b)
         out[label] = (statistics.median(ratios) - 1.0) * 100.0
-    scene, alone, implicit = [], [], []
+    scene, alone, implicit, fleet, fleet_islands = [], [], [], [], []
     own = world.model.opt.integrator
-    for _ in range(3 if quick else 7):  # interleaved, so machine load hits both alike
+    fleet_opt = fleet_run.world.model.opt
+    own_flags = int(fleet_opt.disableflags)
+    for _ in range(3 if quick else 7):  # interleaved, so machine load hits all alike
         scene.append(bare(n))
         alone.append(bare(n, bare_run.world, bare_saved))
         world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
         implicit.append(bare(n))
         world.model.opt.integrator = own
+        fleet.append(bare(n, fleet_run.world, fleet_saved))
+        fleet_opt.disableflags = own_flags & ~int(mujoco.mjtDisableBit.mjDSBL_ISLAND)
+        fleet_islands.append(bare(n, fleet_run.world, fleet_saved))
+        fleet_opt.disableflags = own_flags
     out["mj_step_us"] = statistics.median(scene) / (ticks * n) * 1e6
     out["mj_step_bare_robot_us"] = statistics.median(alone) / (ticks * n) * 1e6
     out["mj_step_implicitfast_us"] = statistics.median(implicit) / (ticks * n) * 1e6
+    out["mj_step_robots10_us"] = statistics.median(fleet) / (ticks * n) * 1e6
+    out["mj_step_robots10_islands_us"] = statistics.median(fleet_islands) / (ticks * n) * 1e6
+    out["mj_step_robots10_contacts"] = int(fleet_run.world.data.ncon)
     out["mj_step_contacts"] = int(world.data.ncon)
     out["mj_step_bare_robot_contacts"] = int(bare_run.world.data.ncon)
     return out
