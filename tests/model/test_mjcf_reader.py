@@ -410,6 +410,19 @@ CORPUS = {
     "frames": FRAMES,
     "inertia": INERTIA,
     "mimic_materials": MIMIC_AND_MATERIALS,
+    "inertiafromgeom_true": """
+<mujoco><compiler inertiafromgeom="true"/><worldbody><body name="a"><joint/><geom size=".1"/>
+  <inertial pos="0 0 0" mass="9" diaginertia="1 1 1"/>
+  <body name="b" pos="0 0 1"><inertial pos="0 0 0.1" mass="3" diaginertia="1 2 2"/></body>
+  <body name="c" pos="0 0 1"><inertial pos="0 0 0" mass="3" diaginertia="1 1 1"/>
+    <geom size=".2" pos="1 0 0"/></body>
+  <body name="d" pos="0 1 1"><joint/><geom type="box" size=".1 .2 .3"/></body>
+</body></worldbody></mujoco>""",
+    "inertiafromgeom_false": """
+<mujoco><compiler inertiafromgeom="false"/><worldbody><body name="a"><joint/><geom size=".1"/>
+  <inertial pos="0 0 0.2" mass="9" diaginertia="1 1 1"/>
+  <body name="b" pos="0 0 1"><geom size=".1"/></body>
+</body></worldbody></mujoco>""",
     "settotalmass": INERTIA.replace('<compiler inertiagrouprange="0 2"/>',
                                     '<compiler inertiagrouprange="0 2" settotalmass="14"/>'),
     "menagerie_style": MENAGERIE_STYLE,

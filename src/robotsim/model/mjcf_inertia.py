@@ -113,6 +113,16 @@ def body_inertias(r: MassSource) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     explicit = np.array([x is not None for x in r.b_inertial], bool)
     mode = r.comp.inertiafromgeom
     use_geoms = np.full(nbody, mode == "true") | ((mode == "auto") & ~explicit)
+    if mode == "true":  # MuJoCo keeps the <inertial> of a body without geoms
+        lo, hi = r.comp.inertiagrouprange
+        has_geoms = np.zeros(nbody, bool)
+        counted = np.zeros(nbody, bool)
+        for b, (_, _, group) in zip(r.g_body, r.g_col):
+            has_geoms[b] = True
+            counted[b] |= lo <= group <= hi
+        if np.any(explicit & has_geoms & ~counted):
+            raise Unsupported("inertiafromgeom with an <inertial> and only uncounted geoms")
+        use_geoms &= has_geoms | ~explicit
     use_geoms[0] = False
     mass, com, inertia = _geom_inertia(r, use_geoms)
     for bid in np.nonzero(explicit & ~use_geoms)[0]:
