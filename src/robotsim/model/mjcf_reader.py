@@ -253,9 +253,10 @@ class _Reader:
         self.b_inertial.append(None)
         self.b_njnt.append(0)
         kids: list[tuple[ET.Element, int, tuple[list[float], Quat] | None, str | None]] = []
-        for wb in root.iter("worldbody"):
-            if wb.attrib:
-                raise Unsupported("<worldbody> with attributes")
+        worldbodies = [el for el in root if el.tag == "worldbody"]
+        if len(worldbodies) > 1:
+            raise Unsupported("several <worldbody> sections")
+        for wb in worldbodies:
             self.contents(0, wb, None, None, kids)
         stack = kids[::-1]
         while stack:
