@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -98,3 +101,99 @@ def test_formation_scenario_plays(studio):
             assert gap <= lead + 0.05
     finally:
         studio.clear()
+
+
+def _wait_map(panel) -> None:  # type: ignore[no-untyped-def]
+    """Until no map is being drawn off the caller's thread."""
+    deadline = time.monotonic() + 60
+    while panel.map_drawing:
+        assert time.monotonic() < deadline, "the map drawing never ended"
+        time.sleep(0.01)
+
+
+def test_the_map_shows_where_the_clock_stopped(soccer):
+    """While playing, the map is drawn at most once a second; the ticks run after the
+    last drawing must show once the clock stops (it stayed up to a second behind). The
+    loop's order of events, replayed without its thread."""
+    d = soccer.driver
+    panel = soccer.panels["mobile"]
+    soccer.play(True)
+    panel.refresh(force=True)  # a map of now: the next is a second away while playing
+    drawn = panel.map_ticks
+    for _ in range(30):
+        soccer.tick()
+    soccer.play(False)  # the clock event of Pause
+    _wait_map(panel)
+    assert drawn < d.ticks == panel.map_ticks
+    np.testing.assert_array_equal(panel.map.image, panel.draw_map(d, d.trajectories()))
+    maps = panel.map_updates
+    soccer.emit("clock")  # the loop's next clock event: nothing new to draw
+    _wait_map(panel)
+    assert panel.map_updates == maps
+
+
+def test_a_slow_map_never_replaces_a_newer_one(soccer):
+    """A map drawn off the loop's thread that ends after a map of a newer state (a goal
+    clicked meanwhile draws one at once) is dropped, not shown over it."""
+    d = soccer.driver
+    panel = soccer.panels["mobile"]
+    entered, release = threading.Event(), threading.Event()
+    real = panel.draw_map
+
+    def held(driver, trajectories):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "mobile-map":
+            entered.set()
+            assert release.wait(30)
+        return real(driver, trajectories)
+
+    panel.draw_map = held
+    try:
+        for _ in range(30):
+            soccer.tick()
+        soccer.emit("clock")  # paused, ticks since the last map: one off the caller's thread
+        assert entered.wait(30)
+        old = d.ticks
+        for _ in range(30):
+            soccer.tick()
+        panel.set_goal("omni", (1.0, 2.0))  # draws the newer state at once
+        assert panel.map_ticks == d.ticks > old
+        release.set()
+        _wait_map(panel)
+        assert panel.map_ticks == d.ticks  # the older drawing was dropped
+    finally:
+        release.set()
+        panel.draw_map = real
+        _wait_map(panel)
+
+
+def test_a_map_still_drawing_when_the_studio_stops_is_dropped(tmp_path):
+    """Panels hear ``stop`` first: a map that ends after it never reaches the stopped
+    server (viser warned of a message queued on a closed connection)."""
+    from robotsim.studio import Studio
+
+    st = Studio(port=0, root=tmp_path)
+    entered, release = threading.Event(), threading.Event()
+    try:
+        st.open(SOCCER)
+        panel = st.panels["mobile"]
+        real = panel.draw_map
+
+        def held(driver, trajectories):  # type: ignore[no-untyped-def]
+            if threading.current_thread().name == "mobile-map":
+                entered.set()
+                assert release.wait(30)
+            return real(driver, trajectories)
+
+        panel.draw_map = held
+        for _ in range(30):
+            st.tick()
+        st.emit("clock")  # paused, ticks since the last map: one off the caller's thread
+        assert entered.wait(30)
+        maps = panel.map_updates
+        st.stop()
+        release.set()
+        _wait_map(panel)
+        assert panel.map_updates == maps
+    finally:
+        release.set()
+        st.stop()

@@ -24,11 +24,12 @@ clock through :meth:`play`, :meth:`halt`, :meth:`step`, :meth:`reset`, :meth:`se
 :meth:`driver_names`, :meth:`set_driver`, :meth:`use_driver`, :meth:`release_driver`,
 :meth:`add_driver`; :meth:`clients` (connected pages);
 :meth:`locked` (read a driver's state consistently), :meth:`on`/:meth:`emit` (events
-``robots``, ``state``, ``clock``, ``driver``), :meth:`guarded`, :meth:`notify`,
-:meth:`report_error`, :meth:`after_push`; :attr:`workspace`, through which every path
-typed in the page goes; :attr:`params`, the live parameters (time scale, gains, maximum
-speed, motion speed level, :mod:`robotsim.teleop.params`) that the clock and drivers
-follow, changed by the devices of :attr:`live` (:mod:`robotsim.studio.live`).
+``robots``, ``state``, ``clock``, ``driver``, ``params``, ``stop``), :meth:`guarded`,
+:meth:`notify`, :meth:`report_error`, :meth:`after_push`; :attr:`workspace`, through
+which every path typed in the page goes; :attr:`params`, the live parameters (time
+scale, gains, maximum speed, motion speed level, :mod:`robotsim.teleop.params`) that the
+clock and drivers follow, changed by the devices of :attr:`live`
+(:mod:`robotsim.studio.live`).
 
 **Who may open the page**: the URL (:attr:`url`) carries a per-launch token and the
 page's websocket must come from the studio's own origin (:mod:`robotsim.studio.access`);
@@ -345,7 +346,10 @@ class Studio:
             self._thread = thread
 
     def stop(self) -> None:
-        """Stop the loop and the server; calling it again does nothing more."""
+        """Stop the loop and the server; calling it again does nothing more. Panels hear
+        ``stop`` first (work of their own threads must not reach a stopped server)."""
+        if not self._stopped:
+            self.emit("stop")
         self._stop.set()
         self.pacer.stop()
         if self._thread is not None:
@@ -397,7 +401,7 @@ class Studio:
     def on(self, event: str, callback: Callable[[], None]) -> None:
         """Call ``callback()`` on ``event``: ``robots`` (added/removed), ``state``
         (a configuration changed outside the sliders), ``clock`` (time readout),
-        ``params`` (a device changed a live parameter)."""
+        ``params`` (a device changed a live parameter), ``stop`` (the studio stops)."""
         self._listeners.setdefault(event, []).append(callback)
 
     def emit(self, event: str) -> None:

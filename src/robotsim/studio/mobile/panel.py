@@ -4,6 +4,7 @@ wheel speeds, and a new goal set by clicking the ground in the 3D view."""
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 import threading
 import time
@@ -57,9 +58,15 @@ class MobilePanel:
         self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
         self._last_map = 0.0
         self._refresh = Coalesced(self._draw)
-        self._drawing = threading.Event()
+        # the map off the caller's thread: one drawing at a time, the latest state next
+        self._map_job = Coalesced(lambda _force: self._draw_map_now())
+        self._map_lock = threading.Lock()  # guards _map_shown and the map (not the drawing)
+        self._map_asked = itertools.count()  # map drawings numbered as they read the state
+        self._map_shown = -1  # the number of the drawing shown
+        self._stopped = False  # the studio stopped: no more maps reach its server
         self._clicks: list[Any] = []
         self.map_updates = 0
+        self.map_ticks = -1  # physics ticks of the state the map shows
         self._shown_ticks = -1  # physics ticks shown by the last refresh
 
         @self.click_goal.on_update
@@ -70,6 +77,7 @@ class MobilePanel:
         studio.on("driver", self.on_driver)
         studio.on("robots", self.on_driver)
         studio.on("clock", self.on_clock)
+        studio.on("stop", self.on_stop)
         self.show_widgets(self.driver is not None)
 
     @property
@@ -134,8 +142,9 @@ class MobilePanel:
             err = np.array(d.error.get(self.robot.value, []))
             wheels = np.array(d.wheels.get(self.robot.value, []))
             names = d.wheel_names.get(self.robot.value, ())
-            traj = d.trajectories()
-            self._shown_ticks = d.ticks
+            traj = d.trajectories() if force else []
+            number = next(self._map_asked) if force else -1
+            self._shown_ticks = ticks = d.ticks
         state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
         self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
         if len(t) >= 2:
@@ -148,13 +157,13 @@ class MobilePanel:
         now = time.monotonic()
         if force:
             self._last_map = now
-            self.map.image = self.draw_map(d, traj)
-            self.map_updates += 1
-        elif now - self._last_map > 1.0 and not self._drawing.is_set():
-            # Off the studio loop's thread: a matplotlib map takes ~0.2 s.
+            self._show_map(number, self.draw_map(d, traj), ticks)
+        elif now - self._last_map > 1.0 or (not self.studio.playing and self.map_ticks != ticks):
+            # At most once a second while playing; once more where the clock stopped (a
+            # pause, a step, the end), else the map would stay up to a second behind.
+            # Off the caller's thread (the studio loop): a matplotlib map takes ~0.2 s.
             self._last_map = now
-            self._drawing.set()
-            threading.Thread(target=self._draw_async, args=(d, traj), daemon=True).start()
+            threading.Thread(target=self._map_job, name="mobile-map", daemon=True).start()
 
     def show_widgets(self, visible: bool) -> None:
         """The controls, map and plots only while a mobile scenario is open."""
@@ -162,22 +171,52 @@ class MobilePanel:
             if w.visible != visible:
                 w.visible = visible
 
-    def _draw_async(self, d: MobileDriver, traj: list[dict[str, Any]]) -> None:
+    def on_stop(self) -> None:
+        """A map still being drawn is dropped (its server is about to stop)."""
+        with self._map_lock:
+            self._stopped = True
+
+    @property
+    def map_drawing(self) -> bool:
+        """A map is being drawn off the caller's thread (or another is owed)."""
+        return self._map_job.running
+
+    def _draw_map_now(self) -> None:
         try:
-            self.map.image = self.draw_map(d, traj)
-            self.map_updates += 1
+            with self.studio.locked():  # the driver too: a scenario opened meanwhile wins
+                d = self.driver
+                if d is None:
+                    return
+                traj = d.trajectories()
+                number = next(self._map_asked)
+                ticks = d.ticks
+            self._show_map(number, self.draw_map(d, traj), ticks)
         except Exception as exc:
             self.studio.report_error("map", exc)
-        finally:
-            self._drawing.clear()
+
+    def _show_map(self, number: int, img: np.ndarray, ticks: int) -> None:
+        """Show drawing ``number``, unless a later one (of a newer state) is shown: a
+        drawing that took longer than one asked for after it must not replace it."""
+        with self._map_lock:
+            if number < self._map_shown or self._stopped:
+                return
+            self._map_shown = number
+            self.map.image = img
+            self.map_ticks = ticks
+            self.map_updates += 1
 
     def draw_map(self, d: MobileDriver, trajectories: list[dict[str, Any]]) -> np.ndarray:
         """The top-down map (the same drawing as ``robotsim run``'s map.png) as RGB."""
         from robotsim import plots
         from robotsim.studio.thumbnails import load_png
 
-        path = self._map_dir / "map.png"
-        plots.save_map(path, d.sc.field.size, d.obstacles, trajectories,
-                       title=d.sc.name, markings=d.sc.field.markings, width=MAP_WIDTH)  # fmt: skip
-        img = load_png(path)
+        # a file per thread: a forced map and one off the loop's thread may be drawn at once
+        path = self._map_dir / f"map-{threading.get_ident()}.png"
+        try:
+            sc = d.sc
+            plots.save_map(path, sc.field.size, d.obstacles, trajectories,
+                           title=sc.name, markings=sc.field.markings, width=MAP_WIDTH)  # fmt: skip
+            img = load_png(path)
+        finally:
+            path.unlink(missing_ok=True)
         return _PLACEHOLDER if img is None else img
