@@ -30,6 +30,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _served_port(out: str, asked: int) -> int:
+    """The port the printed URL names: the one asked for, or the next free one when
+    another process (the other test worker) took it while this one started (the
+    command then says so)."""
+    m = re.search(r"open http://127\.0\.0\.1:(\d+)/", out)
+    assert m, out
+    port = int(m.group(1))
+    assert port == asked or f"(port {asked} was busy)" in out, out
+    return port
+
+
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=30) as r:
@@ -81,9 +92,10 @@ def test_studio_and_teleop_share_the_page_options() -> None:
 
 
 def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None:
-    port = _free_port()
-    proc, out = _teleop(["--port", str(port)], tmp_path)
+    asked = _free_port()
+    proc, out = _teleop(["--port", str(asked)], tmp_path)
     try:
+        port = _served_port(out, asked)
         m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) in a browser", out)
         assert m, out
         assert len(m.group(2)) >= 32
@@ -96,9 +108,10 @@ def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None
 
     root = tmp_path / "work"
     root.mkdir()
-    port = _free_port()
-    proc, out = _teleop(["--port", str(port), "--no-token", "--root", str(root)], tmp_path)
+    asked = _free_port()
+    proc, out = _teleop(["--port", str(asked), "--no-token", "--root", str(root)], tmp_path)
     try:
+        port = _served_port(out, asked)
         assert f"open http://127.0.0.1:{port}/ in a browser" in out
         assert f"the page reads and writes files in {root.resolve()}" in out
         assert _status(f"http://127.0.0.1:{port}/") == 200

@@ -25,6 +25,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _served_port(out: str, asked: int) -> int:
+    """The port the printed URL names: the one asked for, or the next free one when
+    another process (the other test worker) took it while this one started (the
+    command then says so)."""
+    m = re.search(r"open http://127\.0\.0\.1:(\d+)/", out)
+    assert m, out
+    port = int(m.group(1))
+    assert port == asked or f"(port {asked} was busy)" in out, out
+    return port
+
+
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=30) as r:
@@ -62,9 +73,10 @@ def _stop(proc: subprocess.Popen) -> str:
 
 
 def test_the_printed_url_carries_the_token(tmp_path: Path) -> None:
-    port = _free_port()
-    proc, out = _start(["--port", str(port)], tmp_path)
+    asked = _free_port()
+    proc, out = _start(["--port", str(asked)], tmp_path)
     try:
+        port = _served_port(out, asked)
         m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) in a browser", out)
         assert m, out
         assert len(m.group(2)) >= 32
@@ -76,10 +88,27 @@ def test_the_printed_url_carries_the_token(tmp_path: Path) -> None:
     assert "warning" not in err
 
 
+def test_a_busy_port_is_replaced_by_the_next_free_one_and_said(tmp_path: Path) -> None:
+    with socket.socket() as other:  # another program (the other test worker) has it
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        asked = other.getsockname()[1]
+        proc, out = _start(["--port", str(asked)], tmp_path)
+        try:
+            port = _served_port(out, asked)
+            assert port != asked and f"(port {asked} was busy)" in out, out
+            m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=[\w-]+) in a browser", out)
+            assert m, out
+            assert _status(m.group(1)) == 200
+        finally:
+            _stop(proc)
+
+
 def test_no_token_and_a_wide_host_warn(tmp_path: Path) -> None:
-    port = _free_port()
-    proc, out = _start(["--port", str(port), "--no-token", "--root", str(tmp_path)], tmp_path)
+    asked = _free_port()
+    proc, out = _start(["--port", str(asked), "--no-token", "--root", str(tmp_path)], tmp_path)
     try:
+        port = _served_port(out, asked)
         assert f"open http://127.0.0.1:{port}/ in a browser" in out
         assert _status(f"http://127.0.0.1:{port}/") == 200
     finally:
