@@ -1,13 +1,16 @@
 """A real Dask cluster for the tests: ``dask scheduler`` and ``dask worker`` processes
-on 127.0.0.1 (free ports), stopped afterwards."""
+on 127.0.0.1 (ports the system picks), stopped afterwards."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,26 +30,45 @@ class DaskProcs:
     worker stays dead). ``pythonpath`` replaces the workers' PYTHONPATH."""
 
     def __init__(self) -> None:
-        self.port = free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.address = ""  # tcp://127.0.0.1:PORT once the scheduler listens
         self.scheduler: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
+        self._info = Path(tempfile.mkdtemp(prefix="robotsim-dask-")) / "scheduler.json"
 
     def _env(self, pythonpath: str) -> dict[str, str]:
         return {**os.environ, "PYTHONPATH": pythonpath, "MUJOCO_GL": "egl"}
 
     def start(self, n: int, pythonpath: str = SRC, timeout: float = 120) -> DaskProcs:
         dask = [sys.executable, "-m", "dask"]
+        # port 0 and the address read back: a free port chosen here could be taken by
+        # another process (the other test worker) while the scheduler starts
         self.scheduler = subprocess.Popen(
-            [*dask, "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"],
+            [*dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(self._info)],
             env=self._env(SRC),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
+        self.address = self._scheduler_address(timeout)
         for _ in range(n):
             self.add_worker(pythonpath)
         self.wait_for_workers(n, timeout)
         return self
+
+    def _scheduler_address(self, timeout: float) -> str:
+        """The address the scheduler writes to its file once it listens."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return str(json.loads(self._info.read_text())["address"])
+            except (OSError, ValueError, KeyError):  # not written (completely) yet
+                pass
+            assert self.scheduler is not None
+            if self.scheduler.poll() is not None:
+                raise RuntimeError(f"dask scheduler exited ({self.scheduler.returncode})")
+            if time.monotonic() > deadline:
+                raise TimeoutError("the dask scheduler never wrote its address")
+            time.sleep(0.1)
 
     def add_worker(self, pythonpath: str = SRC) -> subprocess.Popen:
         p = subprocess.Popen(
@@ -98,3 +120,4 @@ class DaskProcs:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        shutil.rmtree(self._info.parent, ignore_errors=True)
