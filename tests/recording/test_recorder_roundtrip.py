@@ -128,20 +128,21 @@ def test_unreachable_database_is_a_recording_error() -> None:
 
 
 def test_stale_running_run_is_marked_interrupted_on_open(db: str) -> None:
-    store = RunStore(db, stale_after=5.0)
+    # a minute between the inserts and the check before a live run would look stale
+    store = RunStore(db, stale_after=60.0)
     now = time.time()
     base = {
         "scenario": "s",
         "parameters": "{}",
         "versions": "{}",
-        "started_at": now - 60,
+        "started_at": now - 900,
         "status": "running",
         "host": socket.gethostname(),
         "flush_interval": 0.5,
     }
     with store.engine.begin() as conn:
         stale = conn.execute(
-            insert(schema.runs).values(**base, heartbeat=now - 30, pid=os.getpid())
+            insert(schema.runs).values(**base, heartbeat=now - 600, pid=os.getpid())
         ).inserted_primary_key[0]
         alive = conn.execute(
             insert(schema.runs).values(**base, heartbeat=now, pid=os.getpid())
