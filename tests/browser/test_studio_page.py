@@ -199,6 +199,7 @@ def test_scenario_picker_lists_and_opens_shipped_scenarios(page, studio, artifac
 def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     studio.load_default()
     editor = studio.panels["motion"]
+    editor.render_timeout = UI_TIMEOUT_MS / 1000  # a loaded machine renders slowly
     editor.new()
     robot = editor.robot.value
     click_tab(page, "Motion")
@@ -222,6 +223,7 @@ def test_motion_editor_captures_thumbnails_and_plays(page, studio, artifacts):
     settled(page, 800)
     shot(page, artifacts / "11_motion_played_to_end.png")
     editor.stop()
+    editor.render_timeout = 10.0
 
 
 def test_mobile_map_plots_and_goal_by_clicking_the_ground(page, studio, artifacts):

@@ -37,9 +37,11 @@ def camera_looking_at(eye: np.ndarray, target: np.ndarray) -> np.ndarray:
     return R_to_quat(np.stack([right, down, forward], axis=1))
 
 
-def capture(studio: Studio, view: RobotView, size: int = 160) -> tuple[np.ndarray, str]:
+def capture(
+    studio: Studio, view: RobotView, size: int = 160, timeout: float = 10.0
+) -> tuple[np.ndarray, str]:
     """An RGB thumbnail ``(size, size, 3)`` uint8 of ``view``'s robot and where it came
-    from: ``"browser"`` or ``"offscreen"``."""
+    from: ``"browser"`` (a page rendered it within ``timeout`` s) or ``"offscreen"``."""
     lo, hi = view.world_bounds()
     centre = 0.5 * (lo + hi)
     radius = max(0.15, 0.5 * float(np.linalg.norm(hi - lo)))
@@ -48,7 +50,7 @@ def capture(studio: Studio, view: RobotView, size: int = 160) -> tuple[np.ndarra
         try:
             img = client.get_render(
                 size, size, wxyz=camera_looking_at(eye, centre), position=eye, fov=FOV,
-                transport_format="jpeg", timeout=10.0,
+                transport_format="jpeg", timeout=timeout,
             )  # fmt: skip
             return np.ascontiguousarray(img[..., :3], dtype=np.uint8), "browser"
         except Exception:  # page went away or timed out: try the next, then offscreen

@@ -45,6 +45,8 @@ class MotionPanel:
         self.thumb_dir = Path(tempfile.mkdtemp(prefix="robotsim-thumbs-"))
         self.player: Any = None
         self.last_source = ""
+        #: seconds a page may take to render a thumbnail before it is drawn offscreen
+        self.render_timeout = 10.0
         self._lock = threading.RLock()
         gui = studio.gui
         self.robot = gui.add_dropdown("Robot", ("",), initial_value="")
@@ -238,7 +240,7 @@ class MotionPanel:
             k = len(used) + 1
             while name is None or name in used:
                 name, k = f"pose{k}", k + 1
-            img, self.last_source = capture(self.studio, view, THUMB_SIZE)
+            img, self.last_source = capture(self.studio, view, THUMB_SIZE, self.render_timeout)
             thumb = save_png(img, self.thumb_dir / f"{name}_{next(_serial)}.png")
             self.images[str(thumb)] = img
             kf = Keyframe(name=name, targets=targets, speed=int(self.speed.value),
