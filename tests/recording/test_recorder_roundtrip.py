@@ -157,3 +157,50 @@ def test_stale_running_run_is_marked_interrupted_on_open(db: str) -> None:
     with store.engine.begin() as conn:  # leave the shared server clean for other tests
         conn.execute(text("UPDATE runs SET status = 'completed' WHERE status = 'running'"))
     store.close()
+
+
+def test_a_starved_writer_alive_on_this_host_is_not_marked_interrupted(db: str) -> None:
+    # Its heartbeat is a minute old (a badly loaded machine), but its process lives.
+    from robotsim.recording.store import LIVE_WRITER_GRACE
+
+    store = RunStore(db, stale_after=5.0)
+    now = time.time()
+    base = {"scenario": "s", "parameters": "{}", "versions": "{}", "started_at": now - 900,
+            "status": "running", "host": socket.gethostname(), "flush_interval": 0.5}  # fmt: skip
+    with store.engine.begin() as conn:
+        starved = conn.execute(
+            insert(schema.runs).values(**base, heartbeat=now - 60, pid=os.getpid())
+        ).inserted_primary_key[0]
+        silent = conn.execute(
+            insert(schema.runs).values(
+                **base, heartbeat=now - LIVE_WRITER_GRACE - 60, pid=os.getpid()
+            )
+        ).inserted_primary_key[0]
+        remote = conn.execute(
+            insert(schema.runs).values(**{**base, "host": "elsewhere"}, heartbeat=now - 60, pid=1)
+        ).inserted_primary_key[0]
+    assert sorted(store.recover_stale()) == sorted([silent, remote])
+    assert store.run(starved).status is RunStatus.RUNNING
+    with store.engine.begin() as conn:  # leave the shared server clean for other tests
+        conn.execute(text("UPDATE runs SET status = 'completed' WHERE status = 'running'"))
+    store.close()
+
+
+def test_a_killed_unreaped_writer_counts_as_gone() -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from robotsim.recording.store import _pid_alive
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert _pid_alive(child.pid)
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _pid_alive(child.pid):  # a zombie until wait() below reaps it
+            assert time.monotonic() < deadline, "a killed child still counts as alive"
+            time.sleep(0.01)
+    finally:
+        child.wait()
+    assert not _pid_alive(child.pid)

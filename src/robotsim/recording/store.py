@@ -2,8 +2,9 @@
 
 Opening a store also repairs runs left ``running`` by a process that died without
 finishing (SIGKILL, power cut): a run whose writer heartbeat is older than
-``stale_after`` seconds, or whose writing process on this host no longer exists, is
-marked ``interrupted``.
+``stale_after`` seconds (five minutes when its writing process is alive on this host: a
+starved writer is not a dead one), or whose writing process on this host no longer
+exists, is marked ``interrupted``.
 """
 
 from __future__ import annotations
@@ -83,13 +84,24 @@ class SignalTable:
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this host (a zombie, killed but not yet reaped
+    by its parent, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # Linux: the state after the command name in /proc/PID/stat; Z = zombie
+        stat = open(f"/proc/{pid}/stat", encoding="ascii", errors="replace").read()
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+#: Seconds without a heartbeat before a run whose writing process is still alive on
+#: this host is marked interrupted (a process id can be reused after a kill -9).
+LIVE_WRITER_GRACE = 300.0
 
 
 class RunStore:
@@ -98,7 +110,9 @@ class RunStore:
     Args:
         db: a path (SQLite; a folder means ``folder/runs.sqlite``) or an SQLAlchemy URL.
         stale_after: seconds without a heartbeat after which a ``running`` run is
-            considered dead and marked ``interrupted``.
+            considered dead and marked ``interrupted`` (a run whose writer is alive on
+            this host: at least :data:`LIVE_WRITER_GRACE`; one whose writer is gone
+            from this host: at once).
     """
 
     def __init__(self, db: str | os.PathLike[str] | Engine, stale_after: float = 5.0) -> None:
@@ -135,9 +149,12 @@ class RunStore:
                 select(r.c.id, r.c.heartbeat, r.c.host, r.c.pid).where(r.c.status == "running")
             ).all()
             for rid, beat, rhost, pid in rows:
-                stale = now - beat > self.stale_after
-                gone = rhost == host and pid != me and not _pid_alive(pid)
-                if stale or gone:
+                local = rhost == host
+                alive = local and (pid == me or _pid_alive(pid))
+                # a writer alive on this host is only starved (a loaded machine): its
+                # run is given LIVE_WRITER_GRACE before a missing heartbeat counts
+                limit = max(self.stale_after, LIVE_WRITER_GRACE) if alive else self.stale_after
+                if now - beat > limit or (local and not alive):
                     dead.append(rid)
             if dead:
                 conn.execute(
