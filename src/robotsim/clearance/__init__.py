@@ -3,6 +3,8 @@ collision intervals (seed ``004``). See ``docs/clearance.md``."""
 
 from robotsim.clearance.contact import ContactCurve as ContactCurve
 from robotsim.clearance.contact import contact_curves as contact_curves
+from robotsim.clearance.instant import InstantDistances as InstantDistances
+from robotsim.clearance.instant import instant_distances as instant_distances
 from robotsim.clearance.monitor import ClearanceResult as ClearanceResult
 from robotsim.clearance.monitor import PairClearance as PairClearance
 from robotsim.clearance.monitor import run as run
@@ -24,6 +26,7 @@ __all__ = [
     "ClearanceResult",
     "ClearanceStream",
     "ContactCurve",
+    "InstantDistances",
     "JointQuintic",
     "JointTrapezoid",
     "LinkVolume",
@@ -34,6 +37,7 @@ __all__ = [
     "contact_curves",
     "fit_link_volume",
     "fit_link_volumes",
+    "instant_distances",
     "model_link_volumes",
     "paper_puma_end_link",
     "run",
