@@ -284,8 +284,10 @@ def test_clearance_scenario_colours_volumes_and_plots_distances(page, studio, ar
     wait_for(lambda: not studio.clock.playing, what="pause")
     a, b = driver.result.pairs["A-B"].collision_intervals[0]
     studio.clock.steps = round(0.5 * (a + b) / studio.clock.dt) - 1
-    studio.step()  # into the A-B collision: their ellipsoids turn red
-    assert driver.volume_rgb["A"] == (220, 40, 40) == driver.volume_rgb["B"]
+    studio.step()  # into the A-B collision: their ellipsoids turn red, C's does not
+    assert driver.volume_rgb["A", "link3"] == (220, 40, 40) == driver.volume_rgb["B", "link3"]
+    assert driver.volume_rgb["C", "link3"] != (220, 40, 40)
+    assert all(tuple(h.color) == (220, 40, 40) for r in "AB" for h in driver.volumes[r])
     panel = studio.panels["clearance"]
     # The step's refresh is served at once, or by the loop's refresh running beside it.
     wait_for(lambda: panel.cursor_t == studio.clock.t, what="the cursor at the new time")

@@ -151,7 +151,7 @@ def test_slider_stops_the_clearance_run_inside_the_collision(page, studio, artif
     sim = studio.panels["sim"]
     wait_for(lambda: studio.time > 0.0 and not sim.seeking, what="the scrub into the collision")
     assert a <= studio.time <= b, (a, studio.time, b)
-    assert d.volume_rgb["A"] == (220, 40, 40) == d.volume_rgb["B"]
+    assert d.volume_rgb["A", "link3"] == (220, 40, 40) == d.volume_rgb["B", "link3"]
     page.get_by_role("tab", name="Clearance").click()
     page.get_by_text("IN CONTACT").first.wait_for(timeout=UI_TIMEOUT_MS)
     page.wait_for_timeout(1500)

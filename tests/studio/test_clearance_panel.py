@@ -1,5 +1,5 @@
-"""Clearance scenarios in the studio: robots on their trajectories, volumes coloured by
-distance (red in contact), distance curves with a cursor at the scene time."""
+"""Clearance scenarios in the studio: robots on their trajectories, each volume coloured
+by its own distance (red in contact), distance curves with a cursor at the scene time."""
 
 from __future__ import annotations
 
@@ -66,9 +66,11 @@ def test_volumes_are_red_exactly_inside_the_collision_interval(three):
             continue
         seen[want] += 1
         for robot in ("A", "B"):
-            assert (d.volume_rgb[robot] == CONTACT_RGB) == want, (robot, t)
-            assert all(tuple(h.color) == d.volume_rgb[robot] for h in d.volumes[robot])
-        assert d.volume_rgb["C"] != CONTACT_RGB  # C never touches anyone
+            assert (d.volume_rgb[robot, "link3"] == CONTACT_RGB) == want, (robot, t)
+            assert (d.robot_rgb[robot] == CONTACT_RGB) == want, (robot, t)
+            (h,) = d.volumes[robot]
+            assert tuple(h.color) == d.volume_rgb[robot, "link3"]
+        assert d.volume_rgb["C", "link3"] != CONTACT_RGB  # C never touches anyone
         assert (d.now["A-B"] <= d.threshold) == want
     assert seen[True] > 20 and seen[False] > 100
     assert not three.clock.playing  # the run paused at its end
@@ -124,7 +126,7 @@ def test_fitted_volumes_follow_the_links_and_use_the_threshold(studio):
         studio.clock.steps = round(0.5 * (a + b) / studio.clock.dt) - 1
         studio.step()
         assert a < studio.clock.t < b
-        assert d.volume_rgb["A"] == CONTACT_RGB == d.volume_rgb["B"]
+        assert d.robot_rgb["A"] == CONTACT_RGB == d.robot_rgb["B"]
         assert d.now["A-B"] <= 0.01
         curve = d.result.pairs["A-B"].distance  # the live distance is the exact one
         for k in (0, 60, 140, 170, 250, len(curve) - 1):
@@ -176,3 +178,45 @@ def test_end_link_paths_are_drawn_as_labelled_polylines(three):
     d.set_paths_visible(True)
     kept = {id(h) for h in three.objects}  # removed with the scene
     assert all(id(h) in kept for hs in d.path_handles.values() for h in hs)
+
+
+def test_each_volume_shows_its_own_distance(studio):
+    """Inside an A-B collision only the touching links are red: a volume far from
+    everything keeps its own colour. Each volume's distance is its nearest volume of the
+    other arm as the run computes it (its per-link curves), and the nearest volume's is
+    the pair's distance."""
+    from robotsim.clearance import run
+
+    studio.open(FITTED)
+    try:
+        d = studio.driver
+        res = d.result
+        (a, b), _ = res.pairs["A-B"].collision_intervals
+        k = int(np.searchsorted(res.times, 0.5 * (a + b)))
+        t = float(res.times[k])
+        assert a < t < b
+        d.apply(studio, t)  # a sample time of the run (the studio's ticks may miss it)
+        L = d.loaded
+        links = run(L.scene, L.trajectories, L.dt, t_start=t, t_end=t + 2 * L.dt,
+                    link_pairs=True).pairs["A-B"].links  # fmt: skip
+        A, B = d.robots
+        for r, side in ((A, 0), (B, 1)):
+            want = [min(c[0] for name, c in links.items() if name.split("-")[side] == label)
+                    for label in d.labels[r.name]]  # fmt: skip
+            np.testing.assert_allclose(d.volume_distance[r.name], want, atol=1e-9, rtol=0)
+            assert d.volume_distance[r.name].min() == pytest.approx(
+                res.pairs["A-B"].distance[k], abs=1e-9
+            )
+            red = [lab for lab, dist in zip(d.labels[r.name], want, strict=True)
+                   if dist <= d.threshold]  # fmt: skip
+            assert red, r.name  # some link of each arm touches the other
+            for label, h, dist in zip(d.labels[r.name], d.volumes[r.name], want, strict=True):
+                rgb = d.volume_rgb[r.name, label]
+                assert (rgb == CONTACT_RGB) == (dist <= d.threshold), (r.name, label, dist)
+                assert rgb == distance_rgb(dist, d.threshold) == tuple(h.color)
+            assert d.robot_rgb[r.name] == CONTACT_RGB
+        # A's shoulder box stays far from B's arm: not red while A's forearm touches
+        assert d.volume_distance["A"][0] > 0.2
+        assert d.volume_rgb["A", "link1"] not in (CONTACT_RGB, NEAR_RGB)
+    finally:
+        studio.clear()

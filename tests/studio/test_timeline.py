@@ -62,12 +62,12 @@ def test_clearance_slider_stops_inside_the_collision(studio):
     a, b = d.result.pairs["A-B"].collision_intervals[0]
     t = studio.seek(0.5 * (a + b))
     assert a <= t <= b and studio.clock.steps == round(t / studio.dt)
-    assert d.volume_rgb["A"] == (220, 40, 40) == d.volume_rgb["B"]
+    assert d.volume_rgb["A", "link3"] == (220, 40, 40) == d.volume_rgb["B", "link3"]
     assert studio.panels["clearance"].cursor_t == pytest.approx(t)
     studio.seek(d.end)
     assert d.finished
     studio.seek(0.0)
-    assert not d.finished and d.volume_rgb["A"] != (220, 40, 40)
+    assert not d.finished and d.volume_rgb["A", "link3"] != (220, 40, 40)
 
 
 def test_hands_script_is_recorded_and_scrubbed(studio):

@@ -1,7 +1,8 @@
 """Clearance scenarios in the studio (seed 004): the robots move along their
 trajectories on the studio clock, and each robot's bounding volumes are drawn as
-translucent meshes that follow the links, coloured by the current distance of the
-robot to its nearest other robot (red in contact, yellow near, green far). The
+translucent meshes that follow the links, each coloured by its own current distance to
+the nearest volume of any other robot (red in contact, yellow near, green far): the
+links in contact are the red ones. The
 end-link path of every robot over the whole run (the paper's Fig. 9, as ``robotsim
 clearance`` writes to ``paths.png``) is drawn as a polyline in the robot's colour,
 labelled with its name at the start, a marker at the end.
@@ -9,7 +10,8 @@ labelled with its name at the start, a marker at the end.
 The clearance result (:func:`robotsim.clearance.run`: distance curves, minima and
 collision intervals) is computed once when the scenario opens; the Clearance tab
 (:mod:`robotsim.studio.clearance.panel`) plots it. The live colours use the exact
-distance at the current time, computed with the same primitives as the monitor.
+distances at the current time (:func:`robotsim.clearance.instant.instant_distances`,
+the run's kernels batched), computed once per new time.
 
 :func:`open_clearance` is the ``kind: clearance`` opener of the registry
 (:mod:`robotsim.scenario.kinds`; the files ``robotsim clearance`` reads).
@@ -24,11 +26,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.clearance import ClearanceResult, run
+from robotsim.clearance.instant import instant_distances
 from robotsim.clearance.report import end_paths
 from robotsim.clearance.scenario import LoadedScenario, load_scenario
-from robotsim.clearance.scene import PlacedRobot
-from robotsim.geometry.broadphase import bounding_radius
-from robotsim.geometry.shapes import packed_distance
 from robotsim.spatial import R_to_quat
 from robotsim.studio.shapes import geometry_mesh
 
@@ -43,7 +43,6 @@ __all__ = [
     "ClearanceDriver",
     "distance_rgb",
     "open_clearance",
-    "pair_distances",
 ]
 
 CONTACT_RGB = (220, 40, 40)
@@ -67,52 +66,19 @@ def distance_rgb(d: float, threshold: float = 0.0, far: float = FAR_DISTANCE) ->
     return tuple(round(a + s * (b - a)) for a, b in zip(NEAR_RGB, FAR_RGB, strict=True))
 
 
-def pair_distances(robots: tuple[PlacedRobot, ...], qs: dict[str, np.ndarray]) -> dict[str, float]:
-    """Exact signed distance (m) of every robot pair ``"A-B"`` at configurations ``qs``
-    (robot name -> ``(nq,)``): the minimum over their volume pairs."""
-    packed = {}
-    for r in robots:
-        kinds, sizes = r.packed
-        radius = np.array([float(bounding_radius(k, z)) for k, z in zip(kinds, sizes, strict=True)])
-        packed[r.name] = (kinds, sizes, radius, r.volume_poses(qs[r.name]))
-    out = {}
-    for i, ra in enumerate(robots):
-        for rb in robots[i + 1 :]:
-            ka, sa, ra_, Pa = packed[ra.name]
-            kb, sb, rb_, Pb = packed[rb.name]
-            # bounding-sphere lower bounds (u, v); the nearest pair first sets ``best``
-            gap = np.linalg.norm(Pa[:, None, :3, 3] - Pb[None, :, :3, 3], axis=-1)
-            lb = gap - ra_[:, None] - rb_[None, :]
-            u0, v0 = np.unravel_index(int(np.argmin(lb)), lb.shape)
-            best = math.inf
-            todo = [[(int(u0), int(v0))], None]
-            while todo:
-                uv = todo.pop(0)
-                if uv is None:  # then every other pair the bound cannot rule out
-                    uv = [(u, v) for u, v in zip(*np.nonzero(lb < best), strict=True)
-                          if (u, v) != (u0, v0)]  # fmt: skip
-                groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
-                for u, v in uv:
-                    groups.setdefault((ka[u], kb[v]), []).append((u, v))
-                for (kind_a, kind_b), pairs in groups.items():  # one batched call per kinds
-                    u, v = np.array(pairs).T
-                    d, *_ = packed_distance(
-                        kind_a, sa[u], Pa[u, :3, :3], Pa[u, :3, 3],
-                        kind_b, sb[v], Pb[v, :3, :3], Pb[v, :3, 3],
-                    )  # fmt: skip
-                    best = min(best, float(np.min(d)))
-            out[f"{ra.name}-{rb.name}"] = best
-    return out
-
-
 class ClearanceDriver:
-    """Moves every robot along its trajectory at the studio time and colours the
-    bounding volumes by the current distance.
+    """Moves every robot along its trajectory at the studio time and colours each
+    bounding volume by its own current distance.
 
     Attributes:
         loaded: the validated scenario; ``result`` its clearance result.
         now: the current distance (m) of every pair ``"A-B"``, and ``t`` its time (s).
-        volume_rgb: robot name -> the colour its volumes show now.
+        volume_distance: robot name -> ``(nvol,)`` each volume's current distance (m) to
+            the nearest volume of any other robot (the robot's volume order).
+        volume_rgb: ``(robot, volume label)`` -> the colour that volume shows now (labels
+            as :meth:`PlacedRobot.volume_label`: the link, ``link#k`` when it has several).
+        robot_rgb: robot name -> the colour of its nearest volume (its distance to its
+            nearest other robot): a summary of the robot.
     """
 
     name = "clearance"
@@ -126,11 +92,16 @@ class ClearanceDriver:
         self.end = float(result.times[-1])
         self.t = 0.0
         self.now: dict[str, float] = {}
-        self.volume_rgb: dict[str, tuple[int, ...]] = {}
-        self.volumes: dict[str, list[Any]] = {}  # robot -> mesh handles
+        self.volume_distance: dict[str, np.ndarray] = {}
+        self.volume_rgb: dict[tuple[str, str], tuple[int, ...]] = {}
+        self.robot_rgb: dict[str, tuple[int, ...]] = {}
+        self.volumes: dict[str, list[Any]] = {}  # robot -> mesh handles, in volume order
         self.paths: dict[str, np.ndarray] = self.end_paths()  # robot -> (N, 3) m
         self.path_handles: dict[str, list[Any]] = {}  # robot -> line, label, end marker
         self.finished = False
+        self.labels = {r.name: [r.volume_label(k) for k in range(len(r.volumes))]
+                       for r in self.robots}  # fmt: skip
+        self._distances_t: float | None = None  # the time ``now`` was computed for
 
     def q_at(self, t: float) -> dict[str, np.ndarray]:
         """Every robot's configuration ``(nq,)`` at time ``t`` (s, held after the end)."""
@@ -174,6 +145,8 @@ class ClearanceDriver:
                 )  # fmt: skip
                 handles.append(h)
             self.volumes[r.name] = handles
+        self._distances_t = None  # new handles: colour them all
+        self.volume_rgb.clear()
         self.apply(studio, 0.0)
 
     def draw_paths(self, studio: Studio) -> list[Any]:
@@ -226,20 +199,30 @@ class ClearanceDriver:
         self.apply(studio, t)
 
     def apply(self, studio: Studio, t: float) -> None:
-        """Robots, distances and colours at time ``t`` (s)."""
+        """Robots, distances and colours at time ``t`` (s); the distances only when the
+        (clamped) time is new."""
         qs = self.q_at(t)
         for name, q in qs.items():
             view = studio.find_robot(name)
             if view is not None:
                 view.set_q(q)
-        self.now = pair_distances(self.robots, qs)
         self.t = min(max(float(t), 0.0), self.end)
+        if self._distances_t == self.t:
+            return
+        now = instant_distances(self.robots, qs)
+        self.now = dict(now.pairs)
+        self.volume_distance = dict(now.volumes)
+        self._distances_t = self.t
         for r in self.robots:
-            rgb = distance_rgb(self.robot_distance(r.name), self.threshold)
-            if self.volume_rgb.get(r.name) != rgb:
-                self.volume_rgb[r.name] = rgb
-                for h in self.volumes.get(r.name, []):
-                    h.color = rgb
+            handles = self.volumes.get(r.name, [])
+            for k, d in enumerate(now.volumes[r.name]):
+                key = (r.name, self.labels[r.name][k])
+                rgb = distance_rgb(float(d), self.threshold)
+                if self.volume_rgb.get(key) != rgb:
+                    self.volume_rgb[key] = rgb
+                    if k < len(handles):
+                        handles[k].color = rgb
+            self.robot_rgb[r.name] = distance_rgb(self.robot_distance(r.name), self.threshold)
 
 
 def open_clearance(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
