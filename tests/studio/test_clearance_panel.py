@@ -196,6 +196,9 @@ def test_each_volume_shows_its_own_distance(studio):
         t = float(res.times[k])
         assert a < t < b
         d.apply(studio, t)  # a sample time of the run (the studio's ticks may miss it)
+        now = d.now
+        d.apply(studio, t)
+        assert d.now is now  # the same time is not computed again
         L = d.loaded
         links = run(L.scene, L.trajectories, L.dt, t_start=t, t_end=t + 2 * L.dt,
                     link_pairs=True).pairs["A-B"].links  # fmt: skip
