@@ -46,16 +46,13 @@ def instant_distances(
 ) -> InstantDistances:
     """Exact distances of ``robots`` at configurations ``qs`` (robot name -> ``(nq,)``)."""
     names = [r.name for r in robots]
-    poses = [r.volume_poses(np.asarray(qs[r.name], dtype=float)) for r in robots]  # (nvol,4,4)
-    kinds = [r.packed[0] for r in robots]
-    sizes = [r.packed[1] for r in robots]
-    radius = [np.array([float(bounding_radius(k, s)) for k, s in zip(ks, ss, strict=True)])
-              for ks, ss in zip(kinds, sizes, strict=True)]  # fmt: skip
-    # one row per volume of the scene: robot index, volume index, centre, sphere radius
-    owner = np.concatenate([np.full(len(k), i) for i, k in enumerate(kinds)])
-    local = np.concatenate([np.arange(len(k)) for k in kinds])
-    centre = np.concatenate([P[:, :3, 3] for P in poses])
-    rad = np.concatenate(radius)
+    # one row per volume of the scene: its robot's index, kind, size, world pose
+    owner = np.concatenate([np.full(len(r.volumes), i) for i, r in enumerate(robots)])
+    kind = np.concatenate([np.asarray(r.packed[0], dtype=np.int64) for r in robots])
+    size = np.concatenate([r.packed[1] for r in robots])  # (nv, 3)
+    P = np.concatenate([r.volume_poses(np.asarray(qs[r.name], dtype=float)) for r in robots])
+    rad = np.array([float(bounding_radius(int(k), z)) for k, z in zip(kind, size, strict=True)])
+    centre = P[:, :3, 3]
     gap = np.linalg.norm(centre[:, None] - centre[None, :], axis=-1)
     other = owner[:, None] != owner[None, :]
     # upper[g, r]: volume g's nearest centre of robot r, >= its distance to robot r
@@ -67,26 +64,22 @@ def instant_distances(
         & ((lower < upper[:, owner]) | (lower < upper[:, owner].T))
     )
     groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for g, h in zip(*np.nonzero(need), strict=True):
-        kg, kh = kinds[owner[g]][local[g]], kinds[owner[h]][local[h]]
-        key, uv = ((kg, kh), (int(g), int(h))) if kg <= kh else ((kh, kg), (int(h), int(g)))
-        groups.setdefault(key, []).append(uv)
+    for g, h in zip(*np.nonzero(need), strict=True):  # g < h: owner[g] < owner[h]
+        kg, kh = int(kind[g]), int(kind[h])
+        uv = (int(g), int(h)) if kg <= kh else (int(h), int(g))
+        groups.setdefault((min(kg, kh), max(kg, kh)), []).append(uv)
     best = np.full(len(owner), np.inf)
     pair_best: dict[tuple[int, int], float] = {}
-    for (ka, kb), uv in groups.items():  # one batched call per kind pair
-        g, h = np.array(uv).T
-        Pg = np.stack([poses[owner[x]][local[x]] for x in g])
-        Ph = np.stack([poses[owner[x]][local[x]] for x in h])
-        sg = np.stack([sizes[owner[x]][local[x]] for x in g])
-        sh = np.stack([sizes[owner[x]][local[x]] for x in h])
+    for (ka, kb), members in groups.items():  # one batched call per kind pair
+        g, h = np.array(members).T
         d, *_ = packed_distance(
-            ka, sg, Pg[:, :3, :3], Pg[:, :3, 3], kb, sh, Ph[:, :3, :3], Ph[:, :3, 3]
+            ka, size[g], P[g, :3, :3], P[g, :3, 3], kb, size[h], P[h, :3, :3], P[h, :3, 3]
         )
         np.minimum.at(best, g, d)
         np.minimum.at(best, h, d)
-        for x, y, dxy in zip(g, h, d, strict=True):
-            key = tuple(sorted((int(owner[x]), int(owner[y]))))
-            pair_best[key] = min(pair_best.get(key, math.inf), float(dxy))
+        for x, y, dxy in zip(owner[g], owner[h], d, strict=True):
+            ij = (int(min(x, y)), int(max(x, y)))
+            pair_best[ij] = min(pair_best.get(ij, math.inf), float(dxy))
     pairs = {f"{names[i]}-{names[j]}": pair_best.get((i, j), math.inf)
              for i in range(len(robots)) for j in range(i + 1, len(robots))}  # fmt: skip
     volumes = {}
