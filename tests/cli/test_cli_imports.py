@@ -11,10 +11,11 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-# optional extras, engines and heavy libraries the CLI must not import up front
+# optional extras, engines and heavy libraries (pydantic: ~0.1 s) the CLI must not import
+# up front
 HEAVY = (
     "mujoco", "viser", "sqlalchemy", "pygame", "serial", "pyarrow", "psycopg",
-    "numba", "matplotlib", "scipy", "trimesh", "dynamixel_sdk",
+    "numba", "matplotlib", "scipy", "trimesh", "dynamixel_sdk", "pydantic",
 )  # fmt: skip
 
 PROBE = """

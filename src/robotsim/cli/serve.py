@@ -21,7 +21,6 @@ from robotsim.remote.server import RemoteServer, ServerLimits, parse_address
 
 if TYPE_CHECKING:
     from robotsim.remote.target import SimulationTarget
-from robotsim.validation import safe_load
 
 __all__ = ["build_target", "register"]
 
@@ -30,6 +29,8 @@ def _is_scenario(path: Path) -> bool:
     if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml"):
         return False
     import yaml
+
+    from robotsim.validation import safe_load  # pydantic: not at every CLI start
 
     try:
         data = safe_load(path.read_bytes())
