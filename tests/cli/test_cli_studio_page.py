@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,26 +18,9 @@ from pathlib import Path
 
 import click
 import pytest
-from tests.procs import default_sigint
+from tests.procs import default_sigint, free_port, served_port
 
 from robotsim.cli import cli
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _served_port(out: str, asked: int) -> int:
-    """The port the printed URL names: the one asked for, or the next free one when
-    another process (the other test worker) took it while this one started (the
-    command then says so)."""
-    m = re.search(r"open http://127\.0\.0\.1:(\d+)/", out)
-    assert m, out
-    port = int(m.group(1))
-    assert port == asked or f"(port {asked} was busy)" in out, out
-    return port
 
 
 def _status(url: str) -> int:
@@ -92,10 +74,10 @@ def test_studio_and_teleop_share_the_page_options() -> None:
 
 
 def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None:
-    asked = _free_port()
+    asked = free_port()
     proc, out = _teleop(["--port", str(asked)], tmp_path)
     try:
-        port = _served_port(out, asked)
+        port = served_port(out, asked)
         m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) in a browser", out)
         assert m, out
         assert len(m.group(2)) >= 32
@@ -108,10 +90,10 @@ def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None
 
     root = tmp_path / "work"
     root.mkdir()
-    asked = _free_port()
+    asked = free_port()
     proc, out = _teleop(["--port", str(asked), "--no-token", "--root", str(root)], tmp_path)
     try:
-        port = _served_port(out, asked)
+        port = served_port(out, asked)
         assert f"open http://127.0.0.1:{port}/ in a browser" in out
         assert f"the page reads and writes files in {root.resolve()}" in out
         assert _status(f"http://127.0.0.1:{port}/") == 200
@@ -123,7 +105,7 @@ def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None
 def test_teleop_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "robotsim", "teleop", "--gamepad", "none", "--port",
-         str(_free_port()), "--root", str(tmp_path / "nowhere")],
+         str(free_port()), "--root", str(tmp_path / "nowhere")],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2

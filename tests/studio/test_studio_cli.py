@@ -16,24 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tests.procs import default_sigint
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _served_port(out: str, asked: int) -> int:
-    """The port the printed URL names: the one asked for, or the next free one when
-    another process (the other test worker) took it while this one started (the
-    command then says so)."""
-    m = re.search(r"open http://127\.0\.0\.1:(\d+)/", out)
-    assert m, out
-    port = int(m.group(1))
-    assert port == asked or f"(port {asked} was busy)" in out, out
-    return port
+from tests.procs import default_sigint, free_port, served_port
 
 
 def _status(url: str) -> int:
@@ -73,10 +56,10 @@ def _stop(proc: subprocess.Popen) -> str:
 
 
 def test_the_printed_url_carries_the_token(tmp_path: Path) -> None:
-    asked = _free_port()
+    asked = free_port()
     proc, out = _start(["--port", str(asked)], tmp_path)
     try:
-        port = _served_port(out, asked)
+        port = served_port(out, asked)
         m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) in a browser", out)
         assert m, out
         assert len(m.group(2)) >= 32
@@ -95,7 +78,7 @@ def test_a_busy_port_is_replaced_by_the_next_free_one_and_said(tmp_path: Path) -
         asked = other.getsockname()[1]
         proc, out = _start(["--port", str(asked)], tmp_path)
         try:
-            port = _served_port(out, asked)
+            port = served_port(out, asked)
             assert port != asked and f"(port {asked} was busy)" in out, out
             m = re.search(rf"open (http://127\.0\.0\.1:{port}/\?token=[\w-]+) in a browser", out)
             assert m, out
@@ -105,16 +88,16 @@ def test_a_busy_port_is_replaced_by_the_next_free_one_and_said(tmp_path: Path) -
 
 
 def test_no_token_and_a_wide_host_warn(tmp_path: Path) -> None:
-    asked = _free_port()
+    asked = free_port()
     proc, out = _start(["--port", str(asked), "--no-token", "--root", str(tmp_path)], tmp_path)
     try:
-        port = _served_port(out, asked)
+        port = served_port(out, asked)
         assert f"open http://127.0.0.1:{port}/ in a browser" in out
         assert _status(f"http://127.0.0.1:{port}/") == 200
     finally:
         err = _stop(proc)
     assert "warning: no token: every program and user on this machine" in err
-    port = _free_port()
+    port = free_port()
     proc, out = _start(["--port", str(port), "--host", "0.0.0.0"], tmp_path)
     try:
         assert "?token=" in out
@@ -125,7 +108,7 @@ def test_no_token_and_a_wide_host_warn(tmp_path: Path) -> None:
 
 def test_a_missing_root_is_a_one_line_error(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "robotsim", "studio", "--port", str(_free_port()),
+        [sys.executable, "-m", "robotsim", "studio", "--port", str(free_port()),
          "--root", str(tmp_path / "nowhere")],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -157,7 +140,7 @@ def test_ctrl_c_right_after_the_url_is_a_normal_stop(
     from robotsim.cli.studio_page import serve_page
     from robotsim.studio import Studio
 
-    studio = Studio(port=_free_port(), root=tmp_path)
+    studio = Studio(port=free_port(), root=tmp_path)
     real_start = threading.Thread.start
 
     def interrupted_start(self: threading.Thread) -> None:
