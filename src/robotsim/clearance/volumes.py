@@ -3,7 +3,7 @@
 A :class:`LinkVolume` puts a sphere, capsule, box or ellipsoid on a link at
 ``T_link_volume``. Volumes are given explicitly (as in the seed paper) or fitted to the
 link's collision geometry (visual geometry when there is none): the minimum-volume
-enclosing ellipsoid of the shapes' enclosing points (Khachiyan), or an enclosing
+enclosing ellipsoid of the shapes' enclosing points (Wolfe-Atwood), or an enclosing
 sphere, capsule or box (:mod:`robotsim.geometry.fit`).
 
 The paper's PUMA 560 end-link ellipsoid: the paper reduces the PUMA to its first three

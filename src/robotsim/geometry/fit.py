@@ -1,9 +1,9 @@
 """Fitting bounding volumes to point sets and to a link's shapes.
 
-* :func:`min_volume_ellipsoid`: Khachiyan's algorithm for the minimum-volume
-  enclosing ellipsoid of points (to a relative tolerance ``tol``), then scaled about its
-  centre so that every point is inside (the algorithm's ellipsoid can miss points by
-  ~``tol``).
+* :func:`min_volume_ellipsoid`: the minimum-volume enclosing ellipsoid of points (to a
+  relative tolerance ``tol``; Todd-Yildirim's Wolfe-Atwood iteration on the hull's
+  vertices, :mod:`robotsim.geometry._mvee`), then scaled about its centre so that
+  every point is inside (the algorithm's ellipsoid can miss points by ~``tol``).
 * :func:`enclosing_sphere`, :func:`enclosing_capsule`, :func:`enclosing_box`: tight
   but not necessarily minimal (sphere by Badoiu-Clarkson iterations, capsule along the
   principal axis with the segment shrunk to the points, box along the principal axes).
@@ -23,6 +23,7 @@ import numpy as np
 
 from robotsim.errors import InputError, ModelFileError
 from robotsim.file_scope import check_readable
+from robotsim.geometry._mvee import dual_volume_bound, mvee_weights
 from robotsim.geometry.sphere_points import fibonacci_sphere
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
 
@@ -45,15 +46,21 @@ def _points(points: object) -> np.ndarray:
 def min_volume_ellipsoid(
     points: object, tol: float = 1e-6, min_radius: float = 1e-6
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Minimum-volume enclosing ellipsoid ``(center (3,), R (3,3), radii (3,))`` (m).
+    """Minimum-volume enclosing ellipsoid ``(center (3,), R (3,3), radii (3,))`` (m):
+    the points ``p`` with ``|R^T (p - center) / radii| <= 1``; every input point is
+    inside.
 
-    Khachiyan's barycentric coordinate ascent on the lifted points ``(p, 1)``; stops
-    when the largest step is below ``tol``. Flat or degenerate point sets get radii of
+    ``tol`` is the relative optimality tolerance: the returned volume is within a
+    factor ``(1 + tol (d + 1) / d)^(d / 2)`` (about ``1 + 2 tol`` in 3-D) of the
+    minimum, ``d`` the dimension the points span. The points are reduced to their
+    convex hull's vertices (the same minimum ellipsoid) and the dual weights found by
+    the Wolfe-Atwood iteration with away steps (:mod:`robotsim.geometry._mvee`); the
+    ellipsoid is then scaled about its centre to hold every point exactly. The result
+    does not depend on the points' order. Flat or degenerate point sets get radii of
     at least ``min_radius`` along the missing directions.
     """
-    P = _points(points)
-    n = len(P)
-    if n == 1:
+    P = np.unique(_points(points), axis=0)  # sorted: the fit ignores the input order
+    if len(P) == 1:
         return P[0].copy(), np.eye(3), np.full(3, min_radius)
     # work in the span's coordinates so degenerate (planar/linear) sets stay solvable
     mean = P.mean(axis=0)
@@ -61,24 +68,16 @@ def min_volume_ellipsoid(
     rank = int(np.sum(S > 1e-12 * max(S[0], 1e-300)))
     basis = Vt[:rank]
     X = (P - mean) @ basis.T  # (n, rank)
-    Q = np.vstack([X.T, np.ones(n)])  # (rank+1, n)
-    u = np.full(n, 1.0 / n)
-    d = rank
-    for _ in range(20_000):
-        V = (Q * u) @ Q.T
-        M = np.einsum("ij,ji->i", Q.T, np.linalg.solve(V, Q))
-        j = int(np.argmax(M))
-        step = (M[j] - d - 1.0) / ((d + 1.0) * (M[j] - 1.0))
-        if step <= tol:
-            break
-        u *= 1.0 - step
-        u[j] += step
-    c = X.T @ u
-    A = np.linalg.inv((X.T * u) @ X - np.outer(c, c)) / d  # (x-c)^T A (x-c) <= 1
-    evals, evecs = np.linalg.eigh(A)
-    radii_sub = 1.0 / np.sqrt(evals)
+    # the weights are affine invariant: solve on whitened coordinates (better rounding)
+    Y = X / S[:rank]
+    hull = _hull_vertices(Y)
+    u = mvee_weights(Y[hull], tol).u
+    c, dM = dual_volume_bound(X[hull], u)  # (x-c)^T dM^-1 (x-c) <= 1, nearly all points
+    evals, evecs = np.linalg.eigh(dM)
+    evals, evecs = evals[::-1], evecs[:, ::-1]  # longest axis first
+    radii_sub = np.sqrt(np.maximum(evals, 0.0))
     # scale to contain every point exactly
-    local = (X - c) @ evecs / radii_sub
+    local = (X - c) @ evecs / np.maximum(radii_sub, 1e-300)
     radii_sub = radii_sub * max(1.0, float(np.sqrt((local**2).sum(axis=1)).max()))
     axes = evecs.T @ basis  # rows: principal axes in 3-D
     center = mean + c @ basis
@@ -94,6 +93,19 @@ def min_volume_ellipsoid(
     if np.linalg.det(R) < 0:
         R[:, 2] *= -1
     return center, R, np.maximum(np.array(radii), min_radius)
+
+
+def _hull_vertices(Y: np.ndarray) -> np.ndarray:
+    """Indices (ascending) of the vertices of the convex hull of ``Y (n, k)``, which
+    spans ``R^k``; all indices when qhull cannot build the hull (nearly flat sets)."""
+    if Y.shape[1] == 1:
+        return np.unique([int(np.argmin(Y[:, 0])), int(np.argmax(Y[:, 0]))])
+    from scipy.spatial import ConvexHull, QhullError
+
+    try:
+        return np.sort(ConvexHull(Y).vertices)
+    except QhullError:
+        return np.arange(len(Y))
 
 
 def _perpendicular(rows: np.ndarray) -> np.ndarray:
