@@ -132,12 +132,9 @@ def test_the_map_shows_where_the_clock_stopped(soccer):
     assert panel.map_updates == maps
 
 
-def test_a_slow_map_never_replaces_a_newer_one(soccer):
-    """A map drawn off the loop's thread that ends after a map of a newer state (a goal
-    clicked meanwhile draws one at once) is dropped, not shown over it."""
-    d = soccer.driver
-    panel = soccer.panels["mobile"]
-    entered, release = threading.Event(), threading.Event()
+def _hold_map_drawing(panel, entered, release):  # type: ignore[no-untyped-def]
+    """Make the panel's maps drawn off the loop's thread set ``entered`` and wait for
+    ``release`` before drawing; returns the panel's own ``draw_map`` to put back."""
     real = panel.draw_map
 
     def held(driver, trajectories):  # type: ignore[no-untyped-def]
@@ -147,6 +144,16 @@ def test_a_slow_map_never_replaces_a_newer_one(soccer):
         return real(driver, trajectories)
 
     panel.draw_map = held
+    return real
+
+
+def test_a_slow_map_never_replaces_a_newer_one(soccer):
+    """A map drawn off the loop's thread that ends after a map of a newer state (a goal
+    clicked meanwhile draws one at once) is dropped, not shown over it."""
+    d = soccer.driver
+    panel = soccer.panels["mobile"]
+    entered, release = threading.Event(), threading.Event()
+    real = _hold_map_drawing(panel, entered, release)
     try:
         for _ in range(30):
             soccer.tick()
@@ -176,15 +183,7 @@ def test_a_map_still_drawing_when_the_studio_stops_is_dropped(tmp_path):
     try:
         st.open(SOCCER)
         panel = st.panels["mobile"]
-        real = panel.draw_map
-
-        def held(driver, trajectories):  # type: ignore[no-untyped-def]
-            if threading.current_thread().name == "mobile-map":
-                entered.set()
-                assert release.wait(30)
-            return real(driver, trajectories)
-
-        panel.draw_map = held
+        _hold_map_drawing(panel, entered, release)
         for _ in range(30):
             st.tick()
         st.emit("clock")  # paused, ticks since the last map: one off the caller's thread
