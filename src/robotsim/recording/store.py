@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -93,7 +94,7 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     try:  # Linux: the state after the command name in /proc/PID/stat; Z = zombie
-        stat = open(f"/proc/{pid}/stat", encoding="ascii", errors="replace").read()
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
     except OSError:
         return True
     return stat.rpartition(")")[2].split()[:1] != ["Z"]
