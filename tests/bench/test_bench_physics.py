@@ -9,7 +9,10 @@ import pytest
 from robotsim.bench import physics
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="schedstat is Linux's")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="the *_unqueued figures read /proc/self/task/TID/schedstat, which only Linux has",
+)
 def test_rtf_unqueued_takes_out_only_the_wait_for_a_core() -> None:
     q0 = physics._queued_s()
     wall, cpu, unqueued = physics._rtf(physics._soccer_data(), 0.5)
