@@ -8,8 +8,11 @@ import sys
 
 import numpy as np
 import pytest
+from tests.paths import FIXTURES
 
 from robotsim.cli import main
+
+PANDA = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -90,6 +93,29 @@ def test_ik_text_is_readable(capsys) -> None:
     assert "puma560 tool to (3, 0, 0): no solution within the joint limits after" in out
     assert "misses by 2.2 m (out of reach? try another --q0)" in out
     assert out.splitlines()[1].startswith("closest q (deg): joint1=")
+
+
+def test_ik_names_the_tool_frame_and_shows_sliding_joints_in_metres(capsys) -> None:
+    """A robot without a default frame solves for its last link, and says so; a
+    prismatic joint (the Panda's finger) is shown in metres, never in degrees."""
+    from robotsim.model import load_robot
+
+    panda = load_robot(str(PANDA))
+    assert panda.default_frame is None and panda.tool_frame == panda.link_names[-1]
+    finger = panda.joint_names.index("panda_finger_joint1")
+    assert panda.prismatic_mask.tolist() == [i == finger for i in range(panda.nq)]
+    code, out, _ = run(capsys, "ik", str(PANDA), "--target", "0.4,0.2,0.5")
+    head, named, pasted = out.splitlines()
+    assert code == 0 and head.startswith(f"panda {panda.tool_frame} to (0.4, 0.2, 0.5): solved")
+    assert named.startswith("q (deg, m for sliding joints): panda_joint1=")
+    q = np.array([float(v) for v in pasted.split(": ")[1].split()[0].split(",")])
+    assert named.endswith(f"panda_finger_joint1={q[finger]:.4g} m")
+    assert pasted.startswith("q (rad, m): ")
+    code, out, _ = run(capsys, "ik", str(PANDA), "--target", "0.4,0.2,0.5", "--json")
+    res = json.loads(out)
+    assert res["link"] == panda.tool_frame and res["q_units"][finger] == "m"
+    assert res["q_deg"][finger] == pytest.approx(res["q"][finger])
+    assert res["q_deg"][0] == pytest.approx(np.degrees(res["q"][0]))
 
 
 def test_ik_json(capsys) -> None:

@@ -348,7 +348,7 @@ def _joints(
 def _line(
     model: RobotModel, placed: PlacedRobot, sg: LineSpec, q: np.ndarray, where: str
 ) -> CartesianLine:
-    link = sg.link or model.default_frame or model.link_names[-1]
+    link = sg.link or model.tool_frame
     if link not in model.link_names and link not in model.frame_names:
         _check_link(model, link, f"{where}.link")
     inv = np.linalg.inv(placed.T_world_base)

@@ -228,7 +228,7 @@ def fk_cmd(
 
     model = load_robot(robot)
     q = parse_q(model, q_text, deg)
-    name = link or model.default_frame or model.link_names[-1]
+    name = link or model.tool_frame
     bad = outside_limits(model, q, deg)
     if bad and strict:
         raise InputError(f"--q: {model.name}: {'; '.join(bad)} (--strict)")
@@ -276,13 +276,16 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
     tgt = parse_floats(target, "--target", (3, 7))
     q0 = parse_q(model, q0_text, False) if q0_text else None
     res = model.ik(tgt, link=link, q0=q0)
-    frame = link or model.default_frame
+    frame = link or model.tool_frame
+    metres = model.prismatic_mask
+    shown = np.where(metres, res.q, np.rad2deg(res.q))  # angles in degrees, slides in metres
     out = {
         "robot": model.name,
         "link": frame,
         "success": bool(res.success),
         "q": res.q,
-        "q_deg": np.rad2deg(res.q),
+        "q_deg": shown,
+        "q_units": ["m" if p else "rad" for p in metres],
         "iterations": int(res.iterations),
         "position_error_m": float(res.position_error),
         "orientation_error_rad": float(res.orientation_error),
@@ -303,13 +306,15 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
                 "(out of reach? try another --q0)"
             )
         label = "q" if res.success else "closest q"
-        click.echo(
-            f"{label} (deg): "
-            + ", ".join(
-                f"{n}={v:.4g}" for n, v in zip(model.joint_names, np.rad2deg(res.q), strict=True)
-            )
+        named = (
+            f"{n}={v:.4g}" + (" m" if p else "")
+            for n, v, p in zip(model.joint_names, shown, metres, strict=True)
         )
-        click.echo(f"{label} (rad): {','.join(f'{v:.6g}' for v in res.q)}  (paste as --q or --q0)")
+        click.echo(f"{label} (deg" + (", m for sliding joints" if metres.any() else "") + "): "
+                   + ", ".join(named))  # fmt: skip
+        unit = "rad, m" if metres.any() else "rad"
+        pasted = ",".join(f"{v:.6g}" for v in res.q)
+        click.echo(f"{label} ({unit}): {pasted}  (paste as --q or --q0)")
     if not res.success:
         raise click.exceptions.Exit(1)
 

@@ -129,7 +129,7 @@ class KinematicTree:
     def frame(self, name: str | None) -> tuple[int, np.ndarray]:
         """(link index, T_link_frame) of a link or frame name (default frame if None)."""
         if name is None:
-            name = self.model.default_frame or self.model.link_names[-1]
+            name = self.model.tool_frame
         try:
             return self.frames[name]
         except KeyError:

@@ -328,6 +328,19 @@ class RobotModel:
         """Actuated joints, in ``q`` order."""
         return tuple(j.name for j in self.joints if j.actuated)
 
+    @property
+    def tool_frame(self) -> str:
+        """The frame or link ``fk``/``jacobian``/``ik`` use when none is named:
+        :attr:`default_frame`, else the last link."""
+        return self.default_frame or self.link_names[-1]
+
+    @cached_property
+    def prismatic_mask(self) -> np.ndarray:
+        """``(nq,)`` bool: True where the ``q`` entry is a prismatic joint (metres),
+        False where it is an angle (radians)."""
+        kind = {j.name: j.type for j in self.joints}
+        return np.array([kind[n] is JointType.PRISMATIC for n in self.joint_names], dtype=bool)
+
     @cached_property
     def frame_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.frames)
