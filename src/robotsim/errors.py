@@ -7,6 +7,7 @@ at fault and, where there is a fixed set, what is allowed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 
@@ -30,10 +31,30 @@ class UnknownNameError(InputError, KeyError):
         self.valid = tuple(valid)
         shown = ", ".join(self.valid[:20])
         more = f" (+{len(self.valid) - 20} more)" if len(self.valid) > 20 else ""
-        super().__init__(f"unknown {kind} {name!r}; valid: {shown}{more}")
+        close = _close_names(str(name), self.valid)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}; valid: {shown}{more}{hint}")
 
     def __str__(self) -> str:  # KeyError would quote the message otherwise
         return str(self.args[0])
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[^0-9a-z]+", name.lower()) if w)
+
+
+def _close_names(name: str, valid: tuple[str, ...], most: int = 3) -> list[str]:
+    """Up to ``most`` valid names a typo or a reordering of ``name`` could mean: the same
+    words in another order or case (``left_foot`` -> ``foot_left``), then spelling
+    neighbours (``difflib``). Only for lists small enough to compare (a file's names)."""
+    if not name or len(valid) > 5000 or len(name) > 200:
+        return []
+    import difflib
+
+    words = _words(name)
+    same = [v for v in valid if v != name and _words(v) == words]
+    near = difflib.get_close_matches(name, valid, n=most, cutoff=0.75)
+    return list(dict.fromkeys(same + near))[:most]
 
 
 class ModelError(RobotsimError):
