@@ -116,6 +116,20 @@ def test_scenarios_command_lists_every_shipped_file(capsys) -> None:
     assert code == 0 and all(e.name in out and e.description in out for e in catalogue())
 
 
+def test_scenarios_name_prints_the_file_to_start_your_own_from(capsys, elsewhere) -> None:
+    code, out, _ = run(capsys, "scenarios", "pid_p_vs_pd")
+    assert code == 0 and out == (shipped_dir("scenario") / "pid_p_vs_pd.yaml").read_text()
+    (elsewhere / "mine.yaml").write_text(out.replace("pid_p_vs_pd", "mine"))
+    code, out, err = run(capsys, "run", "mine.yaml", "--duration", "0.1", "--json")
+    assert code == 0, err
+    code, out, _ = run(capsys, "scenarios", "walk_forward", "--json")
+    assert code == 0 and json.loads(out)["text"].startswith(
+        (shipped_dir("motion") / "walk_forward.yaml").read_text()[:40]
+    )
+    code, _, err = run(capsys, "scenarios", "socer_obstacles")
+    assert code == 2 and err.strip().endswith("did you mean 'soccer_obstacles'?")
+
+
 def test_run_clearance_and_motion_by_name_from_another_directory(capsys, elsewhere) -> None:
     code, out, err = run(capsys, "run", "soccer_obstacles", "--duration", "0.2", "--json")
     assert code == 0, err

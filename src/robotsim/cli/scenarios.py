@@ -21,13 +21,27 @@ def _run_with(runs_as: str) -> str:
 
 
 @click.command("scenarios")
+@click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def scenarios_cmd(as_json: bool) -> None:
+def scenarios_cmd(name: str | None, as_json: bool) -> None:
     """List the shipped scenarios and motion programs (give a NAME wherever a scenario
-    or motion file is expected; a path to a file of your own works too)."""
+    or motion file is expected; a path to a file of your own works too). With NAME:
+    print that file, to start your own from it (``robotsim scenarios NAME > my.yaml``)."""
     from robotsim.shipped import DATA, catalogue
 
     entries = catalogue()
+    if name is not None:
+        from robotsim.errors import UnknownNameError
+
+        found = next((e for e in entries if e.name == name), None)
+        if found is None:
+            raise UnknownNameError("shipped scenario or motion", name, [e.name for e in entries])
+        if as_json:
+            echo_json({"name": found.name, "path": str(found.path),
+                       "text": found.path.read_text(encoding="utf-8")})  # fmt: skip
+        else:
+            click.echo(found.path.read_text(encoding="utf-8"), nl=False)
+        return
     if as_json:
         echo_json(
             [
@@ -52,7 +66,7 @@ def scenarios_cmd(as_json: bool) -> None:
         "Give the NAME where a file is expected, e.g. 'robotsim run soccer_obstacles --out "
         "out/soccer'; 'robotsim studio NAME' shows a scenario."
     )
-    click.echo(f"Files: {DATA} (copy one to start your own)")
+    click.echo(f"Files: {DATA} ('robotsim scenarios NAME > my.yaml' copies one to start your own)")
 
 
 def register(group: click.Group) -> None:
