@@ -214,6 +214,13 @@ def test_malformed_files_give_one_line_errors_with_the_field_path(
     bad["robots"][0]["model"] = "omni4"
     err = _err(tmp_path, bad, capsys)
     assert "robots[0].model: unknown robot 'omni4'; valid:" in err and "omni3" in err
+    assert "did you mean 'omni3'? (or give a robot file)" in err
+
+    bad = json.loads(json.dumps(BASE))
+    bad["robots"][0]["model"] = "robots/tb3.urdf"
+    err = _err(tmp_path, bad, capsys)
+    missing = str(tmp_path / "robots" / "tb3.urdf")
+    assert f"robots[0].model: no robot file {missing!r} (a path is read relative" in err
 
     bad = json.loads(json.dumps(BASE))
     bad["robots"][0]["model"] = "puma560"

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from robotsim.errors import RobotsimError, ScenarioError
+from robotsim.errors import RobotsimError, ScenarioError, UnknownNameError
 from robotsim.file_scope import OutsideScopeError
 from robotsim.mobile.obstacles import place_obstacles
 from robotsim.mobile.schema import MobileScenario
@@ -64,10 +64,14 @@ def _load_model(name: str, where: str, source: str, base: Path) -> RobotModel:
         raise ScenarioError(f"{source}: {where}: {exc}") from None
     except RobotsimError as exc:
         if target == name and name not in library_names():
-            raise ScenarioError(
-                f"{source}: {where}: unknown robot {name!r}; valid: "
-                f"{', '.join(library_names())} or a robot file"
-            ) from None
+            if candidate.suffix or "/" in name or "\\" in name:  # meant as a file
+                raise ScenarioError(
+                    f"{source}: {where}: no robot file {str(candidate)!r} (a path is read "
+                    "relative to the scenario file's folder); or a library robot: "
+                    f"{', '.join(library_names())}"
+                ) from None
+            unknown = UnknownNameError("robot", name, library_names())
+            raise ScenarioError(f"{source}: {where}: {unknown} (or give a robot file)") from None
         raise ScenarioError(f"{source}: {where}: {exc}") from None
 
 
