@@ -27,3 +27,22 @@ def test_convert_bad_input_exits_2(tmp_path: Path, capsys) -> None:
     assert main(["convert", "no_such_robot", "--to", "urdf", "--out", str(tmp_path / "x")]) == 2
     assert "unknown robot 'no_such_robot'" in capsys.readouterr().err
     assert main(["convert", "puma560", "--to", "sdf", "--out", str(tmp_path / "x")]) == 2
+
+
+@pytest.mark.parametrize(
+    ("suffix", "fmt"), [(".urdf", "urdf"), (".xml", "mjcf"), (".MJCF", "mjcf")]
+)
+def test_convert_takes_the_format_from_the_out_suffix(
+    suffix: str, fmt: str, tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / f"puma{suffix}"
+    assert main(["convert", "puma560", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == fmt
+    assert load_robot(str(out)).nq == 6 if fmt == "urdf" else out.read_text().startswith("<")
+
+
+def test_convert_without_to_and_an_unknown_suffix_says_what_to_give(tmp_path: Path, capsys) -> None:
+    assert main(["convert", "puma560", "--out", str(tmp_path / "puma.sdf")]) == 2
+    err = capsys.readouterr().err
+    assert "say --to urdf or --to mjcf (the suffix '.sdf' is neither .urdf nor .xml/.mjcf)" in err
+    assert not (tmp_path / "puma.sdf").exists()

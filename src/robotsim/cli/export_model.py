@@ -11,21 +11,32 @@ from robotsim.cli.common import echo_json
 __all__ = ["register"]
 
 
+_SUFFIX_FORMAT = {".urdf": "urdf", ".xml": "mjcf", ".mjcf": "mjcf"}
+
+
 @click.command("convert")
 @click.argument("robot")
-@click.option("--to", "fmt", type=click.Choice(["urdf", "mjcf"]), required=True,
-              help="Output format.")  # fmt: skip
+@click.option("--to", "fmt", type=click.Choice(["urdf", "mjcf"]), default=None,
+              help="Output format (default: by --out's suffix, .urdf or .xml/.mjcf).")  # fmt: skip
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Output file (mesh paths are written relative to its folder).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def convert_cmd(robot: str, fmt: str, out: Path, as_json: bool) -> None:
+def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
     """Convert a robot (library name, .urdf, MJCF .xml or robot .yaml) to URDF or MJCF.
 
     URDF has no place for named poses, capsules or ellipsoids (written as cylinder +
     spheres / a sphere); see docs/file_formats.md.
     """
+    from robotsim.errors import InputError
     from robotsim.model import load_robot
 
+    if fmt is None:
+        fmt = _SUFFIX_FORMAT.get(out.suffix.lower())
+        if fmt is None:
+            raise InputError(
+                f"--out {str(out)!r}: say --to urdf or --to mjcf (the suffix "
+                f"{out.suffix or '(none)'!r} is neither .urdf nor .xml/.mjcf)"
+            )
     model = load_robot(robot)
     if fmt == "urdf":
         from robotsim.model.urdf import save_urdf
