@@ -16,6 +16,10 @@ dense scan (64 samples) refined by golden section to 1e-13 of the bracket. Exact
 separated pairs (``F`` is then convex on the relevant cone); for overlapping pairs
 the arcs are searched globally and the vertex candidates are the kernel's global
 minima, verified against a dense search in ``tests/geometry``.
+
+Per batch: one call of the ellipsoid kernel for every vertex of every pair, one compiled
+search (:mod:`._core_kernel`: the arcs, the best candidate, the starts of the vertex-cone
+search), one Newton run per overlapping pair that needs it, one compiled finish.
 """
 
 from __future__ import annotations
@@ -24,215 +28,128 @@ import math
 
 import numpy as np
 
+from robotsim.geometry._core_kernel import DELTA, box_search, capsule_search, finish_pairs
 from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs
 from robotsim.geometry.sphere_points import fibonacci_sphere
 
 __all__ = ["box_ellipsoid", "capsule_ellipsoid"]
 
-_DELTA = 1e-3  # m, radius given to a vertex before calling the kernel (added back)
-_GR = (math.sqrt(5.0) - 1.0) / 2.0
-
-
-def _point_ellipsoid(v, sE, RE, cE):  # type: ignore[no-untyped-def]
-    """Signed distance point->ellipsoid and the normal, for ``v (N,3)``."""
-    n = len(v)
-    d, pa, pb, nrm = np.empty(n), np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3))
-    R0 = np.broadcast_to(np.eye(3), (n, 3, 3))
-    c = np.ascontiguousarray
-    ellipsoid_pairs(c(v), c(R0), np.full((n, 3), _DELTA), c(cE), c(RE), c(sE), d, pa, pb, nrm)
-    return d + _DELTA, nrm
-
-
-def _arc_min(u, w, a, b, sE, RE, r, theta_max):  # type: ignore[no-untyped-def]
-    """min over theta in [0, theta_max] of ``a cos + b sin + |L_E^T n| - n.r`` with
-    ``n = cos u + sin w``; arrays ``(N, K, ...)``. Returns value and ``n``."""
-    LE = RE * sE[:, None, :]
-
-    def G(th):  # type: ignore[no-untyped-def]
-        c, s = np.cos(th)[..., None], np.sin(th)[..., None]
-        n = c * u + s * w
-        val = (
-            a * c[..., 0]
-            + b * s[..., 0]
-            + np.linalg.norm(np.einsum("nji,nkj->nki", LE, n), axis=-1)
-            - np.einsum("nkj,nj->nk", n, r)
-        )
-        return val
-
-    M = 64
-    grid = np.linspace(0.0, theta_max, M + 1 if theta_max < 2 * math.pi else M)
-    th = np.broadcast_to(grid, (*u.shape[:2], len(grid))).transpose(2, 0, 1)
-    vals = np.stack([G(t) for t in th])  # (M, N, K)
-    k = np.argmin(vals, axis=0)
-    step = grid[1] - grid[0]
-    lo = grid[k] - step
-    hi = grid[k] + step
-    if theta_max < 2 * math.pi:
-        lo = np.maximum(lo, 0.0)
-        hi = np.minimum(hi, theta_max)
-    x1 = hi - _GR * (hi - lo)
-    x2 = lo + _GR * (hi - lo)
-    f1, f2 = G(x1), G(x2)
-    for _ in range(64):
-        left = f1 < f2  # the minimum is in [lo, x2]
-        hi = np.where(left, x2, hi)
-        lo = np.where(left, lo, x1)
-        x1n = np.where(left, hi - _GR * (hi - lo), x2)
-        x2n = np.where(left, x1, lo + _GR * (hi - lo))
-        g = G(np.where(left, x1n, x2n))
-        f1, f2 = np.where(left, g, f2), np.where(left, f1, g)
-        x1, x2 = x1n, x2n
-    t = 0.5 * (lo + hi)
-    ends = [t, np.zeros_like(t)] + ([np.full_like(t, theta_max)] if theta_max < 2 * math.pi else [])
-    best_v = np.full(t.shape, np.inf)
-    best_t = t
-    for cand in ends:
-        v = G(cand)
-        upd = v < best_v
-        best_v = np.where(upd, v, best_v)
-        best_t = np.where(upd, cand, best_t)
-    n = np.cos(best_t)[..., None] * u + np.sin(best_t)[..., None] * w
-    return best_v, n
-
-
-_DIRS = fibonacci_sphere(2000)
+_SCAN = 64  # samples of an arc before the golden section
+_CIRCLE = np.linspace(0.0, 2 * math.pi, _SCAN)  # a capsule's circle of normals
+_QUADRANT = np.linspace(0.0, math.pi / 2, _SCAN + 1)  # a box edge's arc
+_CIRCLE_CS = np.stack([np.cos(_CIRCLE), np.sin(_CIRCLE)], axis=1)
+_QUADRANT_CS = np.stack([np.cos(_QUADRANT), np.sin(_QUADRANT)], axis=1)
+_DIRS = fibonacci_sphere(2000)  # starts of an overlapping pair's vertex search
+_BALL = np.eye(3) * DELTA  # a vertex as a ball of radius DELTA
 _NO_FOUND = np.zeros((1, 3))
+_SIGNS = np.array([[i, j, k] for i in (-1, 1) for j in (-1, 1) for k in (-1, 1)], float)
+# edge arcs (j, k, s_j, s_k): normals perpendicular to axis i, in the quadrant of
+# (s_j e_j, s_k e_k)
+_ARCS = np.array(
+    [
+        (j, k, sj, sk)
+        for i in range(3)
+        for (j, k) in [tuple(x for x in range(3) if x != i)]
+        for sj in (-1.0, 1.0)
+        for sk in (-1.0, 1.0)
+    ]
+)
 
 
-def _local_vertex_minima(best, best_n, verts, cone, h_core, sE, RE, cE):  # type: ignore[no-untyped-def]
-    """For overlapping pairs (``best > 0``): F restricted to one vertex cone may have a
-    local minimum that is not the global minimum of that vertex's function. Start
-    Newton for the vertex owning the best of 2000 directions, keep it if it stays in
-    the cone. ``verts (N, V, 3)``, ``cone(n (N,3)) -> vertex index``, ``h_core(dirs)``
-    the core support ``(N, K)``."""
-    idx = np.flatnonzero(best > 0)
-    if idx.size == 0:
-        return best, best_n
-    LE = RE[idx] * sE[idx, None, :]
-    dirs = np.broadcast_to(_DIRS, (idx.size, *_DIRS.shape))
-    F = (
-        h_core(idx, dirs)
-        + np.linalg.norm(np.einsum("nji,nkj->nki", LE, dirs), axis=-1)
-        - np.einsum("nkj,nj->nk", dirs, cE[idx])
+def _c(x: np.ndarray) -> np.ndarray:
+    """A C-contiguous, writeable float64 array: one compiled signature for every caller."""
+    return np.require(x, np.float64, ["C", "W"])
+
+
+def _vertices(verts: np.ndarray, sE, RE, cE):  # type: ignore[no-untyped-def]
+    """The ellipsoid kernel for every vertex ``verts (N, V, 3)`` (a ball of radius
+    ``DELTA``) against its pair's ellipsoid, in one call: distance (less ``DELTA``)
+    ``(N*V,)`` and normal ``(N*V, 3)``, row ``V i + v``."""
+    N, V = verts.shape[:2]
+    M = N * V
+    d, pa, pb, nrm = np.empty(M), np.empty((M, 3)), np.empty((M, 3)), np.empty((M, 3))
+    ellipsoid_pairs(
+        _c(verts.reshape(M, 3)),
+        np.tile(np.eye(3), (M, 1, 1)),
+        np.full((M, 3), DELTA),
+        _c(np.repeat(cE, V, axis=0)),
+        _c(np.repeat(RE, V, axis=0)),
+        _c(np.repeat(sE, V, axis=0)),
+        d,
+        pa,
+        pb,
+        nrm,
     )
-    start = _DIRS[np.argmin(F, axis=1)]
-    vi = cone(idx, start)
-    LA = np.eye(3) * _DELTA
-    for m, i in enumerate(idx):
-        v = verts[i, vi[m]]
+    return d, nrm
+
+
+def _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE) -> None:  # type: ignore[no-untyped-def]
+    """For the overlapping pairs the search marked (``vi >= 0``): Newton for vertex
+    ``verts[i, vi]`` from ``start``, kept (in ``best``, ``best_n``) if it ends in that
+    vertex's cone (``cone(i, n (1,3))``) below the best so far. Through the ellipsoid
+    kernel's own ``_newton``, as the NumPy implementation called it."""
+    for i in np.flatnonzero(vi >= 0):
+        LE = RE[i] * sE[i][None, :]
+        v = verts[i, vi[i]]
         r = cE[i] - v
-        scale = float(np.linalg.norm(r) + sE[i].max() + _DELTA)
+        scale = float(np.linalg.norm(r) + sE[i].max() + DELTA)
+        s = start[i]
         n0, n1, n2, f, _ = _newton(
-            LA,
-            np.ascontiguousarray(LE[m]),
-            r[0],
-            r[1],
-            r[2],
-            start[m, 0],
-            start[m, 1],
-            start[m, 2],
-            scale,
-            np.inf,
-            _NO_FOUND,
-            0,
+            _BALL, LE, r[0], r[1], r[2], s[0], s[1], s[2], scale, np.inf, _NO_FOUND, 0
         )
         n = np.array([n0, n1, n2])
-        if cone(np.array([i]), n[None])[0] == vi[m] and f - _DELTA < best[i]:
-            best[i] = f - _DELTA
+        if cone(i, n[None]) == vi[i] and f - DELTA < best[i]:
+            best[i] = f - DELTA
             best_n[i] = n
-    return best, best_n
 
 
 def _finish(F, n, sE, RE, cE):  # type: ignore[no-untyped-def]
-    d = -F
-    u = np.einsum("nji,nj->ni", RE, n) * sE  # L_E^T n
-    pE = cE - np.einsum("nij,nj->ni", RE, sE * u / np.linalg.norm(u, axis=-1, keepdims=True))
-    return d, pE - d[:, None] * n, pE, n
+    N = len(F)
+    out = np.empty(N), np.empty((N, 3)), np.empty((N, 3)), np.empty((N, 3))
+    finish_pairs(F, n, sE, RE, cE, *out)
+    return out
 
 
 def capsule_ellipsoid(sa, Ra, ca, sE, RE, cE):  # type: ignore[no-untyped-def]
     """Capsule (``(radius, radius, half length)`` along local z) against ellipsoid;
-    returns ``(d, p_capsule, p_ellipsoid, n)``, all ``(N, ...)``."""
+    sizes ``(N,3)``, rotations ``(N,3,3)``, centres ``(N,3)`` (m). Returns
+    ``(d (N,), p_capsule, p_ellipsoid, n (N,3))``."""
     N = len(sa)
+    sa, Ra, ca, sE, RE, cE = (_c(x) for x in (sa, Ra, ca, sE, RE, cE))
     axis = Ra[:, :, 2]
-    rho = sa[:, 0]
-    best = np.full(N, np.inf)
-    best_n = np.zeros((N, 3))
-    for sgn in (1.0, -1.0):
-        v = ca + sgn * sa[:, 2:3] * axis
-        sd, nrm = _point_ellipsoid(v, sE, RE, cE)
-        valid = sgn * np.einsum("ni,ni->n", nrm, axis) >= 0
-        F = np.where(valid, -sd + rho, np.inf)
-        upd = F < best
-        best = np.where(upd, F, best)
-        best_n = np.where(upd[:, None], nrm, best_n)
-    u = Ra[:, :, 0][:, None]
-    w = Ra[:, :, 1][:, None]
-    zero = np.zeros((N, 1))
-    Fa, na = _arc_min(u, w, zero, zero, sE, RE, cE - ca, 2 * math.pi)
-    Fa = Fa[:, 0] + rho
-    upd = Fa < best
-    best = np.where(upd, Fa, best)
-    best_n = np.where(upd[:, None], na[:, 0], best_n)
     verts = np.stack([ca + sa[:, 2:3] * axis, ca - sa[:, 2:3] * axis], axis=1)
+    vd, vn = _vertices(verts, sE, RE, cE)
+    best, best_n, start = np.empty(N), np.empty((N, 3)), np.empty((N, 3))
+    vi = np.empty(N, dtype=np.int64)
+    capsule_search(
+        sa, Ra, ca, sE, RE, cE, vd, vn, _CIRCLE, _CIRCLE_CS, _DIRS, best, best_n, start, vi
+    )
 
     def cone(i, n):  # type: ignore[no-untyped-def]
-        return np.where(np.einsum("ni,ni->n", n, axis[i]) >= 0, 0, 1)
+        return 0 if np.einsum("ni,ni->n", n, axis[[i]])[0] >= 0 else 1
 
-    def h_core(i, dirs):  # type: ignore[no-untyped-def]
-        return np.einsum("nkj,nj->nk", dirs, ca[i]) + sa[i, 2:3] * np.abs(
-            np.einsum("nkj,nj->nk", dirs, axis[i])
-        )
-
-    best, best_n = _local_vertex_minima(best - rho, best_n, verts, cone, h_core, sE, RE, cE)
-    return _finish(best + rho, best_n, sE, RE, cE)
-
-
-_SIGNS = np.array([[i, j, k] for i in (-1, 1) for j in (-1, 1) for k in (-1, 1)], float)
-# edge arcs: normals perpendicular to axis i, in the quadrant (s_j e_j, s_k e_k)
-_ARCS = [
-    (i, j, k, sj, sk)
-    for i in range(3)
-    for (j, k) in [tuple(x for x in range(3) if x != i)]
-    for sj in (-1.0, 1.0)
-    for sk in (-1.0, 1.0)
-]
+    _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE)
+    return _finish(best + sa[:, 0], best_n, sE, RE, cE)
 
 
 def box_ellipsoid(sb, Rb, cb, sE, RE, cE):  # type: ignore[no-untyped-def]
-    """Box (half extents ``sb``) against ellipsoid; returns ``(d, p_box, p_ell, n)``."""
+    """Box (half extents ``sb``) against ellipsoid, shapes as for
+    :func:`capsule_ellipsoid`; returns ``(d, p_box, p_ellipsoid, n)``."""
     N = len(sb)
-    best = np.full(N, np.inf)
-    best_n = np.zeros((N, 3))
-    for sg in _SIGNS:
-        v = cb + np.einsum("nij,nj->ni", Rb, sg * sb)
-        sd, nrm = _point_ellipsoid(v, sE, RE, cE)
-        local = np.einsum("nji,nj->ni", Rb, nrm)
-        valid = np.all(sg * local >= 0, axis=1)
-        F = np.where(valid, -sd, np.inf)
-        upd = F < best
-        best = np.where(upd, F, best)
-        best_n = np.where(upd[:, None], nrm, best_n)
-    u = np.stack([sj * Rb[:, :, j] for (_, j, _, sj, _) in _ARCS], axis=1)
-    w = np.stack([sk * Rb[:, :, k] for (_, _, k, _, sk) in _ARCS], axis=1)
-    a = np.stack([sb[:, j] for (_, j, _, _, _) in _ARCS], axis=1)
-    b = np.stack([sb[:, k] for (_, _, k, _, _) in _ARCS], axis=1)
-    Fa, na = _arc_min(u, w, a, b, sE, RE, cE - cb, math.pi / 2)
-    k = np.argmin(Fa, axis=1)
-    Fk = Fa[np.arange(N), k]
-    upd = Fk < best
-    best = np.where(upd, Fk, best)
-    best_n = np.where(upd[:, None], na[np.arange(N), k], best_n)
+    sb, Rb, cb, sE, RE, cE = (_c(x) for x in (sb, Rb, cb, sE, RE, cE))
     verts = cb[:, None, :] + np.einsum("nij,nvj->nvi", Rb, _SIGNS[None] * sb[:, None, :])
+    vd, vn = _vertices(verts, sE, RE, cE)
+    best, best_n, start = np.empty(N), np.empty((N, 3)), np.empty((N, 3))
+    vi = np.empty(N, dtype=np.int64)
+    box_search(
+        sb, Rb, cb, sE, RE, cE, vd, vn, _SIGNS, _ARCS, _QUADRANT, _QUADRANT_CS, _DIRS,
+        best, best_n, start, vi,
+    )  # fmt: skip
     pow2 = np.array([4, 2, 1])
 
     def cone(i, n):  # type: ignore[no-untyped-def]
-        local = np.einsum("nji,nj->ni", Rb[i], n)
-        return ((local >= 0).astype(int) * pow2).sum(-1)  # index into _SIGNS
+        local = np.einsum("nji,nj->ni", Rb[[i]], n)
+        return ((local >= 0).astype(int) * pow2).sum(-1)[0]
 
-    def h_core(i, dirs):  # type: ignore[no-untyped-def]
-        local = np.einsum("nji,nkj->nki", Rb[i], dirs)
-        return np.einsum("nkj,nj->nk", dirs, cb[i]) + (np.abs(local) * sb[i, None, :]).sum(-1)
-
-    best, best_n = _local_vertex_minima(best, best_n, verts, cone, h_core, sE, RE, cE)
+    _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE)
     return _finish(best, best_n, sE, RE, cE)
