@@ -50,17 +50,23 @@ def _G(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, th):  # type: ignore[no-unt
 
 
 @njit(**_OPTS)
-def _arc_min(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, grid, cs, closed):  # type: ignore[no-untyped-def]
-    """Minimum over ``theta`` in ``[0, grid[-1]]`` of :func:`_G`: the best of the scan
-    ``grid`` (``cs (M, 2)``: its cosines and sines), refined by golden section in the
-    two steps around it, compared with the ends (``0``, and ``grid[-1]`` when
-    ``closed``: an arc, not the whole circle). Returns ``(value, theta)``."""
+def _arc_scan(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, cs):  # type: ignore[no-untyped-def]
+    """The scan of :func:`_Gcs` at ``cs (M, 2)`` (the grid's cosines and sines): index
+    and value of its first smallest sample."""
     k = 0
     fk = _Gcs(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, cs[0, 0], cs[0, 1])
-    for m in range(1, grid.shape[0]):
+    for m in range(1, cs.shape[0]):
         f = _Gcs(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, cs[m, 0], cs[m, 1])
         if f < fk:
             k, fk = m, f
+    return k, fk
+
+
+@njit(**_OPTS)
+def _arc_refine(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, grid, k, closed):  # type: ignore[no-untyped-def]
+    """Golden section of :func:`_G` in the two steps of ``grid`` around sample ``k``,
+    compared with the ends (``0``, and ``grid[-1]`` when ``closed``: an arc, not the
+    whole circle). Returns ``(value, theta)``."""
     theta_max = grid[grid.shape[0] - 1]
     step = grid[1] - grid[0]
     lo = grid[k] - step
@@ -96,6 +102,20 @@ def _arc_min(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, grid, cs, closed):  #
         if f < best_v:
             best_v, best_t = f, theta_max
     return best_v, best_t
+
+
+@njit(inline="always", **_OPTS)
+def _arc_slope(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2):  # type: ignore[no-untyped-def]
+    """A bound on ``|dG/dtheta|`` along the arc: ``sqrt(a^2 + b^2) + (|L_E|_F + |r|)
+    (|u| + |w|)`` (``|dn/dtheta| <= |u| + |w|``, and ``|L_E^T n|`` changes at most
+    ``|L_E|`` times as fast as ``n``)."""
+    le = 0.0
+    for i in range(3):
+        for j in range(3):
+            le += LE[i, j] * LE[i, j]
+    uw = math.sqrt(u0 * u0 + u1 * u1 + u2 * u2) + math.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+    rn = math.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
+    return math.sqrt(a * a + b * b) + (math.sqrt(le) + rn) * uw
 
 
 @njit(inline="always", **_OPTS)
@@ -159,7 +179,8 @@ def capsule_search(sa, Ra, ca, sE, RE, cE, vd, vn, grid, cs, dirs, best, best_n,
         r0, r1, r2 = cE[i, 0] - ca[i, 0], cE[i, 1] - ca[i, 1], cE[i, 2] - ca[i, 2]
         u0, u1, u2 = Ra[i, 0, 0], Ra[i, 1, 0], Ra[i, 2, 0]
         w0, w1, w2 = Ra[i, 0, 1], Ra[i, 1, 1], Ra[i, 2, 1]
-        fa, t = _arc_min(LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, grid, cs, False)
+        k, _ = _arc_scan(LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, cs)
+        fa, t = _arc_refine(LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, grid, k, False)
         fa += rho
         if fa < b:
             c, s = math.cos(t), math.sin(t)
@@ -214,6 +235,12 @@ def box_search(
     ``[0, pi/2]``, ``dirs`` as for capsules. Fills ``best``, ``best_n``, ``start`` and
     ``vi`` (the vertex, an index into ``signs``) as :func:`capsule_search` does."""
     LE = np.empty((3, 3))
+    U = np.empty((12, 3))
+    W = np.empty((12, 3))
+    kq = np.empty(12, dtype=np.int64)
+    fq = np.empty(12)
+    lower = np.empty(12)
+    step = grid[1] - grid[0]
     for i in range(sb.shape[0]):
         _fill_LE(RE, sE, i, LE)
         b = np.inf
@@ -230,39 +257,42 @@ def box_search(
             if valid and F < b:
                 b, b0, b1, b2 = F, n0, n1, n2
         r0, r1, r2 = cE[i, 0] - cb[i, 0], cE[i, 1] - cb[i, 1], cE[i, 2] - cb[i, 2]
+        # every arc's scan first; the golden section only where it can beat the best
+        # arc refined so far (its value is at least the scan's minimum less the slope
+        # times half a step): the same winner as refining all twelve in order
+        for q in range(12):
+            j, k = int(arcs[q, 0]), int(arcs[q, 1])
+            sj, sk = arcs[q, 2], arcs[q, 3]
+            U[q, 0], U[q, 1], U[q, 2] = sj * Rb[i, 0, j], sj * Rb[i, 1, j], sj * Rb[i, 2, j]
+            W[q, 0], W[q, 1], W[q, 2] = sk * Rb[i, 0, k], sk * Rb[i, 1, k], sk * Rb[i, 2, k]
+            kq[q], fq[q] = _arc_scan(
+                LE, U[q, 0], U[q, 1], U[q, 2], W[q, 0], W[q, 1], W[q, 2],
+                sb[i, j], sb[i, k], r0, r1, r2, cs,
+            )  # fmt: skip
+            slope = _arc_slope(
+                LE, U[q, 0], U[q, 1], U[q, 2], W[q, 0], W[q, 1], W[q, 2],
+                sb[i, j], sb[i, k], r0, r1, r2,
+            )  # fmt: skip
+            lower[q] = fq[q] - slope * (0.5 * step) - 1e-12 * (1.0 + slope + abs(fq[q]))
         fa = np.inf
         ta = 0.0
         qa = 0
-        for q in range(arcs.shape[0]):
+        for q in np.argsort(fq):
+            if lower[q] > fa:
+                continue
             j, k = int(arcs[q, 0]), int(arcs[q, 1])
-            sj, sk = arcs[q, 2], arcs[q, 3]
-            f, t = _arc_min(
-                LE,
-                sj * Rb[i, 0, j],
-                sj * Rb[i, 1, j],
-                sj * Rb[i, 2, j],
-                sk * Rb[i, 0, k],
-                sk * Rb[i, 1, k],
-                sk * Rb[i, 2, k],
-                sb[i, j],
-                sb[i, k],
-                r0,
-                r1,
-                r2,
-                grid,
-                cs,
-                True,
-            )
-            if f < fa:
+            f, t = _arc_refine(
+                LE, U[q, 0], U[q, 1], U[q, 2], W[q, 0], W[q, 1], W[q, 2],
+                sb[i, j], sb[i, k], r0, r1, r2, grid, kq[q], True,
+            )  # fmt: skip
+            if f < fa or (f == fa and q < qa):  # ties: the first arc, as in order
                 fa, ta, qa = f, t, q
         if fa < b:
-            j, k = int(arcs[qa, 0]), int(arcs[qa, 1])
-            sj, sk = arcs[qa, 2], arcs[qa, 3]
             c, s = math.cos(ta), math.sin(ta)
             b = fa
-            b0 = c * (sj * Rb[i, 0, j]) + s * (sk * Rb[i, 0, k])
-            b1 = c * (sj * Rb[i, 1, j]) + s * (sk * Rb[i, 1, k])
-            b2 = c * (sj * Rb[i, 2, j]) + s * (sk * Rb[i, 2, k])
+            b0 = c * U[qa, 0] + s * W[qa, 0]
+            b1 = c * U[qa, 1] + s * W[qa, 1]
+            b2 = c * U[qa, 2] + s * W[qa, 2]
         best[i] = b
         best_n[i, 0], best_n[i, 1], best_n[i, 2] = b0, b1, b2
         vi[i] = -1

@@ -86,21 +86,26 @@ def _vertices(verts: np.ndarray, sE, RE, cE):  # type: ignore[no-untyped-def]
 def _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE) -> None:  # type: ignore[no-untyped-def]
     """For the overlapping pairs the search marked (``vi >= 0``): Newton for vertex
     ``verts[i, vi]`` from ``start``, kept (in ``best``, ``best_n``) if it ends in that
-    vertex's cone (``cone(i, n (1,3))``) below the best so far. Through the ellipsoid
-    kernel's own ``_newton``, as the NumPy implementation called it."""
-    for i in np.flatnonzero(vi >= 0):
-        LE = RE[i] * sE[i][None, :]
-        v = verts[i, vi[i]]
-        r = cE[i] - v
-        scale = float(np.linalg.norm(r) + sE[i].max() + DELTA)
-        s = start[i]
-        n0, n1, n2, f, _ = _newton(
-            _BALL, LE, r[0], r[1], r[2], s[0], s[1], s[2], scale, np.inf, _NO_FOUND, 0
+    vertex's cone (``cone(idx, n (k,3)) -> (k,)``) below the best so far. Through the
+    ellipsoid kernel's own ``_newton``, as the NumPy implementation called it."""
+    idx = np.flatnonzero(vi >= 0)
+    if idx.size == 0:
+        return
+    LE = RE[idx] * sE[idx, None, :]
+    r = cE[idx] - verts[idx, vi[idx]]
+    scale = np.linalg.norm(r, axis=-1) + sE[idx].max(axis=1) + DELTA
+    n = np.empty((idx.size, 3))
+    f = np.empty(idx.size)
+    for m, (r0, r1, r2, s0, s1, s2, sc) in enumerate(
+        np.column_stack([r, start[idx], scale]).tolist()
+    ):
+        n0, n1, n2, f[m], _ = _newton(
+            _BALL, LE[m], r0, r1, r2, s0, s1, s2, sc, np.inf, _NO_FOUND, 0
         )
-        n = np.array([n0, n1, n2])
-        if cone(i, n[None]) == vi[i] and f - DELTA < best[i]:
-            best[i] = f - DELTA
-            best_n[i] = n
+        n[m] = n0, n1, n2
+    keep = (cone(idx, n) == vi[idx]) & (f - DELTA < best[idx])
+    best[idx[keep]] = f[keep] - DELTA
+    best_n[idx[keep]] = n[keep]
 
 
 def _finish(F, n, sE, RE, cE):  # type: ignore[no-untyped-def]
@@ -126,7 +131,7 @@ def capsule_ellipsoid(sa, Ra, ca, sE, RE, cE):  # type: ignore[no-untyped-def]
     )
 
     def cone(i, n):  # type: ignore[no-untyped-def]
-        return 0 if np.einsum("ni,ni->n", n, axis[[i]])[0] >= 0 else 1
+        return np.where(np.einsum("ni,ni->n", n, axis[i]) >= 0, 0, 1)
 
     _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE)
     return _finish(best + sa[:, 0], best_n, sE, RE, cE)
@@ -148,8 +153,8 @@ def box_ellipsoid(sb, Rb, cb, sE, RE, cE):  # type: ignore[no-untyped-def]
     pow2 = np.array([4, 2, 1])
 
     def cone(i, n):  # type: ignore[no-untyped-def]
-        local = np.einsum("nji,nj->ni", Rb[[i]], n)
-        return ((local >= 0).astype(int) * pow2).sum(-1)[0]
+        local = np.einsum("nji,nj->ni", Rb[i], n)
+        return ((local >= 0).astype(int) * pow2).sum(-1)
 
     _vertex_minima(best, best_n, start, vi, verts, cone, sE, RE, cE)
     return _finish(best, best_n, sE, RE, cE)
