@@ -1,5 +1,8 @@
-"""``robotsim bench clearance``: ellipsoid-ellipsoid distance throughput, the three-PUMA
-scenario at 10,000 samples, and N robots on a floor at 1,000 samples (10 to 100).
+"""``robotsim bench clearance``: ellipsoid-ellipsoid distance throughput, capsule- and
+box-ellipsoid distance per pair (``core_ellipsoid``), the three-PUMA scenario at 10,000
+samples, the fitted-volumes scenario (``two_puma_fitted_volumes``: box, capsules and
+ellipsoids, in-process and as a ``robotsim clearance`` process), and N robots on a
+floor at 1,000 samples (10 to 100).
 Peers (coal, python-fcl) are timed on the same ellipsoid pairs and their error against
 ours is reported when they are installed. ``ellipsoid_pairs_per_s_1thread_cpu``: one
 thread's figure from its CPU time instead of wall time (what it would be on an otherwise
@@ -9,7 +12,15 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,9 +28,10 @@ import numpy as np
 from robotsim.bench.timing import median_time
 from robotsim.kinematics.threads import default_threads
 
-__all__ = ["bench_pairs", "run"]
+__all__ = ["bench_pairs", "core_pairs", "run"]
 
 SCENARIO = "three_puma_clearance"  # the shipped scenario, by name
+FITTED = "two_puma_fitted_volumes"  # the shipped mixed-shape scenario, by name
 
 
 def _rotations(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -44,6 +56,96 @@ def bench_pairs(n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
     k = np.where(np.arange(n) % 2 == 0, rng.uniform(0, 1, n) * near, far + rng.uniform(0, 0.5, n))
     cA = rng.uniform(-1, 1, (n, 3))
     return cA, R[:n], rad[:n], cA + u * k[:, None], R[n:], rad[n:]
+
+
+def core_pairs(kind: str, n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """``n`` random pairs of a ``kind`` (``"capsule"``: radius 0.02-0.15 m, half length
+    0-0.3 m; ``"box"``: half extents 0.02-0.3 m) and an ellipsoid (semi-axes 0.05-0.5
+    m), random orientations, as ``(size, R, c)`` per side in the packed form of
+    :mod:`robotsim.geometry.shapes`. Every other pair overlaps (centres closer than the
+    two inscribed balls' radii), the rest are apart (farther than the two bounding
+    balls' radii, plus up to 0.5 m)."""
+    rng = np.random.default_rng(seed)
+    R = _rotations(2 * n, rng)
+    if kind == "capsule":
+        rho = rng.uniform(0.02, 0.15, n)
+        half = rng.uniform(0.0, 0.3, n)
+        size = np.stack([rho, rho, half], axis=1)
+        inner, outer = rho, rho + half
+    else:
+        size = rng.uniform(0.02, 0.3, (n, 3))
+        inner, outer = size.min(1), np.linalg.norm(size, axis=1)
+    rad = rng.uniform(0.05, 0.5, (n, 3))
+    u = rng.normal(size=(n, 3))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    near = inner + rad.min(1)
+    far = outer + rad.max(1)
+    k = np.where(np.arange(n) % 2 == 0, rng.uniform(0, 1, n) * near, far + rng.uniform(0, 0.5, n))
+    c = rng.uniform(-1, 1, (n, 3))
+    return size, R[:n], c, rad, R[n:], c + u * k[:, None]
+
+
+def _core(quick: bool) -> dict[str, Any]:
+    """Per-pair microseconds of capsule- and box-ellipsoid distances in one batch,
+    separated and overlapping pairs apart (one thread)."""
+    from robotsim.geometry.core_ellipsoid import box_ellipsoid, capsule_ellipsoid
+
+    n = 2_000 if quick else 10_000
+    out: dict[str, Any] = {"core_pairs": n}
+    for kind, fn in (("capsule", capsule_ellipsoid), ("box", box_ellipsoid)):
+        pairs = core_pairs(kind, n)
+        fn(*(p[:10] for p in pairs))  # load the compiled kernels
+        overlapping = np.arange(n) % 2 == 0
+        for tag, sel in (("separated", ~overlapping), ("overlapping", overlapping)):
+            sub = [p[sel] for p in pairs]
+            t = median_time(partial(fn, *sub), repeats=3 if quick else 7)
+            out[f"{kind}_ellipsoid_{tag}_us"] = t / len(sub[0]) * 1e6
+    return out
+
+
+def _fitted(repeats: int) -> dict[str, Any]:
+    """The fitted-volumes scenario as ``robotsim clearance`` runs it (load, fit, sample,
+    write the files): in this process (after a warm-up run) and as a fresh process
+    (start-up and loading the compiled kernels included; the warm-up run has filled
+    their cache), wall and CPU seconds, medians of ``repeats``."""
+    from robotsim.clearance.report import stream_outputs
+    from robotsim.clearance.scenario import load_scenario
+
+    def in_process() -> tuple[float, float]:
+        t0, c0 = time.perf_counter(), time.process_time()
+        sc = load_scenario(FITTED)
+        with tempfile.TemporaryDirectory() as tmp:
+            stream_outputs(
+                sc.scene, sc.trajectories, sc.dt, Path(tmp), t_end=sc.t_end, cutoff=sc.cutoff
+            )
+        return time.perf_counter() - t0, time.process_time() - c0
+
+    def cli(tmp: str) -> tuple[float, float]:
+        args = [sys.executable, "-m", "robotsim", "clearance", FITTED, "--out", tmp]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(args, cwd=tmp, env=_env(), stdout=subprocess.DEVNULL, check=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+    in_process()  # warm-up: compiled kernels, file caches
+    runs = [in_process() for _ in range(repeats)]
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = [cli(tmp) for _ in range(repeats)]
+    return {
+        "fitted_volumes_s": statistics.median(w for w, _ in runs),
+        "fitted_volumes_cpu_s": statistics.median(c for _, c in runs),
+        "fitted_volumes_cli_s": statistics.median(w for w, _ in procs),
+        "fitted_volumes_cli_cpu_s": statistics.median(c for _, c in procs),
+    }
+
+
+def _env() -> dict[str, str]:
+    """This process's environment, with the robotsim being measured first on the path."""
+    src = str(Path(__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": src if not path else f"{src}{os.pathsep}{path}"}
 
 
 def _ellipsoids(quick: bool) -> dict[str, Any]:
@@ -201,7 +303,9 @@ def _floor(n_robots: int, quick: bool) -> dict[str, Any]:
 def run(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out.update(_ellipsoids(quick))
+    out.update(_core(quick))
     out["three_puma_10k_s"] = _three_puma(quick)
+    out.update(_fitted(3 if quick else 5))
     growth = {}
     for n in (10, 25, 50, 100):
         growth[str(n)] = _floor(n, quick)
