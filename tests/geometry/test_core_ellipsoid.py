@@ -71,6 +71,26 @@ def test_the_kernels_reproduce_the_numpy_implementation(kind, fast, slow, n) -> 
 
 
 @pytest.mark.parametrize(("kind", "fast", "slow", "n"), CASES, ids=[c[0] for c in CASES])
+def test_symmetric_pairs_break_ties_as_the_reference(kind, fast, slow, n) -> None:  # type: ignore[no-untyped-def]
+    """Axis-aligned shapes with centres on the axes, face and edge diagonals: several
+    arcs and vertices reach the same minimum, the first one wins in both."""
+    dirs = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]])
+    dirs = (
+        np.concatenate([dirs, -dirs])
+        / np.linalg.norm(np.concatenate([dirs, -dirs]), axis=1)[:, None]
+    )
+    dist = np.array([0.05, 0.2, 0.35, 0.6])
+    m = len(dirs) * len(dist)
+    s = np.tile([0.1, 0.1, 0.2] if kind == "capsule" else [0.1, 0.15, 0.2], (m, 1))
+    sE = np.tile([0.2, 0.1, 0.15], (m, 1))
+    R = np.tile(np.eye(3), (m, 1, 1))
+    c = (dirs[:, None, :] * dist[None, :, None]).reshape(m, 3)
+    pairs = (s, R, np.zeros((m, 3)), sE, R.copy(), c)
+    for g, w in zip(fast(*pairs), slow(*pairs)):
+        assert np.abs(g - w).max() <= TOL
+
+
+@pytest.mark.parametrize(("kind", "fast", "slow", "n"), CASES, ids=[c[0] for c in CASES])
 def test_contiguous_and_strided_inputs_agree_and_batches_are_independent(  # type: ignore[no-untyped-def]
     kind, fast, slow, n
 ) -> None:

@@ -28,10 +28,9 @@ __all__ = ["DELTA", "box_search", "capsule_search", "finish_pairs"]
 DELTA = 1e-3  # m, radius given to a vertex before calling the ellipsoid kernel (added back)
 _GR = (math.sqrt(5.0) - 1.0) / 2.0
 _GOLDEN_STEPS = 64  # bracket of two scan steps times 0.618**64 ~ 4e-14 of it
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
 
 
-@njit(inline="always", **_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def _Gcs(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, c, s):  # type: ignore[no-untyped-def]
     """``a c + b s + |L_E^T n| - n.r`` at ``n = c u + s w``."""
     n0 = c * u0 + s * w0
@@ -43,13 +42,13 @@ def _Gcs(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, c, s):  # type: ignore[no
     return a * c + b * s + math.sqrt(m0 * m0 + m1 * m1 + m2 * m2) - (n0 * r0 + n2 * r2 + n1 * r1)
 
 
-@njit(inline="always", **_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def _G(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, th):  # type: ignore[no-untyped-def]
     """:func:`_Gcs` at the angle ``th``."""
     return _Gcs(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, math.cos(th), math.sin(th))
 
 
-@njit(**_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True)
 def _arc_scan(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, cs):  # type: ignore[no-untyped-def]
     """The scan of :func:`_Gcs` at ``cs (M, 2)`` (the grid's cosines and sines): index
     and value of its first smallest sample."""
@@ -62,7 +61,7 @@ def _arc_scan(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, cs):  # type: ignore
     return k, fk
 
 
-@njit(**_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True)
 def _arc_refine(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, grid, k, closed):  # type: ignore[no-untyped-def]
     """Golden section of :func:`_G` in the two steps of ``grid`` around sample ``k``,
     compared with the ends (``0``, and ``grid[-1]`` when ``closed``: an arc, not the
@@ -104,7 +103,7 @@ def _arc_refine(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2, grid, k, closed): 
     return best_v, best_t
 
 
-@njit(inline="always", **_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def _arc_slope(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2):  # type: ignore[no-untyped-def]
     """A bound on ``|dG/dtheta|`` along the arc: ``sqrt(a^2 + b^2) + (|L_E|_F + |r|)
     (|u| + |w|)`` (``|dn/dtheta| <= |u| + |w|``, and ``|L_E^T n|`` changes at most
@@ -118,14 +117,14 @@ def _arc_slope(LE, u0, u1, u2, w0, w1, w2, a, b, r0, r1, r2):  # type: ignore[no
     return math.sqrt(a * a + b * b) + (math.sqrt(le) + rn) * uw
 
 
-@njit(inline="always", **_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def _fill_LE(RE, sE, i, LE):  # type: ignore[no-untyped-def]
     for r in range(3):
         for c in range(3):
             LE[r, c] = RE[i, r, c] * sE[i, c]
 
 
-@njit(**_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True)
 def finish_pairs(F, n, sE, RE, cE, d, pa, pE, nrm):  # type: ignore[no-untyped-def]
     """From the minimum ``F (N,)`` of the support function at ``n (N,3)``: the signed
     distance ``-F`` into ``d``, the ellipsoid's support point at ``-n`` into ``pE``,
@@ -148,7 +147,7 @@ def finish_pairs(F, n, sE, RE, cE, d, pa, pE, nrm):  # type: ignore[no-untyped-d
         d[i] = dist
 
 
-@njit(**_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True)
 def capsule_search(sa, Ra, ca, sE, RE, cE, vd, vn, grid, cs, dirs, best, best_n, start, vi):  # type: ignore[no-untyped-def]
     """``N`` capsules (``sa = (radius, radius, half length)`` along local z, ``Ra``,
     ``ca``) against ellipsoids (radii ``sE``, ``RE``, ``cE``). ``vd (2N,)``, ``vn
@@ -213,7 +212,7 @@ def capsule_search(sa, Ra, ca, sE, RE, cE, vd, vn, grid, cs, dirs, best, best_n,
             vi[i] = 0 if s0 * a0 + s2 * a2 + s1 * a1 >= 0 else 1
 
 
-@njit(inline="always", **_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def _box_cone(R, i, n0, n1, n2):  # type: ignore[no-untyped-def]
     """Index (into the vertex signs, ``x`` slowest) of the box vertex whose normal cone
     holds ``n``."""
@@ -224,7 +223,7 @@ def _box_cone(R, i, n0, n1, n2):  # type: ignore[no-untyped-def]
     return k
 
 
-@njit(**_OPTS)
+@njit(cache=True, error_model="numpy", nogil=True)
 def box_search(
     sb, Rb, cb, sE, RE, cE, vd, vn, signs, arcs, grid, cs, dirs, best, best_n, start, vi
 ):  # type: ignore[no-untyped-def]
