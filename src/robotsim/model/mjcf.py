@@ -116,6 +116,8 @@ def load_mjcf(path: str | Path, reader: str = "auto") -> RobotModel:
         tables = read_mjcf(p)
     except Unsupported as exc:
         why = str(exc)
+    except ModelFileError:  # what MuJoCo certainly refuses too, said more clearly
+        raise
     except Exception as exc:  # a gap in the reader: MuJoCo reads the file
         why = f"reader failed ({type(exc).__name__}: {exc})"
     else:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from robotsim.model.mjcf_globals import check_globals
 from robotsim.model.mjcf_inertia import PRIMITIVES, body_inertias
 from robotsim.model.mjcf_sections import check_references, equalities, keys, unique
 from robotsim.model.mjcf_tables import MjcfTables, qpos_sizes
@@ -43,6 +44,7 @@ from robotsim.model.mjcf_xml import (
     merge,
     mul_quat,
     orientation,
+    plain_numbers,
     read_compiler,
     read_defaults,
     rotate,
@@ -108,10 +110,10 @@ def _mesh_path(model_dir: str, meshdir: str | None, name: str) -> str:
 
 
 def _int(text: object, what: str) -> int:
-    try:
-        return int(str(text))
-    except ValueError:
-        raise Unsupported(f"{what}: not an integer: {str(text)[:40]!r}") from None
+    v = plain_numbers(str(text), integer=True)
+    if v is None or len(v) != 1 or abs(v[0]) >= 2**31:
+        raise Unsupported(f"{what}: not an integer: {str(text)[:40]!r}")
+    return int(v[0])
 
 
 def _float(a: Attrs, key: str, default: float, what: str) -> float:
@@ -512,6 +514,7 @@ def read_mjcf(path: Path) -> MjcfTables:
             raise Unsupported(f"<{sec.tag}>")
         if sec.attrib and sec.tag in _BARE_SECTIONS:
             raise Unsupported(f"<{sec.tag}> with attributes")
+    check_globals(root, path)
     r = _Reader(path, root)
     r.assets(root)
     r.worldbody(root)

@@ -28,6 +28,7 @@ __all__ = [
     "merge",
     "mul_quat",
     "orientation",
+    "plain_numbers",
     "read_compiler",
     "read_defaults",
     "rotate",
@@ -50,12 +51,24 @@ class Unsupported(Exception):
     """The file uses something this reader does not reproduce exactly."""
 
 
+def plain_numbers(text: str, integer: bool = False) -> list[float] | None:
+    """The numbers in ``text`` if each reads the same in Python and in MuJoCo (ASCII
+    decimal, no ``_`` digit separators), else None."""
+    if not text.isascii() or "_" in text:
+        return None
+    try:
+        return (
+            [float(int(x)) for x in text.split()] if integer else [float(x) for x in text.split()]
+        )
+    except ValueError:
+        return None
+
+
 def floats(text: str, n: int, what: str) -> list[float]:
     """Exactly ``n`` finite numbers from ``text``, else :class:`Unsupported`."""
-    try:
-        v = [float(x) for x in text.split()]
-    except ValueError:
-        raise Unsupported(f"{what}: not numbers: {text[:40]!r}") from None
+    v = plain_numbers(text)
+    if v is None:
+        raise Unsupported(f"{what}: not numbers: {text[:40]!r}")
     if len(v) != n or not all(math.isfinite(x) for x in v):
         raise Unsupported(f"{what}: expected {n} finite numbers, got {text[:40]!r}")
     return v
@@ -112,7 +125,7 @@ class Compiler:
 
 
 # options that change nothing a RobotModel holds, or only at their default value
-_COMPILER_HARMLESS = {"usethread", "exactmeshinertia", "convexhull", "saveinertial"}
+_COMPILER_HARMLESS = {"usethread", "saveinertial"}
 _COMPILER_DEFAULTS = {
     "boundmass": "0", "boundinertia": "0", "balanceinertia": "false",
     "strippath": "false", "discardvisual": "false", "fusestatic": "false",
@@ -147,7 +160,7 @@ def read_compiler(root: ET.Element) -> Compiler:
         if key in _COMPILER_DEFAULTS:
             same = val == _COMPILER_DEFAULTS[key]
             if not same and key in ("boundmass", "boundinertia"):
-                same = float(val) == float(_COMPILER_DEFAULTS[key])
+                same = plain_numbers(val) == [0.0]
             if not same:
                 raise Unsupported(f"<compiler {key}={val!r}>")
         elif key == "angle":
@@ -187,10 +200,9 @@ def merge(base: Attrs, el_attrib: dict[str, str], what: str) -> Attrs:
         if n is None:
             out[key] = text
             continue
-        try:
-            vals = [float(x) for x in text.split()]
-        except ValueError:
-            raise Unsupported(f"{what} {key}: not numbers: {text[:40]!r}") from None
+        vals = plain_numbers(text)
+        if vals is None:
+            raise Unsupported(f"{what} {key}: not numbers: {text[:40]!r}")
         if not 1 <= len(vals) <= n or not all(math.isfinite(x) for x in vals):
             raise Unsupported(f"{what} {key}={text[:40]!r}")
         old = out.get(key)
