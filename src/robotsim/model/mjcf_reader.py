@@ -30,6 +30,7 @@ import numpy as np
 
 from robotsim.model.mjcf_globals import check_globals
 from robotsim.model.mjcf_inertia import PRIMITIVES, body_inertias
+from robotsim.model.mjcf_meshes import check_mesh_file
 from robotsim.model.mjcf_sections import check_references, equalities, keys, unique
 from robotsim.model.mjcf_tables import MjcfTables, qpos_sizes
 from robotsim.model.mjcf_xml import (
@@ -132,6 +133,7 @@ def _check(tag: str, a: Attrs | dict[str, str], what: str) -> None:
 
 class _Reader:
     def __init__(self, path: Path, root: ET.Element) -> None:
+        self.path = path
         self.folder = path.absolute().parent
         self.model_dir = "" if str(path.parent) == "." else str(path.parent)
         self.comp: Compiler = read_compiler(root)
@@ -223,9 +225,8 @@ class _Reader:
                     stored = _mesh_path(self.model_dir, meshdir, fname)
                     if not stored.lower().endswith(_MESH_SUFFIXES) or "content_type" in a:
                         raise Unsupported(f"{what}: mesh type MuJoCo may read differently")
-                    if not Path(stored).is_file():
-                        raise Unsupported(f"{what}: mesh file not found")
                     name = str(a.get("name") or Path(fname).stem)
+                    check_mesh_file(self.path, f"<mesh name={name!r}>", Path(stored))
                     sx, sy, sz = _vec(a, "scale", [1.0, 1.0, 1.0], what)
                     if name in self.meshes:
                         raise Unsupported(f"{what}: mesh name used twice")

@@ -1,0 +1,123 @@
+"""Mesh files of an MJCF are opened at load time, as MuJoCo opens them: a missing or
+unreadable mesh is refused with one line naming the MJCF file, the mesh and its path,
+and exactly where MuJoCo refuses it too; a flat or degenerate mesh gets MuJoCo's own
+verdict."""
+
+from __future__ import annotations
+
+import struct
+import warnings
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pytest
+
+from robotsim.cli import main
+from robotsim.errors import ModelFileError
+from robotsim.model.mjcf import load_mjcf
+
+_TET = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+_FACES = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]
+
+
+def _stl(points: np.ndarray, faces: list[list[int]]) -> bytes:
+    rec = np.zeros(len(faces), [("n", "<f4", 3), ("v", "<f4", (3, 3)), ("a", "<u2")])
+    rec["v"] = points[np.array(faces)]
+    return b"\0" * 80 + struct.pack("<I", len(faces)) + rec.tobytes()
+
+
+def _msh(points: np.ndarray, faces: list[list[int]]) -> bytes:
+    head = struct.pack("<4i", len(points), 0, 0, len(faces))
+    return head + points.astype("<f4").tobytes() + np.array(faces, "<i4").tobytes()
+
+
+GOOD_STL = _stl(_TET, _FACES)
+MESHES = {  # file name -> bytes (None: no file), and whether MuJoCo's verdict is ours
+    "missing.stl": None,
+    "empty.stl": b"",
+    "truncated.stl": GOOD_STL[:-7],
+    "no_faces.stl": GOOD_STL[:80] + b"\0\0\0\0",
+    "ascii.stl": b"solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nendloop\nendfacet\n",
+    "nan.stl": _stl(_TET * [[1, 1, 1], [np.nan, 1, 1], [1, 1, 1], [1, 1, 1]], _FACES),
+    "three_points.stl": _stl(_TET[:3], [[0, 1, 2], [0, 2, 1]]),
+    "garbage.obj": b"\x00\x01binary junk\xff\xfe",
+    "empty_words.obj": b"# a comment\nhello world\n",
+    "no_header.msh": b"\1\0\0\0",
+    "short.msh": _msh(_TET, _FACES)[:-4],
+    "folder.stl": "dir",
+}
+LEFT_TO_MUJOCO = {  # flat, tiny: MuJoCo computes volume and area and refuses them
+    "flat.stl": _stl(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], float),
+                     [[0, 1, 2], [1, 3, 2]]),
+    "tiny.stl": _stl(_TET * 1e-12, _FACES),
+}  # fmt: skip
+GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES),
+        "tet.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\n\tv 0 0 1\n"
+                   b"f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"}  # fmt: skip
+
+
+def _model(tmp_path: Path, name: str, data: bytes | str | None) -> Path:
+    if data == "dir":
+        (tmp_path / "meshes" / name).mkdir(parents=True)
+    elif data is not None:
+        (tmp_path / "meshes").mkdir(exist_ok=True)
+        (tmp_path / "meshes" / name).write_bytes(data)  # type: ignore[arg-type]
+    path = tmp_path / "robot.xml"
+    path.write_text(
+        f'<mujoco><compiler meshdir="meshes"/><asset><mesh name="shell" file="{name}"/>'
+        '</asset><worldbody><body name="b"><joint/><inertial pos="0 0 0" mass="1" '
+        'diaginertia=".1 .1 .1"/><geom type="mesh" mesh="shell" contype="0" '
+        'conaffinity="0" group="2"/></body></worldbody></mujoco>'
+    )
+    return path
+
+
+def _mujoco_accepts(path: Path) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mujoco.MjSpec.from_file(str(path)).compile()
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", MESHES)
+def test_a_bad_mesh_is_refused_at_load_naming_the_file_mesh_and_path(
+    name: str, tmp_path: Path
+) -> None:
+    path = _model(tmp_path, name, MESHES[name])
+    assert not _mujoco_accepts(path)
+    mesh = tmp_path / "meshes" / name
+    with pytest.raises(ModelFileError) as err:
+        load_mjcf(path)
+    msg = str(err.value)
+    assert msg.startswith(f"{path}: <mesh name='shell'>: mesh file '{mesh}': "), msg
+    assert "\n" not in msg
+
+
+@pytest.mark.parametrize("name", LEFT_TO_MUJOCO)
+def test_a_degenerate_mesh_gets_mujocos_verdict(name: str, tmp_path: Path) -> None:
+    path = _model(tmp_path, name, LEFT_TO_MUJOCO[name])
+    assert not _mujoco_accepts(path)
+    with pytest.raises(ModelFileError, match=r"robot\.xml: MuJoCo cannot load it: .*shell"):
+        load_mjcf(path)
+
+
+@pytest.mark.parametrize("name", GOOD)
+def test_a_good_mesh_reads_without_mujoco(name: str, tmp_path: Path) -> None:
+    path = _model(tmp_path, name, GOOD[name])
+    assert _mujoco_accepts(path)
+    model = load_mjcf(path)
+    assert model.metadata["reader"] == "robotsim"
+    (shape,) = model.link("b").visuals
+    assert Path(shape.geometry.path).name == name
+
+
+def test_the_cli_exits_2_on_a_missing_mesh(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = _model(tmp_path, "missing.stl", None)
+    assert main(["inspect", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert "robot.xml" in err and "'shell'" in err and "missing.stl" in err
