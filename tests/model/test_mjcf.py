@@ -382,3 +382,48 @@ def test_material_colours_and_single_offset_root(tmp_path: Path) -> None:
     # a fixed root away from the origin hangs from an added 'world' link
     assert m.root == "world"
     np.testing.assert_allclose(m.joint("a_fixed").origin, trans([0, 0, 1]))
+
+
+_OPENED: list[str] | None = None  # paths opened while a test listens (audit hook)
+
+
+def _audit(event: str, args: tuple) -> None:
+    if _OPENED is not None and event == "open" and isinstance(args[0], str | Path):
+        _OPENED.append(str(args[0]))
+
+
+def test_a_scoped_load_reads_each_file_once(tmp_path: Path) -> None:
+    """Under a workspace scope every file an MJCF names is checked before anything
+    reads it, and the check's parse is the reader's: the main file and the included
+    one are each opened once (seen through Python's audit hook, not a mock)."""
+    import sys
+
+    from robotsim.file_scope import confined
+
+    global _OPENED
+    (tmp_path / "arm.xml").write_text(
+        '<mujoco><body name="b"><joint/><geom size=".1"/></body></mujoco>'
+    )
+    main = tmp_path / "robot.xml"
+    main.write_text('<mujoco><worldbody><include file="arm.xml"/></worldbody></mujoco>')
+    sys.addaudithook(_audit)
+    _OPENED = []
+    try:
+        with confined(tmp_path):
+            model = load_mjcf(main)
+        opened = [Path(p).name for p in _OPENED if Path(p).suffix == ".xml"]
+    finally:
+        _OPENED = None
+    assert model.metadata["reader"] == "robotsim" and model.link_names == ("world", "b")
+    assert sorted(opened) == ["arm.xml", "robot.xml"]
+
+
+def test_a_scoped_load_refuses_what_it_cannot_parse(tmp_path: Path) -> None:
+    """Under a scope, a file our XML parser cannot read is refused (MuJoCo's parser
+    might read it and open files nobody checked); one line naming the file."""
+    from robotsim.file_scope import confined
+
+    path = tmp_path / "robot.xml"
+    path.write_text("<mujoco><worldbody><body></worldbody></mujoco>")
+    with confined(tmp_path), pytest.raises(ModelFileError, match=r"robot\.xml: not well-formed"):
+        load_mjcf(path)

@@ -43,6 +43,7 @@ Export lives in :mod:`robotsim.model.mjcf_export` and is re-exported here.
 from __future__ import annotations
 
 import logging
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ from robotsim.model.mjcf_export import (
     to_mjcf_string,
     to_mjspec,
 )
-from robotsim.model.mjcf_reader import Unsupported, read_mjcf
+from robotsim.model.mjcf_reader import Unsupported, parse_xml, read_mjcf
 from robotsim.model.mjcf_tables import GEOM_TYPES, MjcfTables, tables_from_mjmodel
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.spatial import axis_angle_to_R, make_T, quat_to_R, trans
@@ -108,12 +109,21 @@ def load_mjcf(path: str | Path, reader: str = "auto") -> RobotModel:
     check_readable(p)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
-    if current_scope() is not None:  # both readers open the files it names
-        _check_referenced_files(p)
+    scoped = current_scope() is not None  # then every file it names is checked first
+    if reader == "mujoco" and not scoped:
+        return _load_through_mujoco(p, "mujoco")
+    try:
+        root = parse_xml(p)  # parsed once: for the check and for our reader
+    except Unsupported as exc:
+        if scoped:  # MuJoCo's parser might read it, and open files nobody checked
+            raise ModelFileError(p, f"not well-formed XML ({exc})") from None
+        _log.debug("%s: read through MuJoCo: %s", p, exc)
+        return _load_through_mujoco(p, f"mujoco: {exc}")
+    includes = _check_referenced_files(p, root) if scoped else None
     if reader == "mujoco":
         return _load_through_mujoco(p, "mujoco")
     try:
-        tables = read_mjcf(p)
+        tables = read_mjcf(p, root, includes)
     except Unsupported as exc:
         why = str(exc)
     except ModelFileError:  # what MuJoCo certainly refuses too, said more clearly
@@ -147,33 +157,40 @@ def _load_through_mujoco(p: Path, reader: str) -> RobotModel:
 _FILE_ATTRS = ("file", "fileright", "fileleft", "fileup", "filedown", "filefront", "fileback")
 
 
-def _check_referenced_files(path: Path) -> None:
+def _check_referenced_files(path: Path, root: ET.Element) -> dict[Path, ET.Element]:
     """Every file an MJCF names (``<include>``, meshes, textures, height fields, skins,
     models; also through ``meshdir``/``texturedir``/``assetdir``) through
     :func:`robotsim.file_scope.check_readable` (each candidate folder MuJoCo may take
-    it from), following includes; :class:`ModelFileError` naming the element."""
-    import xml.etree.ElementTree as ET
-
+    it from), following includes; :class:`ModelFileError` naming the element.
+    ``root``: the file's tree, already parsed; returns the included files' trees
+    (resolved path -> tree), parsed here once, for the reader."""
     folder = path.resolve().parent
     dirs: set[Path] = {folder}
     todo, seen = [path.resolve()], set()
+    parsed: dict[Path, ET.Element] = {}
     while todo:
         current = todo.pop()
         if current in seen:
             continue
         seen.add(current)
-        try:
-            root = ET.parse(current).getroot()
-        except (ET.ParseError, OSError):
-            continue  # MuJoCo reports it
-        for comp in root.iter("compiler"):
+        if seen == {current}:
+            tree = root
+        else:
+            try:
+                tree = parsed[current] = ET.parse(current).getroot()
+            except (ET.ParseError, OSError):
+                continue  # MuJoCo reports it
+        for comp in tree.iter("compiler"):
             for attr in ("meshdir", "texturedir", "assetdir"):
                 if comp.get(attr):
                     d = Path(comp.get(attr, "")).expanduser()
                     dirs.add(d if d.is_absolute() else folder / d)
-        for el in root.iter():
+        for el in tree.iter():
+            a = el.attrib
+            if not a or ("file" not in a and el.tag != "texture"):
+                continue  # only textures name files other than by "file"
             for attr in _FILE_ATTRS:
-                name = el.get(attr)
+                name = a.get(attr)
                 if not name:
                     continue
                 ref = Path(name).expanduser()
@@ -185,6 +202,7 @@ def _check_referenced_files(path: Path) -> None:
                     raise ModelFileError(path, f"<{el.tag} {attr}>: {exc}") from None
                 if el.tag == "include":
                     todo.extend(c.resolve() for c in where if c.is_file())
+    return parsed
 
 
 class _Names:

@@ -174,11 +174,10 @@ def check_globals(root: ET.Element, path: Path) -> None:
     """Check every model-wide section of ``root`` (includes expanded) as MuJoCo would
     (see the module doc): :class:`ModelFileError` where MuJoCo certainly refuses,
     :class:`Unsupported` where only MuJoCo can tell."""
-    same = installed_mujoco() == MUJOCO_VERSION
     for sec in root:
         if sec.tag not in _SECTIONS:
             continue
-        if not same:
+        if installed_mujoco() != MUJOCO_VERSION:  # read once (cached), only when needed
             extra = sec.attrib.keys() - _OWN_COMPILER if sec.tag == "compiler" else sec.attrib
             if extra or len(sec):
                 raise Unsupported(

@@ -53,7 +53,7 @@ from robotsim.model.mjcf_xml import (
 )
 from robotsim.spatial import make_T, quat_to_R
 
-__all__ = ["Unsupported", "read_mjcf"]
+__all__ = ["Unsupported", "parse_xml", "read_mjcf"]
 
 _SECTIONS = {"compiler", "option", "size", "visual", "statistic", "default", "asset",
              "worldbody", "contact", "equality", "tendon", "actuator", "sensor", "keyframe",
@@ -111,6 +111,8 @@ def _mesh_path(model_dir: str, meshdir: str | None, name: str) -> str:
 
 
 def _int(text: object, what: str) -> int:
+    if type(text) is int:  # a default
+        return text
     v = plain_numbers(str(text), integer=True)
     if v is None or len(v) != 1 or abs(v[0]) >= 2**31:
         raise Unsupported(f"{what}: not an integer: {str(text)[:40]!r}")
@@ -498,18 +500,31 @@ def _fromto(a: Attrs, what: str) -> tuple[list[float], Quat, float]:
     return pos, z_to_quat(d, what), length / 2
 
 
-def read_mjcf(path: Path) -> MjcfTables:
-    """The tables MuJoCo would compile from the MJCF file ``path``, read in one linear
-    pass; :class:`Unsupported` (with the reason) whenever that is not certain."""
-    data = path.read_bytes()
+def parse_xml(path: Path) -> ET.Element:
+    """The XML tree of ``path`` (:class:`Unsupported` if it is not well-formed XML:
+    MuJoCo's parser then says why)."""
     try:
-        root = ET.fromstring(data)
+        return ET.fromstring(path.read_bytes())
     except ET.ParseError as exc:
         raise Unsupported(f"XML: {exc}") from None
+
+
+def read_mjcf(
+    path: Path,
+    root: ET.Element | None = None,
+    includes: dict[Path, ET.Element] | None = None,
+) -> MjcfTables:
+    """The tables MuJoCo would compile from the MJCF file ``path``, read in one linear
+    pass; :class:`Unsupported` (with the reason) whenever that is not certain.
+
+    ``root``: the file's tree if the caller parsed it already (:func:`parse_xml`; it is
+    changed in place), ``includes``: included files it parsed (resolved path -> tree)."""
+    if root is None:
+        root = parse_xml(path)
     if root.tag != "mujoco" or root.attrib.keys() - {"model"}:
         raise Unsupported("the root element is not <mujoco [model]>")
-    if b"include" in data:
-        expand_includes(root, path.absolute().parent)
+    if next(root.iter("include"), None) is not None:
+        expand_includes(root, path.absolute().parent, includes)
     for sec in root:
         if sec.tag not in _SECTIONS:
             raise Unsupported(f"<{sec.tag}>")
