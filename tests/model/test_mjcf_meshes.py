@@ -46,6 +46,7 @@ MESHES = {  # file name -> bytes (None: no file), and whether MuJoCo's verdict i
     "no_header.msh": b"\1\0\0\0",
     "short.msh": _msh(_TET, _FACES)[:-4],
     "folder.stl": "dir",
+    "three_far_apart.obj": b"v 0 0 0\nv 1 0 0\n" + b"# padding\n" * 150_000 + b"v 0 1 0\n",
 }
 LEFT_TO_MUJOCO = {  # flat, tiny: MuJoCo computes volume and area and refuses them
     "flat.stl": _stl(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], float),
@@ -54,7 +55,9 @@ LEFT_TO_MUJOCO = {  # flat, tiny: MuJoCo computes volume and area and refuses th
 }  # fmt: skip
 GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES),
         "tet.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\n\tv 0 0 1\n"
-                   b"f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"}  # fmt: skip
+                   b"f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
+        "late.obj": b"# padding\r\n" * 150_000 + b"v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\n"
+                    b"v 0 0 1\r\nf 1 3 2\r\nf 1 2 4\r\nf 1 4 3\r\nf 2 3 4\r\n"}  # fmt: skip
 
 
 def _model(tmp_path: Path, name: str, data: bytes | str | None) -> Path:

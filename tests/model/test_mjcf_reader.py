@@ -513,9 +513,20 @@ def test_bad_files_get_mujocos_one_line_error_naming_the_file(text: str, tmp_pat
     assert "\n" not in str(err.value)
 
 
+GLOBALS = INERTIA.replace(
+    '<compiler inertiagrouprange="0 2"/>',
+    '<compiler inertiagrouprange="0 2" angle="degree"/><option timestep="0.01" '
+    'integrator="RK4" gravity="0 0 -1"><flag contact="disable"/></option><size njmax="50"/>'
+    '<visual><global fovy="50"/><rgba haze="0 0 0 1"/></visual><statistic extent="2"/>',
+)
+
+
 def test_mutated_files_read_the_same_or_fall_back(tmp_path: Path) -> None:
     """Differential fuzz: wherever the reader accepts a mutated humanoid or corpus file,
-    MuJoCo accepts it too and compiles the same model (seeded, like tests/fuzz)."""
+    MuJoCo accepts it too and compiles the same model; where the reader refuses one
+    itself (a ModelFileError, not a fall back), MuJoCo refuses it too (seeded, like
+    tests/fuzz). ``tests/model/test_mjcf_globals.py`` mutates the model-wide sections
+    alone."""
     import random
     import warnings
 
@@ -524,16 +535,22 @@ def test_mutated_files_read_the_same_or_fall_back(tmp_path: Path) -> None:
     from robotsim.model.mjcf import model_from_tables
 
     seeds = {"humanoid": FIXTURE_MJCF[0].read_bytes(), "classes": DEFAULTS.encode(),
-             "frames": FRAMES.encode(), "inertia": INERTIA.encode()}  # fmt: skip
-    read = 0
+             "frames": FRAMES.encode(), "inertia": INERTIA.encode(),
+             "globals": GLOBALS.encode()}  # fmt: skip
+    read = refused = 0
     for name, data in seeds.items():
         rng = random.Random(f"17:{name}")
-        for i in range(12):
+        for i in range(12 if name != "globals" else 40):
             path = tmp_path / f"{name}_{i}.xml"
             path.write_bytes(any_mutation(rng, data, "xml"))
             try:
                 tables = read_mjcf(path)
             except Unsupported:
+                continue
+            except ModelFileError:
+                with pytest.raises(ModelFileError, match="MuJoCo cannot load it"):
+                    load_mjcf(path, reader="mujoco")
+                refused += 1
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # MuJoCo's NaN warnings
@@ -541,7 +558,7 @@ def test_mutated_files_read_the_same_or_fall_back(tmp_path: Path) -> None:
             tables.model_name = theirs.name
             assert_same_model(model_from_tables(tables, source=path), theirs, n_q=2)
             read += 1
-    assert read > 0
+    assert read > 0 and refused > 0, (read, refused)
 
 
 def test_reading_with_our_reader_does_not_load_mujoco(tmp_path: Path) -> None:

@@ -13,13 +13,16 @@ gives its verdict. Cost: one read of each file; an STL's vertices with NumPy.
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
+from robotsim import budget
 from robotsim.errors import ModelFileError
 from robotsim.model.mjcf_xml import Unsupported
 
@@ -33,64 +36,88 @@ _STL_RECORD = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u
 
 def check_mesh_file(model: Path, what: str, path: Path) -> None:
     """Refuse (``ModelFileError``) what MuJoCo certainly refuses in the mesh file
-    ``path`` that ``what`` (``<mesh name=... file=...>``) of ``model`` names; leave to
-    MuJoCo (``Unsupported``) what only it can tell (see the module doc)."""
+    ``path`` that ``what`` (``<mesh name=...>``) of ``model`` names; leave to MuJoCo
+    (``Unsupported``) what only it can tell (see the module doc). Reads at most an
+    STL's 10 MB, an MSH's vertices (within the memory budget) or an OBJ up to its
+    fourth vertex line."""
 
     def refuse(message: str) -> ModelFileError:
         return ModelFileError(model, f"mesh file {str(path)!r}: {message}", what)
 
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0:
+                raise refuse("is empty")
+            suffix = path.suffix.lower()
+            if suffix == ".stl":
+                vertices = _stl_vertices(f, size, refuse)
+            elif suffix == ".msh":
+                vertices = _msh_vertices(f, size, refuse, path)
+            else:  # .obj: MuJoCo takes the vertices from its "v" lines
+                if _obj_vertex_lines(f, 4) < 4:
+                    raise refuse("fewer than 4 vertices ('v' lines); MuJoCo needs at least 4")
+                return
     except FileNotFoundError:
         raise refuse("no such file") from None
     except IsADirectoryError:
         raise refuse("is a folder, not a mesh file") from None
     except OSError as exc:
         raise refuse(f"cannot be read ({exc.strerror or exc})") from None
-    if not data:
-        raise refuse("is empty")
-    suffix = path.suffix.lower()
-    if suffix == ".stl":
-        vertices = _stl_vertices(data, refuse)
-    elif suffix == ".msh":
-        vertices = _msh_vertices(data, refuse, path)
-    else:  # .obj: MuJoCo takes the vertices from its "v" lines
-        if len(_OBJ_VERTEX.findall(data, 0)) < 4:
-            raise refuse("fewer than 4 vertices ('v' lines); MuJoCo needs at least 4")
-        return
     if not np.isfinite(vertices).all():
         raise refuse("a vertex coordinate is not finite")
-    unique = np.unique(vertices, axis=0)
-    if len(unique) < 4:
-        raise refuse(f"{len(unique)} distinct vertices; MuJoCo needs at least 4")
-    spread = np.linalg.svd(unique - unique.mean(axis=0), compute_uv=False)
-    if not spread[2] > 1e-6 * spread[0] or not spread[0] > 1e-6 or np.abs(unique).max() > 1e6:
+    if len(np.unique(vertices[:4096], axis=0)) < 4 and len(np.unique(vertices, axis=0)) < 4:
+        n = len(np.unique(vertices, axis=0))
+        raise refuse(f"{n} distinct vertices; MuJoCo needs at least 4")
+    centred = vertices - vertices.mean(axis=0)
+    spread = np.sqrt(np.maximum(np.linalg.eigvalsh(centred.T @ centred), 0.0))  # ascending
+    if not spread[0] > 1e-6 * spread[2] or not spread[2] > 1e-6 or np.abs(vertices).max() > 1e6:
         raise Unsupported(f"{what}: a flat, tiny or huge mesh (MuJoCo checks its volume)")
 
 
-def _stl_vertices(data: bytes, refuse: _Refuse) -> np.ndarray:
+def _stl_vertices(f: BinaryIO, size: int, refuse: _Refuse) -> np.ndarray:
     """The vertices of a binary STL (MuJoCo reads no ASCII STL), ``(3 n, 3)``."""
-    if len(data) < 84:
-        raise refuse(f"{len(data)} bytes: too short for a binary STL (84-byte header)")
-    (n,) = struct.unpack_from("<I", data, 80)
+    head = f.read(84)
+    if len(head) < 84:
+        raise refuse(f"{size} bytes: too short for a binary STL (84-byte header)")
+    (n,) = struct.unpack_from("<I", head, 80)
     if not 1 <= n <= _STL_MAX_FACES:
         raise refuse(
             f"{n} faces in its header; MuJoCo reads binary STL files of 1 to "
             f"{_STL_MAX_FACES} faces (is it an ASCII STL?)"
         )
-    if len(data) != 84 + 50 * n:
-        raise refuse(f"{len(data)} bytes, but {n} faces make {84 + 50 * n} (truncated, or ASCII?)")
-    return np.frombuffer(data, _STL_RECORD, n, 84)["v"].reshape(-1, 3).astype(float)
+    if size != 84 + 50 * n:
+        raise refuse(f"{size} bytes, but {n} faces make {84 + 50 * n} (truncated, or ASCII?)")
+    return np.frombuffer(f.read(50 * n), _STL_RECORD, n)["v"].reshape(-1, 3).astype(float)
 
 
-def _msh_vertices(data: bytes, refuse: _Refuse, path: Path) -> np.ndarray:
+def _msh_vertices(f: BinaryIO, size: int, refuse: _Refuse, path: Path) -> np.ndarray:
     """The vertices of a MuJoCo MSH file (header: 4 int32 counts), ``(n, 3)``."""
-    if len(data) < 16:
+    head = f.read(16)
+    if len(head) < 16:
         raise refuse("missing the 16-byte MSH header")
-    nv, nn, nt, nf = struct.unpack_from("<4i", data, 0)
-    size = 16 + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
-    if min(nv, nn, nt, nf) < 0 or len(data) != size:
-        raise refuse(f"{len(data)} bytes, but its header's counts make {size}")
+    nv, nn, nt, nf = struct.unpack_from("<4i", head, 0)
+    expected = 16 + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if min(nv, nn, nt, nf) < 0 or size != expected:
+        raise refuse(f"{size} bytes, but its header's counts make {expected}")
     if nn not in (0, nv) or nt not in (0, nv):
         raise Unsupported(f"MSH file {str(path)!r}: normals or texture coordinates per vertex")
-    return np.frombuffer(data, "<f4", 3 * nv, 16).reshape(-1, 3).astype(float)
+    budget.check(f"mesh {path.name}: {nv} vertices", 36.0 * nv)
+    return np.frombuffer(f.read(12 * nv), "<f4", 3 * nv).reshape(-1, 3).astype(float)
+
+
+def _obj_vertex_lines(f: BinaryIO, enough: int) -> int:
+    """How many ``v`` lines an OBJ file has, counting up to ``enough`` (read in 64 kB
+    chunks; stops there: a mesh's first lines are its vertices)."""
+    count, tail = 0, b""
+    while True:
+        chunk = f.read(1 << 16)
+        buf = tail + chunk
+        cut = len(buf) if not chunk else max(buf.rfind(b"\n"), buf.rfind(b"\r")) + 1
+        for _ in _OBJ_VERTEX.finditer(buf, 0, cut):  # complete lines only
+            count += 1
+            if count >= enough:
+                return count
+        if not chunk:
+            return count
+        tail = buf[cut:]
