@@ -52,6 +52,8 @@ LEFT_TO_MUJOCO = {  # flat, tiny: MuJoCo computes volume and area and refuses th
     "flat.stl": _stl(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], float),
                      [[0, 1, 2], [1, 3, 2]]),
     "tiny.stl": _stl(_TET * 1e-12, _FACES),
+    "tiny_scale.stl": GOOD_STL,
+    "tiny_scale.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
 }  # fmt: skip
 GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES),
         "tet.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\n\tv 0 0 1\n"
@@ -60,7 +62,7 @@ GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES),
                     b"v 0 0 1\r\nf 1 3 2\r\nf 1 2 4\r\nf 1 4 3\r\nf 2 3 4\r\n"}  # fmt: skip
 
 
-def _model(tmp_path: Path, name: str, data: bytes | str | None) -> Path:
+def _model(tmp_path: Path, name: str, data: bytes | str | None, scale: str = "1 1 1") -> Path:
     if data == "dir":
         (tmp_path / "meshes" / name).mkdir(parents=True)
     elif data is not None:
@@ -68,7 +70,8 @@ def _model(tmp_path: Path, name: str, data: bytes | str | None) -> Path:
         (tmp_path / "meshes" / name).write_bytes(data)  # type: ignore[arg-type]
     path = tmp_path / "robot.xml"
     path.write_text(
-        f'<mujoco><compiler meshdir="meshes"/><asset><mesh name="shell" file="{name}"/>'
+        f'<mujoco><compiler meshdir="meshes"/><asset><mesh name="shell" file="{name}" '
+        f'scale="{scale}"/>'
         '</asset><worldbody><body name="b"><joint/><inertial pos="0 0 0" mass="1" '
         'diaginertia=".1 .1 .1"/><geom type="mesh" mesh="shell" contype="0" '
         'conaffinity="0" group="2"/></body></worldbody></mujoco>'
@@ -102,7 +105,8 @@ def test_a_bad_mesh_is_refused_at_load_naming_the_file_mesh_and_path(
 
 @pytest.mark.parametrize("name", LEFT_TO_MUJOCO)
 def test_a_degenerate_mesh_gets_mujocos_verdict(name: str, tmp_path: Path) -> None:
-    path = _model(tmp_path, name, LEFT_TO_MUJOCO[name])
+    scale = "1e-6 1e-6 1e-6" if name.startswith("tiny_scale") else "1 1 1"
+    path = _model(tmp_path, name, LEFT_TO_MUJOCO[name], scale)
     assert not _mujoco_accepts(path)
     with pytest.raises(ModelFileError, match=r"robot\.xml: MuJoCo cannot load it: .*shell"):
         load_mjcf(path)
@@ -124,3 +128,72 @@ def test_the_cli_exits_2_on_a_missing_mesh(tmp_path: Path, capsys: pytest.Captur
     err = capsys.readouterr().err.strip()
     assert "Traceback" not in err and len(err.splitlines()) == 1
     assert "robot.xml" in err and "'shell'" in err and "missing.stl" in err
+
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "urdf"
+ROBOTS = [FIXTURES / "franka_panda" / "panda.urdf",  # OBJ meshes
+          FIXTURES / "turtlebot3_burger" / "turtlebot3_description" / "urdf"
+          / "turtlebot3_burger.urdf"]  # binary STL meshes  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore:obj_decoder")
+@pytest.mark.parametrize("urdf", ROBOTS, ids=lambda p: p.stem)
+def test_real_robots_meshes_are_opened_and_a_missing_one_is_named(
+    urdf: Path, tmp_path: Path
+) -> None:
+    """The fixture robots exported to MJCF (their meshes named by path, not copied)
+    read without MuJoCo; with one mesh renamed to a file that does not exist, the load
+    fails as MuJoCo's does, naming the MJCF file, the mesh and the path."""
+    import re
+
+    from robotsim.model.mjcf import save_mjcf
+    from robotsim.model.urdf import load_urdf
+
+    path = tmp_path / "robot.xml"
+    save_mjcf(load_urdf(urdf), path)
+    assert load_mjcf(path).metadata["reader"] == "robotsim"
+    text = path.read_text()
+    m = re.search(r'<mesh name="([^"]+)"[^>]* file="([^"]+)"', text)
+    assert m is not None
+    name, first = m.groups()
+    gone = first[:-4] + "_gone" + first[-4:]
+    path.write_text(text.replace(f'file="{first}"', f'file="{gone}"', 1))
+    assert not _mujoco_accepts(path)
+    with pytest.raises(ModelFileError) as err:
+        load_mjcf(path)
+    assert str(err.value) == f"{path}: <mesh name={name!r}>: mesh file {gone!r}: no such file"
+
+
+def test_mutated_mesh_files_get_mujocos_decision(tmp_path: Path) -> None:
+    """Differential fuzz (seeded): flipped, truncated and spliced STL and MSH bytes;
+    ``load_mjcf`` accepts each file exactly when MuJoCo does, and a refusal of its own
+    names the mesh. OBJ files are checked for their vertex lines only (a full parse
+    would cost more than the load): there the reader never refuses what MuJoCo
+    accepts, but it may accept an OBJ whose faces MuJoCo refuses (a known gap)."""
+    import random
+
+    from tests.fuzz.mutate import byte_mutation
+
+    counts = {"robotsim": 0, "mujoco": 0, "refused": 0, "obj gap": 0}
+    for name in ("tet.stl", "tet.msh", "tet.obj"):
+        rng = random.Random(f"mesh:{name}")
+        for i in range(60):
+            sub = tmp_path / f"{i}_{name}"
+            sub.mkdir()
+            path = _model(sub, name, byte_mutation(rng, GOOD[name]))
+            theirs = _mujoco_accepts(path)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    reader = load_mjcf(path).metadata["reader"]
+            except ModelFileError as exc:
+                assert not theirs, (name, i)
+                assert "'shell'" in str(exc) or "MuJoCo cannot load it" in str(exc), str(exc)
+                counts["refused"] += 1
+                continue
+            if name.endswith(".obj") and not theirs:
+                counts["obj gap"] += 1
+                continue
+            assert theirs, (name, i, reader)
+            counts["robotsim" if reader == "robotsim" else "mujoco"] += 1
+    assert counts["robotsim"] > 10 and counts["refused"] > 10, counts

@@ -9,6 +9,12 @@ empty, a binary STL whose size or face count is wrong, non-finite vertices, fewe
 file it cannot vouch for (flat or tiny: MuJoCo checks the volume and area it computes)
 raises :class:`~robotsim.model.mjcf_xml.Unsupported`, so MuJoCo reads the model and
 gives its verdict. Cost: one read of each file; an STL's vertices with NumPy.
+
+An OBJ file is read only up to its fourth vertex line (a full parse would cost more
+than the rest of the load): one with fewer than 4 is refused, as MuJoCo refuses it, but
+one whose faces or numbers MuJoCo cannot use (a line it cannot parse, a mesh left with
+no volume) is accepted here and refused by MuJoCo (``tests/model/test_mjcf_meshes.py``
+counts these).
 """
 
 from __future__ import annotations
@@ -34,9 +40,12 @@ _Refuse = Callable[[str], ModelFileError]
 _STL_RECORD = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
 
 
-def check_mesh_file(model: Path, what: str, path: Path) -> None:
+def check_mesh_file(
+    model: Path, what: str, path: Path, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+) -> None:
     """Refuse (``ModelFileError``) what MuJoCo certainly refuses in the mesh file
-    ``path`` that ``what`` (``<mesh name=...>``) of ``model`` names; leave to MuJoCo
+    ``path`` that ``what`` (``<mesh name=...>``, with its ``scale``) of ``model`` names;
+    leave to MuJoCo
     (``Unsupported``) what only it can tell (see the module doc). Reads at most an
     STL's 10 MB, an MSH's vertices (within the memory budget) or an OBJ up to its
     fourth vertex line."""
@@ -57,6 +66,8 @@ def check_mesh_file(model: Path, what: str, path: Path) -> None:
             else:  # .obj: MuJoCo takes the vertices from its "v" lines
                 if _obj_vertex_lines(f, 4) < 4:
                     raise refuse("fewer than 4 vertices ('v' lines); MuJoCo needs at least 4")
+                if min(abs(x) for x in scale) < 1e-4:  # vertices not read: volume unknown
+                    raise Unsupported(f"{what}: scale {scale} (MuJoCo checks its volume)")
                 return
     except FileNotFoundError:
         raise refuse("no such file") from None
@@ -69,9 +80,13 @@ def check_mesh_file(model: Path, what: str, path: Path) -> None:
     if len(np.unique(vertices[:4096], axis=0)) < 4 and len(np.unique(vertices, axis=0)) < 4:
         n = len(np.unique(vertices, axis=0))
         raise refuse(f"{n} distinct vertices; MuJoCo needs at least 4")
+    vertices = vertices * np.asarray(scale, float)  # MuJoCo checks the scaled mesh
     centred = vertices - vertices.mean(axis=0)
-    spread = np.sqrt(np.maximum(np.linalg.eigvalsh(centred.T @ centred), 0.0))  # ascending
-    if not spread[0] > 1e-6 * spread[2] or not spread[2] > 1e-6 or np.abs(vertices).max() > 1e6:
+    # RMS extent along the principal axes (m, ascending); their product stands for the
+    # volume, kept 1000 times above the 1e-15 MuJoCo refuses
+    rms = np.sqrt(np.maximum(np.linalg.eigvalsh(centred.T @ centred), 0.0) / len(vertices))
+    flat = not rms[0] > 1e-6 * rms[2] or not float(np.prod(rms)) > 1e-12
+    if flat or np.abs(vertices).max() > 1e6:
         raise Unsupported(f"{what}: a flat, tiny or huge mesh (MuJoCo checks its volume)")
 
 
@@ -102,8 +117,15 @@ def _msh_vertices(f: BinaryIO, size: int, refuse: _Refuse, path: Path) -> np.nda
         raise refuse(f"{size} bytes, but its header's counts make {expected}")
     if nn not in (0, nv) or nt not in (0, nv):
         raise Unsupported(f"MSH file {str(path)!r}: normals or texture coordinates per vertex")
-    budget.check(f"mesh {path.name}: {nv} vertices", 36.0 * nv)
-    return np.frombuffer(f.read(12 * nv), "<f4", 3 * nv).reshape(-1, 3).astype(float)
+    budget.check(f"mesh {path.name}: {nv} vertices, {nf} faces", 36.0 * nv + 12.0 * nf)
+    vertices = np.frombuffer(f.read(12 * nv), "<f4", 3 * nv).reshape(-1, 3).astype(float)
+    f.seek(4 * (3 * nn + 2 * nt), os.SEEK_CUR)
+    faces = np.frombuffer(f.read(12 * nf), "<i4", 3 * nf)
+    bad = (faces < 0) | (faces >= nv)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise refuse(f"face {k // 3}: vertex index {int(faces[k])} does not exist ({nv} vertices)")
+    return vertices
 
 
 def _obj_vertex_lines(f: BinaryIO, enough: int) -> int:

@@ -228,8 +228,8 @@ class _Reader:
                     if not stored.lower().endswith(_MESH_SUFFIXES) or "content_type" in a:
                         raise Unsupported(f"{what}: mesh type MuJoCo may read differently")
                     name = str(a.get("name") or Path(fname).stem)
-                    check_mesh_file(self.path, f"<mesh name={name!r}>", Path(stored))
                     sx, sy, sz = _vec(a, "scale", [1.0, 1.0, 1.0], what)
+                    check_mesh_file(self.path, f"<mesh name={name!r}>", Path(stored), (sx, sy, sz))
                     if name in self.meshes:
                         raise Unsupported(f"{what}: mesh name used twice")
                     self.meshes[name] = (stored, (sx, sy, sz))
