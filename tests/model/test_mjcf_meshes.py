@@ -53,9 +53,11 @@ LEFT_TO_MUJOCO = {  # flat, tiny: MuJoCo computes volume and area and refuses th
                      [[0, 1, 2], [1, 3, 2]]),
     "tiny.stl": _stl(_TET * 1e-12, _FACES),
     "tiny_scale.stl": GOOD_STL,
+    "mixed_case.Stl": GOOD_STL,  # MuJoCo 4.0 has no decoder for it
     "tiny_scale.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
 }  # fmt: skip
-GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES),
+GOOD = {"tet.stl": GOOD_STL, "tet.msh": _msh(_TET, _FACES), "TET.STL": GOOD_STL,
+        "tet.Msh": _msh(_TET, _FACES),
         "tet.obj": b"v 0 0 0\nv 1 0 0\nv 0 1 0\n\tv 0 0 1\n"
                    b"f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
         "late.obj": b"# padding\r\n" * 150_000 + b"v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\n"

@@ -89,7 +89,7 @@ _NOT_IN_DEFAULTS = {
     "mesh": {"name", "class", "file"}, "material": {"name", "class"},
     "equality": _ALLOWED["equality"] - {"active", "solref", "solimp"},
 }  # fmt: skip
-_MESH_SUFFIXES = (".stl", ".obj", ".msh")
+_MESH_SUFFIXES = (".stl", ".STL", ".obj", ".OBJ")  # MuJoCo 4.0's decoders (and .msh in any case)
 _DEFAULT_TAGS = {"joint", "geom", "site", "mesh", "material", "equality"}
 _SIZES_NEEDED = {"sphere": 1, "capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 _GREY = (0.5, 0.5, 0.5, 1.0)
@@ -225,7 +225,9 @@ class _Reader:
                     if not fname:
                         raise Unsupported(f"{what}: a mesh without a file")
                     stored = _mesh_path(self.model_dir, meshdir, fname)
-                    if not stored.lower().endswith(_MESH_SUFFIXES) or "content_type" in a:
+                    suffix = os.path.splitext(stored)[1]
+                    known = suffix in _MESH_SUFFIXES or suffix.lower() == ".msh"
+                    if not known or "content_type" in a:
                         raise Unsupported(f"{what}: mesh type MuJoCo may read differently")
                     name = str(a.get("name") or Path(fname).stem)
                     sx, sy, sz = _vec(a, "scale", [1.0, 1.0, 1.0], what)
