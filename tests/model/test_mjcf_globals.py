@@ -267,3 +267,23 @@ def test_mutated_sections_get_mujocos_decision(tmp_path: Path) -> None:
         assert theirs, (i, reader, path.read_text())
         counts["robotsim" if reader == "robotsim" else "mujoco"] += 1
     assert counts["robotsim"] > 10 and counts["refused"] > 10 and counts["mujoco"] > 0, counts
+
+
+def test_with_another_mujoco_the_sections_go_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The schema is MuJoCo 4.0's: with another version installed (its version number
+    stands in here), a file with model-wide content beyond the compiler options the
+    reader checks itself goes to MuJoCo, whose verdict it then is."""
+    from robotsim.model import mjcf_globals
+
+    monkeypatch.setattr(mjcf_globals, "installed_mujoco", lambda: "3.3")
+    rich = tmp_path / "rich.xml"
+    rich.write_text(RICH)
+    reader = load_mjcf(rich).metadata["reader"]
+    assert reader.startswith("mujoco: <compiler>: MuJoCo 3.3 installed"), reader
+    plain = _write(tmp_path, '<compiler angle="radian" autolimits="true"/>', "plain.xml")
+    assert load_mjcf(plain).metadata["reader"] == "robotsim"
+    bogus = _write(tmp_path, '<option integrator="bogus"/>', "bogus.xml")
+    with pytest.raises(ModelFileError, match=r"bogus\.xml: MuJoCo cannot load it: .*'bogus'"):
+        load_mjcf(bogus)

@@ -129,7 +129,7 @@ SCHEMA: dict[str, dict[str, Rule]] = {
     },
     "visual/quality": _all("numquads numslices numstacks offsamples shadowsize", _I),
     "visual/headlight": {
-        "active": ("0", "1"),  # MuJoCo also reads true/false/2...: those go to MuJoCo
+        "active": ("0", "1"),  # and what MuJoCo also reads (true, 2...): see _OPEN_KEYWORDS
         **_all("ambient diffuse specular", _F3),
     },
     "visual/map": {
@@ -149,13 +149,17 @@ SCHEMA: dict[str, dict[str, Rule]] = {
 }  # fmt: skip
 # keyword values MuJoCo reads that the reader leaves to it (they depend on the model)
 _LEAVE_TO_MUJOCO = {("option/flag", "ipc", "enable")}
+# keyword attributes whose other values go to MuJoCo, not refused: headlight "active"
+# is read as a keyword that also takes "true", "2"...
+_OPEN_KEYWORDS = {("visual/headlight", "active")}
 _CHILDREN = {path: sorted(p.rsplit("/", 1)[1] for p in SCHEMA if p.startswith(path + "/"))
              for path in SCHEMA}  # fmt: skip
-# compiler options the reader reads itself, stable across MuJoCo versions
+# compiler options the reader reads and checks itself (mjcf_xml.read_compiler), stable
+# across MuJoCo versions
 _OWN_COMPILER = {"angle", "eulerseq", "meshdir", "texturedir", "assetdir", "autolimits",
                  "inertiafromgeom", "inertiagrouprange", "settotalmass", "boundmass",
                  "boundinertia", "balanceinertia", "strippath", "discardvisual",
-                 "fusestatic", "coordinate", "usethread", "saveinertial"}  # fmt: skip
+                 "fusestatic", "coordinate"}  # fmt: skip
 _SECTIONS = ("compiler", "option", "size", "visual", "statistic")
 
 
@@ -198,10 +202,10 @@ def _check_element(el: ET.Element, spath: str, path: Path) -> None:
             valid = ", ".join(sorted(rules)) or "none"
             raise ModelFileError(path, f"unknown attribute {attr!r}; valid: {valid}", what)
         if isinstance(rule, tuple):
-            if (spath, attr, text) in _LEAVE_TO_MUJOCO or (attr == "active" and text not in rule):
-                raise Unsupported(f"{what}: MuJoCo decides")
-            if text in rule:
+            if text in rule and (spath, attr, text) not in _LEAVE_TO_MUJOCO:
                 continue
+            if text in rule or (spath, attr) in _OPEN_KEYWORDS:
+                raise Unsupported(f"{what}: MuJoCo decides")
             valid = ", ".join(repr(k) for k in rule)
             raise ModelFileError(path, f"not a valid value; valid: {valid}", what)
         if isinstance(rule, Num):
