@@ -46,3 +46,16 @@ install_once stamp dev,io,browser,cluster "robotsim and its dependencies"
 if [ "${ROBOTSIM_BENCH_PEERS:-0}" = "1" ]; then
   install_once peers bench "the benchmark peers (the 'bench' extra)"
 fi
+# Compile the numba kernels once (`robotsim warm`), so the first fk, clearance, motion
+# or mobile run starts at full speed: on a new install, and again when a kernel module
+# changed (numba recompiles those on first use anyway; this only moves the wait here).
+warm_stamp=.venv/.warm-stamp
+mapfile -t kernels < <(grep -rl --include='*.py' 'cache=True' src/robotsim)
+if [ ! -f "$warm_stamp" ] || [ -n "$(find "${kernels[@]}" -newer "$warm_stamp" | head -1)" ]; then
+  echo "setup: compiling the numerical kernels once (robotsim warm; about a minute on a new machine)"
+  if .venv/bin/python -m robotsim warm --quiet; then
+    touch "$warm_stamp"
+  else
+    echo "setup: warning: robotsim warm failed; the kernels compile on first use instead" >&2
+  fi
+fi

@@ -37,6 +37,7 @@ COMMAND_MODULES = [
     "robotsim.cli.profile",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
+    "robotsim.cli.warm",
 ]
 
 
