@@ -13,7 +13,7 @@ import robotsim
 from robotsim.errors import KinematicsError, UnknownNameError
 from robotsim.spatial import rot_x, rot_z
 from tests.kinematics.random_trees import random_tree, reference_fk_all
-from tests.paths import SHARED
+from tests.paths import FIXTURES, SHARED
 
 REF = json.loads((SHARED / "reference" / "puma560.json").read_text())
 
@@ -156,3 +156,33 @@ def test_bad_shapes_and_names(puma) -> None:
         puma.fk(np.zeros(5))
     with pytest.raises(UnknownNameError, match="link3"):
         puma.fk(np.zeros(6), "elbow")
+
+
+def test_model_fk_link_keyword_after_first_call() -> None:
+    """``model.fk(q, link=...)`` keeps working once the first call has swapped in the
+    compiled closure (it named the parameter ``name`` and refused ``link=``); the
+    poses match MuJoCo's for a third-party URDF stripped of its meshes."""
+    import re
+
+    import mujoco
+
+    path = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
+    text = re.sub(r"<(visual|collision)>.*?</\1>", "", path.read_text(), flags=re.S)
+    text = text.replace(
+        '<robot name="panda">',
+        '<robot name="panda"><mujoco><compiler fusestatic="false"/></mujoco>',
+    )
+    mjm = mujoco.MjModel.from_xml_string(text)
+    data = mujoco.MjData(mjm)
+    panda = robotsim.load_robot(path)
+    q = np.array([0.3, -0.4, 0.5, -1.9, 0.2, 1.4, -0.6, 0.02])
+    data.qpos[:8] = q
+    data.qpos[8] = q[7]  # the mimic finger
+    mujoco.mj_kinematics(mjm, data)
+    for _ in range(2):  # the second round runs through the compiled closure
+        for link in ("panda_link4", "panda_link7", "panda_leftfinger", "panda_rightfinger"):
+            T = panda.fk(q, link=link)
+            body = mjm.body(link).id
+            assert np.allclose(T[:3, 3], data.xpos[body], atol=1e-12)
+            assert np.allclose(T[:3, :3], data.xmat[body].reshape(3, 3), atol=1e-12)
+    assert np.allclose(panda.fk(q, link=None), panda.fk(q))

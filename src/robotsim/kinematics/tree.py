@@ -231,20 +231,21 @@ class KinematicTree:
         fk_one = _FK_ONE
         ndarray, f8, empty = _ndarray, _F8, _empty
 
-        def fk(q: ArrayLike, name: str | None = None, threads: int | None = None) -> np.ndarray:
+        # the parameter is named as RobotModel.fk names it: callers pass link=...
+        def fk(q: ArrayLike, link: str | None = None, threads: int | None = None) -> np.ndarray:
             if q.__class__ is ndarray and q.shape == shape1 and q.dtype is f8:  # type: ignore[union-attr]
-                if name is None:
+                if link is None:
                     out = empty((4, 4))
                     fk_one(q, out, default_address)
                     return out
-                chain = progs.get(name)
+                chain = progs.get(link)
                 if chain is not None:
                     out = empty((4, 4))
                     fk_one(q, out, chain[0])
                     return out
-                ch = self.chain(name)
-                progs[name] = (ch.address, ch.prog)
-            return general(q, name, threads)
+                ch = self.chain(link)
+                progs[link] = (ch.address, ch.prog)
+            return general(q, link, threads)
 
         fk.__doc__ = KinematicTree.fk.__doc__
         fk.chain = default  # type: ignore[attr-defined]  # holds the array at default_address
