@@ -15,7 +15,7 @@ from robotsim.errors import KinematicsError
 from robotsim.model import DHJoint, Inertial, JointDynamics, RobotModel, from_dh
 from robotsim.model.mjcf_export import full_qpos, mujoco_joint_order, to_mjspec
 from tests.kinematics.random_trees import random_tree
-from tests.paths import SHARED
+from tests.paths import FIXTURES, SHARED
 
 REF = json.loads((SHARED / "reference" / "puma560.json").read_text())
 
@@ -329,3 +329,31 @@ def test_robot_yaml_dynamics_units() -> None:
     assert model.inverse_dynamics([0.0], [1.0], [0.0], gravity=[0, 0, 0]) == pytest.approx(
         [0.2 + 0.05 - 3.0 * np.pi / 6]
     )
+
+
+def test_massless_links_carry_no_inertia_as_in_mujoco() -> None:
+    """The Panda URDF gives link8 and the grasp target ``mass=0`` with a placeholder
+    0.1 kg m^2 tensor. MuJoCo's own URDF import (and our MJCF export) drop it; the mass
+    matrix added it (0.2 too much on every entry of the joints whose axes line up with
+    the hand's). M(q) and g(q) against MuJoCo on the same file, the mimic finger mapped
+    onto its leader (M = G^T M_mj G)."""
+    import re
+
+    path = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
+    text = re.sub(r"<(visual|collision)>.*?</\1>", "", path.read_text(), flags=re.S)
+    mjm = mujoco.MjModel.from_xml_string(text)
+    mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    data = mujoco.MjData(mjm)
+    panda = robotsim.load_robot(path)
+    q = np.radians([0.0, 0.0, 0.0, -90.0, 0.0, 90.0, 45.0, 0.0])
+    q[7] = 0.02
+    data.qpos[:8] = q
+    data.qpos[8] = q[7]  # panda_finger_joint2 mimics joint1 (x1)
+    mujoco.mj_forward(mjm, data)
+    G = np.zeros((9, 8))
+    G[:8, :8] = np.eye(8)
+    G[8, 7] = 1.0
+    full = np.zeros((9, 9))
+    mujoco.mj_fullM(mjm, data, full)
+    np.testing.assert_allclose(panda.mass_matrix(q), G.T @ full @ G, atol=1e-9)
+    np.testing.assert_allclose(panda.gravity_torques(q), G.T @ data.qfrc_bias, atol=1e-9)

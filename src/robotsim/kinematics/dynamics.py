@@ -18,6 +18,8 @@ Conventions:
   :meth:`Dynamics.mass_matrix` is ``M(q)`` plus the armature on its diagonal.
 - A mimic joint (``q_m = k q_l + c``) moves with its leader; its torque, times ``k``,
   is the leader's (virtual work), and its armature appears as ``k^2 * armature``.
+- A link whose inertial has ``mass == 0`` counts as having none (its inertia tensor
+  is ignored), as in MuJoCo's URDF import and :mod:`robotsim.model.mjcf_export`.
 - ``M`` is built column by column from RNEA with unit accelerations (``nq`` passes,
   stacked into one batch), so it is exactly consistent with :meth:`inverse_dynamics`.
 """
@@ -60,7 +62,10 @@ class Dynamics:
         self.com = np.zeros((L, 3))
         self.inertia = np.zeros((L, 3, 3))
         for i, link in enumerate(model.links):
-            if link.inertial is not None:
+            # A massless link carries no inertia (URDF files give frames like the
+            # Panda's link8 ``mass=0`` with a placeholder tensor): MuJoCo's URDF
+            # import and our MJCF export drop it, so the dynamics does too.
+            if link.inertial is not None and link.inertial.mass > 0.0:
                 self.mass[i] = link.inertial.mass
                 self.com[i] = link.inertial.com
                 self.inertia[i] = link.inertial.inertia
