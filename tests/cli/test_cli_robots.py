@@ -41,6 +41,18 @@ def test_inspect_table(capsys) -> None:
     assert code == 0 and "joint6" in out and "tool" in out
 
 
+def test_inspect_velocity_limits_are_per_second(capsys, monkeypatch) -> None:
+    """The vel column is a speed: deg/s for revolute joints, m/s for prismatic ones
+    (it printed "124.6 deg" and "0.2 m", the units of a position)."""
+    monkeypatch.setenv("COLUMNS", "200")  # one table line per joint
+    code, out, _ = run(capsys, "inspect", str(PANDA))
+    assert code == 0
+    rows = {line.split()[1]: line for line in out.splitlines() if "panda_" in line}
+    assert "124.6 deg/s" in rows["panda_joint1"]  # URDF velocity="2.1750" rad/s
+    assert "0.2 m/s" in rows["panda_finger_joint1"]  # velocity="0.2" m/s
+    assert " deg " not in rows["panda_joint1"].split("│")[6]
+
+
 def test_fk_json_deg(capsys) -> None:
     code, out, _ = run(capsys, "fk", "puma560", "--q", "0,45,180,0,45,0", "--deg", "--json")
     T = np.array(json.loads(out)["T"])

@@ -150,12 +150,12 @@ def inspect_cmd(target: str, as_json: bool) -> None:
         unit = "m" if j["type"] == "prismatic" else "deg"
         conv = (lambda v: v) if unit == "m" else math.degrees
 
-        def lim(v: float | None, conv: Any = conv, unit: str = unit) -> str:
-            return "-" if v is None else f"{conv(v):.4g} {unit}"
+        def lim(v: float | None, conv: Any = conv, unit: str = unit, per: str = "") -> str:
+            return "-" if v is None else f"{conv(v):.4g} {unit}{per}"
 
         mim = "" if j["mimic"] is None else f"{j['mimic']['multiplier']:g} x {j['mimic']['joint']}"
         rows.append((j["name"], j["type"], f"{j['parent']} -> {j['child']}", lim(j["lower"]),
-                     lim(j["upper"]), lim(j["velocity"]), mim))  # fmt: skip
+                     lim(j["upper"]), lim(j["velocity"], per="/s"), mim))  # fmt: skip
     title = "joints (q order = actuated rows, top to bottom)"
     cols = ("joint", "type", "parent -> child", "lower", "upper", "vel", "mimic")
     if len(rows) > _RICH_ROWS:
