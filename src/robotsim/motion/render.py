@@ -209,6 +209,27 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
+SIDE_VIEW_FOVY_DEG = 45.0
+"""MuJoCo's default free-camera field of view (vertical), which the side views use."""
+
+
+def side_view_framing(result: PlaybackResult, ticks: np.ndarray) -> tuple[np.ndarray, float]:
+    """Where the side-view camera looks at each of ``ticks`` (``(n, 3)`` m: the root's
+    x, the walk's mid y, the mid height of the link origins at that tick) and one
+    distance (m) for every panel, far enough that the tallest pose's link origins fill
+    at most 70% of the picture's height (at least 0.9 m, the small humanoid's view).
+    Aiming at the root alone cut the legs off a robot whose root is its torso."""
+    span = result.T_world_root[:, :3, 3]
+    mid_y = (span[:, 1].min() + span[:, 1].max()) / 2
+    P = result.T_world_root[ticks, None] @ result.model.fk_all(result.samples.q[ticks])
+    z = P[..., 2, 3]  # (n, links)
+    lo, hi = z.min(axis=1), z.max(axis=1)
+    targets = np.stack([span[ticks, 0], np.full(len(ticks), mid_y), (lo + hi) / 2], axis=1)
+    half_view = np.tan(np.radians(SIDE_VIEW_FOVY_DEG) / 2)
+    distance = max(0.9, float(np.max(hi - lo)) / (2 * 0.7 * half_view))
+    return targets, distance
+
+
 def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8, size: int = 200) -> Path:
     """A PNG of ``panels`` side views at evenly spaced ticks, left to right, labelled
     with their time; returns ``path``."""
@@ -220,17 +241,17 @@ def side_view_strip(result: PlaybackResult, path: Path, panels: int = 8, size: i
     renderer = PoseRenderer(result.model, size, size)
     ticks = np.linspace(0, result.ticks, panels).round().astype(int)
     span = result.T_world_root[:, :3, 3]
-    centre = (span.min(axis=0) + span.max(axis=0)) / 2
+    targets, distance = side_view_framing(result, ticks)
     try:
         imgs = [
             renderer.render(
                 result.samples.q[i],
                 result.T_world_root[i],
                 view="side",
-                target=np.array([span[i, 0], centre[1], span[i, 2]]),
-                distance=0.9,
+                target=target,
+                distance=distance,
             )
-            for i in ticks
+            for i, target in zip(ticks, targets)
         ]
     finally:
         renderer.close()
