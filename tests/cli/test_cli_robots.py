@@ -73,6 +73,34 @@ def test_dynamics_json(capsys) -> None:
     assert np.allclose(res["tau"], tau, atol=1e-9)
 
 
+TURTLEBOT = FIXTURES / "urdf" / "turtlebot3_burger" / "turtlebot3_description" / "urdf"
+TURTLEBOT = TURTLEBOT / "turtlebot3_burger.urdf"
+HUMANOID_XML = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+
+
+def test_dynamics_table_keeps_small_inertias(capsys) -> None:
+    """A TurtleBot wheel's 2.0712558e-05 kg m^2 (its URDF izz) is printed with its
+    digits, not as 0.00002 (5 fixed decimals); the q line names its units."""
+    code, out, _ = run(capsys, "dynamics", str(TURTLEBOT))
+    assert code == 0
+    lines = out.splitlines()
+    assert "at q (rad, m) = " in lines[0]
+    rows = lines[lines.index("mass matrix (kg m^2, kg):") + 1 :]
+    assert [r.split() for r in rows] == [["2.07126e-05", "0"], ["0", "2.07126e-05"]]
+
+
+def test_dynamics_says_a_floating_base_is_held_fixed(capsys) -> None:
+    """MuJoCo's humanoid has a free root: the torques are those of a welded base, and
+    the table and the JSON say so (a fixed-base robot's output says nothing)."""
+    code, out, _ = run(capsys, "dynamics", str(HUMANOID_XML))
+    assert code == 0 and "floating base: the root 'torso' is held fixed" in out
+    code, out, _ = run(capsys, "dynamics", str(HUMANOID_XML), "--json")
+    res = json.loads(out)
+    assert res["floating_base"] is True and res["root_fixed"] == "torso"
+    code, out, _ = run(capsys, "dynamics", str(PANDA), "--q", "0,0,0,-1,0,1,0,0")
+    assert code == 0 and "floating" not in out
+
+
 def test_fk_outside_limits_warns_or_fails_with_strict(capsys) -> None:
     args = ("fk", "puma560", "--q", "0,45,180,0,45,0", "--deg")
     code, out, err = run(capsys, *args, "--json")

@@ -347,15 +347,35 @@ def dynamics_cmd(robot: str, q_text: str | None, qd_text: str | None, qdd_text: 
         "tau": model.inverse_dynamics(q, qd, qdd),
         "gravity_torques": model.gravity_torques(q),
         "mass_matrix": model.mass_matrix(q),
+        # the dynamics welds the root: a floating robot's base forces are not computed
+        "root_fixed": model.root,
+        "floating_base": model.floating,
     }
     if as_json:
         echo_json(out)
         return
-    click.echo(f"{model.name}: torques (N m or N) at q = {np.array2string(q, precision=6)}")
+    click.echo(
+        f"{model.name}: torques (N m or N) at q (rad, m) = {np.array2string(q, precision=6)}"
+    )
+    if model.floating:
+        click.echo(f"  floating base: the root {model.root!r} is held fixed at the world "
+                   "origin, gravity along -z (the torques a welded base would need)")  # fmt: skip
+    width = max(len(n) for n in model.joint_names) if model.nq else 0
     for name, t, g in zip(model.joint_names, out["tau"], out["gravity_torques"]):
-        click.echo(f"  {name:>16}  tau {t:12.6g}   gravity {g:12.6g}")
+        click.echo(f"  {name:>{width}}  tau {t:12.6g}   gravity {g:12.6g}")
     click.echo("mass matrix (kg m^2, kg):")
-    click.echo(np.array2string(out["mass_matrix"], precision=5, suppress_small=True))
+    click.echo(_matrix_text(out["mass_matrix"]))
+
+
+def _matrix_text(M: np.ndarray) -> str:
+    """``M`` in aligned columns to 6 significant digits, round-off (below 1e-9 of its
+    largest entry) as 0: a wheel's 2.07e-5 kg m^2 keeps its digits (5 fixed decimals
+    printed it as 0.00002)."""
+    import numpy as np
+
+    scale = float(np.max(np.abs(M))) if M.size else 0.0
+    shown = np.where(np.abs(M) <= 1e-9 * scale, 0.0, M)
+    return "\n".join(" ".join(f"{v:12.6g}" for v in row) for row in shown)
 
 
 def register(group: click.Group) -> None:
