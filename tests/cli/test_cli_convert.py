@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.paths import FIXTURES
 
 from robotsim import load_robot
 from robotsim.cli import main
@@ -46,3 +47,28 @@ def test_convert_without_to_and_an_unknown_suffix_says_what_to_give(tmp_path: Pa
     err = capsys.readouterr().err
     assert "say --to urdf or --to mjcf (the suffix '.sdf' is neither .urdf nor .xml/.mjcf)" in err
     assert not (tmp_path / "puma.sdf").exists()
+
+
+def test_convert_to_urdf_says_what_urdf_cannot_hold(tmp_path: Path, capsys) -> None:
+    """MuJoCo's humanoid has joint armature and springs, keyframes and capsules: the
+    URDF loses the first three and approximates the capsules, and convert says so (a
+    note on stderr, "not_written" in JSON), where it used to say nothing."""
+    src = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+    out = tmp_path / "humanoid.urdf"
+    assert main(["convert", str(src), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("note: URDF has no place for armature of 21 joint(s)")
+    assert main(["convert", str(src), "--out", str(out), "--json"]) == 0
+    lost = json.loads(capsys.readouterr().out)["not_written"]
+    assert [x.split(" (")[0] for x in lost] == [
+        "armature of 21 joint(s)",
+        "spring stiffness of 19 joint(s)",
+        "4 named pose(s)",
+        "16 capsule(s)",
+    ]
+    back = load_robot(out)  # what the note warned of is indeed gone
+    assert back.joint("abdomen_y").dynamics.armature == 0.0 and not back.poses
+    panda = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
+    assert main(["convert", str(panda), "--out", str(tmp_path / "p.urdf"), "--json"]) == 0
+    res = capsys.readouterr()
+    assert json.loads(res.out)["not_written"] == [] and res.err == ""

@@ -24,8 +24,9 @@ _SUFFIX_FORMAT = {".urdf": "urdf", ".xml": "mjcf", ".mjcf": "mjcf"}
 def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
     """Convert a robot (library name, .urdf, MJCF .xml or robot .yaml) to URDF or MJCF.
 
-    URDF has no place for named poses, capsules or ellipsoids (written as cylinder +
-    spheres / a sphere); see docs/file_formats.md.
+    URDF has no place for named poses, joint armature and springs, capsules or
+    ellipsoids (written as cylinder + spheres / a sphere); a URDF conversion lists what
+    it left out (stderr; "not_written" in --json). See docs/file_formats.md.
     """
     from robotsim.errors import InputError
     from robotsim.model import load_robot
@@ -38,21 +39,26 @@ def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
                 f"{out.suffix or '(none)'!r} is neither .urdf nor .xml/.mjcf)"
             )
     model = load_robot(robot)
+    omitted: tuple[str, ...] = ()
     if fmt == "urdf":
         from robotsim.model.urdf import save_urdf
+        from robotsim.model.urdf_export import urdf_omissions
 
         path = save_urdf(model, out)
+        omitted = urdf_omissions(model)
     else:
         from robotsim.model.mjcf import save_mjcf
 
         path = save_mjcf(model, out)
     info = {"robot": model.name, "format": fmt, "out": str(path), "links": len(model.links),
-            "dof": model.nq}  # fmt: skip
+            "dof": model.nq, "not_written": list(omitted)}  # fmt: skip
     if as_json:
         echo_json(info)
     else:
         click.echo(f"wrote {path} ({fmt}: {model.name}, {len(model.links)} links, "
                    f"{model.nq} DoF)")  # fmt: skip
+    if omitted:
+        click.echo(f"note: URDF has no place for {'; '.join(omitted)}", err=True)
 
 
 def register(group: click.Group) -> None:

@@ -41,7 +41,39 @@ from robotsim.model.principal_inertia import inside_for_readers
 from robotsim.model.robot import JointType, Link, RobotModel
 from robotsim.spatial import R_to_rpy, trans
 
-__all__ = ["save_urdf", "to_urdf_string"]
+__all__ = ["save_urdf", "to_urdf_string", "urdf_omissions"]
+
+
+def urdf_omissions(model: RobotModel) -> tuple[str, ...]:
+    """What a URDF of ``model`` will not hold, one phrase each (empty when nothing is
+    lost): joint armature and springs, named poses, the default frame, and the shapes
+    written as approximations (module docs). ``robotsim convert`` prints them."""
+    out = []
+
+    def joints_with(attr: str) -> list[str]:
+        return [j.name for j in model.joints if getattr(j.dynamics, attr) != 0.0]
+
+    for attr, what in (("armature", "armature"), ("stiffness", "spring stiffness")):
+        names = joints_with(attr)
+        if names:
+            out.append(f"{what} of {len(names)} joint(s) ({_some(names)})")
+    if model.poses:
+        out.append(f"{len(model.poses)} named pose(s) ({_some(list(model.poses))})")
+    if model.default_frame is not None:
+        out.append(f"the default frame {model.default_frame!r}")
+    # one shape is often both a visual and a collision: count it once
+    shapes = {id(s): s for lk in model.links for s in (*lk.visuals, *lk.collisions)}
+    n_caps = sum(isinstance(s.geometry, Capsule) for s in shapes.values())
+    n_ell = sum(isinstance(s.geometry, Ellipsoid) for s in shapes.values())
+    if n_caps:
+        out.append(f"{n_caps} capsule(s) (written as a cylinder and two spheres)")
+    if n_ell:
+        out.append(f"{n_ell} ellipsoid(s) (written as a sphere of the largest semi-axis)")
+    return tuple(out)
+
+
+def _some(names: list[str], most: int = 3) -> str:
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
 
 
 def _origin(parent: ET.Element, T: np.ndarray) -> None:
