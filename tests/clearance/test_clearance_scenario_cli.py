@@ -66,7 +66,8 @@ def _set(path: list, value):  # type: ignore[no-untyped-def]
         (
             ["robots", 0, "segments", 0, "to"],
             [3.0, 0, 0.8],
-            r"robots\[0\]\.segments\[0\]: puma560: straight line .* is not reachable",
+            r"robots\[0\]\.segments\[0\]: link4 of puma560 cannot follow the straight line "
+            r"to \[3, 0, 0\.8\] \(world\)",
         ),
         (["dt"], 0, r"dt: Input should be greater than 0"),
         (
@@ -80,6 +81,28 @@ def test_bad_scenarios_name_the_field(tmp_path, path, value, message) -> None:  
     p = edited(tmp_path, _set(path, value))
     with pytest.raises(ScenarioError, match=message):
         load_scenario(p)
+
+
+def test_unreachable_line_is_told_in_world_coordinates(tmp_path: Path) -> None:
+    """Robot B stands at x = 1.22 m turned 180 deg: a line it cannot finish is told in
+    the file's world coordinates (it was told in B's base frame, so the end point in
+    the message was not the one in the file: [-1.78, 0, 0.8] for [3, 0, 0.8])."""
+    import re
+
+    import numpy as np
+
+    p = edited(tmp_path, _set(["robots", 1, "segments", 0, "to"], [-1.0, 0.35, 0.8]))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(p)
+    msg = str(info.value)
+    assert "robots[1].segments[0]: link4 of puma560 cannot follow the straight line to " in msg
+    assert "to [-1, 0.35, 0.8] (world): " in msg
+    m = re.search(r"(\d+)% of the way, at \[([^]]*)\]", msg)
+    assert m is not None
+    at = np.array([float(v) for v in m.group(2).split(",")])
+    start, end = np.array([0.55, 0.35, 0.8]), np.array([-1.0, 0.35, 0.8])  # B's line
+    s = int(m.group(1)) / 100
+    assert np.allclose(at, start + s * (end - start), atol=0.02)  # on the file's line
 
 
 def test_cli_writes_outputs_and_prints_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

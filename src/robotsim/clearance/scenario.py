@@ -45,6 +45,7 @@ from robotsim.clearance.trajectory import (
     JointTrapezoid,
     Segment,
     Trajectory,
+    UnreachableLine,
 )
 from robotsim.clearance.volumes import LinkVolume, fit_link_volume, model_link_volumes
 from robotsim.errors import RobotsimError, ScenarioError
@@ -345,6 +346,10 @@ def _joints(
     return q
 
 
+def _xyz(p: np.ndarray) -> str:
+    return "[" + ", ".join(f"{v:.4g}" for v in np.asarray(p, float)) + "]"
+
+
 def _line(
     model: RobotModel, placed: PlacedRobot, sg: LineSpec, q: np.ndarray, where: str
 ) -> CartesianLine:
@@ -356,5 +361,15 @@ def _line(
     p0 = to_base(sg.from_) if sg.from_ is not None else model.fk(q, link)[:3, 3]
     try:
         return CartesianLine(model, link, p0, to_base(sg.to), None, sg.duration, q)
+    except UnreachableLine as exc:
+        # the file's points are world coordinates: say where the line fails in them
+        w0 = placed.T_world_base[:3, :3] @ p0 + placed.T_world_base[:3, 3]
+        w1 = np.asarray(sg.to, float)
+        at = w0 + exc.fraction * (w1 - w0)
+        raise ScenarioError(
+            f"{where}: {link} of {model.name} cannot follow the straight line to "
+            f"{_xyz(w1)} (world): {exc.fraction:.0%} of the way, at {_xyz(at)}, IK misses "
+            f"by {exc.residual:.3g} m (outside the reach or the joint limits)"
+        ) from None
     except RobotsimError as exc:
         raise ScenarioError(f"{where}: {exc}") from None

@@ -22,8 +22,20 @@ __all__ = [
     "JointTrapezoid",
     "Segment",
     "Trajectory",
+    "UnreachableLine",
     "quintic_scale",
 ]
+
+
+class UnreachableLine(InputError):
+    """A :class:`CartesianLine` leaves the workspace or the joint limits: ``fraction``
+    (0..1) of the way from ``p0`` to ``p1``, IK missing by ``residual`` (m); callers
+    that took the points from another frame restate them in it."""
+
+    def __init__(self, message: str, fraction: float, residual: float) -> None:
+        super().__init__(message)
+        self.fraction = fraction
+        self.residual = residual
 
 
 def quintic_scale(s: np.ndarray) -> np.ndarray:
@@ -113,10 +125,12 @@ class CartesianLine:
             res = self.model.ik(self._target(np.array(s)), link=self.link, q0=q, tol=1e-10)
             if not bool(res.success):
                 p = self.p0 + s * (self.p1 - self.p0)
-                raise InputError(
+                raise UnreachableLine(
                     f"{self.model.name}: straight line to {np.round(self.p1, 4).tolist()} "
-                    f"is not reachable at {np.round(p, 4).tolist()} (IK residual "
-                    f"{float(res.residual):.3g})"
+                    f"(base frame) is not reachable at {np.round(p, 4).tolist()} (IK "
+                    f"residual {float(res.residual):.3g})",
+                    float(s),
+                    float(res.residual),
                 )
             q = res.q
             sols.append(q)
