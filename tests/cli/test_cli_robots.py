@@ -101,6 +101,33 @@ def test_dynamics_says_a_floating_base_is_held_fixed(capsys) -> None:
     assert code == 0 and "floating" not in out
 
 
+@pytest.mark.parametrize("option", ["--qd", "--qdd"])
+def test_dynamics_errors_name_the_option_given(capsys, option) -> None:
+    """A wrong --qd/--qdd is named as such (the error said --q, which was right)."""
+    code, _, err = run(capsys, "dynamics", "puma560", "--q", "0,0,0,0,0,0", option, "1,2")
+    assert code == 2
+    assert err.startswith(f"error: {option}: puma560 has 6 joints (joint1, ")
+    code, _, err = run(capsys, "dynamics", "puma560", option, "1,x,3,4,5,6")
+    assert code == 2 and err.startswith(f"error: {option}: ")
+
+
+def test_ik_q0_in_degrees_with_deg(capsys) -> None:
+    """``ik --q0 ... --deg`` like ``fk --q ... --deg`` (it had no --deg); the seed picks
+    the branch, so the same seed in degrees and radians gives the same answer, and a
+    wrong --q0 is named --q0."""
+    target = ("--target", "0.5,0.1,0.4", "--json")
+    seed_deg = "0,0,0,-90,0,90,45,0.02"
+    seed_rad = ",".join(str(v) for v in [0, 0, 0, -np.pi / 2, 0, np.pi / 2, np.pi / 4, 0.02])
+    code, out, _ = run(capsys, "ik", str(PANDA), *target, "--q0", seed_deg, "--deg")
+    q_deg = json.loads(out)["q"]
+    code2, out, _ = run(capsys, "ik", str(PANDA), *target, "--q0", seed_rad)
+    assert code == code2 == 0
+    assert np.allclose(q_deg, json.loads(out)["q"], atol=1e-9)
+    assert q_deg[7] == pytest.approx(0.02)  # the finger stays in metres
+    code, _, err = run(capsys, "ik", "puma560", *target, "--q0", "1,2")
+    assert code == 2 and err.startswith("error: --q0: puma560 has 6 joints")
+
+
 def test_fk_outside_limits_warns_or_fails_with_strict(capsys) -> None:
     args = ("fk", "puma560", "--q", "0,45,180,0,45,0", "--deg")
     code, out, err = run(capsys, *args, "--json")

@@ -72,16 +72,17 @@ def describe(model: RobotModel) -> dict[str, Any]:
     }
 
 
-def parse_q(model: RobotModel, text: str | None, deg: bool) -> np.ndarray:
-    """``--q`` in ``inspect`` order (radians, or degrees with ``--deg`` for revolute)."""
+def parse_q(model: RobotModel, text: str | None, deg: bool, option: str = "--q") -> np.ndarray:
+    """``option`` (``--q``, ``--q0``, ``--qd``...) in ``inspect`` order (radians, or
+    degrees with ``--deg`` for revolute joints); errors name ``option``."""
     import numpy as np
 
     if text is None:
         return model.zero()
-    vals = parse_floats(text, "--q")
+    vals = parse_floats(text, option)
     if len(vals) != model.nq:
         raise InputError(
-            f"--q: {model.name} has {model.nq} joints ({', '.join(model.joint_names)}), "
+            f"{option}: {model.name} has {model.nq} joints ({', '.join(model.joint_names)}), "
             f"got {len(vals)} values"
         )
     if deg:
@@ -263,9 +264,14 @@ def _fmt_target(tgt: np.ndarray) -> str:
 @click.argument("robot")
 @click.option("--target", required=True, help="x,y,z[,qw,qx,qy,qz] in metres (world frame).")
 @click.option("--link", help="Link or frame to place (default: the tool frame).")
-@click.option("--q0", "q0_text", help="Start configuration (radians, inspect order).")
+@click.option(
+    "--q0", "q0_text", help="Start configuration (radians, or degrees with --deg; inspect order)."
+)
+@click.option("--deg", is_flag=True, help="Revolute values of --q0 in degrees (as fk's --q).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_json: bool) -> None:
+def ik_cmd(
+    robot: str, target: str, link: str | None, q0_text: str | None, deg: bool, as_json: bool
+) -> None:
     """Inverse kinematics (damped least squares within joint limits). Exit status 1
     when no configuration within the limits reaches the target."""
     import numpy as np
@@ -274,7 +280,7 @@ def ik_cmd(robot: str, target: str, link: str | None, q0_text: str | None, as_js
 
     model = load_robot(robot)
     tgt = parse_floats(target, "--target", (3, 7))
-    q0 = parse_q(model, q0_text, False) if q0_text else None
+    q0 = parse_q(model, q0_text, deg, "--q0") if q0_text else None
     res = model.ik(tgt, link=link, q0=q0)
     frame = link or model.tool_frame
     metres = model.prismatic_mask
@@ -336,8 +342,8 @@ def dynamics_cmd(robot: str, q_text: str | None, qd_text: str | None, qdd_text: 
 
     model = load_robot(robot)
     q = parse_q(model, q_text, deg)
-    qd = parse_q(model, qd_text, deg) if qd_text else np.zeros(model.nq)
-    qdd = parse_q(model, qdd_text, deg) if qdd_text else np.zeros(model.nq)
+    qd = parse_q(model, qd_text, deg, "--qd") if qd_text else np.zeros(model.nq)
+    qdd = parse_q(model, qdd_text, deg, "--qdd") if qdd_text else np.zeros(model.nq)
     out = {
         "robot": model.name,
         "joints": list(model.joint_names),
