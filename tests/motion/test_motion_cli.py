@@ -57,7 +57,11 @@ def test_check_physics_exit_codes(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump({**LIFT_WITHOUT_SHIFT, "robot": "humanoid17"}))
     code, out, _ = run(capsys, "motion", "check", bad, "--physics")
-    assert code == 1 and "FALLS at t=" in out
+    assert code == 1 and "FALLS at t=" in out and "->" not in out  # no --out, no files
+    code, out, _ = run(capsys, "motion", "check", bad, "--physics", "--out", tmp_path / "c")
+    assert code == 1  # the text says where the files went, as play's does
+    assert out.rstrip().endswith(f"-> {tmp_path / 'c'}/physics_check.json, com_path.png")
+    assert (tmp_path / "c" / "physics_check.json").is_file()
 
 
 def test_thumbnails_are_rendered_and_recorded(capsys, tmp_path: Path) -> None:

@@ -170,6 +170,7 @@ def check_cmd(
             f"min {summary['min_support_margin_m']:.3f} m; max divergence from the "
             f"kinematic playback {summary['max_divergence_m']:.3f} m; "
             f"RTF {chk.rtf:.0f}"
+            + (f" -> {Path(out_dir)}/physics_check.json, com_path.png" if out_dir else "")
         )
     if chk.verdict == "falls":
         raise click.exceptions.Exit(1)
