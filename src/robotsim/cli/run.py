@@ -131,7 +131,12 @@ def _print_summary(summary: dict, scenario: Path, out_dir: Path | None) -> None:
             f"collisions={r.get('collisions')}"
         )
     if out_dir is not None:
-        click.echo(f"wrote {out_dir}/summary.json")
+        # every file the run lists (summary.json, map.png, response.png...), not one
+        listed = summary.get("outputs") or {}
+        files = [v for v in listed.values() if isinstance(v, str)] or ["summary.json"]
+        if (out_dir / "runs.sqlite").is_file():
+            files.append("runs.sqlite")
+        click.echo(f"wrote {', '.join(f'{out_dir}/{f}' for f in dict.fromkeys(files))}")
 
 
 def _echo_outcome(summary: dict) -> None:

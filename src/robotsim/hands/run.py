@@ -139,6 +139,7 @@ def run_hand_scenario(
         },
     }
     if out is not None:
+        summary["outputs"] = {"summary": "summary.json", "trace": "trace.csv"}
         (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
