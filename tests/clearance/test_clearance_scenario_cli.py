@@ -105,6 +105,25 @@ def test_unreachable_line_is_told_in_world_coordinates(tmp_path: Path) -> None:
     assert np.allclose(at, start + s * (end - start), atol=0.02)  # on the file's line
 
 
+def test_fit_model_on_a_mesh_robot_says_which_fits_to_use(tmp_path: Path) -> None:
+    """``volumes: {fit: model}`` on the Panda (mesh collision shapes) tells what fit:
+    model takes and which fits to use; it said "use 'fit'", which the file did."""
+    from tests.paths import FIXTURES
+
+    def edit(d):  # type: ignore[no-untyped-def]
+        a = d["robots"][0]
+        a["model"] = str(FIXTURES / "urdf" / "franka_panda" / "panda.urdf")
+        a["volumes"] = {"fit": "model"}
+        a["start"] = {}
+        a["segments"] = [{"type": "quintic", "to": {"panda_joint1": 10}, "duration": 4}]
+
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(edited(tmp_path, edit))
+    msg = str(info.value)
+    assert "robots[0].volumes.fit: panda: link 'panda_link1' collision shape is a Mesh" in msg
+    assert msg.endswith("fit a volume to it instead: fit: capsule, ellipsoid, sphere or box")
+
+
 def test_cli_writes_outputs_and_prints_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
     assert main(["clearance", str(SCENARIO), "--out", str(out), "--json", "--dt", "0.05"]) == 0

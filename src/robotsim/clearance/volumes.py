@@ -92,8 +92,9 @@ def model_link_volumes(model: RobotModel, link: str) -> tuple[LinkVolume, ...]:
     for sh in lk.collisions:
         if not isinstance(sh.geometry, Sphere | Capsule | Box | Ellipsoid):
             raise InputError(
-                f"{model.name}: link {link!r} collision shape is a {type(sh.geometry).__name__}; "
-                "use 'fit' for meshes and cylinders"
+                f"{model.name}: link {link!r} collision shape is a {type(sh.geometry).__name__}"
+                " (fit: model takes spheres, capsules, boxes and ellipsoids as they are); "
+                "fit a volume to it instead: fit: capsule, ellipsoid, sphere or box"
             )
         out.append(LinkVolume(link, sh.geometry, sh.T_link_shape))
     return tuple(out)
