@@ -129,3 +129,33 @@ def test_upload_to_a_robot_over_a_real_pty(editor, studio):
     with emulated_robot() as (dev, emu):
         rep = editor.upload(dev, timeout=1.0)
         assert rep.size > 0 and emu.program == encode_program(editor.program)
+
+
+def test_a_motion_for_a_robot_file_opens_in_the_editor(studio, tmp_path):
+    """A program whose ``robot:`` is a file path (``motion gait --robot FILE`` writes
+    such files): loading it in the editor crashed (StopIteration: the views' model
+    names were compared with the path), and ``studio FILE`` / Open showed the robot
+    but left the editor empty. Now both open it, for the robot already shown."""
+    from tests.paths import FIXTURES
+
+    humanoid = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+    prog = tmp_path / "lift.yaml"
+    prog.write_text(
+        "format: robotsim-program/1\nname: lift\nrobot: " + str(humanoid) + "\nunits: deg\n"
+        "motions:\n- name: lift\n  keyframes:\n"
+        "  - {name: up, targets: {hip_y_right: -30, knee_right: -50}, speed: 4}\n"
+    )
+    editor = studio.panels["motion"]
+    try:
+        studio.clear()
+        studio.open(str(prog))
+        assert [v.model.name for _, v in studio.views()] == ["Humanoid"]
+        assert editor.program is not None and editor.program.name == "lift"
+        assert editor.robot.value == "Humanoid"
+        editor.new()
+        editor.load(prog)  # again, with the robot on the scene: no second humanoid
+        assert editor.program.name == "lift"
+        assert [v.model.name for _, v in studio.views()] == ["Humanoid"]
+    finally:
+        editor.new()
+        studio.clear()

@@ -586,7 +586,7 @@ class Studio:
         :attr:`kinds`, or a ``.yaml`` with a ``robots:`` section); replaces the scene.
         Returns a one-line description."""
         from robotsim.shipped import find_shipped
-        from robotsim.studio.scenarios import is_scenario_file, open_scenario
+        from robotsim.studio.scenarios import is_motion_file, is_scenario_file, open_scenario
 
         s = str(target).strip()
         if not s:
@@ -598,10 +598,17 @@ class Studio:
             if is_scenario_file(path):
                 previous, self._source = self._source, path.resolve()
                 try:
-                    return open_scenario(self, path)
+                    said = open_scenario(self, path)
                 except BaseException:
                     self._source = previous
                     raise
+                editor = self.panels.get("motion")
+                if editor is not None and is_motion_file(path):
+                    # a motion file opens in the editor, ready to play (the editor reads
+                    # files in the workspace only; outside it the robot is shown alone)
+                    if self.workspace.contains(path.resolve()):
+                        editor.load(path.resolve())
+                return said
         model = load_robot(s)  # validate before clearing the scene
         title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
         self._source = None

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
 __all__ = [
+    "is_motion_file",
     "is_scenario_file",
     "list_scenarios",
     "open_scenario",
@@ -77,6 +78,16 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}: expected a YAML mapping at the top level")
     return doc
+
+
+def is_motion_file(path: Path) -> bool:
+    """A motion or program file (``format: robotsim-motion/1`` or ``robotsim-program/1``),
+    which the studio opens in its motion editor as well as showing its robot."""
+    try:
+        doc = read_yaml(path)
+    except ScenarioError:
+        return False
+    return str(doc.get("format", "")) in ("robotsim-motion/1", "robotsim-program/1")
 
 
 def is_scenario_file(path: Path) -> bool:

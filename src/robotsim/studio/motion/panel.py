@@ -310,11 +310,15 @@ class MotionPanel:
         path = workspace.find(text, "motion")
         with workspace.reading(text):
             program = load_program(path)
-        robot = program.robot
-        if robot is not None and not any(v.model.name == robot for _, v in self.studio.views()):
-            self.studio.add_robot(robot)
-            self.studio.frame_camera()
-        if robot is not None:
+        if program.robot is not None:
+            from robotsim.model import load_robot
+
+            # ``robot:`` is a library name or a robot file's path: match the views on the
+            # model's name (a path never equals it; loading such a file crashed here)
+            robot = load_robot(program.robot).name
+            if not any(v.model.name == robot for _, v in self.studio.views()):
+                self.studio.add_robot(program.robot)
+                self.studio.frame_camera()
             chosen = self.robot.value
             found = self.studio.find_robot(chosen)
             if found is None or found.model.name != robot:
