@@ -101,6 +101,22 @@ def test_dynamics_says_a_floating_base_is_held_fixed(capsys) -> None:
     assert code == 0 and "floating" not in out
 
 
+def test_fk_says_a_floating_pose_is_relative_to_the_root(capsys) -> None:
+    """fk of a floating robot gives the pose in its root's frame: the text and the
+    JSON say which root (the humanoid's left foot, 'torso' at the origin)."""
+    code, out, _ = run(capsys, "fk", str(HUMANOID_XML), "--link", "foot_left")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "  floating base: the pose is relative to the root 'torso' (held at the world origin)"
+    )
+    code, out, _ = run(capsys, "fk", str(HUMANOID_XML), "--link", "foot_left", "--json")
+    res = json.loads(out)
+    assert res["relative_to"] == "torso" and res["floating_base"] is True
+    assert np.array(res["T"])[2, 3] < -1.0  # the foot hangs > 1 m below the torso
+    code, out, _ = run(capsys, "fk", "puma560", "--json")
+    assert json.loads(out)["floating_base"] is False
+
+
 @pytest.mark.parametrize("option", ["--qd", "--qdd"])
 def test_dynamics_errors_name_the_option_given(capsys, option) -> None:
     """A wrong --qd/--qdd is named as such (the error said --q, which was right)."""

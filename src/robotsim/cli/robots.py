@@ -241,9 +241,13 @@ def fk_cmd(
         )
     T = model.fk(q, name)
     if as_json:
-        echo_json({"robot": model.name, "link": name, "q": q, "T": T, "outside_limits": bad})
+        echo_json({"robot": model.name, "link": name, "q": q, "T": T, "outside_limits": bad,
+                   "relative_to": model.root, "floating_base": model.floating})  # fmt: skip
         return
-    click.echo(f"{model.name} {name} at q = {np.array2string(q, precision=6)}")
+    click.echo(f"{model.name} {name} at q (rad, m) = {np.array2string(q, precision=6)}")
+    if model.floating:
+        click.echo(f"  floating base: the pose is relative to the root {model.root!r} "
+                   "(held at the world origin)")  # fmt: skip
     click.echo(np.array2string(T, precision=6, suppress_small=True))
 
 
