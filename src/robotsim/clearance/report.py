@@ -28,6 +28,7 @@ from robotsim.clearance.trajectory import Trajectory
 
 __all__ = [
     "PLOT_FULL",
+    "arrow_tail",
     "end_paths",
     "plot_distance_curves",
     "plot_paths",
@@ -310,6 +311,19 @@ def end_paths(
     return out
 
 
+def arrow_tail(p: np.ndarray, length: float) -> int:
+    """Index in path ``p`` ``(n, 3)`` where the direction arrow starts: the last point
+    at least ``length`` (m, along the path) before its end, or the start of a shorter
+    path. Counting samples instead drew no visible arrow: a quintic move barely moves
+    in its last samples."""
+    step = np.linalg.norm(np.diff(p, axis=0), axis=1)
+    if len(p) < 2:
+        return 0
+    from_end = np.concatenate([np.cumsum(step[::-1])[::-1], [0.0]])  # length to the end
+    far = np.nonzero(from_end >= length)[0]
+    return int(far[-1]) if len(far) else 0
+
+
 def plot_paths(
     scene: Scene, trajectories: Mapping[str, Trajectory], times: np.ndarray, path: str | Path
 ) -> Path:
@@ -324,10 +338,15 @@ def plot_paths(
     ax = fig.add_subplot(projection="3d")
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ends = end_paths(scene, trajectories, times)
+    # arrows a tenth of the drawing's size (of a path, if shorter): seen at any scale
+    pts = np.concatenate(
+        [*ends.values(), *(scene.robot(n).T_world_base[None, :3, 3] for n in ends)]
+    )
+    arrow = 0.1 * float(np.max(np.ptp(pts, axis=0))) if len(pts) else 0.0
     for k, (name, p) in enumerate(ends.items()):
         c = colors[k % len(colors)]
         ax.plot(p[:, 0], p[:, 1], p[:, 2], color=c, lw=2.0, label=f"robot {name}")
-        tail = max(0, len(p) - max(2, len(p) // 12))
+        tail = arrow_tail(p, arrow)
         ax.quiver(*p[tail], *(p[-1] - p[tail]), color=c, arrow_length_ratio=0.5, lw=2.0)
         ax.text(*p[0], f" {name}", color=c, fontsize=12, weight="bold")
         base = scene.robot(name).T_world_base[:3, 3]
