@@ -95,6 +95,26 @@ def test_make_walk_regenerates_the_stored_walk(capsys, tmp_path: Path) -> None:
     assert load_program(out) == load_program(WALK)
 
 
+def test_make_walk_errors_name_its_own_options(capsys, tmp_path: Path) -> None:
+    """make-walk's reach error suggested --step-length, an option only gait had (now
+    both take it), printed the target as raw floats, and did not say that its defaults
+    are humanoid17's: for another robot it points at gait, which sizes the walk."""
+    from tests.paths import FIXTURES
+
+    out = tmp_path / "walk.yaml"
+    code, _, _ = run(capsys, "motion", "make-walk", out, "--step-length", "0.03")
+    assert code == 0 and load_program(out).motions
+    code, _, err = run(capsys, "motion", "make-walk", out, "--height", "0.5")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "left_sole cannot reach (0, 0.028, 0) m (IK misses by 0.53 m) with the body 0.5 m" in err
+    assert "try a smaller --step-length or a --height the legs reach" in err
+    assert "motion gait" not in err  # humanoid17 is the robot the defaults fit
+    humanoid = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+    code, _, err = run(capsys, "motion", "make-walk", out, "--robot", humanoid)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"'robotsim motion gait --robot {humanoid} --step-length L --out FILE'" in err
+
+
 def test_bad_files_are_one_line_errors(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     shutil.copy(WALK, bad)

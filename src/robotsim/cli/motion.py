@@ -247,7 +247,15 @@ def download_cmd(port: str, out_file: str, timeout: float, retries: int, baud: i
 @click.argument("out_file", type=click.Path(dir_okay=False))
 @click.option("--robot", default="humanoid17", show_default=True)
 @click.option("--cycles", type=int, default=4, show_default=True, help="Right+left step pairs.")
-@click.option("--step", "step_length", type=float, default=0.045, show_default=True, help="m")
+@click.option(
+    "--step-length",
+    "--step",
+    "step_length",
+    type=float,
+    default=0.045,
+    show_default=True,
+    help="m",
+)
 @click.option("--clearance", type=float, default=0.012, show_default=True, help="m")
 @click.option(
     "--height",
@@ -261,6 +269,7 @@ def make_walk_cmd(
     out_file: str, robot: str, cycles: int, step_length: float, clearance: float, body_height: float
 ) -> None:
     """Generate a static walk (leg IK keyframes) like the shipped walk_forward."""
+    from robotsim.errors import KinematicsError
     from robotsim.model import load_robot
     from robotsim.motion.gait import WalkParams, static_walk
     from robotsim.motion.schema import save_program
@@ -268,7 +277,17 @@ def make_walk_cmd(
     params = WalkParams(
         step_length=step_length, clearance=clearance, body_height=body_height, cycles=cycles
     )
-    save_program(static_walk(load_robot(robot), params), out_file)
+    try:
+        program = static_walk(load_robot(robot), params)
+    except KinematicsError as exc:
+        if robot == "humanoid17":
+            raise
+        # the defaults are humanoid17's (0.24 m body height): gait sizes them to the robot
+        raise KinematicsError(
+            f"{exc} (the defaults fit humanoid17; 'robotsim motion gait --robot {robot} "
+            "--step-length L --out FILE' sizes the walk to this robot)"
+        ) from None
+    save_program(program, out_file)
     click.echo(f"wrote {out_file}")
 
 

@@ -98,9 +98,11 @@ class _Solver:
                     q1, resid = leg_ik(m, frame, inv_T(T_wb) @ T_ws, _bent(m, q, cols), cols)
                 q = q1
                 if resid > 1e-9:
+                    where = ", ".join(f"{v:.4g}" for v in xyz)
                     raise KinematicsError(
-                        f"walk keyframe {spec.name!r}: {frame} cannot reach {xyz} "
-                        f"(residual {resid:.2g}); try a smaller --step-length or --height"
+                        f"walk keyframe {spec.name!r}: {frame} cannot reach ({where}) m "
+                        f"(IK misses by {resid:.2g} m) with the body {p.body_height:g} m "
+                        "above the floor; try a smaller --step-length or a --height the legs reach"
                     )
             com = com_world(m, T_wb @ m.fk_all(q))
             err = np.asarray(spec.com) - com[:2]
