@@ -43,10 +43,12 @@ def test_inspect_table(capsys) -> None:
 
 def test_inspect_velocity_limits_are_per_second(capsys, monkeypatch) -> None:
     """The vel column is a speed: deg/s for revolute joints, m/s for prismatic ones
-    (it printed "124.6 deg" and "0.2 m", the units of a position)."""
-    monkeypatch.setenv("COLUMNS", "200")  # one table line per joint
+    (it printed "124.6 deg" and "0.2 m", the units of a position). Into a pipe the
+    table keeps its width: one line per joint, no name cut ("panda_jo…" at 80 columns)."""
+    monkeypatch.setenv("COLUMNS", "80")
     code, out, _ = run(capsys, "inspect", str(PANDA))
-    assert code == 0
+    assert code == 0 and "…" not in out
+    assert "│ panda_finger_joint2    │ prismatic │ panda_hand -> panda_rightfinger │" in out
     rows = {line.split()[1]: line for line in out.splitlines() if "panda_" in line}
     assert "124.6 deg/s" in rows["panda_joint1"]  # URDF velocity="2.1750" rad/s
     assert "0.2 m/s" in rows["panda_finger_joint1"]  # velocity="0.2" m/s

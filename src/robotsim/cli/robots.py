@@ -143,6 +143,10 @@ def inspect_cmd(target: str, as_json: bool) -> None:
     from rich.table import Table
 
     con = Console()
+    if not con.is_terminal:
+        # a pipe or a file: rich would lay the table out in 80 columns and cut names
+        # ("panda_jo…"); the table's own width instead (it does not expand)
+        con = Console(width=1_000)
     con.print(f"[bold]{model.name}[/bold] ({model.kind}), {model.nq} DoF, "
               f"{len(model.links)} links, root {model.root!r}"
               + (", floating base" if model.floating else ""))  # fmt: skip
