@@ -86,6 +86,10 @@ def test_thumbnails_are_rendered_and_recorded(capsys, tmp_path: Path) -> None:
     thumbs = [tmp_path / k.thumbnail for k in prog.motions[0].keyframes]
     assert all(p.is_file() and p.read_bytes()[:4] == b"\x89PNG" for p in thumbs)
     assert thumbs[0].read_bytes() != thumbs[1].read_bytes()
+    # --out, as every other motion command names its folder (it was --out-dir only)
+    code, out, _ = run(capsys, "motion", "thumbnails", f, "--out", tmp_path / "t", "--no-update")
+    assert code == 0 and f"2 thumbnails in {tmp_path / 't'}" in out
+    assert len(list((tmp_path / "t").glob("*.png"))) == 2
 
 
 def test_make_walk_regenerates_the_stored_walk(capsys, tmp_path: Path) -> None:

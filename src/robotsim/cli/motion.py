@@ -181,6 +181,8 @@ def check_cmd(
 @click.option("--robot", help="Robot (library name or file); default: the file's robot.")
 @click.option(
     "--out-dir",
+    "--out",
+    "out_dir",
     type=click.Path(file_okay=False),
     help="Where the PNGs go (default: FILE's folder / <stem>_thumbs; ./<stem>_thumbs "
     "for a shipped motion, whose file is not updated).",
