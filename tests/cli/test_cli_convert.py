@@ -57,7 +57,7 @@ def test_convert_to_urdf_says_what_urdf_cannot_hold(tmp_path: Path, capsys) -> N
     out = tmp_path / "humanoid.urdf"
     assert main(["convert", str(src), "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("note: URDF has no place for armature of 21 joint(s)")
+    assert err.startswith("note: the URDF file has no place for armature of 21 joint(s)")
     assert main(["convert", str(src), "--out", str(out), "--json"]) == 0
     lost = json.loads(capsys.readouterr().out)["not_written"]
     assert [x.split(" (")[0] for x in lost] == [
@@ -72,3 +72,23 @@ def test_convert_to_urdf_says_what_urdf_cannot_hold(tmp_path: Path, capsys) -> N
     assert main(["convert", str(panda), "--out", str(tmp_path / "p.urdf"), "--json"]) == 0
     res = capsys.readouterr()
     assert json.loads(res.out)["not_written"] == [] and res.err == ""
+
+
+def test_convert_to_mjcf_says_a_floating_robots_poses_are_left_out(tmp_path: Path, capsys) -> None:
+    """MJCF keyframes of a floating robot need a base pose its named poses do not have:
+    the humanoid's four keyframes are not written, and convert says so; a fixed-base
+    robot's poses become keyframes and nothing is said."""
+    import mujoco
+
+    src = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+    out = tmp_path / "humanoid.xml"
+    assert main(["convert", str(src), "--out", str(out), "--json"]) == 0
+    res = capsys.readouterr()
+    assert json.loads(res.out)["not_written"] == [
+        "4 named pose(s) (squat, stand_on_left_leg, prone, ...): a floating robot's poses "
+        "have no base pose for MuJoCo keyframes"
+    ]
+    assert mujoco.MjModel.from_xml_path(str(out)).nkey == 0  # indeed not written
+    assert main(["convert", "puma560", "--out", str(tmp_path / "p.xml")]) == 0
+    res = capsys.readouterr()
+    assert res.err == "" and mujoco.MjModel.from_xml_path(str(tmp_path / "p.xml")).nkey > 0

@@ -26,7 +26,8 @@ def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
 
     URDF has no place for named poses, joint armature and springs, capsules or
     ellipsoids (written as cylinder + spheres / a sphere); a URDF conversion lists what
-    it left out (stderr; "not_written" in --json). See docs/file_formats.md.
+    it left out (stderr; "not_written" in --json), as does an MJCF one (a floating
+    robot's named poses). See docs/file_formats.md.
     """
     from robotsim.errors import InputError
     from robotsim.model import load_robot
@@ -48,8 +49,10 @@ def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
         omitted = urdf_omissions(model)
     else:
         from robotsim.model.mjcf import save_mjcf
+        from robotsim.model.mjcf_export import mjcf_omissions
 
         path = save_mjcf(model, out)
+        omitted = mjcf_omissions(model)
     info = {"robot": model.name, "format": fmt, "out": str(path), "links": len(model.links),
             "dof": model.nq, "not_written": list(omitted)}  # fmt: skip
     if as_json:
@@ -58,7 +61,8 @@ def convert_cmd(robot: str, fmt: str | None, out: Path, as_json: bool) -> None:
         click.echo(f"wrote {path} ({fmt}: {model.name}, {len(model.links)} links, "
                    f"{model.nq} DoF)")  # fmt: skip
     if omitted:
-        click.echo(f"note: URDF has no place for {'; '.join(omitted)}", err=True)
+        label = "URDF" if fmt == "urdf" else "MJCF"
+        click.echo(f"note: the {label} file has no place for {'; '.join(omitted)}", err=True)
 
 
 def register(group: click.Group) -> None:

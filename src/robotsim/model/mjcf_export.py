@@ -89,9 +89,21 @@ from robotsim.spatial import R_to_quat
 if TYPE_CHECKING:
     import mujoco
 
-__all__ = ["save_mjcf", "to_mjcf_string", "to_mjspec"]
+__all__ = ["mjcf_omissions", "save_mjcf", "to_mjcf_string", "to_mjspec"]
 
 GROUP_BOTH, GROUP_VISUAL, GROUP_COLLISION = 0, 2, 3
+
+
+def mjcf_omissions(model: RobotModel) -> tuple[str, ...]:
+    """What an MJCF file of ``model`` will not hold, one phrase each (empty when nothing
+    is lost): a floating robot's named poses (a keyframe's qpos starts with the free
+    joint's base pose, which the poses do not have). ``robotsim convert`` prints them."""
+    if model.floating and model.poses and model.nq > 0:
+        names = list(model.poses)
+        some = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        return (f"{len(names)} named pose(s) ({some}): a floating robot's poses have no base "
+                "pose for MuJoCo keyframes",)  # fmt: skip
+    return ()
 
 
 def _mujoco_reads(path: Path) -> bool:
