@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,16 @@ def test_fit_model_on_a_mesh_robot_says_which_fits_to_use(tmp_path: Path) -> Non
     msg = str(info.value)
     assert "robots[0].volumes.fit: panda: link 'panda_link1' collision shape is a Mesh" in msg
     assert msg.endswith("fit a volume to it instead: fit: capsule, ellipsoid, sphere or box")
+
+
+def test_cli_text_gives_collision_intervals_in_seconds(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The intervals are times: the text says so ("[1.3198, 2.3569]" had no unit)."""
+    out = tmp_path / "out"
+    assert main(["clearance", str(SCENARIO), "--out", str(out), "--dt", "0.05"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ab = next(x for x in lines if x.startswith("A-B: "))
+    assert re.search(r"; collisions: t = \d+\.\d{4} \.\. \d+\.\d{4} s$", ab), ab
+    assert next(x for x in lines if x.startswith("A-C: ")).endswith("; collisions: none")
 
 
 def test_cli_writes_outputs_and_prints_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -71,9 +71,10 @@ def clearance_cmd(
         echo_json(summary.to_json())
     else:
         for name, p in summary.pairs.items():
-            iv = ", ".join(f"[{a:.4f}, {b:.4f}]" for a, b in p.collision_intervals) or "none"
+            iv = ", ".join(f"t = {a:.4f} .. {b:.4f} s" for a, b in p.collision_intervals)
             click.echo(
-                f"{name}: min {p.min_distance:.4f} m at t = {p.t_min:.4f} s; collisions: {iv}"
+                f"{name}: min {p.min_distance:.4f} m at t = {p.t_min:.4f} s; "
+                f"collisions: {iv or 'none'}"
             )
             for pair, (d, _) in (p.link_minima or {}).items():
                 click.echo(f"  {pair}: min {d:.4f} m (sampled)")
