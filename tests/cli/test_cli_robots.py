@@ -117,6 +117,14 @@ def test_fk_says_a_floating_pose_is_relative_to_the_root(capsys) -> None:
     assert np.array(res["T"])[2, 3] < -1.0  # the foot hangs > 1 m below the torso
     code, out, _ = run(capsys, "fk", "puma560", "--json")
     assert json.loads(out)["floating_base"] is False
+    # ik's target is in the same frame, and says so
+    argv = ("ik", str(HUMANOID_XML), "--target", "0.3,0.2,0.1", "--link", "hand_left")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out.startswith(
+        "Humanoid hand_left to (0.3, 0.2, 0.1) (relative to the root 'torso': floating base): "
+    )
+    code, out, _ = run(capsys, *argv, "--json")
+    assert json.loads(out)["relative_to"] == "torso"
 
 
 @pytest.mark.parametrize("option", ["--qd", "--qdd"])

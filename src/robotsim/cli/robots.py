@@ -296,6 +296,8 @@ def ik_cmd(
     out = {
         "robot": model.name,
         "link": frame,
+        "relative_to": model.root,
+        "floating_base": model.floating,
         "success": bool(res.success),
         "q": res.q,
         "q_deg": shown,
@@ -311,6 +313,8 @@ def ik_cmd(
         miss = f"{res.position_error:.3g} m"
         if len(tgt) > 3:
             miss += f" and {np.rad2deg(res.orientation_error):.3g} deg"
+        if model.floating:
+            where += f" (relative to the root {model.root!r}: floating base)"
         if res.success:
             click.echo(f"{where}: solved in {res.iterations} iterations (error {miss})")
         else:
