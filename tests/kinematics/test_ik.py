@@ -56,3 +56,28 @@ def test_bad_target(puma) -> None:
         puma.ik([1.0, 2.0])
     with pytest.raises(InputError, match="NaN"):
         puma.ik([np.nan, 0, 0])
+
+
+def test_restarts_leave_joints_off_the_path_alone() -> None:
+    """A Panda grasp pose (hand pointing down) needs restarts from the zero pose; the
+    restarts drew every joint at random, so the fingers, which do not move the grasp
+    frame, came back at 25.9 mm instead of the 30 mm they started at. The humanoid's
+    legs likewise stay put while its left hand is placed."""
+    from tests.paths import FIXTURES
+
+    panda = robotsim.load_robot(FIXTURES / "urdf" / "franka_panda" / "panda.urdf")
+    q0 = np.zeros(8)
+    q0[7] = 0.03
+    res = panda.ik([0.5, 0.1, 0.4, 0.0, 1.0, 0.0, 0.0], q0=q0)
+    assert res.success and res.iterations > 100  # beyond the first attempt's 100
+    assert res.q[7] == 0.03
+    T = panda.fk(res.q)
+    assert np.allclose(T[:3, 3], [0.5, 0.1, 0.4], atol=1e-9)
+    assert np.allclose(T[:3, :3], np.diag([1.0, -1.0, -1.0]), atol=1e-9)
+    hum = robotsim.load_robot(FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml")
+    q0 = hum.pose("squat")
+    res = hum.ik([0.1, 0.45, 0.2], link="hand_left", q0=q0, max_iter=5)  # forces restarts
+    arm = [hum.joint_index(n) for n in ("shoulder1_left", "shoulder2_left", "elbow_left")]
+    others = np.setdiff1d(np.arange(hum.nq), arm)  # the hand hangs off the torso, the root
+    assert res.iterations > 5
+    assert np.array_equal(res.q[others], q0[others])

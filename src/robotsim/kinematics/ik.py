@@ -4,7 +4,8 @@ Each iteration solves ``dq = J^T (J J^T + lambda^2 I)^-1 e`` for the pose error 
 (position in m, orientation as a world rotation vector in rad), limits the step, and
 clamps ``q`` into the joint limits. The damping grows when a step does not reduce the
 error (Levenberg-Marquardt style) and shrinks when it does. Samples that have not
-converged after ``max_iter`` restart from seeded random configurations. Nothing is
+converged after ``max_iter`` restart from seeded random configurations of the joints
+that move the frame (the others, such as a gripper's fingers, keep their start). Nothing is
 raised on non-convergence: the result says ``success`` and the residual.
 """
 
@@ -97,7 +98,8 @@ def solve_ik(
         position_only: ignore orientation (default: True for 3-vector targets).
         tol: position (m) and orientation (rad) tolerance for success.
         max_iter: iterations per attempt; ``restarts`` further attempts from seeded
-            random configurations for samples that did not converge.
+            random configurations for samples that did not converge (only the joints
+            on the frame's path are drawn; the others keep ``q0``).
         max_step: largest joint step per iteration (rad or m, infinity norm).
     """
     T_target, pos_only_default = parse_target(target)
@@ -113,6 +115,8 @@ def solve_ik(
         q_start = q_start.reshape(N, nq).copy()
     q_start = np.clip(q_start, lo, hi)
     rng = np.random.default_rng(seed)
+    moving = np.zeros(nq, dtype=bool)
+    moving[model.tree.chain(link).qi] = True  # the q columns on the frame's path
     rlo = np.where(np.isfinite(lo), lo, -np.pi)
     rhi = np.where(np.isfinite(hi), hi, np.pi)
 
@@ -124,7 +128,10 @@ def solve_ik(
     for attempt in range(restarts + 1):
         if todo.size == 0:
             break
-        q = q_start[todo] if attempt == 0 else rng.uniform(rlo, rhi, size=(todo.size, nq))
+        if attempt == 0:
+            q = q_start[todo]
+        else:  # joints that do not move the frame (a gripper's fingers) keep their start
+            q = np.where(moving, rng.uniform(rlo, rhi, size=(todo.size, nq)), q_start[todo])
         t = tgt[todo]
         lam2 = np.full(todo.size, 1e-4)
         T, J = model.tree.jacobian_world(q, link)
