@@ -115,7 +115,7 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path: Path) -> None
     assert rows[1]["path_length"] == "" and float(rows[2]["path_length"]) > 0
 
 
-def test_a_metric_missing_from_the_summary_fails_the_run_naming_it(tmp_path: Path) -> None:
+def test_a_metric_missing_from_the_summary_fails_the_run_naming_it(tmp_path: Path, capsys) -> None:
     f = write_sweep(
         tmp_path,
         "metric",
@@ -123,7 +123,11 @@ def test_a_metric_missing_from_the_summary_fails_the_run_naming_it(tmp_path: Pat
         metrics={"bad": "robots.PD.no_such_key"},
     )
     out = tmp_path / "out"
-    assert main(["sweep", str(f), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    # every run failed: exit 1 with the first error (a sweep file mistake, most likely)
+    assert main(["sweep", str(f), "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: all 1 runs failed; the first: ")
+    assert "metrics.bad: no 'robots.PD.no_such_key'" in err and "results.csv" in err
     [row] = _rows(out)
     assert row["status"] == "failed"
     assert "metrics.bad: no 'robots.PD.no_such_key'" in row["error"]

@@ -131,6 +131,24 @@ def run_cmd(
             err=True,
         )
         raise click.exceptions.Exit(130)
+    if outcome.failed and not outcome.ok:
+        _all_failed(out_dir, outcome.failed)
+
+
+def _all_failed(out_dir: Path, failed: int) -> None:
+    """Every run that ran failed: almost always the sweep file, not the points. Say the
+    first error and exit 1 (the rows are kept, as for any failed run)."""
+    from robotsim.sweep.results import read_rows
+
+    errors = [str(r.get("error") or "") for r in read_rows(out_dir).values()
+              if r.get("status") == "failed"]  # fmt: skip
+    first = next((e for e in errors if e), "(no error recorded)").strip().splitlines()
+    click.echo(
+        f"error: all {failed} runs failed; the first: {first[-1] if first else ''} "
+        f"(each run's error is in {out_dir / 'results.csv'})",
+        err=True,
+    )
+    raise click.exceptions.Exit(1)
 
 
 @sweep_group.command("report")
