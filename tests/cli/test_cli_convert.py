@@ -92,3 +92,28 @@ def test_convert_to_mjcf_says_a_floating_robots_poses_are_left_out(tmp_path: Pat
     assert main(["convert", "puma560", "--out", str(tmp_path / "p.xml")]) == 0
     res = capsys.readouterr()
     assert res.err == "" and mujoco.MjModel.from_xml_path(str(tmp_path / "p.xml")).nkey > 0
+
+
+def test_convert_keeps_a_floating_robots_start_pose(tmp_path: Path, capsys) -> None:
+    """MuJoCo's humanoid starts with its torso 1.282 m up; the exported MJCF keeps that
+    (it was written at the origin, the robot 1.28 m into the floor), and loading the
+    export gives the same start pose back. A scene placing the robot is not affected."""
+    import mujoco
+
+    from robotsim.model.mjcf import to_mjspec
+
+    src = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
+    out = tmp_path / "humanoid.xml"
+    assert main(["convert", str(src), "--out", str(out)]) == 0
+    capsys.readouterr()
+    ours, theirs = mujoco.MjModel.from_xml_path(str(out)), mujoco.MjModel.from_xml_path(str(src))
+    d_ours, d_theirs = mujoco.MjData(ours), mujoco.MjData(theirs)
+    mujoco.mj_forward(ours, d_ours)
+    mujoco.mj_forward(theirs, d_theirs)
+    np.testing.assert_allclose(d_ours.xpos[1], d_theirs.xpos[1], atol=1e-12)
+    np.testing.assert_allclose(d_ours.xpos[1], [0, 0, 1.282], atol=1e-12)
+    model = load_robot(str(src))
+    np.testing.assert_allclose(load_robot(str(out)).metadata["T_world_root"],
+                               model.metadata["T_world_root"], atol=1e-12)  # fmt: skip
+    spec = to_mjspec(model)
+    assert np.allclose(spec.compile().body_pos[1], 0.0)  # placed by the scene, not here

@@ -68,6 +68,9 @@ What is written:
 - named poses -> keyframes ``<prefix><pose>`` in files (qpos of this robot alone; only
   when the model is not floating); not in :func:`to_mjspec`, whose spec is meant to be
   attached into a world whose keyframes must cover every robot.
+- a floating robot read from a file with a start pose (``metadata["T_world_root"]``,
+  e.g. MuJoCo's humanoid at 1.28 m) keeps it as its root body's pose in files (not in
+  :func:`to_mjspec`: a scene places its robots itself).
 """
 
 from __future__ import annotations
@@ -372,6 +375,9 @@ class _MjcfWriter:
         else:
             rb = ET.SubElement(self.world, "body", name=names[root_link.name])
         if m.floating:
+            start = m.metadata.get("T_world_root")
+            if self.keyframes and start is not None:  # a file of its own: where it started
+                _set_pose(rb, np.asarray(start, dtype=np.float64))
             ET.SubElement(rb, "freejoint", name=p + "floating_base")
         bodies[root_link.name] = rb
         equality: list[ET.Element] = []
