@@ -32,6 +32,9 @@ def test_list_and_show_json(store_dir: Path, capsys: pytest.CaptureFixture[str])
     assert main(["runs", "list", "--db", str(store_dir), "--json"]) == 0
     runs = json.loads(capsys.readouterr().out)["runs"]
     assert [r["status"] for r in runs] == ["completed"] and runs[0]["seed"] == 7
+    assert main(["runs", "list", "--db", str(store_dir)]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split()
+    assert header == ["id", "status", "started", "(UTC)", "wall", "s", "scenario"]
     assert main(["runs", "show", "last", "--db", str(store_dir / "runs.sqlite"), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["signals"] == {"P": ["x", "y"], "PD": ["x"]}

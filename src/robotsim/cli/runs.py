@@ -69,7 +69,7 @@ def list_cmd(db: str | None, limit: int | None, sweep_id: str | None, as_json: b
     if not infos:
         click.echo("no runs")
         return
-    click.echo(f"{'id':>5}  {'status':<11}  {'started (UTC)':<19}  {'dur/s':>8}  scenario")
+    click.echo(f"{'id':>5}  {'status':<11}  {'started (UTC)':<19}  {'wall s':>8}  scenario")
     for i in infos:
         dur = "-" if i.ended_at is None else f"{i.ended_at - i.started_at:.1f}"
         click.echo(
