@@ -33,6 +33,7 @@ times a 33-bit part would stop being exact) take ``math.sin``/``math.cos`` inste
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 from llvmlite import ir
@@ -297,9 +298,10 @@ def _scratch(typingctx):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-# One configuration: q (nq,) any strides, out (4, 4), the packed chain by address. An
-# explicit signature so the compiled entry point can be called without type dispatch;
-# the chain as an address, not an array, saves converting a third array per call.
+# One configuration: q (nq,) any strides, out (4, 4), the packed chain by address. One
+# signature, compiled on first use (:data:`CHAIN_FK_ONE`), so the compiled entry point
+# can be called without type dispatch; the chain as an address, not an array, saves
+# converting a third array per call.
 # ``_nrt=False`` (here and on lowest_z): the kernel allocates nothing (the chain is read
 # through the pointer, not a carray), and without numba's reference-counted runtime the
 # entry point takes an array without wrapping it in a new memory-info record each call.
@@ -307,7 +309,7 @@ _F8 = types.float64
 CHAIN_FK_ONE_SIG = (types.Array(_F8, 1, "A"), types.Array(_F8, 2, "C"), types.intp)
 
 
-@njit(CHAIN_FK_ONE_SIG, cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def chain_fk_one(q, out, prog_address):  # type: ignore[no-untyped-def]
     """Pose ``out (4, 4)`` of a chain's end frame for one configuration ``q (nq,)``.
 
@@ -358,12 +360,26 @@ def chain_fk_one(q, out, prog_address):  # type: ignore[no-untyped-def]
     _store(out, t)
 
 
+_COMPILE_LOCK = threading.Lock()
+
+
 def entry_point(dispatcher, signature):  # type: ignore[no-untyped-def]
     """The compiled function of ``dispatcher`` for ``signature``, callable without
     numba's per-call type dispatch (the caller guarantees the argument types), or
-    the dispatcher itself if this numba does not expose it."""
+    the dispatcher itself if this numba does not expose it.
+
+    Compiles ``signature`` (or loads it from numba's cache) on the first request and
+    then stops the dispatcher compiling any other, as ``@njit(signature)`` would, but
+    not at import: a command that never runs a kernel never waits for its compiler
+    (a cold ``anchored_run`` and ``anchored_fk_at`` took 5-8 s, in every command that
+    imported this module)."""
+    sig = tuple(signature)
+    with _COMPILE_LOCK:
+        if sig not in dispatcher.overloads:
+            dispatcher.compile(sig)
+            dispatcher.disable_compile()
     try:
-        return dispatcher.overloads[tuple(signature)].entry_point
+        return dispatcher.overloads[sig].entry_point
     except (AttributeError, KeyError):
         return dispatcher
 
@@ -523,7 +539,7 @@ def _anchored_root(q, P, S, L, anchor):  # type: ignore[no-untyped-def]
         _store16(S[root_row], _mul(_load16(S[root_row + 2]), _inv(T_root_anchor)))
 
 
-@njit(ANCHORED_FK_AT_SIG, cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[no-untyped-def]
     """:func:`anchored_fk` on packed arrays given by address (one array to convert
     per call instead of thirteen); the same operations in the same order.
@@ -538,8 +554,6 @@ def anchored_fk_at(q, tree_address, state_address, L, anchor):  # type: ignore[n
     S = carray(_f8_ptr(state_address), (2 * L + 3, 16))
     _anchored(q, P, S, L, anchor)
 
-
-ANCHORED_FK_AT = entry_point(anchored_fk_at, ANCHORED_FK_AT_SIG)
 
 LOWEST_Z_SIG = (_A3, _I1, _A3, _I1, _A1)
 
@@ -556,7 +570,7 @@ def _lowest(w0, w1, w2, w3, pts, count):  # type: ignore[no-untyped-def]
     return best
 
 
-@njit(LOWEST_Z_SIG, cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def lowest_z(world, links, points, counts, out):  # type: ignore[no-untyped-def]
     """Lowest world height of each of ``F`` point sets fixed to links.
 
@@ -569,14 +583,12 @@ def lowest_z(world, links, points, counts, out):  # type: ignore[no-untyped-def]
         out[f] = _lowest(W[2, 0], W[2, 1], W[2, 2], W[2, 3], points[f], counts[f])
 
 
-LOWEST_Z = entry_point(lowest_z, LOWEST_Z_SIG)
-
 _A2 = types.Array(_F8, 2, "C")
 ANCHORED_RUN_SIG = (_A2, types.intp, types.intp, types.intp, types.intp, _I8, _I8, _I1, _A3,
                     _I1, _I8, _F8, _A3, _A2)  # fmt: skip
 
 
-@njit(ANCHORED_RUN_SIG, cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def anchored_run(qs, start, stop, tree_address, state_address, L, anchor, links, points,
                  counts, hold, sink_tol, root_out, heights_out):  # type: ignore[no-untyped-def]  # fmt: skip
     """Move an anchored state through ``qs[start:stop]`` (samples ``(N, nq)``) until a
@@ -618,4 +630,21 @@ def anchored_run(qs, start, stop, tree_address, state_address, L, anchor, links,
     return stop
 
 
-ANCHORED_RUN = entry_point(anchored_run, ANCHORED_RUN_SIG)
+# The kernels with one signature, as compiled entry points (see :func:`entry_point`):
+# module attributes made on first use (PEP 562), then plain globals.
+_ENTRY_POINTS = {
+    "CHAIN_FK_ONE": (chain_fk_one, CHAIN_FK_ONE_SIG),
+    "ANCHORED_FK_AT": (anchored_fk_at, ANCHORED_FK_AT_SIG),
+    "LOWEST_Z": (lowest_z, LOWEST_Z_SIG),
+    "ANCHORED_RUN": (anchored_run, ANCHORED_RUN_SIG),
+}
+
+
+def __getattr__(name: str):  # type: ignore[no-untyped-def]
+    try:
+        dispatcher, signature = _ENTRY_POINTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    fn = entry_point(dispatcher, signature)
+    globals()[name] = fn
+    return fn

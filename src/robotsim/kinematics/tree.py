@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Chain", "KinematicTree"]
 
-_FK_ONE = kernels.entry_point(kernels.chain_fk_one, kernels.CHAIN_FK_ONE_SIG)
 _F8 = np.dtype(np.float64)
 _ndarray = np.ndarray
 _empty = np.empty
@@ -206,7 +205,7 @@ class KinematicTree:
         if q.__class__ is _ndarray and q.shape == self._shape1 and q.dtype is _F8:
             ch = self._chains.get(name) or self.chain(name)
             out = _empty((4, 4))
-            _FK_ONE(q, out, ch.address)
+            kernels.CHAIN_FK_ONE(q, out, ch.address)
             return out
         q2, batch = self._q2(q)
         prog = self.chain(name).prog
@@ -228,7 +227,7 @@ class KinematicTree:
         default_address = default.address
         shape1 = self._shape1
         general = self.fk
-        fk_one = _FK_ONE
+        fk_one = kernels.CHAIN_FK_ONE
         ndarray, f8, empty = _ndarray, _F8, _empty
 
         # the parameter is named as RobotModel.fk names it: callers pass link=...

@@ -42,8 +42,8 @@ from typing import Literal
 import numpy as np
 
 from robotsim.errors import InputError
+from robotsim.kinematics import kernels
 from robotsim.kinematics.floating import AnchoredState
-from robotsim.kinematics.kernels import ANCHORED_RUN, LOWEST_Z
 from robotsim.model.robot import RobotModel
 from robotsim.motion.profile import SoleSpec
 from robotsim.spatial import inv_T
@@ -162,7 +162,7 @@ class SupportTracker:
     def _heights(self) -> np.ndarray:
         """Lowest corner height (m) of every sole in the current state ``(F,)``."""
         out = np.empty(len(self._counts))
-        LOWEST_Z(self.state.link_poses(), self._links, self._points, self._counts, out)
+        kernels.LOWEST_Z(self.state.link_poses(), self._links, self._points, self._counts, out)
         return out
 
     def advance(
@@ -193,9 +193,9 @@ class SupportTracker:
             raise InputError("SupportTracker.advance: root_out and heights_out must be writable")
         st = self.state
         tree_address, address, L, anchor = st.kernel_args
-        j = ANCHORED_RUN(qs, start, stop, tree_address, address, L, anchor, self._links,
-                         self._points, self._counts, self.support, self.settings.sink_tol,
-                         root_out, heights_out)  # fmt: skip
+        j = kernels.ANCHORED_RUN(qs, start, stop, tree_address, address, L, anchor,
+                                 self._links, self._points, self._counts, self.support,
+                                 self.settings.sink_tol, root_out, heights_out)  # fmt: skip
         q_last = qs[j - 1] if j > start else st.q
         if j < stop:  # the kernel went on to sample j: back to the last one kept
             st.set_q(q_last)
