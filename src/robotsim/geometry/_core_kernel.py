@@ -179,7 +179,10 @@ def capsule_search(sa, Ra, ca, sE, RE, cE, vd, vn, grid, cs, dirs, best, best_n,
         u0, u1, u2 = Ra[i, 0, 0], Ra[i, 1, 0], Ra[i, 2, 0]
         w0, w1, w2 = Ra[i, 0, 1], Ra[i, 1, 1], Ra[i, 2, 1]
         k, _ = _arc_scan(LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, cs)
-        fa, t = _arc_refine(LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, grid, k, False)
+        # np.bool_: a constant would compile _arc_refine once per value (Literal[bool])
+        fa, t = _arc_refine(
+            LE, u0, u1, u2, w0, w1, w2, 0.0, 0.0, r0, r1, r2, grid, k, np.bool_(False)
+        )
         fa += rho
         if fa < b:
             c, s = math.cos(t), math.sin(t)
@@ -223,6 +226,23 @@ def _box_cone(R, i, n0, n1, n2):  # type: ignore[no-untyped-def]
     return k
 
 
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
+def _argsort12(f, order):  # type: ignore[no-untyped-def]
+    """``order[:] = np.argsort(f)`` for the twelve arc values: the same order as numba's
+    ``argsort``, which sorts fewer than 16 values by this insertion sort (stable, NaN
+    last), without compiling its quicksort (a second in a cold first run)."""
+    for q in range(12):
+        v = f[q]
+        j = q
+        while j > 0:
+            w = f[order[j - 1]]
+            if not (v < w or (math.isnan(w) and not math.isnan(v))):
+                break
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = q
+
+
 @njit(cache=True, error_model="numpy", nogil=True)
 def box_search(
     sb, Rb, cb, sE, RE, cE, vd, vn, signs, arcs, grid, cs, dirs, best, best_n, start, vi
@@ -239,6 +259,7 @@ def box_search(
     kq = np.empty(12, dtype=np.int64)
     fq = np.empty(12)
     lower = np.empty(12)
+    order = np.empty(12, dtype=np.int64)
     step = grid[1] - grid[0]
     for i in range(sb.shape[0]):
         _fill_LE(RE, sE, i, LE)
@@ -276,13 +297,14 @@ def box_search(
         fa = np.inf
         ta = 0.0
         qa = 0
-        for q in np.argsort(fq):
+        _argsort12(fq, order)
+        for q in order:
             if lower[q] > fa:
                 continue
             j, k = int(arcs[q, 0]), int(arcs[q, 1])
             f, t = _arc_refine(
                 LE, U[q, 0], U[q, 1], U[q, 2], W[q, 0], W[q, 1], W[q, 2],
-                sb[i, j], sb[i, k], r0, r1, r2, grid, kq[q], True,
+                sb[i, j], sb[i, k], r0, r1, r2, grid, kq[q], np.bool_(True),
             )  # fmt: skip
             if f < fa or (f == fa and q < qa):  # ties: the first arc, as in order
                 fa, ta, qa = f, t, q

@@ -42,7 +42,7 @@ from robotsim.geometry._sphere_frame import FASTMATH as _FM
 from robotsim.geometry._sphere_frame import matT as _matT
 from robotsim.geometry._sphere_frame import tangents as _tangents
 
-__all__ = ["ellipsoid_pairs"]
+__all__ = ["ellipsoid_pairs", "kernel_input"]
 
 # numba caches these kernels keyed on this file's time stamp alone, but they compile in
 # _ellipsoid_bound.py and _sphere_frame.py too: their SHA-1 is recorded here, and
@@ -57,6 +57,19 @@ _FLAT = 20.0
 # at most 1e-6 of f (a shallow overlap, f ~ 1e-9 m, is left to every start)
 _BOUND_MARGIN = 1e-10
 _BOUND_MARGIN_REL = 1e-6
+
+
+def kernel_input(x: np.ndarray) -> np.ndarray:
+    """``x`` as :func:`ellipsoid_pairs` is compiled for: a read-only, C-contiguous
+    float64 view (a copy only when ``x`` is not C-contiguous float64). numba compiles a
+    kernel again for each new combination of writable and read-only arrays (they are
+    different types to it: the pairs kernel once had five specialisations); every
+    caller passes the six inputs through this, so it is compiled once."""
+    a = np.ascontiguousarray(x, dtype=np.float64)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
 
 
 @njit(cache=True, inline="always", fastmath=_FM)
@@ -334,8 +347,9 @@ def _fill_S(L, S):  # type: ignore[no-untyped-def]
 def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal, all_starts=False):  # type: ignore[no-untyped-def]
     """Signed distance of ``N`` ellipsoid pairs (see the module docstring).
 
-    Inputs ``(N,3)``, ``(N,3,3)``, ``(N,3)`` per side; outputs ``dist (N,)``,
-    ``pA, pB, normal (N,3)`` filled in place. Returns the number of overlapping pairs.
+    Inputs ``(N,3)``, ``(N,3,3)``, ``(N,3)`` per side (each through
+    :func:`kernel_input`); outputs ``dist (N,)``, ``pA, pB, normal (N,3)`` (C-contiguous
+    float64, writable) filled in place. Returns the number of overlapping pairs.
     ``all_starts``: run every Newton start of an overlapping pair even once the depth
     bound (:mod:`._ellipsoid_bound`) proves the minimum found global (the reference
     the tests compare the early stop against).
@@ -378,7 +392,11 @@ def ellipsoid_pairs(cA, RA, radA, cB, RB, radB, dist, pA, pB, normal, all_starts
             if sep and _F(LA, LB, r0, r1, r2, n0, n1, n2) < 0.0:
                 found = True
         if found:
-            n0, n1, n2, f, _ = _newton(LA, LB, r0, r1, r2, n0, n1, n2, scale, np.inf, found0, 0)
+            # np.int64(0), not 0: a constant would compile _newton a second time, for
+            # the type Literal[int](0) (_overlap and core_ellipsoid pass an int64)
+            n0, n1, n2, f, _ = _newton(
+                LA, LB, r0, r1, r2, n0, n1, n2, scale, np.inf, found0, np.int64(0)
+            )
         else:
             noverlap += 1
             n0, n1, n2, f = _overlap(
@@ -509,7 +527,7 @@ def _overlap(
     used[:] = False
     best_f = np.inf
     b0, b1, b2 = 1.0, 0.0, 0.0
-    nfound = 0
+    nfound = np.int64(0)  # not 0: typed Literal[int](0) at first, which compiles _newton for it
     runs = _RUNS
     if max(radA[i, 0], radA[i, 1], radA[i, 2]) > _FLAT * min(radA[i, 0], radA[i, 1], radA[i, 2]):
         runs = _RUNS_FLAT

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from robotsim.geometry._core_kernel import DELTA, box_search, capsule_search, finish_pairs
-from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs
+from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs, kernel_input
 from robotsim.geometry.sphere_points import fibonacci_sphere
 
 __all__ = ["box_ellipsoid", "capsule_ellipsoid"]
@@ -69,12 +69,12 @@ def _vertices(verts: np.ndarray, sE, RE, cE):  # type: ignore[no-untyped-def]
     M = N * V
     d, pa, pb, nrm = np.empty(M), np.empty((M, 3)), np.empty((M, 3)), np.empty((M, 3))
     ellipsoid_pairs(
-        _c(verts.reshape(M, 3)),
-        np.tile(np.eye(3), (M, 1, 1)),
-        np.full((M, 3), DELTA),
-        _c(np.repeat(cE, V, axis=0)),
-        _c(np.repeat(RE, V, axis=0)),
-        _c(np.repeat(sE, V, axis=0)),
+        kernel_input(verts.reshape(M, 3)),
+        kernel_input(np.tile(np.eye(3), (M, 1, 1))),
+        kernel_input(np.full((M, 3), DELTA)),
+        kernel_input(np.repeat(cE, V, axis=0)),
+        kernel_input(np.repeat(RE, V, axis=0)),
+        kernel_input(np.repeat(sE, V, axis=0)),
         d,
         pa,
         pb,

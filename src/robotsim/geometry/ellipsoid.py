@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
-from robotsim.geometry._ellipsoid_kernel import ellipsoid_pairs
+from robotsim.geometry._ellipsoid_kernel import ellipsoid_pairs, kernel_input
 from robotsim.kinematics.threads import run_rows
 
 __all__ = ["EllipsoidDistance", "ellipsoid_distance", "prepare_ellipsoids"]
@@ -118,7 +118,7 @@ def ellipsoid_distance(
     n = int(np.prod(batch, dtype=np.int64))
 
     def flat(a: np.ndarray, tail: tuple[int, ...]) -> np.ndarray:
-        return np.ascontiguousarray(np.broadcast_to(a, (*batch, *tail)).reshape(n, *tail))
+        return kernel_input(np.broadcast_to(a, (*batch, *tail)).reshape(n, *tail))
 
     dist = np.empty(n)
     pA = np.empty((n, 3))

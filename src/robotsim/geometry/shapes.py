@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
 from robotsim.geometry import support as sp
-from robotsim.geometry._ellipsoid_kernel import ellipsoid_pairs
+from robotsim.geometry._ellipsoid_kernel import ellipsoid_pairs, kernel_input
 from robotsim.geometry.core_ellipsoid import box_ellipsoid, capsule_ellipsoid
 from robotsim.geometry.segments import point_box, point_segment, segment_segment
 from robotsim.model.geometry import Box, Capsule, Ellipsoid, Sphere
@@ -135,7 +135,7 @@ def packed_distance(
 def _ellipsoids(sa, Ra, ca, sb, Rb, cb):  # type: ignore[no-untyped-def]
     n = len(sa)
     out = np.empty(n), np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3))
-    c = np.ascontiguousarray
+    c = kernel_input
     ellipsoid_pairs(c(ca), c(Ra), c(sa), c(cb), c(Rb), c(sb), *out)
     return out
 
