@@ -101,7 +101,10 @@ def _wolfe_atwood(
                     for a in range(p):
                         for b in range(p):
                             V[a, b] += u[i] * Q[i, a] * Q[i, b]
-            Vinv[:, :] = np.linalg.inv(V)
+            inv = np.linalg.inv(V)
+            for a in range(p):  # element by element: an array assignment compiles its
+                for b in range(p):  # shape check's error message (2 s in a cold run)
+                    Vinv[a, b] = inv[a, b]
             for i in range(n):
                 s = 0.0
                 for a in range(p):
