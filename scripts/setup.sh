@@ -52,7 +52,7 @@ fi
 warm_stamp=.venv/.warm-stamp
 mapfile -t kernels < <(grep -rl --include='*.py' 'cache=True' src/robotsim)
 if [ ! -f "$warm_stamp" ] || [ -n "$(find "${kernels[@]}" -newer "$warm_stamp" | head -1)" ]; then
-  echo "setup: compiling the numerical kernels once (robotsim warm; about a minute on a new machine)"
+  echo "setup: compiling the numerical kernels once (robotsim warm; about half a minute on a new machine)"
   if .venv/bin/python -m robotsim warm --quiet; then
     touch "$warm_stamp"
   else

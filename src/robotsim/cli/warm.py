@@ -3,7 +3,7 @@
 robotsim's kernels (kinematics, ellipsoid and shape distances, the minimum-volume
 ellipsoid fit, obstacle avoidance) are compiled by numba the first time they run and
 cached next to their modules. Without a warm cache the first ``robotsim clearance``
-takes about half a minute and the first ``fk`` several seconds; afterwards they start
+takes 15-20 s and the first ``fk`` about two seconds; afterwards they start
 at full speed. ``warm`` runs small versions of the shipped workloads in separate
 processes, so the compiled code is exactly what those commands use, and writes nothing
 but the cache (outputs go to a temporary folder). ``scripts/setup.sh`` runs it after
