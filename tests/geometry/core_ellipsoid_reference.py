@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs
+from robotsim.geometry._ellipsoid_kernel import _newton, ellipsoid_pairs, kernel_input
 from robotsim.geometry.sphere_points import fibonacci_sphere
 
 _DELTA = 1e-3  # m, radius given to a vertex before calling the kernel (added back)
@@ -24,8 +24,9 @@ def _point_ellipsoid(v, sE, RE, cE):  # type: ignore[no-untyped-def]
     n = len(v)
     d, pa, pb, nrm = np.empty(n), np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3))
     R0 = np.broadcast_to(np.eye(3), (n, 3, 3))
-    c = np.ascontiguousarray
-    ellipsoid_pairs(c(v), c(R0), np.full((n, 3), _DELTA), c(cE), c(RE), c(sE), d, pa, pb, nrm)
+    # the kernel as core_ellipsoid calls it (read-only inputs): the same compiled copy
+    c = kernel_input
+    ellipsoid_pairs(c(v), c(R0), c(np.full((n, 3), _DELTA)), c(cE), c(RE), c(sE), d, pa, pb, nrm)
     return d + _DELTA, nrm
 
 
