@@ -109,5 +109,9 @@ def test_volumes_given_in_the_model_are_used_unchanged() -> None:
     model = b.build()
     (vol,) = model_link_volumes(model, "base")
     assert vol.shape == Ellipsoid((0.1, 0.2, 0.3)) and vol.T_link_volume[2, 3] == 0.5
-    with pytest.raises(InputError, match="use 'fit'"):
+    with pytest.raises(
+        InputError,
+        match=r"is a Mesh \(fit: model takes spheres, capsules, boxes and ellipsoids as they "
+        r"are\); fit a volume to it instead: fit: capsule, ellipsoid, sphere or box",
+    ):
         model_link_volumes(model, "arm")
