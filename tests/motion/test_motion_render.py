@@ -46,3 +46,38 @@ def test_side_view_frames_a_robot_whose_root_is_its_torso(tmp_path: Path) -> Non
     root_z = res.T_world_root[ticks, 2, 3]
     old_half_height = 0.9 * np.tan(np.radians(SIDE_VIEW_FOVY_DEG) / 2)
     assert np.all(root_z - z.min(axis=1) > old_half_height)
+
+
+def test_a_renderer_made_in_one_live_thread_renders_and_closes_in_others() -> None:
+    """The studio renders thumbnails from whichever callback thread asks: a renderer's
+    GL context is not left current in the thread that used it (with EGL, another live
+    thread then failed with EGL_BAD_ACCESS)."""
+    import threading
+
+    from robotsim import load_robot
+    from robotsim.motion.render import PoseRenderer
+
+    model = load_robot("puma560")
+    made, leave = threading.Event(), threading.Event()
+    box: dict[str, object] = {}
+
+    def owner() -> None:  # makes and uses the renderer, then stays alive
+        box["r"] = PoseRenderer(model, 48, 48)
+        box["a"] = box["r"].render(model.zero(), np.eye(4))  # type: ignore[attr-defined]
+        made.set()
+        leave.wait(30)
+
+    th = threading.Thread(target=owner)
+    th.start()
+    try:
+        assert made.wait(60)
+        r = box["r"]
+        assert isinstance(r, PoseRenderer)
+        if not r.backend.startswith("mujoco"):
+            return  # no GL here: the matplotlib fallback has no context to share
+        img = r.render(model.zero(), np.eye(4))
+        assert img.shape == (48, 48, 3) and np.array_equal(img, box["a"])
+        r.close()
+    finally:
+        leave.set()
+        th.join(30)

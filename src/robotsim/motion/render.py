@@ -10,6 +10,8 @@ of the same pose, so a motion made from the command line always has pictures.
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +41,14 @@ class PoseRenderer:
         self.model = model
         self.width, self.height = int(width), int(height)
         self._r: Any = None
+        self._lock = threading.Lock()  # one thread at a time holds the GL context
         self.backend = "mujoco"
         try:
             self._build()
         except Exception as exc:  # no GL context (headless without EGL/OSMesa)
             self.backend = f"matplotlib ({type(exc).__name__}: {exc})"
+        else:
+            _release_gl(self._r)
 
     def _build(self) -> None:
         import mujoco
@@ -94,9 +99,23 @@ class PoseRenderer:
         target: np.ndarray | None = None,
         distance: float | None = None,
     ) -> np.ndarray:
-        """An RGB image ``(H, W, 3)`` uint8 of one pose."""
-        if self._r is None:
-            return _stick_image(self.model, q, T_world_root, self.width, self.height)
+        """An RGB image ``(H, W, 3)`` uint8 of one pose (any thread; one at a time)."""
+        with self._lock:
+            if self._r is None:
+                return _stick_image(self.model, q, T_world_root, self.width, self.height)
+            try:
+                return self._render(q, T_world_root, view, target, distance)
+            finally:
+                _release_gl(self._r)
+
+    def _render(
+        self,
+        q: np.ndarray,
+        T_world_root: np.ndarray,
+        view: str,
+        target: np.ndarray | None,
+        distance: float | None,
+    ) -> np.ndarray:
         mujoco = self._mujoco
         d = self.data
         d.qpos[self._qadr] = q
@@ -117,8 +136,26 @@ class PoseRenderer:
         return self._r.render().copy()
 
     def close(self) -> None:
-        if self._r is not None:
-            self._r.close()
+        with self._lock:
+            if self._r is not None:
+                self._r.close()
+                self._r = None
+
+
+def _release_gl(renderer: Any) -> None:
+    """Leave no GL context current in this thread after using ``renderer``.
+
+    MuJoCo's renderer makes its context current and leaves it so; an EGL context current
+    in one live thread cannot be made current in another (``EGL_BAD_ACCESS``), and the
+    studio renders thumbnails from whichever callback thread asks. Other backends keep
+    their own rules and are left alone."""
+    ctx = getattr(renderer, "_gl_context", None)
+    egl = sys.modules.get("mujoco.egl")
+    if ctx is None or egl is None or not isinstance(ctx, egl.GLContext):
+        return
+    if egl.EGL_DISPLAY is not None:
+        E = egl.EGL
+        E.eglMakeCurrent(egl.EGL_DISPLAY, E.EGL_NO_SURFACE, E.EGL_NO_SURFACE, E.EGL_NO_CONTEXT)
 
 
 def _stick_image(model: RobotModel, q: np.ndarray, T: np.ndarray, w: int, h: int) -> np.ndarray:
