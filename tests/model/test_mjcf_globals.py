@@ -12,6 +12,7 @@ from pathlib import Path
 
 import mujoco
 import pytest
+from tests.mujoco_verdict import mujoco_accepts
 
 from robotsim.cli import main
 from robotsim.errors import ModelFileError
@@ -49,16 +50,6 @@ def _write(tmp_path: Path, sections: str, name: str = "robot.xml") -> Path:
     path = tmp_path / name
     path.write_text(f"<mujoco>{sections}{BODY}</mujoco>")
     return path
-
-
-def _mujoco_accepts(path: Path) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            mujoco.MjSpec.from_file(str(path)).compile()
-    except ValueError:
-        return False
-    return True
 
 
 def _wrap(spath: str, attrs: str) -> str:
@@ -119,7 +110,7 @@ def _samples(rule: object) -> list[str]:
     return []
 
 
-def test_every_value_the_reader_accepts_mujoco_accepts(tmp_path: Path) -> None:
+def test_every_value_the_reader_acceptsmujoco_accepts(tmp_path: Path) -> None:
     """Each attribute alone, with each keyword or a number in its range: where the
     reader reads it, MuJoCo compiles it too; where it refuses, MuJoCo refuses."""
     read = 0
@@ -130,9 +121,9 @@ def test_every_value_the_reader_accepts_mujoco_accepts(tmp_path: Path) -> None:
                 try:
                     model = load_mjcf(path)
                 except ModelFileError:
-                    assert not _mujoco_accepts(path), (spath, attr, value)
+                    assert not mujoco_accepts(path), (spath, attr, value)
                     continue
-                assert _mujoco_accepts(path), (spath, attr, value)
+                assert mujoco_accepts(path), (spath, attr, value)
                 read += model.metadata["reader"] == "robotsim"
     assert read > 150
 
@@ -141,7 +132,7 @@ def test_a_rich_file_reads_without_mujoco(tmp_path: Path) -> None:
     path = tmp_path / "rich.xml"
     path.write_text(RICH)
     assert load_mjcf(path).metadata["reader"] == "robotsim"
-    assert _mujoco_accepts(path)
+    assert mujoco_accepts(path)
 
 
 REFUSED = {
@@ -170,7 +161,7 @@ def test_what_mujoco_refuses_is_refused_with_a_one_line_error(
     sections: str, tmp_path: Path
 ) -> None:
     path = _write(tmp_path, sections)
-    assert not _mujoco_accepts(path)
+    assert not mujoco_accepts(path)
     with pytest.raises(
         ModelFileError, match=re.escape(str(path)) + ": " + REFUSED[sections]
     ) as err:
@@ -197,7 +188,7 @@ LEFT_TO_MUJOCO = {
 @pytest.mark.parametrize("sections", LEFT_TO_MUJOCO)
 def test_doubtful_numbers_get_mujocos_verdict(sections: str, tmp_path: Path) -> None:
     path = _write(tmp_path, sections)
-    assert _mujoco_accepts(path) == LEFT_TO_MUJOCO[sections]
+    assert mujoco_accepts(path) == LEFT_TO_MUJOCO[sections]
     if LEFT_TO_MUJOCO[sections]:
         assert load_mjcf(path).link_names
     else:
@@ -254,7 +245,7 @@ def test_mutated_sections_get_mujocos_decision(tmp_path: Path) -> None:
     for i in range(800):
         path = tmp_path / f"m{i}.xml"
         path.write_text(_mutate(rng, RICH))
-        theirs = _mujoco_accepts(path)
+        theirs = mujoco_accepts(path)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -9,9 +9,9 @@ import struct
 import warnings
 from pathlib import Path
 
-import mujoco
 import numpy as np
 import pytest
+from tests.mujoco_verdict import mujoco_accepts
 
 from robotsim.cli import main
 from robotsim.errors import ModelFileError
@@ -81,22 +81,12 @@ def _model(tmp_path: Path, name: str, data: bytes | str | None, scale: str = "1 
     return path
 
 
-def _mujoco_accepts(path: Path) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            mujoco.MjSpec.from_file(str(path)).compile()
-    except ValueError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("name", MESHES)
 def test_a_bad_mesh_is_refused_at_load_naming_the_file_mesh_and_path(
     name: str, tmp_path: Path
 ) -> None:
     path = _model(tmp_path, name, MESHES[name])
-    assert not _mujoco_accepts(path)
+    assert not mujoco_accepts(path)
     mesh = tmp_path / "meshes" / name
     with pytest.raises(ModelFileError) as err:
         load_mjcf(path)
@@ -109,7 +99,7 @@ def test_a_bad_mesh_is_refused_at_load_naming_the_file_mesh_and_path(
 def test_a_degenerate_mesh_gets_mujocos_verdict(name: str, tmp_path: Path) -> None:
     scale = "1e-6 1e-6 1e-6" if name.startswith("tiny_scale") else "1 1 1"
     path = _model(tmp_path, name, LEFT_TO_MUJOCO[name], scale)
-    assert not _mujoco_accepts(path)
+    assert not mujoco_accepts(path)
     with pytest.raises(ModelFileError, match=r"robot\.xml: MuJoCo cannot load it: .*shell"):
         load_mjcf(path)
 
@@ -117,7 +107,7 @@ def test_a_degenerate_mesh_gets_mujocos_verdict(name: str, tmp_path: Path) -> No
 @pytest.mark.parametrize("name", GOOD)
 def test_a_good_mesh_reads_without_mujoco(name: str, tmp_path: Path) -> None:
     path = _model(tmp_path, name, GOOD[name])
-    assert _mujoco_accepts(path)
+    assert mujoco_accepts(path)
     model = load_mjcf(path)
     assert model.metadata["reader"] == "robotsim"
     (shape,) = model.link("b").visuals
@@ -160,7 +150,7 @@ def test_real_robots_meshes_are_opened_and_a_missing_one_is_named(
     name, first = m.groups()
     gone = first[:-4] + "_gone" + first[-4:]
     path.write_text(text.replace(f'file="{first}"', f'file="{gone}"', 1))
-    assert not _mujoco_accepts(path)
+    assert not mujoco_accepts(path)
     with pytest.raises(ModelFileError) as err:
         load_mjcf(path)
     assert str(err.value) == f"{path}: <mesh name={name!r}>: mesh file {gone!r}: no such file"
@@ -183,7 +173,7 @@ def test_mutated_mesh_files_get_mujocos_decision(tmp_path: Path) -> None:
             sub = tmp_path / f"{i}_{name}"
             sub.mkdir()
             path = _model(sub, name, byte_mutation(rng, GOOD[name]))
-            theirs = _mujoco_accepts(path)
+            theirs = mujoco_accepts(path)
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
