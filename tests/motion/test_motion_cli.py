@@ -99,6 +99,24 @@ def test_make_walk_regenerates_the_stored_walk(capsys, tmp_path: Path) -> None:
     assert load_program(out) == load_program(WALK)
 
 
+def test_generated_walks_take_a_name(capsys, tmp_path: Path) -> None:
+    """make-walk and gait called every program walk_forward; --name names it (checked
+    like a program name in a file)."""
+    out = tmp_path / "walk.yaml"
+    code, _, _ = run(capsys, "motion", "make-walk", out, "--name", "short walk")
+    assert code == 0 and load_program(out).name == "short walk"
+    assert load_program(out).motions == load_program(WALK).motions
+    gait = ["motion", "gait", "--robot", "humanoid17", "--step-length", "0.03", "--steps", "4"]
+    code, out_text, _ = run(capsys, *gait, "--out", tmp_path / "g.yaml", "--name", "g1", "--json")
+    assert code == 0 and load_program(tmp_path / "g.yaml").name == "g1"
+    assert '"name": "g1"' in out_text
+    code, _, err = run(capsys, *gait, "--out", tmp_path / "h.yaml", "--name", "a/b")
+    assert code == 2 and not (tmp_path / "h.yaml").exists()
+    assert err.strip() == (
+        "error: --name 'a/b': a program name is 1 to 64 letters, digits, '_', '.', '-' or spaces"
+    )
+
+
 def test_make_walk_errors_name_its_own_options(capsys, tmp_path: Path) -> None:
     """make-walk's reach error suggested --step-length, an option only gait had (now
     both take it), printed the target as raw floats, and did not say that its defaults

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -267,8 +268,15 @@ def download_cmd(port: str, out_file: str, timeout: float, retries: int, baud: i
     show_default=True,
     help="Body height above the floor (m).",
 )
+@click.option("--name", default="walk_forward", show_default=True, help="The program's name.")
 def make_walk_cmd(
-    out_file: str, robot: str, cycles: int, step_length: float, clearance: float, body_height: float
+    out_file: str,
+    robot: str,
+    cycles: int,
+    step_length: float,
+    clearance: float,
+    body_height: float,
+    name: str,
 ) -> None:
     """Generate a static walk (leg IK keyframes) like the shipped walk_forward."""
     from robotsim.errors import KinematicsError
@@ -289,8 +297,24 @@ def make_walk_cmd(
             f"{exc} (the defaults fit humanoid17; 'robotsim motion gait --robot {robot} "
             "--step-length L --out FILE' sizes the walk to this robot)"
         ) from None
-    save_program(program, out_file)
+    save_program(_named(program, name), out_file)
     click.echo(f"wrote {out_file}")
+
+
+def _named(program: Any, name: str) -> Any:
+    """``program`` called ``name``, checked as a program name (``--name``)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from robotsim.errors import InputError
+    from robotsim.motion.schema import Name
+
+    try:
+        TypeAdapter(Name).validate_python(name)
+    except ValidationError:
+        raise InputError(
+            f"--name {name!r}: a program name is 1 to 64 letters, digits, '_', '.', '-' or spaces"
+        ) from None
+    return program.model_copy(update={"name": name})
 
 
 @motion_group.command("gait")
@@ -312,6 +336,7 @@ def make_walk_cmd(
     "90% if the legs cannot reach that).",
 )
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), required=True)
+@click.option("--name", default="walk_forward", show_default=True, help="The program's name.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def gait_cmd(
     robot: str,
@@ -320,6 +345,7 @@ def gait_cmd(
     clearance: float | None,
     body_height: float | None,
     out_file: str,
+    name: str,
     as_json: bool,
 ) -> None:
     """Generate a statically stable walk for any biped (legs and soles from its profile,
@@ -332,8 +358,9 @@ def gait_cmd(
         load_robot(robot), steps, step_length, clearance, body_height
     )
     program = program.model_copy(update={"robot": robot})  # the file as given
-    save_program(program, out_file)
-    info = {"out": out_file, "robot": robot, "steps": steps, "step_length_m": step_length,
+    save_program(_named(program, name), out_file)
+    info = {"out": out_file, "name": name, "robot": robot, "steps": steps,
+            "step_length_m": step_length,
             "clearance_m": params.clearance, "body_height_m": params.body_height,
             "com_inset_m": params.com_inset, "half_width_m": params.half_width,
             "soles": list(soles)}  # fmt: skip
