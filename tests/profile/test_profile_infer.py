@@ -220,7 +220,9 @@ def test_cli_profile_json(capsys) -> None:
     assert d["kind"] == "humanoid" and len(d["legs"]) == 2 and len(d["feet"]) == 2
     assert d["mass"] == pytest.approx(40.84, abs=0.01)
     assert main(["profile", "omni3"]) == 0
-    assert "drive omni" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "drive omni" in out and "m (root link frame, zero pose)" in out.splitlines()[0]
+    assert all(ln.endswith("m (base link frame)") for ln in out.splitlines() if "wheel " in ln)
     assert main(["profile", "nowhere/robot.urdf"]) == 2
     assert "no such file" in capsys.readouterr().err
 

@@ -34,7 +34,8 @@ def profile_cmd(robot: str, profile_file: Path | None, as_json: bool) -> None:
         echo_json(prof.to_dict())
         return
     click.echo(f"{prof.robot}: {prof.kind.value}, base {prof.base_link!r}, "
-               f"mass {prof.mass:.4g} kg, CoM {_xyz(prof.com)} m")  # fmt: skip
+               f"mass {prof.mass:.4g} kg, CoM {_xyz(prof.com)} m "
+               "(root link frame, zero pose)")  # fmt: skip
     for lg in prof.legs:
         click.echo(f"  leg {lg.name}: {', '.join(lg.joints)} -> foot {lg.foot}")
     for f in prof.feet:
@@ -49,7 +50,7 @@ def profile_cmd(robot: str, profile_file: Path | None, as_json: bool) -> None:
         click.echo(f"  gripper {g.name}: {len(g.fingers)} fingers, tips {tips}")
     for w in prof.wheels:
         click.echo(f"  wheel {w.joint}: radius {w.radius:.4g} m, axle {_xyz(w.axis)}, "
-                   f"contact {_xyz(w.position)}")  # fmt: skip
+                   f"ground contact {_xyz(w.position)} m (base link frame)")  # fmt: skip
     if prof.drive is not None:
         click.echo(f"  drive {prof.drive.type}: wheels {', '.join(prof.drive.wheels)}")
         for w, row in zip(prof.drive.wheels, prof.drive.matrix):

@@ -100,8 +100,9 @@ class Arm:
 
 @dataclass(frozen=True)
 class Wheel:
-    """A driven wheel: its joint, radius (m), axle ``axis`` and centre ``position`` in the
-    base link frame at the zero pose."""
+    """A driven wheel: its joint, radius (m), axle ``axis`` and ground contact point
+    ``position`` (the centre minus one radius along world z) in the base link frame at
+    the zero pose."""
 
     joint: str
     radius: float
