@@ -17,3 +17,13 @@ def mujoco_accepts(path: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def robotsim_reader(path: Path) -> str:
+    """Which reader ``load_mjcf`` used for ``path`` (``metadata["reader"]``), its warnings
+    silenced; a refusal raises as ``load_mjcf`` does."""
+    from robotsim.model.mjcf import load_mjcf
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return str(load_mjcf(path).metadata["reader"])

@@ -6,12 +6,11 @@ verdict."""
 from __future__ import annotations
 
 import struct
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.mujoco_verdict import mujoco_accepts
+from tests.mujoco_verdict import mujoco_accepts, robotsim_reader
 
 from robotsim.cli import main
 from robotsim.errors import ModelFileError
@@ -175,9 +174,7 @@ def test_mutated_mesh_files_get_mujocos_decision(tmp_path: Path) -> None:
             path = _model(sub, name, byte_mutation(rng, GOOD[name]))
             theirs = mujoco_accepts(path)
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    reader = load_mjcf(path).metadata["reader"]
+                reader = robotsim_reader(path)
             except ModelFileError as exc:
                 assert not theirs, (name, i)
                 assert "'shell'" in str(exc) or "MuJoCo cannot load it" in str(exc), str(exc)
