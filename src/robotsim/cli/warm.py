@@ -22,6 +22,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,38 +83,29 @@ def _run(task: Task, out: Path) -> WarmResult:
 def warm(
     lanes: tuple[tuple[Task, ...], ...] = LANES,
     parallel: int | None = None,
-    report: object = None,
+    report: Callable[[WarmResult], None] | None = None,
 ) -> list[WarmResult]:
     """Run every lane's workloads (in order within a lane; ``parallel`` lanes at a time,
     default the machine's cores, at most the number of lanes). ``report(result)`` is
     called as each workload ends. Returns the results in lane order."""
-    cores = os.cpu_count() or 1
-    width = max(1, min(len(lanes), parallel or cores))
-    results: dict[tuple[int, int], WarmResult] = {}
-    lock = threading.Lock()
+    width = max(1, min(len(lanes), parallel or os.cpu_count() or 1))
+    lock = threading.Lock()  # one report at a time
+
     with tempfile.TemporaryDirectory(prefix="robotsim-warm-") as tmp:
         out = Path(tmp)
-        todo = list(range(len(lanes)))
 
-        def worker() -> None:
-            while True:
-                with lock:
-                    if not todo:
-                        return
-                    lane = todo.pop(0)
-                for k, task in enumerate(lanes[lane]):
-                    res = _run(task, out)
+        def lane(tasks: tuple[Task, ...]) -> list[WarmResult]:
+            done = []
+            for task in tasks:
+                done.append(_run(task, out))
+                if report is not None:
                     with lock:
-                        results[(lane, k)] = res
-                        if callable(report):
-                            report(res)
+                        report(done[-1])
+            return done
 
-        threads = [threading.Thread(target=worker, daemon=True) for _ in range(width)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-    return [results[key] for key in sorted(results)]
+        with ThreadPoolExecutor(max_workers=width) as pool:
+            per_lane = list(pool.map(lane, lanes))
+    return [res for results in per_lane for res in results]
 
 
 @click.command("warm")
