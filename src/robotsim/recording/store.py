@@ -10,7 +10,6 @@ exists, is marked ``interrupted``.
 from __future__ import annotations
 
 import enum
-import json
 import os
 import socket
 import time
@@ -24,6 +23,7 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Engine
 
 from robotsim.errors import RobotsimError, UnknownNameError
+from robotsim.jsonable import read_json
 from robotsim.recording import schema
 from robotsim.recording.engine import open_engine
 
@@ -281,7 +281,10 @@ class RunStore:
             q = q.where(e.c.type == type)
         with self.engine.connect() as conn:
             rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
-        return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
+        return [
+            {"t": t, "type": ty, "robot": rb, "data": read_json(d, "run store: event data")}
+            for t, ty, rb, d in rows
+        ]
 
     def time_span(self, run: int | str) -> tuple[float | None, float | None]:
         """First and last signal time of a run (None, None without signals)."""
@@ -298,9 +301,9 @@ def _info(m: Any) -> RunInfo:
     return RunInfo(
         id=int(m["id"]),
         scenario=m["scenario"],
-        parameters=json.loads(m["parameters"] or "{}"),
+        parameters=read_json(m["parameters"] or "{}", "run store: run parameters"),
         seed=m["seed"],
-        versions=json.loads(m["versions"] or "{}"),
+        versions=read_json(m["versions"] or "{}", "run store: run versions"),
         started_at=float(m["started_at"]),
         ended_at=None if m["ended_at"] is None else float(m["ended_at"]),
         status=RunStatus(m["status"]),
