@@ -333,7 +333,14 @@ class RunStore:
                 ).all()
             )
         return [
-            SensorInfo(int(ch), str(rb), str(n), str(ty), int(counts.get(ch, 0)), json.loads(m))
+            SensorInfo(
+                int(ch),
+                str(rb),
+                str(n),
+                str(ty),
+                int(counts.get(ch, 0)),
+                read_json(m, "run store: sensor meta"),
+            )
             for ch, rb, n, ty, m in rows
         ]
 
