@@ -14,6 +14,12 @@ Layout (documented in ``docs/recording.md``):
 - ``run_tags``: ``(run_id, key) -> value`` labels such as ``sweep = pid_gains-...``
   (``runs list --sweep ID``). A separate table, so stores made before it gain it on
   open without touching ``runs``.
+- ``run_scenes`` (schema version 2): ``run_id -> (version, scene)``, the run's 3D scene
+  as JSON text (:mod:`robotsim.recording.scene`): what an exact replay needs besides
+  the signals. Stores made before it gain it on open; their runs have no scene.
+
+:data:`SCHEMA_VERSION` is written into every run's ``versions`` (``store_schema``): a
+run without it was written by version 1.
 """
 
 from __future__ import annotations
@@ -39,12 +45,13 @@ __all__ = [
     "ensure_schema",
     "events",
     "metadata",
+    "run_scenes",
     "run_tags",
     "runs",
     "signals",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -105,6 +112,14 @@ run_tags = Table(
     Column("value", String(255), nullable=False),
 )
 Index("run_tags_value", run_tags.c.key, run_tags.c.value)
+
+run_scenes = Table(
+    "run_scenes",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("scene", Text, nullable=False),
+)
 
 _VIEW = (
     "signals_named AS SELECT s.run_id AS run_id, c.robot AS robot, s.t AS t, "
