@@ -28,6 +28,7 @@ from robotsim.mobile.load import RobotSetup, load_mobile
 from robotsim.mobile.poselog import PoseLog
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
+from robotsim.mobile.sensing import rig_of
 from robotsim.mobile.sizing import check_run_budget, check_run_disk
 from robotsim.physics import World
 from robotsim.recording.scene import PhysicsPoseSampler, physics_scene_doc, pose_names, write_scene
@@ -68,6 +69,7 @@ class MobileRun:
         self.seed = sc.seed if seed is None else int(seed)
         self.scene = build_mobile(sc, robots, obstacles, source)
         self.world = World(self.scene, seed=self.seed)
+        self.sensors = rig_of(self.world, sc, robots, source, recorder)
         self.bases = [MobileBase(self.world, rb.name) for rb in robots]
         self.controllers = [
             make_controller(sc, rb, obstacles, b.holonomic) for rb, b in zip(robots, self.bases)
@@ -163,7 +165,10 @@ class MobileRun:
         if record and rec is not None:
             self.pose_sampler.record(rec, t)
         self.poses.add(t, row)
-        self.world.step(self.steps_per_tick)
+        if self.sensors is None:
+            self.world.step(self.steps_per_tick)
+        else:  # the same steps, the sensors sampled at their rates in between
+            self.sensors.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
 

@@ -17,6 +17,13 @@ Layout (documented in ``docs/recording.md``):
 - ``run_scenes`` (schema version 2): ``run_id -> (version, scene)``, the run's 3D scene
   as JSON text (:mod:`robotsim.recording.scene`): what an exact replay needs besides
   the signals. Stores made before it gain it on open; their runs have no scene.
+- ``sensor_channels``: one row per recorded sensor of a run: ``(run_id, channel)`` ->
+  ``(robot, name, type, meta)``, ``meta`` JSON text: the fields of a reading (name,
+  dtype, shape), the codec and the sensor's own description (rays' angles, camera
+  intrinsics...).
+- ``sensor_frames``: ``(run_id, channel, t, data)``: one row per reading, ``data`` the
+  reading's fields as one binary blob (``robotsim.recording.frames``): a 360-ray scan
+  is one row, not 360.
 
 :data:`SCHEMA_VERSION` is written into every run's ``versions`` (``store_schema``): a
 run without it was written by version 1.
@@ -30,6 +37,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -48,6 +56,8 @@ __all__ = [
     "run_scenes",
     "run_tags",
     "runs",
+    "sensor_channels",
+    "sensor_frames",
     "signals",
 ]
 
@@ -120,6 +130,27 @@ run_scenes = Table(
     Column("version", Integer, nullable=False),
     Column("scene", Text, nullable=False),
 )
+
+sensor_channels = Table(
+    "sensor_channels",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("channel", Integer, primary_key=True),
+    Column("robot", String(255), nullable=False),
+    Column("name", String(255), nullable=False),
+    Column("type", String(32), nullable=False),
+    Column("meta", Text, nullable=False, default="{}"),
+)
+
+sensor_frames = Table(
+    "sensor_frames",
+    metadata,
+    Column("run_id", Integer, nullable=False),
+    Column("channel", Integer, nullable=False),
+    Column("t", Float, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+)
+Index("sensor_frames_run", sensor_frames.c.run_id, sensor_frames.c.channel)
 
 _VIEW = (
     "signals_named AS SELECT s.run_id AS run_id, c.robot AS robot, s.t AS t, "
