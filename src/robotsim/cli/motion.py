@@ -48,7 +48,9 @@ def _method_options(f):  # type: ignore[no-untyped-def]
     f = click.option(
         "--min-tick",
         "min_tick",
-        help="Timer floor of fixed_points, e.g. 30ms (the paper's interpolation cost).",
+        help="Timer floor, e.g. 30ms (the paper's interpolation cost): no tick is "
+        "shorter (fixed_points stretches short ticks; fixed_tick ticks at the floor "
+        "when --tick is below it).",
     )(f)
     return f
 

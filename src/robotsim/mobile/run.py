@@ -94,6 +94,10 @@ class MobileRun:
         self.robot_contact_episodes, self._robots_touching = 0, False
         self.min_robot_gap = math.inf
         self.commands: Any = None
+        # live tuning (tune): the factors in effect and each change (time s, factors)
+        self.factors = {"gain": 1.0, "max_speed": 1.0, "mass": 1.0, "friction": 1.0}
+        self.parameter_events: list[tuple[float, dict[str, float]]] = []
+        self._tuning: list[Any] | None = None
 
     def _setup_contacts(self) -> None:
         # the obstacle discs [x, y, radius] as floats, for the clearance every tick
@@ -198,6 +202,45 @@ class MobileRun:
             gap = dist - r[:, None] - r[None, :]
             np.fill_diagonal(gap, np.inf)
             self.min_robot_gap = min(self.min_robot_gap, float(gap.min()))
+
+    def tune(
+        self,
+        gain: float | None = None,
+        max_speed: float | None = None,
+        mass: float | None = None,
+        friction: float | None = None,
+    ) -> dict[str, float]:
+        """Change parameters of the running simulation (seed 002's entry of control and
+        model parameters from the gamepad or keyboard; the studio passes its live
+        parameters, :mod:`robotsim.teleop.params`): every controller's PID gains at
+        ``gain`` x and speed limits at ``max_speed`` x the scenario's, every robot's
+        masses at ``mass`` x and contact friction at ``friction`` x the model's
+        (:class:`~robotsim.physics.tuning.RobotTuning`). Factors left out keep their
+        value. A change is an event ``parameters`` at the current time (recorded when a
+        recorder is attached; :attr:`parameter_events` keeps them); returns the factors
+        now in effect."""
+        from robotsim.physics.tuning import RobotTuning
+
+        new = {"gain": gain, "max_speed": max_speed, "mass": mass, "friction": friction}
+        given = {k: float(v) for k, v in new.items() if v is not None}
+        changed = {k: v for k, v in given.items() if v != self.factors[k]}
+        if not changed:
+            return dict(self.factors)
+        if self._tuning is None:
+            self._tuning = [RobotTuning(self.world, rb.name) for rb in self.robots]
+        if "gain" in changed or "max_speed" in changed:
+            g = changed.get("gain", self.factors["gain"])
+            v = changed.get("max_speed", self.factors["max_speed"])
+            for ctrl in self.controllers:
+                ctrl.set_scales(gain=g, max_speed=v)
+        for tuning in self._tuning:
+            tuning.set(mass=changed.get("mass"), friction=changed.get("friction"))
+        self.factors.update(changed)
+        t = self.world.time
+        self.parameter_events.append((t, dict(changed)))
+        if self.recorder is not None:
+            self.recorder.event(t, "parameters", None, {k: self.factors[k] for k in changed})
+        return dict(self.factors)
 
     def robot_collisions(self) -> dict[str, Any]:
         """Robot-robot contact episodes and the smallest footprint gap (m) seen."""

@@ -426,6 +426,19 @@ def _moving_mass(model: Any, body_id: int) -> float:
     return float(model.body_subtreemass[root])
 
 
+def _heaviest(masses: list[float]) -> float:
+    """The mass a static geom's mass-dependent ``solref`` is computed for.
+
+    MuJoCo combines two direct (negative) ``solref`` element by element with the
+    minimum, i.e. the stiffer reference wins. A static geom computed for the heaviest
+    moving body is the softest of all, so in a contact with the world every moving geom
+    keeps the reference of its own mass: ODE's ERP/CFM act per contact, whatever else
+    lies in the scene (a lighter body elsewhere used to stiffen every ground contact).
+    """
+    finite = [m for m in masses if math.isfinite(m)]
+    return max(finite) if finite else 1.0
+
+
 def _lightest(masses: list[float]) -> float:
     finite = [m for m in masses if math.isfinite(m)]
     return min(finite) if finite else 1.0
@@ -444,12 +457,12 @@ def _surfaces_on_model(
     h = scene.timestep
     bounce: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
     free_masses = [_moving_mass(model, b) for b in range(1, model.nbody)]
-    default_mass = _lightest(free_masses)
+    static_mass = _heaviest(free_masses)
     for gid in range(model.ngeom):
         name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, gid) or ""
         surf = geom_surface.get(name, scene.default_surface)
         m = _moving_mass(model, int(model.geom_bodyid[gid]))
-        mc = to_mujoco(surf, h, m if math.isfinite(m) else default_mass)
+        mc = to_mujoco(surf, h, m if math.isfinite(m) else static_mass)
         if surf.bounce > 0 and surf.bounce_vel > 0 and math.isfinite(m):
             dead = to_mujoco(replace(surf, bounce=0.0), h, m).solref
             bounce.append((gid, surf.bounce_vel, mc.solref, dead))
