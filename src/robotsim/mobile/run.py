@@ -28,6 +28,7 @@ from robotsim.mobile.load import RobotSetup, load_mobile
 from robotsim.mobile.poselog import PoseLog
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
+from robotsim.mobile.sensing import rig_of
 from robotsim.mobile.sizing import check_run_budget, check_run_disk
 from robotsim.physics import World
 from robotsim.run_io import RunOptions, RunRecorder, opened_recorder
@@ -67,6 +68,7 @@ class MobileRun:
         self.seed = sc.seed if seed is None else int(seed)
         self.scene = build_mobile(sc, robots, obstacles, source)
         self.world = World(self.scene, seed=self.seed)
+        self.sensors = rig_of(self.world, sc, robots, source, recorder)
         self.bases = [MobileBase(self.world, rb.name) for rb in robots]
         self.controllers = [
             make_controller(sc, rb, obstacles, b.holonomic) for rb, b in zip(robots, self.bases)
@@ -158,7 +160,10 @@ class MobileRun:
                 vals = [x, y, th, *base.twist_xyw(), *cmd, gap if gap < math.inf else -1.0]
                 rec.signal(rb.name, t, SIGNALS, vals)
         self.poses.add(t, row)
-        self.world.step(self.steps_per_tick)
+        if self.sensors is None:
+            self.world.step(self.steps_per_tick)
+        else:  # the same steps, the sensors sampled at their rates in between
+            self.sensors.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
 

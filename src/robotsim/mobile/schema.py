@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
+from robotsim.profile.sensor_spec import SensorSpec
 from robotsim.validation import first_duplicate
 
 __all__ = [
@@ -204,6 +205,16 @@ class RobotSpec(_Strict):
     spacing: Vec2 = (0.0, 1.0)
     color: tuple[float, float, float] | None = None
     joints: dict[str, SpringSpec] = Field(default_factory=dict)
+    # the robot's sensors (docs/sensors.md); one named like a sensor of the robot's
+    # profile file replaces it
+    sensors: list[SensorSpec] = Field(default_factory=list)
+
+    @field_validator("sensors")
+    @classmethod
+    def _unique_sensors(cls, sensors: list[SensorSpec]) -> list[SensorSpec]:
+        if (dup := first_duplicate(s.label for s in sensors)) is not None:
+            raise ValueError(f"two sensors named {dup!r}; give each its own 'name'")
+        return sensors
 
 
 class Reference(_Strict):
