@@ -26,6 +26,7 @@ import numpy as np
 from robotsim.errors import PhysicsError, UnknownNameError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
 from robotsim.physics.drives import DriveInfo, add_drive_model, placement_motor
+from robotsim.physics.freebase import free_robots
 from robotsim.physics.scene import Body, Compound, Joint, Motor, Plane, RobotPlacement, Scene
 from robotsim.physics.surface import ContactSurface, to_mujoco
 from robotsim.spatial import R_to_quat
@@ -55,6 +56,8 @@ class Compiled:
     motors: list[MotorInfo]
     drives: dict[str, DriveInfo]
     qpos0: np.ndarray
+    #: the scene as compiled: robots set free and put down (:mod:`.freebase`)
+    scene: Scene
     geom_surface: dict[str, ContactSurface] = field(default_factory=dict)
     #: moving geoms whose surface has bounce and bounce_vel: (geom id, bounce_vel m/s,
     #: bouncy solref, dead solref); the World picks one at each contact onset
@@ -272,9 +275,13 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: 
 
 
 def compile_scene(scene: Scene) -> Compiled:
-    """Build the MjSpec of ``scene``, compile it and apply the contact surfaces."""
+    """Build the MjSpec of ``scene``, compile it and apply the contact surfaces. Robots
+    that stand on legs or wheels are set free first (:func:`.freebase.free_robots`);
+    ``Compiled.scene`` is the scene so compiled."""
     import mujoco
 
+    scene = free_robots(scene)
+    simulated = scene
     scene = _with_world_softness(scene)
     spec = mujoco.MjSpec()
     spec.modelname = scene.name
@@ -331,7 +338,7 @@ def compile_scene(scene: Scene) -> Compiled:
                 raise UnknownNameError(f"joint of robot {r.name!r}", jn, r.model.joint_names)
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
-    return Compiled(spec, model, motors, drives, qpos0, geom_surface, bounce_geoms)
+    return Compiled(spec, model, motors, drives, qpos0, simulated, geom_surface, bounce_geoms)
 
 
 def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:

@@ -48,6 +48,7 @@ __all__ = [
 JOINT_TYPES = ("hinge", "ball", "slider", "fixed", "hinge2", "free")
 MOTOR_KINDS = ("position", "velocity", "torque")
 INTEGRATORS = ("implicitfast", "euler", "auto")
+BASES = ("auto", "file")
 
 
 @dataclass(frozen=True)
@@ -210,6 +211,13 @@ class RobotPlacement:
     simplified collision shapes of neighbouring links often overlap).
     ``joint_dynamics`` replaces the model's :class:`JointDynamics` of the named joints
     (springs, dampers, armature, friction for this placement only).
+
+    ``base``: ``"auto"`` (default): a robot that stands on legs or drives on wheels
+    gets a free-floating root in the world whatever its file says, and one set free so
+    is put down on the ground (lowest sole or wheel bottom at ``z = 0`` at ``q0``; x, y
+    and orientation of ``T_world_base`` kept): :mod:`robotsim.physics.freebase` (the
+    World's ``scene`` holds the placement as simulated). ``"file"``: the model's own
+    root (welded to the world unless the model floats).
     """
 
     name: str
@@ -224,10 +232,13 @@ class RobotPlacement:
     collide_with_robots: bool = True
     self_collision: bool = False
     joint_dynamics: Mapping[str, JointDynamics] = field(default_factory=dict)
+    base: Literal["auto", "file"] = "auto"
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
             raise InputError(f"robot name {self.name!r}: must be non-empty without '/'")
+        if self.base not in BASES:
+            raise InputError(f"robot {self.name!r}: base {self.base!r}: valid: {', '.join(BASES)}")
         for jn in self.joint_dynamics:
             if jn not in self.model.joint_names:
                 raise UnknownNameError(f"joint of robot {self.name!r}", jn, self.model.joint_names)

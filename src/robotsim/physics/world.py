@@ -218,7 +218,8 @@ class World:
     """A compiled Scene you can step. See the module docstring.
 
     Args:
-        scene: what to build.
+        scene: what to build (``World.scene`` is it as simulated: robots that stand on
+            legs or wheels set free, :mod:`robotsim.physics.freebase`).
         seed: seeds ``world.rng`` (noise, random placements); MuJoCo itself is
             deterministic, so the same scene and seed give the same numbers.
         max_speed: a body speed (m/s or rad/s per DoF) above this counts as divergence.
@@ -230,9 +231,9 @@ class World:
     ) -> None:
         import mujoco
 
-        self.scene = scene
         self.seed = int(seed)
         self._compiled: Compiled = compile_scene(scene)
+        self.scene = self._compiled.scene  # as simulated: robots on legs or wheels set free
         self.model = self._compiled.model
         self.data = mujoco.MjData(self.model)
         self.timestep = float(self.model.opt.timestep)
