@@ -317,6 +317,15 @@ class RunStore:
             for t, ty, rb, d in rows
         ]
 
+    def scene(self, run: int | str) -> dict[str, Any] | None:
+        """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
+        none (recorded before schema version 2, or by a kind that records no scene)."""
+        rid = self.run(run).id
+        sc = schema.run_scenes
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
+        return None if row is None else dict(read_json(row[0], "run store: scene"))
+
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
         rid = self.run(run).id
