@@ -150,7 +150,7 @@ def frame_times(replay: Replay, fps: float, speed: float) -> np.ndarray:
     """The simulated time (s) of every video frame: from the first recorded time to
     the last, ``speed`` simulated seconds per second of video at ``fps``."""
     t0, t1 = replay.time_span()
-    n = int(math.floor((t1 - t0) * fps / speed + 1e-9)) + 1
+    n = math.floor((t1 - t0) * fps / speed + 1e-9) + 1
     if n > MAX_FRAMES:
         raise ExportError(
             f"the video would have {n} frames (more than {MAX_FRAMES}); use a lower "
