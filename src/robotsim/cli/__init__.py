@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
+    "robotsim.cli.plan",
     "robotsim.cli.profile",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
