@@ -51,6 +51,10 @@ def write_replay(replay: Replay, fmt: str, path: Path, options: Mapping[str, Any
             from robotsim.export.mcap_file import write_mcap
 
             write_mcap(replay, tmp)
+        elif fmt == "rerun":
+            from robotsim.export.rerun_file import write_rerun
+
+            write_rerun(replay, tmp)
         else:
             raise ExportError(f"--format: unknown format {fmt!r}; valid: {', '.join(EXTENSIONS)}")
     return path
