@@ -30,7 +30,7 @@ from robotsim.errors import InputError, PhysicsError, UnknownNameError
 from robotsim.physics.compile import Compiled, compile_scene
 from robotsim.physics.scene import Scene
 
-__all__ = ["BodyHandle", "JointHandle", "MotorHandle", "World", "WorldState"]
+__all__ = ["BodyHandle", "ContactForces", "JointHandle", "MotorHandle", "World", "WorldState"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +62,31 @@ class WorldState:
             return float(self.joint_q[self.joint_names.index(joint)])
         except ValueError:
             raise UnknownNameError("joint", joint, self.joint_names) from None
+
+
+@dataclass(frozen=True, eq=False)
+class ContactForces:
+    """Contacts at one instant: ``body1``/``body2`` (K,) names as in
+    :meth:`World.contacts`, ``position`` (K, 3) m and ``force`` (K, 3) N, the force
+    ``body1`` exerts on ``body2`` (world frame; ``body2`` exerts its opposite)."""
+
+    body1: tuple[str, ...]
+    body2: tuple[str, ...]
+    position: np.ndarray
+    force: np.ndarray
+
+    def on(self, bodies: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``(position (k, 3), force (k, 3))`` of the contacts between ``bodies`` and
+        anything else, each force as it acts on the body in ``bodies``."""
+        pos, frc = [], []
+        for i, (a, b) in enumerate(zip(self.body1, self.body2)):
+            if (a in bodies) == (b in bodies):
+                continue
+            pos.append(self.position[i])
+            frc.append(self.force[i] if b in bodies else -self.force[i])
+        if not pos:
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        return np.array(pos), np.array(frc)
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -493,6 +518,28 @@ class World:
                 )
             )
         return out
+
+    def contact_forces(self) -> ContactForces:
+        """Every current contact with where it is and the force it carries (world
+        frame): see :class:`ContactForces`."""
+        import mujoco
+
+        m, d = self.model, self.data
+        k = int(d.ncon)
+        pos = np.empty((k, 3))
+        force = np.empty((k, 3))
+        b1: list[str] = []
+        b2: list[str] = []
+        f6 = np.zeros(6)
+        for i in range(k):
+            c = d.contact[i]
+            mujoco.mj_contactForce(m, d, i, f6)
+            # contact frame rows: normal (geom1 -> geom2), two tangents
+            force[i] = np.asarray(c.frame).reshape(3, 3).T @ f6[:3]
+            pos[i] = c.pos
+            b1.append(self._contact_name(int(c.geom1)))
+            b2.append(self._contact_name(int(c.geom2)))
+        return ContactForces(tuple(b1), tuple(b2), _ro(pos), _ro(force))
 
     def _contact_name(self, geom: int) -> str:
         import mujoco
