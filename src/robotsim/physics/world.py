@@ -311,6 +311,7 @@ class World:
         # wrapper each time, ~1 us; these are read after every step chunk)
         self._warn_stats = [self.data.warning[i] for i in self._warn_ids]
         self._handles: dict[tuple[str, str], Any] = {}
+        self._geom_names: tuple[str, ...] | None = None  # contact names, by geom id
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._bounce = list(self._compiled.bounce_geoms)
         self.reset()
@@ -526,20 +527,32 @@ class World:
 
         m, d = self.model, self.data
         k = int(d.ncon)
-        pos = np.empty((k, 3))
-        force = np.empty((k, 3))
-        b1: list[str] = []
-        b2: list[str] = []
-        f6 = np.zeros(6)
-        for i in range(k):
-            c = d.contact[i]
-            mujoco.mj_contactForce(m, d, i, f6)
-            # contact frame rows: normal (geom1 -> geom2), two tangents
-            force[i] = np.asarray(c.frame).reshape(3, 3).T @ f6[:3]
-            pos[i] = c.pos
-            b1.append(self._contact_name(int(c.geom1)))
-            b2.append(self._contact_name(int(c.geom2)))
-        return ContactForces(tuple(b1), tuple(b2), _ro(pos), _ro(force))
+        if self._geom_names is None:
+            self._geom_names = tuple(self._contact_name(g) for g in range(m.ngeom))
+        c = d.contact
+        geoms = c.geom[:k]
+        frame = c.frame[:k].reshape(k, 3, 3)  # rows: normal (geom1 -> geom2), tangents
+        local = np.zeros((k, 3))
+        if m.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC:
+            adr, dim = c.efc_address[:k], c.dim[:k]
+            efc = d.efc_force
+            local[:, 0] = efc[adr]
+            rich = dim >= 3
+            local[rich, 1] = efc[adr[rich] + 1]
+            local[rich, 2] = efc[adr[rich] + 2]
+        else:  # pyramidal cones: MuJoCo's own conversion, contact by contact
+            f6 = np.zeros(6)
+            for i in range(k):
+                mujoco.mj_contactForce(m, d, i, f6)
+                local[i] = f6[:3]
+        force = np.einsum("kji,kj->ki", frame, local)
+        names = self._geom_names
+        return ContactForces(
+            tuple(names[g] for g in geoms[:, 0]),
+            tuple(names[g] for g in geoms[:, 1]),
+            _ro(c.pos[:k]),
+            _ro(force),
+        )
 
     def _contact_name(self, geom: int) -> str:
         import mujoco
