@@ -37,6 +37,7 @@ COMMAND_MODULES = [
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
     "robotsim.cli.profile",
+    "robotsim.cli.objects",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
     "robotsim.cli.warm",

@@ -314,6 +314,15 @@ class RunStore:
             rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
         return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
 
+    def scene(self, run: int | str) -> dict[str, Any] | None:
+        """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
+        none (recorded before schema version 2, or by a kind that records no scene)."""
+        rid = self.run(run).id
+        sc = schema.run_scenes
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
+        return None if row is None else dict(json.loads(row[0]))
+
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
         rid = self.run(run).id
