@@ -103,6 +103,22 @@ def test_min_tick_is_the_timer_floor(walk) -> None:
     assert all(table[k]["time_per_pose_s"] == pytest.approx(1.5) for k in range(2, 9))
 
 
+def test_min_tick_floors_the_fixed_tick_too(walk, capsys, tmp_path: Path) -> None:
+    tl = walk[1]
+    fine = tl.sample("fixed_tick", tick=0.01)
+    floored = tl.sample("fixed_tick", tick=0.01, min_tick=0.03)
+    assert fine.dt[1:].min() == pytest.approx(0.01)
+    assert floored.dt[1:].min() == pytest.approx(0.03) and floored.ticks < fine.ticks / 2
+    # a floor below the tick changes nothing
+    same = tl.sample("fixed_tick", tick=0.01, min_tick=0.005)
+    assert np.array_equal(same.t, fine.t)
+    args = ["motion", "play", str(WALK), "--out", str(tmp_path), "--no-strip", "--json"]
+    assert main([*args, "--tick", "0.01", "--min-tick", "30ms"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["tick_s"] == pytest.approx(0.03)
+    assert summary["speed_method_2"]["min_tick_s"] == pytest.approx(0.03)
+
+
 def test_play_reports_points_and_time_per_pose(capsys, tmp_path: Path) -> None:
     code = main(["motion", "play", str(WALK), "--out", str(tmp_path), "--contact-tolerance",
                  "2mm", "--min-tick", "30ms", "--no-strip", "--json"])  # fmt: skip

@@ -196,3 +196,20 @@ def test_a_map_still_drawing_when_the_studio_stops_is_dropped(tmp_path):
     finally:
         release.set()
         st.stop()
+
+
+def test_the_studio_driver_follows_the_live_parameters(studio):
+    # seed 002's parameter entry: the gamepad's and page keyboard's presses reach the run
+    studio.open(SOCCER)
+    params = studio.params
+    try:
+        params.apply(["max_speed_down"])
+        params.apply(["mass_up"])
+        studio.tick()
+        run = studio.driver.run
+        assert run.factors == {"gain": 1.0, "max_speed": 0.8, "mass": 1.25, "friction": 1.0}
+        assert any("max speed ×0.8" in line for line in studio.driver.status())
+    finally:
+        params.apply(["max_speed_up"])
+        params.apply(["mass_down"])
+        studio.clear()

@@ -49,6 +49,17 @@ def test_steps_and_bounds():
     assert "time ×8" in p.status() and "max speed ×1.25" in p.status()
 
 
+def test_model_parameters_step_and_show_once_moved():
+    p = LiveParameters()
+    assert "mass" not in p.status() and "friction" not in p.status()
+    assert p.apply(["mass_up", "friction_down"]) == ("friction_scale", "mass_scale")
+    assert (p.mass_scale, p.friction_scale) == (1.25, 0.8)
+    for _ in range(12):
+        p.apply(["mass_up"])
+    assert p.mass_scale == 4.0  # bounded like the other scales
+    assert "mass ×4" in p.status() and "friction ×0.8" in p.status()
+
+
 @pytest.mark.parametrize("name", ["keyboard_arm", "keyboard_base", "arm_paper"])
 def test_builtin_mappings_bind_parameter_actions(name):
     actions = {b.name for b in load_mapping(name).bindings if b.target == "action"}

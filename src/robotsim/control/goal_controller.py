@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 from robotsim.control.avoidance import VFH, PotentialField
 from robotsim.control.limits import AxisLimit, RateLimiter
 from robotsim.control.path import PathFollower
-from robotsim.control.pid import PIDGains, PosePID
+from robotsim.control.pid import PIDGains, PosePID, scaled_gains
 from robotsim.errors import InputError
 
 __all__ = ["MobileController", "MobileControllerConfig"]
@@ -98,6 +98,13 @@ class MobileController:
             "vfh": VFH(robot_radius=r, safety=s),
         }[config.avoidance]
         self._heading: float | None = None
+
+    def set_scales(self, gain: float = 1.0, max_speed: float = 1.0) -> None:
+        """Live tuning: the PID gains at ``gain`` x the configured ones and the speed
+        limits at ``max_speed`` x (the live parameters of :mod:`robotsim.teleop.params`
+        entered from the gamepad or keyboard); 1, 1 restores the configuration."""
+        self.pid.set_gains(*(scaled_gains(g, gain) for g in self.config.gains))
+        self.limiter.set_speed_scale(max_speed)
 
     def reset(self) -> None:
         self.pid.reset()

@@ -49,6 +49,14 @@ class RateLimiter:
         self._axes = [(lm.max_speed, lm.accel, lm.decel) for lm in self.limits]
         self._last = [0.0] * len(self.limits)
 
+    def set_speed_scale(self, factor: float) -> None:
+        """Maximum speeds at ``factor`` x the configured ones from the next call on
+        (acceleration limits kept; the last output stays, so a lowered limit is reached
+        at the deceleration limit)."""
+        f = float(factor)
+        self.vmax = np.array([lm.max_speed * f for lm in self.limits])
+        self._axes = [(lm.max_speed * f, lm.accel, lm.decel) for lm in self.limits]
+
     @property
     def last(self) -> np.ndarray:
         """The last output ``(n,)``."""

@@ -14,6 +14,7 @@ operations; NumPy on 3-vectors cost more in call overhead than in arithmetic).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -23,7 +24,7 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
 
-__all__ = ["PID", "PIDGains", "PosePID", "wrap_angle"]
+__all__ = ["PID", "PIDGains", "PosePID", "scaled_gains", "wrap_angle"]
 
 
 def wrap_angle(a: ArrayLike) -> np.ndarray:
@@ -85,11 +86,24 @@ class PID:
         return lim if out > lim else -lim if out < -lim else out
 
 
+def scaled_gains(gains: PIDGains, factor: float) -> PIDGains:
+    """``gains`` with ``kp``, ``ki`` and ``kd`` times ``factor`` (the output and
+    integral limits kept: they bound speeds, not gains)."""
+    f = float(factor)
+    return dataclasses.replace(gains, kp=gains.kp * f, ki=gains.ki * f, kd=gains.kd * f)
+
+
 class PosePID:
     """Planar pose control: gains per axis ``x``, ``y``, ``theta``."""
 
     def __init__(self, x: PIDGains, y: PIDGains, theta: PIDGains) -> None:
         self.axes = (PID(x), PID(y), PID(theta))
+
+    def set_gains(self, x: PIDGains, y: PIDGains, theta: PIDGains) -> None:
+        """New gains from the next call on; the integrals and derivative memory are
+        kept (a bumpless change of gains while running)."""
+        for axis, g in zip(self.axes, (x, y, theta), strict=True):
+            axis.gains = g
 
     def reset(self) -> None:
         for a in self.axes:

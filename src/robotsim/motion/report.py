@@ -126,6 +126,8 @@ def play_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = res.summary()
+    if method == "fixed_tick":
+        summary["tick_s"] = max(float(tick), float(min_tick))
     if contact_tolerance is not None or min_tick:
         per_kf = np.broadcast_to(np.asarray(seg_points), (tl.segments,))
         summary["speed_method_2"] = {

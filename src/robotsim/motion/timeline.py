@@ -149,10 +149,15 @@ class Timeline:
         ``points``: one count for every segment, or one per segment ``(K,)`` (e.g. from
         :func:`robotsim.motion.speed.contact_points`). ``min_tick`` (s): the timer
         floor of ``fixed_points`` (the paper's 30 ms): a tick never gets shorter, so a
-        segment whose ``T / points`` is below it lasts ``points * min_tick``."""
+        segment whose ``T / points`` is below it lasts ``points * min_tick``. With
+        ``fixed_tick`` the floor applies too: a ``tick`` below it ticks at ``min_tick``
+        (a timer cannot fire faster than its floor)."""
+        if not (min_tick >= 0 and math.isfinite(min_tick)):
+            raise ScenarioError(f"min tick must be >= 0 s, got {min_tick}")
         if method == "fixed_tick":
             if not (tick > 0 and math.isfinite(tick)):
                 raise ScenarioError(f"tick must be finite and > 0 s, got {tick}")
+            tick = max(float(tick), float(min_tick))
             self._check_budget(
                 float(np.sum(np.ceil(self.duration / tick)) + np.sum(np.ceil(self.hold / tick))),
                 f"ticks of {tick:g} s",
@@ -168,8 +173,6 @@ class Timeline:
             pts = np.broadcast_to(np.asarray(points), (self.segments,)).astype(np.int64)
             if pts.size and int(pts.min()) < 1:
                 raise ScenarioError(f"points must be >= 1, got {int(pts.min())}")
-            if not (min_tick >= 0 and math.isfinite(min_tick)):
-                raise ScenarioError(f"min tick must be >= 0 s, got {min_tick}")
             pmax = int(pts.max(initial=1))
             self._check_budget(
                 float(pmax) * float(np.sum(self.duration > 0) + np.sum(self.hold > 0)),

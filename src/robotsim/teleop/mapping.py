@@ -20,7 +20,7 @@ Each binding has one *source* — ``hat`` + ``direction`` (up/down/left/right),
 (grasp, release, speed_up, speed_down, switch — what ``switch`` switches is up to the
 consumer: teleoperation uses it to move the keyboard to the other arm; and the live
 parameters of :mod:`robotsim.teleop.params`: time_faster/slower, gain_up/down,
-max_speed_up/down, level_up/down). Joint names may
+max_speed_up/down, level_up/down, mass_up/down, friction_up/down). Joint names may
 hold ``{placeholders}`` filled in when the mapping is bound (``{side}`` -> ``L`` or
 ``R`` for two arms).
 
@@ -72,6 +72,11 @@ ACTIONS = (
     "max_speed_down",
     "level_up",
     "level_down",
+    # model parameters of a running simulation (seed 002): the robots' masses, friction
+    "mass_up",
+    "mass_down",
+    "friction_up",
+    "friction_down",
 )
 BASE_AXES = ("vx", "vy", "omega")
 DIRECTIONS = {"up": (1, 1), "down": (1, -1), "right": (0, 1), "left": (0, -1)}

@@ -19,6 +19,10 @@ max_speed_up/down    ``max_speed``   x1.25 / ÷1.25  joint speed and base veloci
 level_up/down        ``speed_level`` +1 / -1        added to the speed level (1 slow ..
                      ``_shift``                     8 fast) of every keyframe of a
                                                     playing motion (-7 .. +7)
+mass_up/down         ``mass_scale``  x1.25 / ÷1.25  the robots' masses and inertias
+                                                    (model parameter; 0.25 .. 4)
+friction_up/down     ``friction``    x1.25 / ÷1.25  the friction of the robots' contacts
+                     ``_scale``                     (model parameter; 0.25 .. 4)
 ===================  ==============  =============  ====================================
 
 The scales start at 1 and the level shift at 0 (the model's, scenario's and motion's
@@ -60,6 +64,8 @@ _STEPS = {
     "gain_scale": ParamStep("gain_scale", 1.25, 0.25, 4.0),
     "max_speed_scale": ParamStep("max_speed_scale", 1.25, 0.25, 4.0),
     "speed_level_shift": ParamStep("speed_level_shift", 1.0, -7.0, 7.0, additive=True, start=0.0),
+    "mass_scale": ParamStep("mass_scale", 1.25, 0.25, 4.0),
+    "friction_scale": ParamStep("friction_scale", 1.25, 0.25, 4.0),
 }
 # action -> (parameter, +1 up / -1 down)
 PARAM_ACTIONS: dict[str, tuple[str, int]] = {
@@ -71,6 +77,10 @@ PARAM_ACTIONS: dict[str, tuple[str, int]] = {
     "max_speed_down": ("max_speed_scale", -1),
     "level_up": ("speed_level_shift", 1),
     "level_down": ("speed_level_shift", -1),
+    "mass_up": ("mass_scale", 1),
+    "mass_down": ("mass_scale", -1),
+    "friction_up": ("friction_scale", 1),
+    "friction_down": ("friction_scale", -1),
 }
 
 
@@ -80,7 +90,8 @@ class LiveParameters:
     Attributes:
         time_scale: simulated s per wall s; gain_scale: factor on controller gains;
         max_speed_scale: factor on joint speeds and base velocity limits;
-        speed_level_shift: levels added to a playing motion's keyframe speed levels.
+        speed_level_shift: levels added to a playing motion's keyframe speed levels;
+        mass_scale, friction_scale: factors on the robots' masses and contact friction.
         changes: how many presses changed a value (consumers re-apply when it moves).
     """
 
@@ -89,6 +100,8 @@ class LiveParameters:
         self.gain_scale = 1.0
         self.max_speed_scale = 1.0
         self.speed_level_shift = 0.0
+        self.mass_scale = 1.0
+        self.friction_scale = 1.0
         self.changes = 0
 
     def level(self, level: int) -> int:
@@ -116,7 +129,13 @@ class LiveParameters:
         return {n: float(getattr(self, n)) for n in _STEPS}
 
     def status(self) -> str:
-        """One line: ``time ×2 · gains ×1.25 · max speed ×0.8 · speed level +1``."""
-        return (f"time ×{self.time_scale:.3g} · gains ×{self.gain_scale:.3g} · "
+        """One line: ``time ×2 · gains ×1.25 · max speed ×0.8 · speed level +1``, then
+        the model parameters when they moved (``· mass ×1.25 · friction ×0.8``)."""
+        line = (f"time ×{self.time_scale:.3g} · gains ×{self.gain_scale:.3g} · "
                 f"max speed ×{self.max_speed_scale:.3g} · "
                 f"speed level {round(self.speed_level_shift):+d}")  # fmt: skip
+        if self.mass_scale != 1.0:
+            line += f" · mass ×{self.mass_scale:.3g}"
+        if self.friction_scale != 1.0:
+            line += f" · friction ×{self.friction_scale:.3g}"
+        return line

@@ -171,6 +171,7 @@ class MobileDriver:
             self.show_at(studio, t)
             return
         run = self.run
+        self.follow_params(studio)
         while run.world.time < min(t, self.duration) - 1e-9:
             run.step()
             self.ticks += 1
@@ -192,6 +193,14 @@ class MobileDriver:
             self.finished = True
             studio.halt()
         self.apply(studio, t)
+
+    def follow_params(self, studio: Studio) -> None:
+        """Apply the studio's live parameters (gamepad, page keyboard) to the run: the
+        controllers' gains and speed limits, the robots' masses and friction
+        (:meth:`robotsim.mobile.MobileRun.tune`; a change is an event of the run)."""
+        p = studio.params
+        self.run.tune(gain=p.gain_scale, max_speed=p.max_speed_scale,
+                      mass=p.mass_scale, friction=p.friction_scale)  # fmt: skip
 
     def _thin_traces(self) -> None:
         """Keep every second point of the traces; from now on every second tick more."""
@@ -244,6 +253,13 @@ class MobileDriver:
                 + (f", reached at {reached:.2f} s" if reached is not None else "")
                 + f"; collisions {self.run.collisions[i]}"
                 + (f"; min clearance {clear:.2f} m" if math.isfinite(clear) else "")
+            )
+        if self.run.parameter_events:
+            t, _ = self.run.parameter_events[-1]
+            f = self.run.factors
+            lines.append(
+                f"parameters (since {t:.2f} s): gains ×{f['gain']:.3g}, max speed "
+                f"×{f['max_speed']:.3g}, mass ×{f['mass']:.3g}, friction ×{f['friction']:.3g}"
             )
         return lines
 

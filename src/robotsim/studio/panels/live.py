@@ -51,7 +51,8 @@ class LivePanel:
             self.use_keys = gui.add_checkbox(
                 "Keyboard", initial_value=False,
                 hint="Let the page's keys change the live parameters (N/M motion speed "
-                "level, ]/[ time scale); the other keys still move the camera",
+                "level, ]/[ time scale, ./, gains, >/< max speed, K/J mass, P/O "
+                "friction); the other keys still move the camera",
             )  # fmt: skip
             self.hints = gui.add_markdown("")
 
