@@ -312,8 +312,10 @@ def _rotate_left(R, dx, dy, dz):  # type: ignore[no-untyped-def]
     E[0, 0], E[0, 1], E[0, 2] = c + kx * kx * C, kx * ky * C - kz * s, kx * kz * C + ky * s
     E[1, 0], E[1, 1], E[1, 2] = ky * kx * C + kz * s, c + ky * ky * C, ky * kz * C - kx * s
     E[2, 0], E[2, 1], E[2, 2] = kz * kx * C - ky * s, kz * ky * C + kx * s, c + kz * kz * C
-    out = E @ R
-    R[:, :] = out
+    for c in range(3):
+        r0, r1, r2 = R[0, c], R[1, c], R[2, c]
+        for i in range(3):
+            R[i, c] = E[i, 0] * r0 + E[i, 1] * r1 + E[i, 2] * r2
 
 
 @njit(cache=True)

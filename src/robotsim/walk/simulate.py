@@ -161,6 +161,7 @@ def _scene(pattern: WalkPattern, physics: Any, friction: float | None) -> Any:
         robots=(placement,),
         timestep=physics.timestep,
         default_surface=ContactSurface(mu=mu),
+        integrator="implicitfast",  # the servos' damping implicit: stable at any gain
         name=f"{model.name} walk",
     )
 
@@ -176,8 +177,6 @@ def simulate_walk(
     """Walk ``pattern`` in MuJoCo with balance feedback (module docs). ``physics``: the
     profile's :class:`~robotsim.profile.file.PhysicsSpec` (default: the robot's);
     ``friction``: the floor's (default: the profile's)."""
-    import mujoco
-
     from robotsim.motion.profile import motion_profile
     from robotsim.physics import World
 
@@ -190,7 +189,6 @@ def simulate_walk(
     world.model.dof_armature[[j.vadr for j in joints]] = np.maximum(
         world.model.dof_armature[[j.vadr for j in joints]], physics.armature
     )
-    world.model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     world.reset()
     motor_ids = np.array([world.motor(f"{ROBOT}/{n}").id for n in model.joint_names])
     targets = world._targets  # the servo targets the world applies at each step
