@@ -28,7 +28,7 @@ from robotsim.mobile.load import RobotSetup, load_mobile
 from robotsim.mobile.poselog import PoseLog
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
-from robotsim.mobile.sensing import rig_of
+from robotsim.mobile.sensing import SensedAvoidance, rig_of
 from robotsim.mobile.sizing import check_run_budget, check_run_disk
 from robotsim.physics import World
 from robotsim.recording.scene import PhysicsPoseSampler, physics_scene_doc, pose_names, write_scene
@@ -74,6 +74,8 @@ class MobileRun:
         self.controllers = [
             make_controller(sc, rb, obstacles, b.holonomic) for rb, b in zip(robots, self.bases)
         ]
+        # controllers that avoid what their lidar sees instead of the obstacle list
+        self.sensed = SensedAvoidance(sc, robots, self.sensors, self.controllers, source)
         self.recorder = recorder
         # every robot's root pose and joints, every moving object's pose (exact replay)
         self.pose_sampler = PhysicsPoseSampler(self.world)
@@ -132,6 +134,9 @@ class MobileRun:
         record = self._k % self.record_every == 0
         if self.formation is not None or self.sc.avoid_robots:
             self._team_tick(t, record)
+        if self.sensed:  # the scans due now (the first at t = 0) become obstacles
+            self.sensors.sample_due()  # type: ignore[union-attr]
+            self.sensed.update()
         rec = self.recorder
         tick = self.tick
         obs = self._obs_xyr
@@ -200,6 +205,8 @@ class MobileRun:
         if self.sc.avoid_robots or self.formation is not None:
             discs = np.column_stack([poses[:, :2], [rb.radius for rb in self.robots]])
             for i, ctrl in enumerate(self.controllers):
+                if i in self.sensed.sensed:
+                    continue  # it sees the other robots with its lidar
                 others = np.delete(discs, i, axis=0)
                 ctrl.obstacles = np.vstack([self.obstacles.reshape(-1, 3), others])
 

@@ -165,6 +165,10 @@ class ControllerSpec(_Strict):
     gains: dict[Literal["x", "y", "theta"], AxisGains] = Field(default_factory=_gains)
     limits: dict[Literal["x", "y", "theta"], AxisLimits] = Field(default_factory=_limits)
     avoidance: Literal["none", "potential", "vfh"] = "none"
+    # what the avoidance sees: the scenario's obstacles (ground_truth) or the scans of
+    # one of the robot's lidars (``sensor``: its name; default the robot's only lidar)
+    source: Literal["ground_truth", "lidar"] = "ground_truth"
+    sensor: str | None = None
     safety_margin: float = Field(0.25, ge=0)
     lookahead: float = Field(0.8, gt=0)
     tolerance: Tolerance = Field(default_factory=Tolerance)
