@@ -258,3 +258,40 @@ def test_no_import_cycles_inside_packages() -> None:
     assert not cycles, "modules of one package that import each other in a cycle:\n" + "\n".join(
         " <-> ".join(c) for c in cycles
     )
+
+
+# Units that may import MuJoCo (docs/architecture.md), and single modules of other
+# units that drive a world directly, each with the reason.
+MUJOCO_UNITS = {"physics", "sensors", "model", "bench"}
+MUJOCO_MODULES = {
+    "robotsim.hands.physics": "the hands' physics simulation steps its own MjData",
+    "robotsim.motion.physics_check": "the motion physics check builds its own model",
+    "robotsim.motion.render": "thumbnails on MuJoCo's renderer",
+    "robotsim.recording.commands_run": "joint commands read the joint types of a world",
+    "robotsim.recording.recorder": "the MuJoCo version stamped on a run",
+}
+
+
+def test_mujoco_is_imported_only_where_the_architecture_says() -> None:
+    bad = []
+    for path in sorted(SRC.rglob("*.py")):
+        mod = module_name(path)
+        if unit_of(mod) in MUJOCO_UNITS or mod in MUJOCO_MODULES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            if any(n.split(".")[0] == "mujoco" for n in names):
+                bad.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert not bad, "MuJoCo imported outside physics/, sensors/, model/ (docs): " + ", ".join(bad)
+
+
+def test_the_mujoco_exceptions_are_still_needed() -> None:
+    for mod in MUJOCO_MODULES:
+        path = SRC.parent / (mod.replace(".", "/") + ".py")
+        assert "import mujoco" in path.read_text(encoding="utf-8"), f"remove {mod}"
+    text = DOC.read_text(encoding="utf-8")
+    assert "`physics/`" in text and "`sensors/`" in text and "MUJOCO_UNITS" in text

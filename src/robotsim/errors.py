@@ -93,3 +93,13 @@ class LinkError(RobotsimError):
 class MissingExtraError(RobotsimError):
     """A feature needs an optional dependency group that is not installed; the message
     names the feature and the ``pip install 'robotsim[EXTRA]'`` line that adds it."""
+
+
+class RobotsimWarning(UserWarning):
+    """Base class of the warnings robotsim gives on purpose; the CLI prints each as one
+    ``warning: ...`` line on stderr."""
+
+
+class ModelWarning(RobotsimWarning):
+    """A robot model loads but something in it is taken differently from how the file
+    says it (degenerate inertias bounded for physics, a model without inertias...)."""

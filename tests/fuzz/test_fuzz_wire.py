@@ -1,7 +1,9 @@
 """Fuzz the wire protocols over real sockets and a real pty: UDP datagrams to a live
 server, serial bytes to the robot emulator. The server must answer every datagram it
-does not rate-limit with one JSON reply (ok, or a one-line error; never ``internal
-error``) and stay alive; the emulator must stay alive and answer a HELLO afterwards."""
+does not rate-limit from an address that proved it receives with one JSON reply (ok, or
+a one-line error; never ``internal error``) and stay alive; an address that never
+answers gets at most 3 x the bytes it sent (no amplification); the emulator must stay
+alive and answer a HELLO afterwards."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import json
 import random
 import socket
 import struct
+import threading
+import time
 
 from robotsim import load_robot
 from robotsim.remote import Client, KinematicTarget, RemoteServer, ServerLimits
@@ -20,7 +24,16 @@ from tests.remote.cart import cart as _cart
 from tests.robotlink.ptys import emulated_robot
 
 FIELDS = ["robot", "joints", "speeds", "vx", "vy", "omega", "n", "rate", "robots", "links",
-          "lease", "id"]  # fmt: skip
+          "lease", "id", "cookie"]  # fmt: skip
+#: The largest replies and streams a sender can ask for (the attacks of issue 29).
+ATTACKS = [
+    b'{"op":"subscribe","rate":1000,"links":true,"lease":30}',
+    b'{"op":"state","links":true}',
+    b'{"op":"info"}',
+    b'{"id":1,"op":"subscribe","rate":1000,"links":true,"lease":30,"cookie":"AAAAAAAAAAAAAAAA"}',
+    b'{"op":"ping"}',
+    b"{",
+]
 
 
 def _datagram(rng: random.Random) -> bytes:
@@ -46,14 +59,23 @@ def _datagram(rng: random.Random) -> bytes:
     return data
 
 
+def _target() -> KinematicTarget:
+    return KinematicTarget({"arm": load_robot("puma560"), "cart": _cart()}, dt=0.002)
+
+
 def test_fuzz_udp_datagrams(fuzz_scale: int, fuzz_seed: int) -> None:
     rng = random.Random(fuzz_seed)
-    target = KinematicTarget({"arm": load_robot("puma560"), "cart": _cart()}, dt=0.002)
-    limits = ServerLimits(sender_rate=1e6, sender_burst=1e6, global_rate=1e6, global_burst=1e6)
+    limits = ServerLimits(
+        sender_rate=1e6, sender_burst=1e6, global_rate=1e6, global_burst=1e6, cookie_period=3600
+    )
     bad = []
-    with RemoteServer(target, port=0, limits=limits).start() as srv:
+    with RemoteServer(_target(), port=0, limits=limits).start() as srv:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.settimeout(5.0)
+            s.sendto(b'{"op": "cookie"}', srv.address)  # prove that we receive
+            cookie = json.loads(s.recv(65536))["cookie"]
+            s.sendto(json.dumps({"op": "ping", "cookie": cookie}).encode(), srv.address)
+            s.recv(65536)
             for i in range(300 * fuzz_scale):
                 data = _datagram(rng)
                 s.sendto(data, srv.address)
@@ -70,6 +92,48 @@ def test_fuzz_udp_datagrams(fuzz_scale: int, fuzz_seed: int) -> None:
         with Client(srv.address, timeout=5.0) as c:
             assert c.ping() >= 0.0  # alive
     assert not bad, "\n".join(bad[:10])
+
+
+def test_fuzz_udp_never_answering_address_gets_at_most_3x(fuzz_scale: int, fuzz_seed: int) -> None:
+    """A victim whose address a spoofer writes in its datagrams reads but never answers
+    (it never echoes a cookie): over the whole corpus, the attacks of issue 29 included
+    and repeated, and the pushes that might follow, it receives at most 3 x the bytes
+    sent in its name."""
+    rng = random.Random(fuzz_seed + 1)
+    limits = ServerLimits(sender_rate=1e6, sender_burst=1e6, global_rate=1e6, global_burst=1e6)
+    received = [0]
+    with RemoteServer(_target(), port=0, limits=limits).start() as srv:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+            s.settimeout(0.05)
+            done = threading.Event()
+
+            def read() -> None:  # count every byte that reaches the victim
+                while not done.is_set():
+                    try:
+                        received[0] += len(s.recv(65536))
+                    except (TimeoutError, OSError):
+                        pass
+
+            reader = threading.Thread(target=read)
+            reader.start()
+            sent = 0
+            try:
+                for i in range(300 * fuzz_scale):
+                    data = ATTACKS[i % len(ATTACKS)] if i % 3 == 0 else _datagram(rng)
+                    s.sendto(data, srv.address)
+                    sent += len(data)
+                    if i % 50 == 0:
+                        time.sleep(0.01)  # let the server read (and push, if it would)
+                time.sleep(1.0)  # anything still coming (a subscription would push)
+            finally:
+                done.set()
+                reader.join(5)
+        with Client(srv.address, timeout=5.0) as c:
+            stats = c.stats()
+    assert stats["subscribers"] == 0 and stats["stats"]["pushed"] == 0
+    assert stats["stats"]["received"] >= 300 * fuzz_scale  # the server read it all
+    assert 0 < received[0] <= 3 * sent, (received[0], sent)
 
 
 def test_fuzz_serial_frames(fuzz_scale: int, fuzz_seed: int) -> None:

@@ -78,22 +78,26 @@ def puma_rtb(motor: bool) -> RobotModel:
     DH table, link masses, centres of mass, inertias; with ``motor`` the joint terms
     Jm G^2, B G^2 and |G| Tc+ of the motors)."""
     rows = []
-    for lk in REF["standard_DH"]["links"]:
-        # Some tabulated tensors are not a rigid body's (link 1: diag(0, 0.35, 0); link 3
-        # breaks the triangle inequality) and the model refuses them: build with an
-        # isotropic stand-in, then put the toolbox's tensors into the compiled arrays.
-        Ixx = Iyy = Izz = max(lk["I"][:3])
+    patched = []
+    for k, lk in enumerate(REF["standard_DH"]["links"], start=1):
+        # Link 1 (mass 0, diag(0, 0.35, 0): a lumped rotor inertia) loads as given. Link
+        # 3's tensor breaks the triangle inequality with a mass of 4.8 kg: no rigid body
+        # has it and the model refuses it; build it with an isotropic stand-in, then put
+        # the toolbox's tensor into the compiled arrays.
+        given = Inertial(lk["m"], lk["r"], np.diag(lk["I"][:3]))
+        I = given.inertia if given.problem() is None else np.eye(3) * max(lk["I"][:3])
+        if given.problem() is not None:
+            patched.append(k)
         dyn = None
         if motor:
             G = abs(lk["G"])
             dyn = JointDynamics(armature=lk["Jm"] * G**2, damping=lk["B"] * G**2,
                                 friction=G * lk["Tc"][0])  # fmt: skip
         rows.append(DHJoint(d=lk["d"], a=lk["a"], alpha=lk["alpha"], offset=lk["offset"],
-                            inertial=Inertial(lk["m"], lk["r"], np.diag([Ixx, Iyy, Izz])),
-                            dynamics=dyn))  # fmt: skip
+                            inertial=Inertial(lk["m"], lk["r"], I), dynamics=dyn))  # fmt: skip
+    assert patched == [3]
     model = from_dh(rows, name="puma560_rtb")
-    for k, lk in enumerate(REF["standard_DH"]["links"], start=1):
-        model.dynamics.inertia[k] = np.diag(lk["I"][:3])  # the published tensors
+    model.dynamics.inertia[3] = np.diag(REF["standard_DH"]["links"][2]["I"][:3])
     return model
 
 
@@ -331,29 +335,70 @@ def test_robot_yaml_dynamics_units() -> None:
     )
 
 
-def test_massless_links_carry_no_inertia_as_in_mujoco() -> None:
-    """The Panda URDF gives link8 and the grasp target ``mass=0`` with a placeholder
-    0.1 kg m^2 tensor. MuJoCo's own URDF import (and our MJCF export) drop it; the mass
-    matrix added it (0.2 too much on every entry of the joints whose axes line up with
-    the hand's). M(q) and g(q) against MuJoCo on the same file, the mimic finger mapped
-    onto its leader (M = G^T M_mj G)."""
+PANDA = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
+
+
+def _panda_configurations(panda: RobotModel) -> np.ndarray:
+    """Five configurations (the finger in its 0..0.04 m range) and velocities."""
+    rng = np.random.default_rng(22)
+    q = rng.uniform(-1.5, 1.5, (5, panda.nq))
+    q[:, 7] = rng.uniform(0.0, 0.04, 5)
+    return q
+
+
+def test_massless_links_keep_their_tensor_as_mujoco_unfused() -> None:
+    """The Panda URDF gives link8 and the grasp target ``mass=0`` with a 0.1 kg m^2
+    tensor; the dynamics keeps them as given (as pinocchio does). Reference: MuJoCo's
+    own URDF import of the same file with ``fusestatic="false"`` (its default fusion
+    drops a massless body's tensor: M then differs by 0.2), M(q) and g(q) at five
+    configurations, the mimic finger mapped onto its leader (M = G^T M_mj G)."""
     import re
 
-    path = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
-    text = re.sub(r"<(visual|collision)>.*?</\1>", "", path.read_text(), flags=re.S)
+    text = re.sub(r"<(visual|collision)>.*?</\1>", "", PANDA.read_text(), flags=re.S)
+    text = re.sub(r"(<robot[^>]*>)", r'\1<mujoco><compiler fusestatic="false"/></mujoco>',
+                  text, count=1)  # fmt: skip
     mjm = mujoco.MjModel.from_xml_string(text)
+    assert mjm.body_mass[mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_BODY, "panda_link8")] == 0
     mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
     data = mujoco.MjData(mjm)
-    panda = robotsim.load_robot(path)
-    q = np.radians([0.0, 0.0, 0.0, -90.0, 0.0, 90.0, 45.0, 0.0])
-    q[7] = 0.02
-    data.qpos[:8] = q
-    data.qpos[8] = q[7]  # panda_finger_joint2 mimics joint1 (x1)
-    mujoco.mj_forward(mjm, data)
+    panda = robotsim.load_robot(PANDA)
     G = np.zeros((9, 8))
     G[:8, :8] = np.eye(8)
-    G[8, 7] = 1.0
-    full = np.zeros((9, 9))
-    mujoco.mj_fullM(mjm, data, full)
-    np.testing.assert_allclose(panda.mass_matrix(q), G.T @ full @ G, atol=1e-9)
-    np.testing.assert_allclose(panda.gravity_torques(q), G.T @ data.qfrc_bias, atol=1e-9)
+    G[8, 7] = 1.0  # panda_finger_joint2 mimics joint1 (x1)
+    for q in _panda_configurations(panda):
+        data.qpos[:8] = q
+        data.qpos[8] = q[7]
+        mujoco.mj_forward(mjm, data)
+        full = np.zeros((9, 9))
+        mujoco.mj_fullM(mjm, data, full)
+        np.testing.assert_allclose(panda.mass_matrix(q), G.T @ full @ G, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(panda.gravity_torques(q), G.T @ data.qfrc_bias, atol=1e-12)
+
+
+def test_panda_dynamics_match_pinocchio() -> None:
+    """rnea, crba and the generalized gravity of pinocchio on the same file, the mimic
+    finger mapped onto its leader (pinocchio reads it as a joint of its own)."""
+    pin = pytest.importorskip("pinocchio", reason="pinocchio (the 'bench' extra, pip "
+                              "package 'pin') is not installed")  # fmt: skip
+    pm = pin.buildModelFromUrdf(str(PANDA))
+    pd = pm.createData()
+    panda = robotsim.load_robot(PANDA)
+    S = np.zeros((pm.nv, panda.nq))  # pinocchio velocity <- ours
+    for k, name in enumerate(panda.joint_names):
+        S[pm.idx_vs[pm.getJointId(name)], k] = 1.0
+    for j in panda.joints:
+        if j.mimic is not None:
+            lead = panda.joint_names.index(j.mimic.joint)
+            S[pm.idx_vs[pm.getJointId(j.name)], lead] = j.mimic.multiplier
+    rng = np.random.default_rng(9)
+    worst = 0.0
+    for q in _panda_configurations(panda):
+        qd, qdd = rng.uniform(-1, 1, (2, panda.nq))
+        tau = S.T @ pin.rnea(pm, pd, S @ q, S @ qd, S @ qdd)
+        M = pin.crba(pm, pd, S @ q)
+        M = S.T @ (np.triu(M) + np.triu(M, 1).T) @ S
+        g = S.T @ pin.computeGeneralizedGravity(pm, pd, S @ q)
+        for ours, ref in ((panda.inverse_dynamics(q, qd, qdd, passive=False), tau),
+                          (panda.mass_matrix(q), M), (panda.gravity_torques(q), g)):  # fmt: skip
+            worst = max(worst, float(np.abs(ours - ref).max()))
+    assert worst < 1e-9, worst

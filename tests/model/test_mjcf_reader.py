@@ -474,10 +474,10 @@ FALLBACKS = {
         '<body pos="0 0 1"><geom size="0.1"/></body></body></worldbody></mujoco>',
         "fusestatic",
     ),
-    "massless moving body": (
-        '<mujoco><worldbody><body><joint/><body pos="0 0 1"><geom size="0.1"/></body></body>'
-        "</worldbody></mujoco>",
-        "massless moving body",
+    "massless moving body": (  # MuJoCo bounds it (boundmass/boundinertia)
+        '<mujoco><compiler boundmass="0.001" boundinertia="1e-6"/><worldbody><body><joint/>'
+        '<body pos="0 0 1"><joint/><geom size="0.1"/></body></body></worldbody></mujoco>',
+        "boundmass",
     ),
     "box fromto": (
         '<mujoco><worldbody><body><joint/><geom type="box" fromto="0 0 0 0 0 1" size="0.1"/>'

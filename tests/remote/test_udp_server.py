@@ -42,8 +42,14 @@ def client(server: RemoteServer) -> Iterator[Client]:
 
 
 def _raw(server: RemoteServer, payload: bytes) -> dict:
+    """Send ``payload`` from a socket that proved it receives (echoed its cookie), so
+    that the server may answer with more bytes than the payload has."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.settimeout(2.0)
+        s.sendto(b'{"id": 0, "op": "cookie"}', server.address)
+        cookie = json.loads(s.recv(65536))["cookie"]
+        s.sendto(json.dumps({"id": 0, "op": "ping", "cookie": cookie}).encode(), server.address)
+        assert json.loads(s.recv(65536))["ok"]
         s.sendto(payload, server.address)
         return json.loads(s.recv(65536))
 

@@ -132,15 +132,14 @@ def _pipelined(host: str, port: int, requests: int, window: int) -> float:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect((host, port))
         s.settimeout(2.0)
-        # a reply may be at most 10x its request (anti-amplification): pad as told
-        s.send(b'{"id": -1, "op": "state"}')
-        need = int(json.loads(s.recv(65536)).get("need_bytes") or 0)
-        pad = " " * need
+        # large replies go only to an address that proved it receives: echo the cookie
+        s.send(b'{"id": -1, "op": "cookie"}')
+        cookie = json.loads(s.recv(65536))["cookie"]
         sent = done = 0
         t0 = time.perf_counter()
         while done < requests:
             while sent < requests and sent - done < window:
-                s.send(json.dumps({"id": sent, "op": "state", "pad": pad}).encode())
+                s.send(json.dumps({"id": sent, "op": "state", "cookie": cookie}).encode())
                 sent += 1
             s.recv(65536)
             done += 1

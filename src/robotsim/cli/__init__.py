@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 import click
 
-from robotsim.errors import RobotsimError
+from robotsim.errors import RobotsimError, RobotsimWarning
 
 __all__ = ["COMMAND_MODULES", "USAGE", "cli", "main", "usage"]
 
@@ -35,6 +37,7 @@ COMMAND_MODULES = [
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
     "robotsim.cli.profile",
+    "robotsim.cli.objects",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
     "robotsim.cli.warm",
@@ -80,6 +83,19 @@ def usage() -> str:
     return USAGE + f"\nCommands: {', '.join(names)}\n'robotsim --help' describes each.\n"
 
 
+_python_showwarning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:  # fmt: skip
+    """robotsim's own warnings as one ``warning: ...`` line on stderr; others as Python
+    prints them."""
+    if issubclass(category, RobotsimWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input, 1 internal error)."""
     _register_all()
@@ -88,7 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo(usage(), nl=False)
         return 0
     try:
-        rc = cli.main(args=args, prog_name="robotsim", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            rc = cli.main(args=args, prog_name="robotsim", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort:

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError, UnknownNameError
+from robotsim.physics.drives import wheel_matrix
 from robotsim.physics.world import World
 
 __all__ = ["MobileBase"]
@@ -42,25 +43,8 @@ class MobileBase:
         self._root = int(world.model.body_rootid[self.base.id])
 
     def _geometry(self) -> np.ndarray:
-        m, d = self.world.model, self.world.data
-        T = self.base.pose
-        R, o = T[:3, :3], T[:3, 3]
-        rows = []
-        n = len(self.drive.wheel_joints)
-        tyres = self.drive.tyres or (None,) * n
-        radii = np.asarray(self.drive.wheel_radii or (self.drive.wheel_radius,) * n)
-        for jn, tyre in zip(self.drive.wheel_joints, tyres):
-            jid = m.joint(jn).id
-            a = R.T @ d.xaxis[jid]
-            centre = d.xanchor[jid] if tyre is None else d.geom_xpos[m.geom(tyre).id]
-            p = R.T @ (centre - o)
-            u = np.cross(a, [0.0, 0.0, 1.0])
-            norm = float(np.linalg.norm(u))
-            if norm < 1e-6:
-                raise InputError(f"wheel joint {jn!r}: its axle is vertical, it cannot roll")
-            u /= norm
-            rows.append([u[0], u[1], -u[0] * p[1] + u[1] * p[0]])
-        return np.array(rows) / radii[:, None]
+        w = self.world
+        return wheel_matrix(w.model, w.data, self.drive, self.base.id)
 
     def pose(self) -> np.ndarray:
         """Planar pose ``[x, y, theta]`` (m, m, rad) of the base in the world."""

@@ -18,20 +18,23 @@ Conventions:
   :meth:`Dynamics.mass_matrix` is ``M(q)`` plus the armature on its diagonal.
 - A mimic joint (``q_m = k q_l + c``) moves with its leader; its torque, times ``k``,
   is the leader's (virtual work), and its armature appears as ``k^2 * armature``.
-- A link whose inertial has ``mass == 0`` counts as having none (its inertia tensor
-  is ignored), as in MuJoCo's URDF import and :mod:`robotsim.model.mjcf_export`.
+- Inertials count as the file gives them, as pinocchio does: a massless link's tensor
+  (the Panda's ``panda_link8``: mass 0, a 0.1 kg m^2 placeholder) adds rotational
+  inertia; zero and singular tensors are used as they are. A model without any
+  inertia gets all-zero dynamics (armature aside) and one :class:`ModelWarning`.
 - ``M`` is built column by column from RNEA with unit accelerations (``nq`` passes,
   stacked into one batch), so it is exactly consistent with :meth:`inverse_dynamics`.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from robotsim.errors import KinematicsError
+from robotsim.errors import KinematicsError, ModelWarning
 from robotsim.kinematics import kernels
 
 if TYPE_CHECKING:
@@ -62,13 +65,19 @@ class Dynamics:
         self.com = np.zeros((L, 3))
         self.inertia = np.zeros((L, 3, 3))
         for i, link in enumerate(model.links):
-            # A massless link carries no inertia (URDF files give frames like the
-            # Panda's link8 ``mass=0`` with a placeholder tensor): MuJoCo's URDF
-            # import and our MJCF export drop it, so the dynamics does too.
-            if link.inertial is not None and link.inertial.mass > 0.0:
+            if link.inertial is not None:  # as given, massless tensors included
                 self.mass[i] = link.inertial.mass
                 self.com[i] = link.inertial.com
                 self.inertia[i] = link.inertial.inertia
+        if model.nq and not (self.mass[1:].any() or self.inertia[1:].any()):
+            where = f"{model.source}: " if model.source is not None else ""
+            warnings.warn(
+                f"{where}robot {model.name!r} has no inertias (no link below the root has "
+                "a mass or an inertia tensor): its inverse dynamics, gravity torques and "
+                "mass matrix are zero but for joint armature and friction",
+                ModelWarning,
+                stacklevel=3,
+            )
         A4 = np.zeros((L, 4, 4))
         A4[:, :3, :] = tree.A
         A4[:, 3, 3] = 1.0

@@ -63,7 +63,8 @@ def _load_model(name: str, where: str, source: str, base: Path) -> RobotModel:
     except OutsideScopeError as exc:
         raise ScenarioError(f"{source}: {where}: {exc}") from None
     except RobotsimError as exc:
-        if target == name and name not in library_names():
+        missing = not (candidate.exists() or Path(target).exists())
+        if target == name and name not in library_names() and missing:
             if candidate.suffix or "/" in name or "\\" in name:  # meant as a file
                 raise ScenarioError(
                     f"{source}: {where}: no robot file {str(candidate)!r} (a path is read "

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
+from robotsim.profile.sensor_spec import SensorSpec
 from robotsim.validation import first_duplicate
 
 __all__ = [
@@ -164,6 +165,10 @@ class ControllerSpec(_Strict):
     gains: dict[Literal["x", "y", "theta"], AxisGains] = Field(default_factory=_gains)
     limits: dict[Literal["x", "y", "theta"], AxisLimits] = Field(default_factory=_limits)
     avoidance: Literal["none", "potential", "vfh"] = "none"
+    # what the avoidance sees: the scenario's obstacles (ground_truth) or the scans of
+    # one of the robot's lidars (``sensor``: its name; default the robot's only lidar)
+    source: Literal["ground_truth", "lidar"] = "ground_truth"
+    sensor: str | None = None
     safety_margin: float = Field(0.25, ge=0)
     lookahead: float = Field(0.8, gt=0)
     tolerance: Tolerance = Field(default_factory=Tolerance)
@@ -204,6 +209,16 @@ class RobotSpec(_Strict):
     spacing: Vec2 = (0.0, 1.0)
     color: tuple[float, float, float] | None = None
     joints: dict[str, SpringSpec] = Field(default_factory=dict)
+    # the robot's sensors (docs/sensors.md); one named like a sensor of the robot's
+    # profile file replaces it
+    sensors: list[SensorSpec] = Field(default_factory=list)
+
+    @field_validator("sensors")
+    @classmethod
+    def _unique_sensors(cls, sensors: list[SensorSpec]) -> list[SensorSpec]:
+        if (dup := first_duplicate(s.label for s in sensors)) is not None:
+            raise ValueError(f"two sensors named {dup!r}; give each its own 'name'")
+        return sensors
 
 
 class Reference(_Strict):

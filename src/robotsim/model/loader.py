@@ -57,7 +57,22 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
     if not path.is_file():
         raise ModelFileError(path, "no such file")
     with _cyclic_gc_paused():
-        return _load_file(path, suffix)
+        model = _load_file(path, suffix)
+    _warn_degenerate_inertias(model)
+    return model
+
+
+def _warn_degenerate_inertias(model: RobotModel) -> None:
+    """One warning line naming the links whose inertias are degenerate and what physics
+    does with them (:mod:`robotsim.model.inertia_bounds`)."""
+    import warnings
+
+    from robotsim.errors import ModelWarning
+    from robotsim.model.inertia_bounds import degenerate_inertia_note
+
+    note = degenerate_inertia_note(model)
+    if note is not None:
+        warnings.warn(note, ModelWarning, stacklevel=3)
 
 
 @contextmanager

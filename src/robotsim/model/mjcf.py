@@ -336,7 +336,7 @@ def model_from_tables(
 
     for bid in sorted(link_of_body):
         inertial = None
-        if bid > 0 and float(t.body_mass[bid]) > 0:
+        if bid > 0 and (float(t.body_mass[bid]) > 0 or np.any(t.body_inertia[bid])):
             inertial = Inertial(float(t.body_mass[bid]), t.body_com[bid], t.body_inertia[bid])
         b.link(
             link_of_body[bid],

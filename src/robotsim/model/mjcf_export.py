@@ -42,20 +42,22 @@ What is written:
   PNG only) are converted to a PNG beside the saved file (:func:`save_mjcf`), or left
   out with a warning when there is no output folder. A shape with its own colour keeps
   it (``rgba`` on the geom, no material).
-- inertia: a link with an :class:`Inertial` gets an explicit ``<inertial>`` with the
-  tensor in its principal frame (``diaginertia``, plus ``quat`` unless the tensor is
-  already diagonal, then written bit for bit), decomposed by
+- inertia: a link gets what :func:`robotsim.model.inertia_bounds.physics_inertials`
+  says: its :class:`Inertial` as the model has it (mass 0 and zero or singular tensors
+  included), except where MuJoCo would refuse it (a moving body without mass or with a
+  singular tensor: merged with the links fixed below it, or bounded as
+  ``boundmass``/``boundinertia`` do; a massless link's lumped tensor breaking
+  ``A + B >= C``: its smaller moments raised). The tensor is written in its principal
+  frame (``diaginertia``, plus ``quat`` unless the tensor is already diagonal, then
+  written bit for bit), decomposed by
   :func:`~robotsim.model.principal_inertia.principal_inertia` so that MuJoCo's exact
   ``A + B >= C`` check passes for tensors on the triangle boundary (``fullinertia``
   would let MuJoCo's own decomposition round them a few ulps outside: the PUMA 560's
-  link 1). The model's inertia is kept to round-off (the largest moment lowered by a
-  few ulps at most on the boundary); no ``balanceinertia``/``boundmass``/
-  ``boundinertia``, which would let MuJoCo change it; impossible tensors are refused when
-  the model is built. A massless link (``mass == 0``) gets no ``<inertial>``; like a
-  link without one, MuJoCo infers its mass and inertia from its collision geoms at
-  density 1000 kg/m^3 (``inertiafromgeom="auto"``). A moving link that ends up with no
-  mass at all (a pure frame at the end of a chain) gets a tiny one (1e-6 kg, 1e-10 kg m^2,
-  MuJoCo's minimum is 1e-15) so the model compiles; nothing else is changed.
+  link 1). No compiler ``balanceinertia``/``boundmass``/``boundinertia``, which would let
+  MuJoCo change other bodies. A link without an inertial gets no ``<inertial>``: MuJoCo
+  infers its mass and inertia from its collision geoms at density 1000 kg/m^3
+  (``inertiafromgeom="auto"``, as MuJoCo's URDF import), except on a fixed base, where
+  it is written massless (static; MuJoCo's masses then equal the model's).
 - body names: MuJoCo reserves ``world`` for its world body. A fixed-base model whose root
   link is called ``world`` (URDF's convention) exports that root *as* the world body (its
   geoms and frames go to ``<worldbody>``; the world has no mass). Any other link called
@@ -85,8 +87,9 @@ import numpy as np
 from robotsim.atomic import write_text_atomic
 from robotsim.model.export_numbers import num, vec
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
+from robotsim.model.inertia_bounds import physics_inertials
 from robotsim.model.principal_inertia import principal_inertia
-from robotsim.model.robot import Joint, JointType, Link, RobotModel
+from robotsim.model.robot import Inertial, Joint, JointType, Link, RobotModel
 from robotsim.spatial import R_to_quat
 
 if TYPE_CHECKING:
@@ -353,9 +356,8 @@ class _MjcfWriter:
             tag = s.name or f"collision{i}"
             self.geom(body, s, f"{base}/{tag}", GROUP_COLLISION)
 
-    def inertial(self, body: ET.Element, link: Link) -> None:
-        ine = link.inertial
-        if ine is None or ine.mass == 0.0:
+    def inertial(self, body: ET.Element, link: Link, ine: Inertial | None) -> None:
+        if ine is None:
             return
         moments, R = principal_inertia(np.asarray(ine.inertia), link=link.name)
         el = ET.SubElement(body, "inertial", pos=vec(ine.com), mass=num(ine.mass))
@@ -417,17 +419,14 @@ class _MjcfWriter:
                                 joint2=p + j.mimic.joint)  # fmt: skip
                 eq.set("polycoef", vec([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
                 equality.append(eq)
-        massless = _massless_moving(m)
+        written = physics_inertials(m).written
         for link in m.links:
             body = bodies[link.name]
             if body is self.world:
                 self.link_geoms(body, link)
                 continue
             # MJCF wants inertial first; joints were appended before geoms below.
-            if link.name in massless:
-                ET.SubElement(body, "inertial", pos="0 0 0", mass="1e-06",
-                              diaginertia="1e-10 1e-10 1e-10")  # fmt: skip
-            self.inertial(body, link)
+            self.inertial(body, link, written[link.name])
             ine = body.find("inertial")
             if ine is not None:
                 body.remove(ine)
@@ -466,36 +465,6 @@ def mjcf_body_names(model: RobotModel, prefix: str = "", world_root: bool = True
                 name = f"world_link{k}"
             taken.add(name)
         out[lk.name] = name
-    return out
-
-
-def _massless_moving(model: RobotModel) -> set[str]:
-    """Links whose MuJoCo body has a joint but would have no mass: no inertial (or a
-    massless one), no collision shape for MuJoCo to infer one from, and no massive link
-    welded below them (MuJoCo counts fixed children into the moving body). MuJoCo
-    refuses such bodies ("mass and inertia of moving bodies must be larger than
-    mjMINVAL"), even between two massive ones."""
-
-    def own_mass(lk: Link) -> bool:
-        if lk.inertial is not None and lk.inertial.mass > 0.0:
-            return True
-        return bool(lk.collisions)  # MuJoCo infers a mass from them
-
-    children: dict[str, list[Joint]] = {}
-    for j in model.joints:
-        children.setdefault(j.parent, []).append(j)
-
-    def welded_mass(name: str) -> bool:
-        if own_mass(model.link(name)):
-            return True
-        return any(welded_mass(j.child) for j in children.get(name, []) if not j.movable)
-
-    out = set()
-    for j in model.joints:
-        if j.movable and not welded_mass(j.child):
-            out.add(j.child)  # MuJoCo wants mass in every body that has a joint
-    if model.floating and not welded_mass(model.root):
-        out.add(model.root)
     return out
 
 

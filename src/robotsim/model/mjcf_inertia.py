@@ -27,6 +27,7 @@ class MassSource(Protocol):
     comp: Compiler
     b_name: list[str]
     b_njnt: list[int]
+    b_parent: list[int]
     b_inertial: list[tuple[float, list[float], np.ndarray] | None]  # (mass, com, inertia)
     g_body: list[int]
     g_type: list[str]
@@ -137,11 +138,18 @@ def body_inertias(r: MassSource) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # MuJoCo refuses a moving body without mass or inertia: let it say so
     if not (np.isfinite(inertia).all() and np.isfinite(com).all() and np.isfinite(mass).all()):
         raise Unsupported("an inertia too large for floating point")
-    ev = np.linalg.eigvalsh(inertia[use_geoms])
-    thin = np.zeros(nbody, bool)
-    thin[use_geoms] = (mass[use_geoms] > 0) & (ev[:, 0] <= 1e-12 * ev[:, 2])
+    ev = np.linalg.eigvalsh(inertia)
+    thin = use_geoms & (mass > 0) & (ev[:, 0] <= 1e-12 * ev[:, 2])
     moving = np.array(r.b_njnt) > 0
-    bad = thin | (moving & ~(mass > 1e-12))
+    # MuJoCo's test: a moving body needs mass and inertia (> mjMINVAL, 1e-15; here with
+    # a margin) of its own or in a body welded below it
+    full = (mass > 1e-12) & (ev[:, 0] > 1e-12)
+    carried = full.copy()
+    parent = np.array(r.b_parent, int)
+    for bid in range(nbody - 1, 0, -1):  # children come after their parents
+        if carried[bid] and not moving[bid]:
+            carried[parent[bid]] = True
+    bad = thin | (moving & ~carried)
     if np.any(bad):
         which = r.b_name[int(np.argmax(bad))]
         raise Unsupported(f"body {which!r}: a massless moving body or a degenerate inertia")

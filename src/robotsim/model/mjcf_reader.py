@@ -329,14 +329,14 @@ class _Reader:
             xx, yy, zz, xy, xz, yz = floats(str(a["fullinertia"]), 6, what)
             inertia = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
             ev = np.linalg.eigvalsh(inertia)  # MuJoCo checks these: keep clear of the edge
-            ok = ev[0] > 1e-12 * ev[2] and ev[0] + ev[1] > ev[2] * (1 + 1e-9)
+            ok = not inertia.any() or (ev[0] > 1e-12 * ev[2] and ev[0] + ev[1] > ev[2] * (1 + 1e-9))
         else:
             d = floats(str(a["diaginertia"]), 3, what)
             R = quat_to_R(np.array(quat))
             inertia = (R * np.array(d)) @ R.T
-            # MuJoCo's own test on the given moments
-            ok = min(d) > 0 and all(d[i] + d[(i + 1) % 3] >= d[(i + 2) % 3] for i in range(3))
-        if not (mass > 0 and ok):
+            # MuJoCo's own test on the given moments (a moving body's are checked later)
+            ok = min(d) >= 0 and all(d[i] + d[(i + 1) % 3] >= d[(i + 2) % 3] for i in range(3))
+        if not (mass >= 0 and ok):
             raise Unsupported(f"{what}: mass {mass} or an inertia MuJoCo may refuse")
         self.b_inertial[bid] = (mass, pos, inertia)
 

@@ -44,8 +44,10 @@ def principal_inertia(
         triangle fix applied).
 
     Raises:
-        ModelError: the moments are not positive or violate the triangle inequality by
-            more than ``rtol`` (the model refuses such tensors when it is built).
+        ModelError: a moment is negative or the moments violate the triangle inequality
+            by more than ``rtol`` (the model refuses such tensors on links with mass when
+            it is built; a massless link's lumped tensor is balanced before it gets here,
+            :mod:`robotsim.model.inertia_bounds`).
     """
     I = np.asarray(inertia, dtype=float)
     S = (I + I.T) / 2.0
@@ -57,8 +59,12 @@ def principal_inertia(
         moments, R = np.linalg.eigh(S)
         if np.linalg.det(R) < 0.0:
             R[:, 2] = -R[:, 2]
-    if not np.all(moments > 0.0):
-        raise ModelError(f"link {link!r}: inertia principal moments {moments.tolist()} must be > 0")
+    top = float(np.max(np.abs(moments)))
+    if np.any(moments < -rtol * top):
+        raise ModelError(
+            f"link {link!r}: inertia principal moments {moments.tolist()} must be >= 0"
+        )
+    moments = np.maximum(moments, 0.0)  # a singular tensor's round-off (-1e-20...)
     order = np.argsort(moments)
     a, b, c = (float(moments[i]) for i in order)
     if a + b < c:

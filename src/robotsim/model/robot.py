@@ -177,26 +177,34 @@ class Inertial:
     def problem(self, rtol: float = 1e-9) -> str | None:
         """Why this inertia is not physically possible, or None if it is.
 
-        A body with mass has a symmetric positive definite inertia whose principal
-        moments ``a <= b <= c`` satisfy the triangle inequality ``a + b >= c`` (equality
-        only for a flat body); ``rtol`` (relative to ``c``) absorbs rounding in files.
-        A massless link (``mass == 0``) may have a zero tensor.
+        Refused: NaN or inf, a tensor that is not symmetric, a negative principal moment
+        (below ``-rtol`` times the largest), and, on a link with mass, principal moments
+        ``a <= b <= c`` that break the triangle inequality ``a + b >= c`` (equality only
+        for a flat body); ``rtol`` (relative to ``c``) absorbs rounding in files.
+
+        Accepted as files give them (pinocchio computes with them, MuJoCo bounds them:
+        :func:`robotsim.model.inertia_bounds.physics_inertials`): a zero or singular
+        tensor (a point mass, a thin rod; onshape-to-robot's frame links of mass 1e-9
+        and zero inertia), any mass down to 0, and on a massless link (``mass == 0``)
+        any symmetric positive semi-definite tensor: it is not a body's but a lumped
+        term such as a rotor's inertia (the Robotics Toolbox's PUMA 560 link 1, mass 0
+        and ``diag(0, 0.35, 0)``).
         """
         I = np.asarray(self.inertia)
         if not np.all(np.isfinite(I)):
             return "inertia contains NaN or inf"
         scale = float(np.max(np.abs(I)))
-        if self.mass == 0.0 and scale == 0.0:
+        if scale == 0.0:
             return None
-        if not np.allclose(I, I.T, rtol=0.0, atol=rtol * max(scale, 1e-300)):
+        if not np.allclose(I, I.T, rtol=0.0, atol=rtol * scale):
             return "inertia is not symmetric"
         ev = np.linalg.eigvalsh(I / 2.0 + I.T / 2.0)  # halves first: no overflow
-        if scale == 0.0 or ev[0] <= rtol * ev[2]:
+        if ev[0] < -rtol * max(abs(ev[2]), abs(ev[0])):
             return (
-                f"inertia is not positive definite (principal moments {_fmt(ev)} kg m^2; "
-                "each must be > 0)"
+                f"inertia has a negative principal moment (principal moments {_fmt(ev)} "
+                "kg m^2; each must be >= 0)"
             )
-        if ev[0] + ev[1] < ev[2] * (1.0 - rtol):
+        if self.mass > 0.0 and ev[0] + ev[1] < ev[2] * (1.0 - rtol):
             return (
                 f"inertia violates the triangle inequality (principal moments {_fmt(ev)} "
                 f"kg m^2: {ev[0]:.6g} + {ev[1]:.6g} < {ev[2]:.6g})"
@@ -217,7 +225,6 @@ def _links_with_bad_inertia(links: Sequence[Link], rtol: float = 1e-9) -> list[L
     finite = np.isfinite(I).all(axis=(1, 2))
     I = np.where(finite[:, None, None], I, 0.0)
     scale = np.abs(I).max(axis=(1, 2))
-    zero_ok = (mass == 0.0) & (scale == 0.0)
     # every test below is scale-free: divide by the largest entry (no overflow)
     I = I / np.where(scale > 0, scale, 1.0)[:, None, None]
     asym = np.abs(I - np.swapaxes(I, 1, 2)).max(axis=(1, 2)) > rtol
@@ -225,9 +232,9 @@ def _links_with_bad_inertia(links: Sequence[Link], rtol: float = 1e-9) -> list[L
         ev = np.linalg.eigvalsh((I + np.swapaxes(I, 1, 2)) / 2.0)
     except np.linalg.LinAlgError:
         return with_inertial  # let each link's own check decide
-    not_pd = (scale == 0.0) | (ev[:, 0] <= rtol * ev[:, 2])
-    triangle = ev[:, 0] + ev[:, 1] < ev[:, 2] * (1.0 - rtol)
-    bad = ~finite | (~zero_ok & (asym | not_pd | triangle))
+    negative = ev[:, 0] < -rtol * np.maximum(np.abs(ev[:, 2]), np.abs(ev[:, 0]))
+    triangle = (mass > 0.0) & (ev[:, 0] + ev[:, 1] < ev[:, 2] * (1.0 - rtol))
+    bad = ~finite | ((scale > 0.0) & (asym | negative | triangle))
     return [with_inertial[i] for i in np.nonzero(bad)[0]]
 
 

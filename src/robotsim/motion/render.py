@@ -2,7 +2,8 @@
 
 Rendering uses MuJoCo's offscreen renderer on the model exported with
 :func:`robotsim.model.mjcf_export.to_mjspec` plus a floor and a light (shadows off),
-through EGL (``MUJOCO_GL=egl``, set here unless the caller chose another backend). When
+through EGL (``MUJOCO_GL=egl`` unless the caller chose another backend; the GL thread
+rule in :mod:`robotsim.physics.gl`). When
 no GL context can be made, pictures fall back to a matplotlib side-view stick drawing
 of the same pose, so a motion made from the command line always has pictures.
 """
@@ -10,7 +11,6 @@ of the same pose, so a motion made from the command line always has pictures.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,9 +23,8 @@ from robotsim.motion.profile import SoleSpec
 from robotsim.motion.schema import Program
 from robotsim.motion.support import initial_root
 from robotsim.motion.timeline import compile_program
+from robotsim.physics.gl import release_gl as _release_gl
 from robotsim.spatial import R_to_quat
-
-os.environ.setdefault("MUJOCO_GL", "egl")
 
 __all__ = ["PoseRenderer", "render_pose_png", "render_thumbnails", "side_view_strip"]
 
@@ -140,22 +139,6 @@ class PoseRenderer:
             if self._r is not None:
                 self._r.close()
                 self._r = None
-
-
-def _release_gl(renderer: Any) -> None:
-    """Leave no GL context current in this thread after using ``renderer``.
-
-    MuJoCo's renderer makes its context current and leaves it so; an EGL context current
-    in one live thread cannot be made current in another (``EGL_BAD_ACCESS``), and the
-    studio renders thumbnails from whichever callback thread asks. Other backends keep
-    their own rules and are left alone."""
-    ctx = getattr(renderer, "_gl_context", None)
-    egl = sys.modules.get("mujoco.egl")
-    if ctx is None or egl is None or not isinstance(ctx, egl.GLContext):
-        return
-    if egl.EGL_DISPLAY is not None:
-        E = egl.EGL
-        E.eglMakeCurrent(egl.EGL_DISPLAY, E.EGL_NO_SURFACE, E.EGL_NO_SURFACE, E.EGL_NO_CONTEXT)
 
 
 def _stick_image(model: RobotModel, q: np.ndarray, T: np.ndarray, w: int, h: int) -> np.ndarray:

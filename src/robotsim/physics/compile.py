@@ -26,7 +26,8 @@ import numpy as np
 from robotsim.errors import PhysicsError, UnknownNameError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
 from robotsim.physics.drives import DriveInfo, add_drive_model, placement_motor
-from robotsim.physics.scene import Body, Joint, Motor, Plane, RobotPlacement, Scene
+from robotsim.physics.freebase import free_robots
+from robotsim.physics.scene import Body, Compound, Joint, Motor, Plane, RobotPlacement, Scene
 from robotsim.physics.surface import ContactSurface, to_mujoco
 from robotsim.spatial import R_to_quat
 
@@ -55,6 +56,8 @@ class Compiled:
     motors: list[MotorInfo]
     drives: dict[str, DriveInfo]
     qpos0: np.ndarray
+    #: the scene as compiled: robots set free and put down (:mod:`.freebase`)
+    scene: Scene
     geom_surface: dict[str, ContactSurface] = field(default_factory=dict)
     #: moving geoms whose surface has bounce and bounce_vel: (geom id, bounce_vel m/s,
     #: bouncy solref, dead solref); the World picks one at each contact onset
@@ -67,42 +70,66 @@ def _quat(T: np.ndarray) -> list[float]:
     return [float(v) for v in R_to_quat(np.asarray(T)[:3, :3])]
 
 
-def _add_shape_geom(spec: Any, body: Any, b: Body) -> Any:
+def _geom_kw(spec: Any, shape: Any, name: str) -> dict[str, Any]:
+    """The MjsGeom fields of one primitive or mesh shape (its mesh added to ``spec``)."""
     import mujoco
 
     gt = mujoco.mjtGeom
-    shape = b.shape
-    kw: dict[str, Any] = {"name": b.name, "rgba": list(b.rgba)}
     if isinstance(shape, Box):
-        kw.update(type=gt.mjGEOM_BOX, size=[s / 2 for s in shape.size])
-    elif isinstance(shape, Sphere):
-        kw.update(type=gt.mjGEOM_SPHERE, size=[shape.radius, 0, 0])
-    elif isinstance(shape, Cylinder):
-        kw.update(type=gt.mjGEOM_CYLINDER, size=[shape.radius, shape.length / 2, 0])
-    elif isinstance(shape, Capsule):
-        kw.update(type=gt.mjGEOM_CAPSULE, size=[shape.radius, shape.length / 2, 0])
-    elif isinstance(shape, Ellipsoid):
-        kw.update(type=gt.mjGEOM_ELLIPSOID, size=list(shape.radii))
-    elif isinstance(shape, Plane):
+        return {"type": gt.mjGEOM_BOX, "size": [s / 2 for s in shape.size]}
+    if isinstance(shape, Sphere):
+        return {"type": gt.mjGEOM_SPHERE, "size": [shape.radius, 0, 0]}
+    if isinstance(shape, Cylinder):
+        return {"type": gt.mjGEOM_CYLINDER, "size": [shape.radius, shape.length / 2, 0]}
+    if isinstance(shape, Capsule):
+        return {"type": gt.mjGEOM_CAPSULE, "size": [shape.radius, shape.length / 2, 0]}
+    if isinstance(shape, Ellipsoid):
+        return {"type": gt.mjGEOM_ELLIPSOID, "size": list(shape.radii)}
+    if isinstance(shape, Plane):
         sx, sy = shape.size
-        kw.update(type=gt.mjGEOM_PLANE, size=[sx, sy, 0.1])
-    elif isinstance(shape, Mesh):
+        return {"type": gt.mjGEOM_PLANE, "size": [sx, sy, 0.1]}
+    if isinstance(shape, Mesh):
         from robotsim.model.meshes import load_mesh
 
         mesh = load_mesh(shape.path)
         spec.add_mesh(
-            name=f"mesh:{b.name}",
+            name=f"mesh:{name}",
             uservert=(np.asarray(mesh.vertices) * shape.scale).ravel().tolist(),
             userface=np.asarray(mesh.faces, dtype=int).ravel().tolist(),
         )
-        kw.update(type=gt.mjGEOM_MESH, meshname=f"mesh:{b.name}")
-    else:  # pragma: no cover - the Scene types are closed
-        raise PhysicsError(f"body {b.name!r}: unsupported shape {type(shape).__name__}")
-    if b.mass is not None and not isinstance(shape, Plane):
-        kw["mass"] = float(b.mass)
-    elif not isinstance(shape, Plane):
-        kw["density"] = float(b.density)
-    return body.add_geom(**kw)
+        return {"type": gt.mjGEOM_MESH, "meshname": f"mesh:{name}"}
+    # pragma: no cover - the Scene types are closed
+    raise PhysicsError(f"body {name!r}: unsupported shape {type(shape).__name__}")
+
+
+def _add_shape_geom(spec: Any, body: Any, b: Body) -> list[Any]:
+    """The body's geoms: one for a shape, one per part for a :class:`Compound`
+    (``<body>:<k>``). Mass: ``inertial`` (explicit, the geoms then only collide), else
+    ``mass``, else ``density``."""
+    if isinstance(b.shape, Compound):
+        placed = [(p.geometry, p.T_link_shape, p.rgba, f"{b.name}:{k}")
+                  for k, p in enumerate(b.shape.parts)]  # fmt: skip
+    else:
+        placed = [(b.shape, None, b.rgba, b.name)]
+    geoms = []
+    for shape, T, rgba, name in placed:
+        kw: dict[str, Any] = {"name": name, "rgba": list(rgba), **_geom_kw(spec, shape, name)}
+        if T is not None:
+            kw.update(pos=[float(v) for v in T[:3, 3]], quat=_quat(T))
+        if not isinstance(shape, Plane):
+            kw["density"] = float(b.density)
+        geoms.append(body.add_geom(**kw))
+    if b.inertial is not None:
+        i = b.inertial
+        I = np.asarray(i.inertia)
+        body.explicitinertial = True
+        body.mass = float(i.mass)
+        body.ipos = [float(v) for v in i.com]
+        body.fullinertia = [float(I[0, 0]), float(I[1, 1]), float(I[2, 2]),
+                            float(I[0, 1]), float(I[0, 2]), float(I[1, 2])]  # fmt: skip
+    elif b.mass is not None and not isinstance(b.shape, Plane):
+        geoms[0].mass = float(b.mass)  # one geom (a compound takes inertial or density)
+    return geoms
 
 
 def _add_motor(spec: Any, name: str, motor: Motor, motors: list[MotorInfo]) -> None:
@@ -248,9 +275,13 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: 
 
 
 def compile_scene(scene: Scene) -> Compiled:
-    """Build the MjSpec of ``scene``, compile it and apply the contact surfaces."""
+    """Build the MjSpec of ``scene``, compile it and apply the contact surfaces. Robots
+    that stand on legs or wheels are set free first (:func:`.freebase.free_robots`);
+    ``Compiled.scene`` is the scene so compiled."""
     import mujoco
 
+    scene = free_robots(scene)
+    simulated = scene
     scene = _with_world_softness(scene)
     spec = mujoco.MjSpec()
     spec.modelname = scene.name
@@ -277,8 +308,8 @@ def compile_scene(scene: Scene) -> Compiled:
         parent = spec.worldbody if b.parent is None else spec.body(b.parent)
         T = b.T_parent_body
         body = parent.add_body(name=b.name, pos=[float(v) for v in T[:3, 3]], quat=_quat(T))
-        geom = _add_shape_geom(spec, body, b)
-        _set_bits(geom, WORLD_BITS)
+        for geom in _add_shape_geom(spec, body, b):
+            _set_bits(geom, WORLD_BITS)
         _add_joint(spec, body, b, motors)
     for r in scene.robots:
         _attach_robot(spec, r, motors, scene)
@@ -307,7 +338,7 @@ def compile_scene(scene: Scene) -> Compiled:
                 raise UnknownNameError(f"joint of robot {r.name!r}", jn, r.model.joint_names)
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
-    return Compiled(spec, model, motors, drives, qpos0, geom_surface, bounce_geoms)
+    return Compiled(spec, model, motors, drives, qpos0, simulated, geom_surface, bounce_geoms)
 
 
 def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.errors import ModelError
+from robotsim.errors import InputError, ModelError
 from robotsim.model.geometry import Cylinder, Sphere
 from robotsim.physics.scene import Motor
 from robotsim.physics.surface import ContactSurface
@@ -53,6 +53,7 @@ __all__ = [
     "placement_motor",
     "wheel_ground_height",
     "wheel_joints",
+    "wheel_matrix",
     "wheel_motor",
     "wheel_radius",
 ]
@@ -369,3 +370,29 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             spec.add_pair(name=pname, geomname1="ground", geomname2=g.name, condim=3)
             info.pairs[pname] = (CASTER_SURFACE, False)
     return info
+
+
+def wheel_matrix(model: Any, data: Any, drive: DriveInfo, base_body: int) -> np.ndarray:
+    """Wheel rates from a body twist in a compiled world: ``rates = G @ [vx, vy, w]``
+    (rad/s from m/s, m/s, rad/s in the base body's frame), ``G`` ``(n_wheels, 3)`` from
+    the wheels' real geometry in ``data`` (MuJoCo model and data; ``base_body`` the
+    base's body id). Wheel ``i`` centred at ``p_i`` with axle ``a_i`` and radius
+    ``r_i`` rolls without slip at ``u_i . (v + w z x p_i) / r_i``, ``u_i = unit(a_i x
+    z)``. Raises InputError for a wheel whose axle is vertical."""
+    R, o = data.xmat[base_body].reshape(3, 3), data.xpos[base_body]
+    rows = []
+    n = len(drive.wheel_joints)
+    tyres = drive.tyres or (None,) * n
+    radii = np.asarray(drive.wheel_radii or (drive.wheel_radius,) * n, dtype=np.float64)
+    for jn, tyre in zip(drive.wheel_joints, tyres):
+        jid = model.joint(jn).id
+        a = R.T @ data.xaxis[jid]
+        centre = data.xanchor[jid] if tyre is None else data.geom_xpos[model.geom(tyre).id]
+        p = R.T @ (centre - o)
+        u = np.cross(a, [0.0, 0.0, 1.0])
+        norm = float(np.linalg.norm(u))
+        if norm < 1e-6:
+            raise InputError(f"wheel joint {jn!r}: its axle is vertical, it cannot roll")
+        u /= norm
+        rows.append([u[0], u[1], -u[0] * p[1] + u[1] * p[0]])
+    return np.array(rows) / radii[:, None]

@@ -17,14 +17,24 @@ from typing import Literal
 import numpy as np
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere, readonly
-from robotsim.model.robot import JointDynamics, RobotModel
+from robotsim.model.geometry import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Mesh,
+    Shape,
+    Sphere,
+    readonly,
+)
+from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.physics.surface import ContactSurface
 from robotsim.physics.timestep import DEFAULT_TIMESTEP, check_timestep
 
 __all__ = [
     "JOINT_TYPES",
     "Body",
+    "Compound",
     "Joint",
     "Light",
     "Motor",
@@ -38,6 +48,7 @@ __all__ = [
 JOINT_TYPES = ("hinge", "ball", "slider", "fixed", "hinge2", "free")
 MOTOR_KINDS = ("position", "velocity", "torque")
 INTEGRATORS = ("implicitfast", "euler", "auto")
+BASES = ("auto", "file")
 
 
 @dataclass(frozen=True)
@@ -47,7 +58,26 @@ class Plane:
     size: tuple[float, float] = (0.0, 0.0)
 
 
-WorldShape = Box | Sphere | Cylinder | Capsule | Ellipsoid | Mesh | Plane
+@dataclass(frozen=True, eq=False)
+class Compound:
+    """Several shapes moving as one rigid body: the convex pieces of a decomposed mesh,
+    an object made of a box and a cylinder. Each part is a model
+    :class:`~robotsim.model.geometry.Shape` placed in the body frame (``T_link_shape``,
+    its ``rgba``); contacts are per part. Compiled as one geom per part, named
+    ``<body>:<k>``."""
+
+    parts: tuple[Shape, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parts", tuple(self.parts))
+        if not self.parts:
+            raise InputError("a compound shape needs at least one part")
+        for p in self.parts:
+            if not isinstance(p, Shape):
+                raise InputError(f"compound parts are Shapes, got {type(p).__name__}")
+
+
+WorldShape = Box | Sphere | Cylinder | Capsule | Ellipsoid | Mesh | Plane | Compound
 
 
 @dataclass(frozen=True)
@@ -128,8 +158,11 @@ class Body:
     """A rigid body: one shape, a pose, mass properties, a joint and a surface name.
 
     ``T_parent_body`` ``(4, 4)``: pose in the parent body (or the world). ``mass``
-    ``None`` = from ``density`` (kg/m^3) and the shape volume. ``surface`` names an
-    entry of ``Scene.surfaces`` (``None`` = the scene default).
+    ``None`` = from ``density`` (kg/m^3) and the shape volume. ``inertial`` (a model
+    :class:`~robotsim.model.robot.Inertial`: mass kg, centre of mass m and inertia about
+    it kg m^2, body axes) gives the mass properties explicitly instead: the shapes then
+    only collide (objects whose file states its inertia). ``surface`` names an entry of
+    ``Scene.surfaces`` (``None`` = the scene default).
     """
 
     name: str
@@ -141,6 +174,7 @@ class Body:
     density: float = 1000.0
     surface: str | None = None
     rgba: tuple[float, float, float, float] = (0.6, 0.6, 0.65, 1.0)
+    inertial: Inertial | None = None
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
@@ -148,6 +182,16 @@ class Body:
         object.__setattr__(self, "T_parent_body", readonly(self.T_parent_body, (4, 4)))
         if self.mass is not None and not (self.mass > 0 and math.isfinite(self.mass)):
             raise InputError(f"body {self.name!r}: mass must be finite and > 0")
+        if isinstance(self.shape, Compound) and self.mass is not None and self.inertial is None:
+            raise InputError(
+                f"body {self.name!r}: a compound body takes its mass as inertial (mass, "
+                "com, inertia) or from density, not as mass alone"
+            )
+        if self.inertial is not None:
+            problem = self.inertial.problem()
+            if self.inertial.mass <= 0 or problem is not None:
+                why = problem or f"mass must be > 0, got {self.inertial.mass}"
+                raise InputError(f"body {self.name!r}: inertial: {why}")
         if isinstance(self.shape, Plane) and (self.joint is not None or self.parent):
             raise InputError(f"body {self.name!r}: a plane can only be static")
 
@@ -167,6 +211,13 @@ class RobotPlacement:
     simplified collision shapes of neighbouring links often overlap).
     ``joint_dynamics`` replaces the model's :class:`JointDynamics` of the named joints
     (springs, dampers, armature, friction for this placement only).
+
+    ``base``: ``"auto"`` (default): a robot that stands on legs or drives on wheels
+    gets a free-floating root in the world whatever its file says, and one set free so
+    is put down on the ground (lowest sole or wheel bottom at ``z = 0`` at ``q0``; x, y
+    and orientation of ``T_world_base`` kept): :mod:`robotsim.physics.freebase` (the
+    World's ``scene`` holds the placement as simulated). ``"file"``: the model's own
+    root (welded to the world unless the model floats).
     """
 
     name: str
@@ -181,10 +232,13 @@ class RobotPlacement:
     collide_with_robots: bool = True
     self_collision: bool = False
     joint_dynamics: Mapping[str, JointDynamics] = field(default_factory=dict)
+    base: Literal["auto", "file"] = "auto"
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
             raise InputError(f"robot name {self.name!r}: must be non-empty without '/'")
+        if self.base not in BASES:
+            raise InputError(f"robot {self.name!r}: base {self.base!r}: valid: {', '.join(BASES)}")
         for jn in self.joint_dynamics:
             if jn not in self.model.joint_names:
                 raise UnknownNameError(f"joint of robot {self.name!r}", jn, self.model.joint_names)

@@ -12,7 +12,9 @@ Sections (all optional):
   motion file is read or written, by the CLI and editor, and before an upload;
 - ``servos``: joint -> Dynamixel id, direction, zero offset and units (robotlink);
 - ``physics``: position-servo gains and torque limits for the physics check, and the
-  fall thresholds.
+  fall thresholds;
+- ``sensors``: the robot's sensors (:mod:`robotsim.profile.sensor_spec`), mounted
+  wherever the robot runs in physics (a scenario's robot may add or replace them).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.validation import read_yaml_file, validate_as
+from robotsim.profile.sensor_spec import SensorSpec
+from robotsim.validation import first_duplicate, read_yaml_file, validate_as
 
 __all__ = [
     "ArmSpec",
@@ -198,6 +201,14 @@ class RobotProfile(_Strict):
     controller: ControllerSpec = ControllerSpec()
     servos: ServoBusSpec = ServoBusSpec()
     physics: PhysicsSpec = PhysicsSpec()
+    sensors: tuple[SensorSpec, ...] = ()
+
+    @field_validator("sensors")
+    @classmethod
+    def _unique_sensors(cls, sensors: tuple[SensorSpec, ...]) -> tuple[SensorSpec, ...]:
+        if (dup := first_duplicate(s.label for s in sensors)) is not None:
+            raise ValueError(f"two sensors named {dup!r}; give each its own 'name'")
+        return sensors
 
     def sole(self, frame: str) -> SoleSpec:
         for s in self.soles:

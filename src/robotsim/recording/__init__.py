@@ -19,13 +19,17 @@ if TYPE_CHECKING:
     from robotsim.recording.engine import normalize_db as normalize_db
     from robotsim.recording.export import FORMATS as FORMATS
     from robotsim.recording.export import export_run as export_run
+    from robotsim.recording.frames import SensorSeries as SensorSeries
     from robotsim.recording.recorder import DEFAULT_FLUSH_INTERVAL as DEFAULT_FLUSH_INTERVAL
     from robotsim.recording.recorder import Recorder as Recorder
     from robotsim.recording.store import RecordingError as RecordingError
     from robotsim.recording.store import RunInfo as RunInfo
     from robotsim.recording.store import RunStatus as RunStatus
     from robotsim.recording.store import RunStore as RunStore
+    from robotsim.recording.store import SensorInfo as SensorInfo
     from robotsim.recording.store import SignalTable as SignalTable
+    from robotsim.recording.store import StoredRun as StoredRun
+    from robotsim.recording.store import open_run as open_run
 
 _LAZY = {
     "DEFAULT_DB_NAME": "robotsim.recording.engine",
@@ -38,7 +42,11 @@ _LAZY = {
     "RunInfo": "robotsim.recording.store",
     "RunStatus": "robotsim.recording.store",
     "RunStore": "robotsim.recording.store",
+    "SensorInfo": "robotsim.recording.store",
+    "SensorSeries": "robotsim.recording.frames",
     "SignalTable": "robotsim.recording.store",
+    "StoredRun": "robotsim.recording.store",
+    "open_run": "robotsim.recording.store",
 }
 
 
@@ -53,7 +61,11 @@ __all__ = [
     "RunInfo",
     "RunStatus",
     "RunStore",
+    "SensorInfo",
+    "SensorSeries",
     "SignalTable",
+    "StoredRun",
     "export_run",
     "normalize_db",
+    "open_run",
 ]

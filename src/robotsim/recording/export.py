@@ -5,7 +5,16 @@
 - ``run.json``: the run's row (scenario, parameters, seed, versions, times, status);
 - ``signals_<robot>.csv|parquet``: column ``t`` (s) then one column per signal, one
   row per recorded time (empty/NaN where a signal was not recorded at that time);
-- ``events.csv|parquet``: ``t, type, robot, data`` (``data`` as JSON text).
+- ``events.csv|parquet``: ``t, type, robot, data`` (``data`` as JSON text);
+- ``sensor_<robot>_<name>.parquet``: one row per reading of each recorded sensor:
+  ``t`` then one column per field, each a fixed-size list of the field's values in C
+  order (its dtype and shape in the column's metadata: ``robotsim.dtype``,
+  ``robotsim.shape``; the sensor's description in the file's ``robotsim.meta``). With
+  CSV, sensors of at most :data:`CSV_SENSOR_VALUES` values a reading (IMU, odometry,
+  joints, force) get ``sensor_<robot>_<name>.csv`` with one column per value
+  (``accel[0]``...), larger ones (scans, images) only Parquet;
+- ``sensors.json``: every recorded sensor (robot, name, type, readings, fields, rate)
+  and the file it went to (``null``: ask for Parquet).
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "export_run"]
 
 FORMATS = ("csv", "parquet")
+#: The largest sensor reading (values) written to CSV.
+CSV_SENSOR_VALUES = 64
 
 
 def _safe(name: str) -> str:
@@ -90,4 +101,76 @@ def export_run(
             path,
         )
     written.append(path)
+    written += _export_sensors(store, info.id, fmt, folder)
     return written
+
+
+def _export_sensors(store: RunStore, run_id: int, fmt: str, folder: Path) -> list[Path]:
+    import numpy as np
+
+    infos = store.sensors(run_id)
+    if not infos:
+        return []
+    listing = []
+    written = []
+    for info in infos:
+        entry = info.to_json()
+        path = folder / f"sensor_{_safe(info.robot)}_{_safe(info.name)}.{fmt}"
+        size = sum(int(np.prod(f["shape"], dtype=np.int64)) for f in info.meta["fields"])
+        if fmt == "csv" and size > CSV_SENSOR_VALUES:
+            entry["file"] = None
+            listing.append(entry)
+            continue
+        series = store.sensor(run_id, info.robot, info.name)
+        if fmt == "csv":
+            _sensor_csv(series, path)
+        else:
+            _sensor_parquet(series, path)
+        entry["file"] = path.name
+        listing.append(entry)
+        written.append(path)
+    index = folder / "sensors.json"
+    index.write_text(json.dumps(listing, indent=2) + "\n")
+    return [index, *written]
+
+
+def _sensor_csv(series: object, path: Path) -> None:
+    import numpy as np
+
+    t = series.t  # type: ignore[attr-defined]
+    cols = ["t"]
+    blocks = [t.reshape(-1, 1).astype(np.float64)]
+    for name, arr in series.data.items():  # type: ignore[attr-defined]
+        flat = arr.reshape(len(t), -1)
+        idx = list(np.ndindex(*arr.shape[1:])) or [()]
+        cols += [name + "".join(f"[{i}]" for i in ix) for ix in idx]
+        blocks.append(flat.astype(np.float64))
+    data = np.hstack(blocks) if t.size else np.zeros((0, len(cols)))
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(cols)
+        for row in data.tolist():
+            w.writerow(["" if v != v else repr(v) for v in row])
+
+
+def _sensor_parquet(series: object, path: Path) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = series.t  # type: ignore[attr-defined]
+    fields = [pa.field("t", pa.float64())]
+    arrays = [pa.array(t, pa.float64())]
+    for name, arr in series.data.items():  # type: ignore[attr-defined]
+        n = int(np.prod(arr.shape[1:], dtype=np.int64))
+        values = np.ascontiguousarray(arr).reshape(-1)
+        if values.dtype == np.bool_:
+            values = values.astype(np.uint8)
+        flat = pa.array(values)
+        col = pa.FixedSizeListArray.from_arrays(flat, n)
+        meta = {"robotsim.dtype": arr.dtype.str, "robotsim.shape": json.dumps(list(arr.shape[1:]))}
+        fields.append(pa.field(name, col.type, metadata=meta))
+        arrays.append(col)
+    meta = json.dumps(dict(series.meta), default=str)  # type: ignore[attr-defined]
+    schema = pa.schema(fields, metadata={"robotsim.meta": meta})
+    pq.write_table(pa.Table.from_arrays(arrays, schema=schema), path)

@@ -64,6 +64,7 @@ from sqlalchemy.engine import Engine
 
 from robotsim.errors import InputError
 from robotsim.recording import schema
+from robotsim.recording.frames import codec_for, encode, field_layout
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
 __all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
@@ -139,6 +140,11 @@ class Recorder:
         self._sig: deque[tuple[Any, ...]] = deque()
         self._ev: deque[tuple[Any, ...]] = deque()
         self._new_channels: list[tuple[int, str, str]] = []
+        # sensor readings: (channel, t, arrays), drained like the signals
+        self._frames: deque[tuple[Any, ...]] = deque()
+        self._sensor_chan: dict[tuple[str, str], tuple[int, tuple[str, ...], Any, str]] = {}
+        self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
+        self._new_sensor_channels: list[tuple[int, str, str, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
         self._wake = _Wake()  # a commit asked for, or finish()
@@ -167,11 +173,12 @@ class Recorder:
                 f"this recorder already holds run {self.run_id}; use one Recorder per run"
             )
         now = time.time()
+        vers = {**dict(versions or default_versions()), "store_schema": schema.SCHEMA_VERSION}
         vals = {
             "scenario": str(scenario),
             "parameters": json.dumps(_jsonable(dict(parameters or {}))),
             "seed": None if seed is None else int(seed),
-            "versions": json.dumps(_jsonable(dict(versions or default_versions()))),
+            "versions": json.dumps(_jsonable(vers)),
             "started_at": now,
             "status": RunStatus.RUNNING.value,
             "heartbeat": now,
@@ -275,6 +282,21 @@ class Recorder:
                     warnings.warn(str(rec_err), RuntimeWarning, stacklevel=2)
         self.store.close()
 
+    def scene(self, doc: Mapping[str, Any]) -> None:
+        """Store the run's 3D scene (:mod:`robotsim.recording.scene`), once per run,
+        committed at once (strict JSON: a NaN or infinity is refused)."""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        try:
+            text = json.dumps(_jsonable(dict(doc)), allow_nan=False)
+        except ValueError as exc:
+            raise InputError(f"run {self.run_id}: scene: {exc}") from None
+        version = int(str(doc.get("format", "robotsim-scene/1")).rpartition("/")[2] or 1)
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(schema.run_scenes).values(run_id=self.run_id, version=version, scene=text)
+            )
+
     # -- the hot path -----------------------------------------------------------------
     def _channels(self, robot: str, names: tuple[str, ...]) -> list[int]:
         chs = []
@@ -336,6 +358,60 @@ class Recorder:
         self._appended += 1
         if ta.size:
             self._after_signal(float(np.max(ta)))
+
+    def sensor(
+        self,
+        robot: str,
+        name: str,
+        t: float,
+        data: Mapping[str, Any],
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record one reading of sensor ``name`` of ``robot`` at time ``t`` (s): ``data``
+        maps field names to arrays (a :class:`robotsim.sensors.Reading`'s ``data``).
+        The first reading of a sensor fixes its fields (names, dtypes, shapes) and
+        keeps ``meta`` (JSON-able: the sensor's type, rate, angles...); the arrays are
+        kept as given (not copied: pass arrays nobody writes to) and encoded when
+        committed, one row per reading (:mod:`robotsim.recording.frames`)."""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        key = (robot, name)
+        entry = self._sensor_chan.get(key)
+        if entry is None:
+            with self._lock:
+                entry = self._sensor_channel(robot, name, data, meta or {})
+        ch, names, _layout, _ = entry
+        try:
+            if len(data) != len(names):
+                raise KeyError(name)
+            arrays = [data[k] for k in names]
+        except KeyError:
+            raise InputError(
+                f"sensor {robot}/{name}: fields {sorted(data)}, but it records {list(names)}"
+            ) from None
+        for a, shape, k in zip(arrays, self._sensor_shapes[ch], names):
+            if np.shape(a) != shape:
+                raise InputError(
+                    f"sensor {robot}/{name}: field {k!r} has shape {list(np.shape(a))}, "
+                    f"but it records {list(shape)}"
+                )
+        self._frames.append((ch, float(t), arrays))
+        self._appended += 1
+        self._after_signal(float(t))
+
+    def _sensor_channel(
+        self, robot: str, name: str, data: Mapping[str, Any], meta: Mapping[str, Any]
+    ) -> tuple[int, tuple[str, ...], Any, str]:
+        layout = field_layout({k: np.asarray(v) for k, v in data.items()})
+        codec = codec_for(layout)
+        ch = len(self._sensor_chan)
+        full = {**_jsonable(dict(meta)), "fields": layout, "codec": codec}
+        kind = str(meta.get("type", "sensor"))
+        entry = (ch, tuple(str(k) for k in data), layout, codec)
+        self._sensor_shapes[ch] = [tuple(f["shape"]) for f in layout]
+        self._sensor_chan[(robot, name)] = entry
+        self._new_sensor_channels.append((ch, robot, name, kind, json.dumps(full)))
+        return entry
 
     def event(
         self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
@@ -438,10 +514,11 @@ class Recorder:
         if self._error is not None:  # the connection is broken: never touch it again
             raise self._error
         covered = self._appended  # before draining: all of these are drained
-        sig, ev = _drain(self._sig), _drain(self._ev)
+        sig, ev, frames = _drain(self._sig), _drain(self._ev), _drain(self._frames)
         with self._lock:  # after the signals: their channels are all in here
             chans, self._new_channels = self._new_channels, []
-        self._write(self._raw.driver_connection, self._sqlite, sig, ev, chans)
+            schans, self._new_sensor_channels = self._new_sensor_channels, []
+        self._write(self._raw.driver_connection, self._sqlite, sig, ev, chans, frames, schans)
         self._committed = covered
         self._last_commit = time.monotonic()
 
@@ -489,9 +566,12 @@ class Recorder:
         sig: list[tuple[Any, ...]],
         ev: list[tuple[Any, ...]],
         chans: list[tuple[int, str, str]],
+        frames: list[tuple[Any, ...]] = (),  # type: ignore[assignment]
+        schans: list[tuple[int, str, str, str, str]] = (),  # type: ignore[assignment]
     ) -> None:
         rid = int(self.run_id or 0)
         ph = "?" if sqlite else "%s"
+        blobs = self._encode_frames(rid, frames) if frames else []
         cur = dbapi.cursor()
         try:
             if chans:
@@ -499,6 +579,18 @@ class Recorder:
                     f"INSERT INTO channels (run_id, channel, robot, name) "
                     f"VALUES ({ph}, {ph}, {ph}, {ph})",
                     [(rid, c, r, n) for c, r, n in chans],
+                )
+            if schans:
+                cur.executemany(
+                    f"INSERT INTO sensor_channels (run_id, channel, robot, name, type, meta) "
+                    f"VALUES ({ph}, {ph}, {ph}, {ph}, {ph}, {ph})",
+                    [(rid, *c) for c in schans],
+                )
+            if blobs:
+                cur.executemany(
+                    f"INSERT INTO sensor_frames (run_id, channel, t, data) "
+                    f"VALUES ({ph}, {ph}, {ph}, {ph})",
+                    blobs,
                 )
             n = 0
             if sig:
@@ -520,6 +612,17 @@ class Recorder:
             raise
         finally:
             cur.close()
+
+    def _encode_frames(self, rid: int, frames: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """Rows of ``sensor_frames`` for the drained readings (zlib runs without the
+        GIL, so the simulation thread goes on meanwhile when the writer encodes)."""
+        with self._lock:
+            layouts = {ch: (lay, codec) for ch, _, lay, codec in self._sensor_chan.values()}
+        out = []
+        for ch, t, arrays in frames:
+            layout, codec = layouts[ch]
+            out.append((rid, ch, t, encode(arrays, layout, codec)))
+        return out
 
 
 class _Wake:

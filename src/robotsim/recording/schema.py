@@ -14,6 +14,19 @@ Layout (documented in ``docs/recording.md``):
 - ``run_tags``: ``(run_id, key) -> value`` labels such as ``sweep = pid_gains-...``
   (``runs list --sweep ID``). A separate table, so stores made before it gain it on
   open without touching ``runs``.
+- ``run_scenes`` (schema version 2): ``run_id -> (version, scene)``, the run's 3D scene
+  as JSON text (:mod:`robotsim.recording.scene`): what an exact replay needs besides
+  the signals. Stores made before it gain it on open; their runs have no scene.
+- ``sensor_channels``: one row per recorded sensor of a run: ``(run_id, channel)`` ->
+  ``(robot, name, type, meta)``, ``meta`` JSON text: the fields of a reading (name,
+  dtype, shape), the codec and the sensor's own description (rays' angles, camera
+  intrinsics...).
+- ``sensor_frames``: ``(run_id, channel, t, data)``: one row per reading, ``data`` the
+  reading's fields as one binary blob (``robotsim.recording.frames``): a 360-ray scan
+  is one row, not 360.
+
+:data:`SCHEMA_VERSION` is written into every run's ``versions`` (``store_schema``): a
+run without it was written by version 1.
 """
 
 from __future__ import annotations
@@ -24,6 +37,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -39,12 +53,15 @@ __all__ = [
     "ensure_schema",
     "events",
     "metadata",
+    "run_scenes",
     "run_tags",
     "runs",
+    "sensor_channels",
+    "sensor_frames",
     "signals",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -105,6 +122,35 @@ run_tags = Table(
     Column("value", String(255), nullable=False),
 )
 Index("run_tags_value", run_tags.c.key, run_tags.c.value)
+
+run_scenes = Table(
+    "run_scenes",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("scene", Text, nullable=False),
+)
+
+sensor_channels = Table(
+    "sensor_channels",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("channel", Integer, primary_key=True),
+    Column("robot", String(255), nullable=False),
+    Column("name", String(255), nullable=False),
+    Column("type", String(32), nullable=False),
+    Column("meta", Text, nullable=False, default="{}"),
+)
+
+sensor_frames = Table(
+    "sensor_frames",
+    metadata,
+    Column("run_id", Integer, nullable=False),
+    Column("channel", Integer, nullable=False),
+    Column("t", Float, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+)
+Index("sensor_frames_run", sensor_frames.c.run_id, sensor_frames.c.channel)
 
 _VIEW = (
     "signals_named AS SELECT s.run_id AS run_id, c.robot AS robot, s.t AS t, "

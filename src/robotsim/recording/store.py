@@ -26,8 +26,18 @@ from sqlalchemy.engine import Engine
 from robotsim.errors import RobotsimError, UnknownNameError
 from robotsim.recording import schema
 from robotsim.recording.engine import open_engine
+from robotsim.recording.frames import SensorSeries, decode
 
-__all__ = ["RecordingError", "RunInfo", "RunStatus", "RunStore", "SignalTable"]
+__all__ = [
+    "RecordingError",
+    "RunInfo",
+    "RunStatus",
+    "RunStore",
+    "SensorInfo",
+    "SignalTable",
+    "StoredRun",
+    "open_run",
+]
 
 
 class RecordingError(RobotsimError):
@@ -82,6 +92,27 @@ class SignalTable:
         if name not in self.names:
             raise UnknownNameError("signal", name, self.names)
         return self.values[:, self.names.index(name)]
+
+
+@dataclass(frozen=True)
+class SensorInfo:
+    """A recorded sensor of a run: ``robot``, ``name``, ``type``, ``readings`` (how many)
+    and ``meta`` (fields, codec, the sensor's description)."""
+
+    channel: int
+    robot: str
+    name: str
+    type: str
+    readings: int
+    meta: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        fields = {
+            f["name"]: {"dtype": f["dtype"], "shape": f["shape"]} for f in self.meta["fields"]
+        }
+        return {"robot": self.robot, "name": self.name, "type": self.type,
+                "readings": self.readings, "rate": self.meta.get("rate"),
+                "fields": fields}  # fmt: skip
 
 
 def _pid_alive(pid: int) -> bool:
@@ -283,6 +314,104 @@ class RunStore:
             rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
         return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
 
+    def scene(self, run: int | str) -> dict[str, Any] | None:
+        """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
+        none (recorded before schema version 2, or by a kind that records no scene)."""
+        rid = self.run(run).id
+        sc = schema.run_scenes
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def sensors(self, run: int | str) -> list[SensorInfo]:
+        """Every recorded sensor of a run (robot, name, type, number of readings)."""
+        rid = self.run(run).id
+        c, f = schema.sensor_channels, schema.sensor_frames
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(c.c.channel, c.c.robot, c.c.name, c.c.type, c.c.meta)
+                .where(c.c.run_id == rid)
+                .order_by(c.c.channel)
+            ).all()
+            counts = dict(
+                conn.execute(
+                    select(f.c.channel, func.count()).where(f.c.run_id == rid).group_by(f.c.channel)
+                ).all()
+            )
+        return [
+            SensorInfo(int(ch), str(rb), str(n), str(ty), int(counts.get(ch, 0)), json.loads(m))
+            for ch, rb, n, ty, m in rows
+        ]
+
+    def sensor(
+        self,
+        run: int | str,
+        robot: str,
+        name: str,
+        t0: float | None = None,
+        t1: float | None = None,
+        fields: Sequence[str] | None = None,
+    ) -> SensorSeries:
+        """The readings of one sensor of a run, between ``t0`` and ``t1`` (s, both
+        included; default all), optionally only some ``fields``: arrays with
+        timestamps (:class:`~robotsim.recording.frames.SensorSeries`). The arrays are
+        sized against the memory budget (:mod:`robotsim.budget`) before they are read."""
+        from robotsim import budget
+
+        infos = self.sensors(run)
+        rid = self.run(run).id
+        info = next((i for i in infos if i.robot == robot and i.name == name), None)
+        if info is None:
+            raise UnknownNameError(
+                "sensor", f"{robot}/{name}", [f"{i.robot}/{i.name}" for i in infos]
+            )
+        layout = info.meta["fields"]
+        names = [f["name"] for f in layout]
+        want = names if fields is None else list(fields)
+        for k in want:
+            if k not in names:
+                raise UnknownNameError(f"field of sensor {robot}/{name}", k, names)
+        f = schema.sensor_frames
+        cond = [f.c.run_id == rid, f.c.channel == info.channel]
+        if t0 is not None:
+            cond.append(f.c.t >= float(t0))
+        if t1 is not None:
+            cond.append(f.c.t <= float(t1))
+        with self.engine.connect() as conn:
+            n = int(conn.execute(select(func.count()).where(and_(*cond))).scalar() or 0)
+            per = sum(
+                np.dtype(x["dtype"]).itemsize * int(np.prod(x["shape"], dtype=np.int64))
+                for x in layout
+                if x["name"] in want
+            )
+            budget.check(
+                f"{n} readings of sensor {robot}/{name}", float(n) * per,
+                "read a time window (t0, t1) or fewer fields",
+            )  # fmt: skip
+            rows = conn.execute(select(f.c.t, f.c.data).where(and_(*cond)).order_by(f.c.t)).all()
+        t = np.array([r[0] for r in rows], dtype=np.float64)
+        cols: dict[str, list[np.ndarray]] = {k: [] for k in want}
+        for _, blob in rows:
+            arrays = decode(blob, layout, info.meta.get("codec", "raw"))
+            for k, a in zip(names, arrays):
+                if k in cols:
+                    cols[k].append(a)
+        data = {}
+        for x in layout:
+            k = x["name"]
+            if k in cols:
+                shape = (len(rows), *x["shape"])
+                arr = np.stack(cols[k]) if cols[k] else np.zeros(shape, dtype=x["dtype"])
+                arr.setflags(write=False)
+                data[k] = arr
+        t.setflags(write=False)
+        meta = {k: v for k, v in info.meta.items()}
+        return SensorSeries(robot, name, info.type, t, data, meta)
+
+    def open(self, run: int | str = "last") -> StoredRun:
+        """One run to read: ``store.open(3).sensor("r0", "lidar")``."""
+        return StoredRun(self, self.run(run))
+
     def time_span(self, run: int | str) -> tuple[float | None, float | None]:
         """First and last signal time of a run (None, None without signals)."""
         rid = self.run(run).id
@@ -310,3 +439,41 @@ def _info(m: Any) -> RunInfo:
         pid=int(m["pid"]),
         flush_interval=float(m["flush_interval"]),
     )
+
+
+class StoredRun:
+    """One run of a store, read through its methods (the store stays open while you
+    use it): ``info`` (:class:`RunInfo`), ``robots()``, ``signals(robot)``,
+    ``events()``, ``sensors()``, ``sensor(robot, name)``."""
+
+    def __init__(self, store: RunStore, info: RunInfo) -> None:
+        self.store, self.info, self.id = store, info, info.id
+
+    def robots(self) -> list[str]:
+        return self.store.robots(self.id)
+
+    def signals(self, robot: str, names: Sequence[str] | None = None) -> SignalTable:
+        return self.store.signals(self.id, robot, names)
+
+    def events(self, type: str | None = None) -> list[dict[str, Any]]:
+        return self.store.events(self.id, type)
+
+    def sensors(self) -> list[SensorInfo]:
+        return self.store.sensors(self.id)
+
+    def sensor(
+        self,
+        robot: str,
+        name: str,
+        t0: float | None = None,
+        t1: float | None = None,
+        fields: Sequence[str] | None = None,
+    ) -> SensorSeries:
+        return self.store.sensor(self.id, robot, name, t0, t1, fields)
+
+
+def open_run(db: str | os.PathLike[str] | Engine, run: int | str = "last") -> StoredRun:
+    """Open the store ``db`` and one of its runs (``"last"``: the newest):
+    ``open_run("out").sensor("r0", "lidar")``. The store stays open with the run
+    (``run.store.close()`` releases it)."""
+    return RunStore(db).open(run)

@@ -13,6 +13,12 @@ Every call sends one datagram and waits for the reply with the same id (``timeou
 seconds, then :class:`RemoteError`). Error replies raise :class:`RemoteError` with the
 server's message. Subscribed state datagrams arriving meanwhile are queued for
 :meth:`Client.next_state`.
+
+The first request asks the server for this address's cookie (op ``cookie``), and every
+request carries it: the server sends large replies and state pushes only to an address
+that proved it receives (docs/protocol.md, *Cookies*). A reply carrying a newer cookie
+replaces it; a ``cookie_required`` reply makes the client send the request again once,
+with the cookie it names.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ class Client:
         self._states: collections.deque[dict[str, Any]] = collections.deque(maxlen=1000)
         self._last_sent = -math.inf
         self._lease: float | None = None  # seconds, while subscribed
-        self._pads: dict[str, int] = {}  # op -> pad length the server asked for
+        self._cookie: str | None = None  # proves to the server that we receive
 
     def close(self) -> None:
         self.sock.close()
@@ -80,18 +86,16 @@ class Client:
 
     # -- the one primitive ------------------------------------------------------------
     def request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
-        """Send ``{"id", "op", **fields}``; return the reply (``ok`` true) or raise.
-
-        A server refuses a reply much larger than its request to an address that is not
-        subscribed (no amplification); the request is then sent once more, padded to
-        the size the server named.
-        """
+        """Send ``{"id", "op", "cookie", **fields}``; return the reply (``ok`` true) or
+        raise. Without a cookie yet, one is asked for first (op ``cookie``)."""
+        if self._cookie is None and op != "cookie":
+            self.request("cookie", timeout=timeout)
         rid = next(self._ids)
         msg = {"id": rid, "op": op, **fields}
-        if op in self._pads:  # this op needed padding before: pad at once
-            msg["pad"] = " " * self._pads[op]
+        if self._cookie is not None:
+            msg["cookie"] = self._cookie
         payload = encode(msg)
-        padded = False
+        again = False
         attempt = 0
         while attempt <= self.retries:
             self._send(payload)
@@ -100,11 +104,10 @@ class Client:
                 attempt += 1
                 continue
             if not reply.get("ok"):
-                need = reply.get("need_bytes")
-                if reply.get("code") == "reply_too_large" and isinstance(need, int) and not padded:
-                    padded = True
-                    self._pads[op] = len(msg.get("pad", "")) + max(0, need - len(payload) + 64)
-                    msg["pad"] = " " * self._pads[op]
+                short_form = set(reply) <= {"id", "ok", "cookie"}  # cookie_required, shortest
+                if not again and (reply.get("code") == "cookie_required" or short_form):
+                    again = True  # our cookie expired (or none yet): once more with the new one
+                    msg["cookie"] = self._cookie
                     payload = encode(msg)
                     continue
                 raise RemoteError(f"{op}: {reply.get('error')}", reply)
@@ -131,7 +134,10 @@ class Client:
             raise RemoteError(
                 f"no server at {self.address[0]}:{self.address[1]} (connection refused)"
             ) from None
-        return json.loads(data)
+        msg = json.loads(data)
+        if isinstance(msg, dict) and isinstance(msg.get("cookie"), str):
+            self._cookie = msg["cookie"]  # a newer cookie from the server
+        return msg
 
     def _wait(self, rid: int, timeout: float) -> dict[str, Any] | None:
         end = time.monotonic() + timeout
@@ -219,7 +225,7 @@ class Client:
 
     def renew(self) -> None:
         """Renew the subscription's lease without waiting for the answer."""
-        self._send(encode({"id": next(self._ids), "op": "renew"}))
+        self._send(encode({"id": next(self._ids), "op": "renew", "cookie": self._cookie}))
 
     def unsubscribe(self) -> None:
         self._lease = None

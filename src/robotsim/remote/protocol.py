@@ -56,6 +56,7 @@ OPS = (
     "subscribe",
     "unsubscribe",
     "stats",
+    "cookie",
 )
 
 

@@ -10,9 +10,11 @@ If the simulation itself is slower than real time, the backlog is dropped after 
 (counted in ``stats.overruns``) instead of spiralling.
 
 Abuse limits (see ``docs/protocol.md`` and ``docs/security.md``): a per-sender and a
-global token bucket below what the server can answer (``rate_limited`` replies);
-subscriptions are leases the client renews (any request renews); a reply is never much
-larger than its request unless the sender is subscribed (no amplification); a long
+global token bucket below what the server can answer (``rate_limited`` replies); an
+address that has not echoed a cookie gets at most 3 x the bytes it sent, in total
+(``remote/guard.py``: no amplification towards a spoofed address); subscriptions start
+only with a valid cookie, at most a few per host, are leases that only a request with
+a valid cookie renews, and their pushes are capped in bytes per second; a long
 ``step`` runs in slices with other clients served in between; absurd control values
 are refused.
 """
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from robotsim.errors import InputError, RobotsimError
+from robotsim.remote.guard import ByteBucket, CookieJar, Credit
 from robotsim.remote.protocol import (
     MAX_DATAGRAM,
     MAX_DEPTH,
@@ -84,9 +87,12 @@ class ServerLimits:
     ``max_subscription_rate`` (Hz), ``lease`` (s: a subscription ends after this long
     without a request from its address), ``max_step`` (steps per ``step`` request),
     ``step_slice`` (steps run between two looks at the socket), ``amplification``
-    (a reply to a sender that is not subscribed is at most this many times its request,
-    or ``min_reply`` bytes), ``max_control`` (largest magnitude of a joint target,
-    wheel speed or base velocity, SI units).
+    (bytes sent to an address that has not echoed a cookie are at most this many times
+    the bytes received from it, in total), ``subscribers_per_host`` (subscriptions from
+    one IP address), ``push_bytes_per_s`` (state pushes to one subscriber, bytes/s;
+    pushes beyond it are skipped), ``cookie_period`` (s: a cookie is valid for one to
+    two periods), ``max_control`` (largest magnitude of a joint target, wheel speed or
+    base velocity, SI units).
     """
 
     sender_rate: float = 1_000.0
@@ -101,8 +107,10 @@ class ServerLimits:
     max_step: int = 10_000
     step_slice: int = 100
     max_pending_steps: int = 8
-    amplification: float = 10.0
-    min_reply: int = 512
+    amplification: float = 3.0
+    subscribers_per_host: int = 4
+    push_bytes_per_s: float = 1.0e6
+    cookie_period: float = 60.0
     max_control: float = 1.0e4
     max_senders: int = 4096
 
@@ -116,6 +124,7 @@ class _Sub:
     seq: int = 0
     expires: float = math.inf
     lease: float = 5.0
+    push: ByteBucket | None = None
 
 
 @dataclass
@@ -126,9 +135,14 @@ class _StepJob:
     rid: int | str | None
     total: int
     left: int
+    proven: bool = False
 
 
 _DEFERRED: dict[str, Any] = {}  # a handler's reply that is sent later (a long step)
+
+
+class _NeedCookie(Exception):
+    """A stream (subscribe) asked for without the address's cookie in the request."""
 
 
 @dataclass
@@ -136,6 +150,8 @@ class _Bucket:
     tokens: float
     last: float
     warned: float = -math.inf
+    credit: Credit = field(default_factory=Credit)
+    proven_until: float = -math.inf  # echoed a valid cookie: replies of any size until then
 
 
 @dataclass
@@ -147,6 +163,9 @@ class ServerStats:
     oversized: int = 0
     rate_limited: int = 0
     too_large: int = 0
+    cookie_required: int = 0
+    unanswered: int = 0
+    push_throttled: int = 0
     expired: int = 0
     send_failures: int = 0
     pushed: int = 0
@@ -196,6 +215,8 @@ class RemoteServer:
         self._paused_by_fault = False
         self._subs: dict[Address, _Sub] = {}
         self._buckets: dict[Address, _Bucket] = {}
+        self.cookies = CookieJar(self.limits.cookie_period)
+        self._proven = False  # the request being handled carried a valid cookie
         self._global = _Bucket(self.limits.global_burst, time.monotonic())
         self._jobs: deque[_StepJob] = deque()
         self._stop = threading.Event()
@@ -311,7 +332,7 @@ class RemoteServer:
             self._step(n)
         except Exception:  # the fault is kept and reported; fail every waiting step
             for j in self._jobs:
-                self._send(error_reply(j.rid, f"step: {self.fault}"), j.addr)
+                self._reply(error_reply(j.rid, f"step: {self.fault}"), j.addr, j.proven)
             self.stats.errors += len(self._jobs)
             self._jobs.clear()
             return
@@ -319,7 +340,7 @@ class RemoteServer:
         if job.left == 0:
             self._jobs.popleft()
             payload = encode({"id": job.rid, "ok": True, "t": self.target.time, "steps": job.total})
-            if self._send(payload, job.addr):
+            if self._reply(payload, job.addr, job.proven):
                 self.stats.replied += 1
 
     # -- the socket -------------------------------------------------------------------
@@ -351,7 +372,49 @@ class RemoteServer:
             self.stats.send_failures += 1
             return False
 
-    def _allow(self, addr: Address, now: float) -> bool:
+    def _reply(self, payload: bytes, addr: Address, proven: bool, rid: Any = None) -> bool:
+        """Send ``payload`` to ``addr``; to an address that has not proved it receives
+        (no valid cookie), only within its credit (``amplification`` x the bytes it
+        sent): a reply that does not fit becomes a ``cookie_required`` reply, or
+        nothing when even that does not fit. True when ``payload`` itself was sent."""
+        if proven:
+            return self._send(payload, addr)
+        b = self._buckets.get(addr)
+        if b is None:  # forgotten since (the table of senders was full): no credit
+            self.stats.unanswered += 1
+            return False
+        if len(payload) <= b.credit.room(self.limits.amplification):
+            if self._send(payload, addr):
+                b.credit.sent += len(payload)
+                return True
+            return False
+        self._cookie_required(b, addr, rid)
+        return False
+
+    def _cookie_required(self, b: _Bucket, addr: Address, rid: Any) -> None:
+        """Tell an unproven address its cookie, in the longest form its credit allows
+        (nothing when even the shortest does not fit)."""
+        cookie = self.cookies.issue(addr)
+        short = {"id": rid, "ok": False, "code": "cookie_required", "cookie": cookie}
+        long = dict(short)
+        long["error"] = (
+            "this reply goes only to an address that proved it receives: send the "
+            f'request again with "cookie": "{cookie}"'
+        )
+        shortest = {"ok": False, "cookie": cookie}  # 40 bytes: any request of 14 fits it
+        if rid is not None:
+            shortest = {"id": rid, **shortest}
+        for candidate in (long, short, shortest):
+            data = encode(candidate)
+            if len(data) <= b.credit.room(self.limits.amplification):
+                if self._send(data, addr):
+                    b.credit.sent += len(data)
+                    self.stats.cookie_required += 1
+                return
+        self.stats.unanswered += 1
+
+    def _sender(self, addr: Address, now: float, size: int) -> _Bucket:
+        """The bookkeeping of one (host, port): its rate bucket and its byte credit."""
         lim = self.limits
         b = self._buckets.get(addr)
         if b is None:
@@ -363,6 +426,11 @@ class RemoteServer:
         else:
             b.tokens = min(lim.sender_burst, b.tokens + (now - b.last) * lim.sender_rate)
             b.last = now
+        b.credit.received += size
+        return b
+
+    def _allow(self, b: _Bucket, addr: Address, now: float) -> bool:
+        lim = self.limits
         g = self._global
         g.tokens = min(lim.global_burst, g.tokens + (now - g.last) * lim.global_rate)
         g.last = now
@@ -378,7 +446,7 @@ class RemoteServer:
                 if b.tokens < 1.0
                 else f"more than {lim.global_rate:g} requests/s from all senders together"
             )
-            self._send(
+            self._reply(
                 encode(
                     {
                         "id": None,
@@ -388,92 +456,93 @@ class RemoteServer:
                     }
                 ),
                 addr,
+                proven=False,
             )
         return False
 
     def _datagram(self, data: bytes, addr: Address) -> None:
         self.stats.received += 1
         now = time.monotonic()
-        if not self._allow(addr, now):
+        if not self._allow(self._sender(addr, now, len(data)), addr, now):
             return
-        sub = self._subs.get(addr)
-        if sub is not None:  # any request renews the sender's subscription lease
-            sub.expires = now + sub.lease
         if len(data) > self.limits.max_datagram:
             self.stats.oversized += 1
             self.stats.errors += 1
-            self._send(
+            self._reply(
                 error_reply(
                     None,
                     f"datagram of {len(data)} bytes exceeds the "
                     f"{self.limits.max_datagram}-byte limit",
                 ),
                 addr,
+                proven=False,
             )
             return
         rid = None
+        bucket = self._buckets[addr]
+        proof = 1 if now < bucket.proven_until else 0  # echoed a cookie a moment ago
+        self._proven = False
         try:
             req = decode_request(data)
             rid = req.id
+            cookie = self.cookies.check(addr, req.body.get("cookie"), now)
+            if cookie:
+                proof = cookie
+                bucket.proven_until = now + self.cookies.period
+                sub = self._subs.get(addr)
+                if sub is not None:  # only a request with the cookie renews the lease
+                    sub.expires = now + sub.lease
+            self._proven = cookie > 0
             reply = self._handlers[req.op](req, addr)
             if reply is _DEFERRED:
                 return  # answered when the work is done
+        except _NeedCookie:  # never a stream to an address that did not prove it receives
+            self.stats.errors += 1
+            self._cookie_required(bucket, addr, rid)
+            return
         except RobotsimError as exc:
             if isinstance(exc, ProtocolError) and rid is None:
                 rid = exc.request_id
                 if exc.malformed:
                     self.stats.malformed += 1
             self.stats.errors += 1
-            self._send(error_reply(rid, str(exc)), addr)
+            self._answer({"id": rid, "ok": False, "error": str(exc)}, addr, proof)
             return
         except Exception as exc:  # a bug in a target must not kill the server
             self.stats.errors += 1
-            self._send(error_reply(rid, f"internal error: {type(exc).__name__}: {exc}"), addr)
+            msg = f"internal error: {type(exc).__name__}: {exc}"
+            self._answer({"id": rid, "ok": False, "error": msg}, addr, proof)
             return
         out = {"id": rid, "ok": True}
         out.update(reply)
+        if self._answer(out, addr, proof):
+            self.stats.replied += 1
+
+    def _answer(self, out: dict[str, Any], addr: Address, proof: int) -> bool:
+        """Encode and send one reply (a fresh cookie added when the request's was of
+        the previous period)."""
+        rid = out.get("id")
+        if proof == 2:
+            out["cookie"] = self.cookies.issue(addr)
         try:
             payload = encode(out)
         except ValueError as exc:  # NaN in a state: report instead of sending bad JSON
             self.stats.errors += 1
-            self._send(error_reply(rid, f"reply not encodable: {exc}"), addr)
-            return
-        cap = max(self.limits.amplification * len(data), self.limits.min_reply)
-        if len(payload) > cap and addr not in self._subs:
-            self.stats.too_large += 1
-            self.stats.errors += 1
-            need = math.ceil(len(payload) / self.limits.amplification)
-            self._send(
-                encode(
-                    {
-                        "id": rid,
-                        "ok": False,
-                        "code": "reply_too_large",
-                        "need_bytes": need,
-                        "error": (
-                            f"{req.op}: the reply ({len(payload)} bytes) would be more than "
-                            f"{self.limits.amplification:g} x the request ({len(data)} bytes); "
-                            f'pad the request to {need} bytes (e.g. a "pad" field) '
-                            "or subscribe first"
-                        ),
-                    }
-                ),
-                addr,
-            )
-            return
+            return self._reply(error_reply(rid, f"reply not encodable: {exc}"), addr, proof > 0)
         if len(payload) > 65000:
             self.stats.errors += 1
-            self._send(
+            self.stats.too_large += 1
+            self._reply(
                 error_reply(
                     rid,
                     f"reply of {len(payload)} bytes is too large for a "
                     "datagram; ask for fewer robots",
                 ),
                 addr,
+                proof > 0,
             )
-            return
-        if self._send(payload, addr):
-            self.stats.replied += 1
+            return False
+        return self._reply(payload, addr, proof > 0, rid)
 
     def _publish(self, now: float) -> None:
         for addr, sub in list(self._subs.items()):
@@ -490,6 +559,9 @@ class RemoteServer:
                 payload = encode({"event": "state", "seq": sub.seq, **body})
             except (RobotsimError, ValueError):
                 del self._subs[addr]
+                continue
+            if sub.push is not None and not sub.push.take(len(payload), now):
+                self.stats.push_throttled += 1  # over the byte rate: this frame skipped
                 continue
             if self._send(payload, addr):
                 self.stats.pushed += 1
@@ -543,6 +615,9 @@ class RemoteServer:
                 "global_rate": lim.global_rate,
                 "lease": lim.lease,
                 "amplification": lim.amplification,
+                "subscribers_per_host": lim.subscribers_per_host,
+                "push_bytes_per_s": lim.push_bytes_per_s,
+                "cookie_period": lim.cookie_period,
                 "max_control": lim.max_control,
                 "max_depth": MAX_DEPTH,
             },
@@ -647,7 +722,8 @@ class RemoteServer:
             raise ProtocolError(
                 f"step: {len(self._jobs)} step requests are already running; try again"
             )
-        self._jobs.append(_StepJob(addr, req.id, n, n))
+        proven = time.monotonic() < self._buckets[addr].proven_until
+        self._jobs.append(_StepJob(addr, req.id, n, n, proven))
         return _DEFERRED
 
     def _op_subscribe(self, req: Request, addr: Address) -> dict[str, Any]:
@@ -657,21 +733,48 @@ class RemoteServer:
         links = get_bool(req.body, req.op, "links", False)
         lease = get_number(req.body, req.op, "lease", lim.lease, 1.0, lim.max_lease)
         self._state_body(robots)  # validates the names now rather than at push time
+        if not self._proven:
+            raise _NeedCookie
         now = time.monotonic()
         for a, sub in list(self._subs.items()):  # free the slots of vanished clients
             if now >= sub.expires:
                 del self._subs[a]
                 self.stats.expired += 1
-        if addr not in self._subs and len(self._subs) >= lim.max_subscribers:
-            raise ProtocolError(f"subscribe: already {lim.max_subscribers} subscribers")
-        self._subs[addr] = _Sub(1.0 / rate, now, robots, links, expires=now + lease, lease=lease)
-        return {"rate": rate, "subscribers": len(self._subs), "lease": lease}
+        if addr not in self._subs:
+            if len(self._subs) >= lim.max_subscribers:
+                raise ProtocolError(f"subscribe: already {lim.max_subscribers} subscribers")
+            same_host = sum(1 for a in self._subs if a[0] == addr[0])
+            if same_host >= lim.subscribers_per_host:
+                raise ProtocolError(
+                    f"subscribe: already {same_host} subscriptions from {addr[0]} "
+                    f"(at most {lim.subscribers_per_host} per address); unsubscribe one"
+                )
+        rate_bytes = lim.push_bytes_per_s
+        push = ByteBucket(rate_bytes, max(rate_bytes, 65536.0), max(rate_bytes, 65536.0), now)
+        self._subs[addr] = _Sub(
+            1.0 / rate, now, robots, links, expires=now + lease, lease=lease, push=push
+        )
+        return {
+            "rate": rate,
+            "subscribers": len(self._subs),
+            "lease": lease,
+            "push_bytes_per_s": rate_bytes,
+        }
+
+    def _op_cookie(self, req: Request, addr: Address) -> dict[str, Any]:
+        return {"cookie": self.cookies.issue(addr)}
 
     def _op_renew(self, req: Request, addr: Address) -> dict[str, Any]:
-        sub = self._subs.get(addr)  # (the lease was renewed on receipt already)
-        return {"subscribed": sub is not None, "lease": None if sub is None else sub.lease}
+        sub = self._subs.get(addr)  # (renewed on receipt already, if it had a cookie)
+        return {
+            "subscribed": sub is not None,
+            "lease": None if sub is None else sub.lease,
+            "renewed": sub is not None and self._proven,
+        }
 
     def _op_unsubscribe(self, req: Request, addr: Address) -> dict[str, Any]:
+        if not self._proven and addr in self._subs:  # a spoofed source cannot end it
+            raise ProtocolError("unsubscribe: send it with this address's cookie (op 'cookie')")
         was = self._subs.pop(addr, None) is not None
         return {"was_subscribed": was}
 

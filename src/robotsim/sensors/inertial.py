@@ -1,0 +1,87 @@
+"""The IMU: specific force, angular velocity and orientation of the sensor frame.
+
+Read from MuJoCo's state at the sample time, not integrated: the linear acceleration is
+that of the sensor point, ``a_o + alpha x r + w x (w x r)`` from the acceleration of the
+body origin (``mj_objectAcceleration`` after ``mj_rnePostConstraint``, contacts
+included; MuJoCo counts gravity as an upward acceleration of the world, so a resting
+IMU reads +9.81 m/s^2 along the world's up, as a real accelerometer does). Nothing is
+computed while the sensor is not due: MuJoCo's own accelerometer would run the
+post-constraint pass at every physics step.
+
+Reading fields (sensor frame unless said): ``accel`` ``(3,)`` m/s^2, ``gyro`` ``(3,)``
+rad/s, ``orientation`` ``(4,)`` the sensor frame in the world, wxyz.
+
+Noise: white Gaussian (``accel_std``, ``gyro_std``), constant biases (the file's vector
+plus one drawn from the seed with ``*_bias_std``), and the orientation turned by a
+rotation vector with Gaussian components (``orientation_std_deg``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from robotsim.sensors.mount import Mount
+from robotsim.sensors.types import Sensor
+from robotsim.spatial import R_to_quat, axis_angle_to_R
+
+__all__ = ["Imu"]
+
+
+class Imu(Sensor):
+    type = "imu"
+    needs_velocities = True
+    needs_accelerations = True
+
+    def __init__(self, world: Any, mount: Mount, seed: int, data: Any = None) -> None:
+        import mujoco
+
+        self._mj = mujoco
+        self._xbody = int(mujoco.mjtObj.mjOBJ_XBODY)
+        self._acc = np.zeros(6)
+        self._vel = np.zeros(6)
+        n = mount.spec.noise
+        self._accel_std, self._gyro_std = float(n.accel_std), float(n.gyro_std)
+        self._orient_std = math.radians(n.orientation_std_deg)
+        super().__init__(world, mount, seed, data)
+
+    def reset(self) -> None:
+        super().reset()
+        n = self.mount.spec.noise
+        self.accel_bias = np.asarray(n.accel_bias, dtype=np.float64).copy()
+        self.gyro_bias = np.asarray(n.gyro_bias, dtype=np.float64).copy()
+        if n.accel_bias_std > 0:
+            self.accel_bias += self.rng.normal(0.0, n.accel_bias_std, 3)
+        if n.gyro_bias_std > 0:
+            self.gyro_bias += self.rng.normal(0.0, n.gyro_bias_std, 3)
+
+    def meta(self) -> dict[str, Any]:
+        out = super().meta()
+        out.update(accel_bias=self.accel_bias.tolist(), gyro_bias=self.gyro_bias.tolist())
+        return out
+
+    def sample(self) -> dict[str, np.ndarray]:
+        mj = self._mj
+        m, d = self.world.model, self.data
+        acc, vel = self._acc, self._vel
+        mj.mj_objectAcceleration(m, d, self._xbody, self.body, acc, 0)
+        mj.mj_objectVelocity(m, d, self._xbody, self.body, vel, 0)
+        R, p = self.frame()
+        r = p - d.xpos[self.body]
+        wv, alpha = vel[:3], acc[:3]
+        a = acc[3:] + np.cross(alpha, r) + np.cross(wv, np.cross(wv, r))
+        accel = R.T @ a + self.accel_bias
+        gyro = R.T @ wv + self.gyro_bias
+        rng = self.rng
+        if self._accel_std > 0:
+            accel += rng.normal(0.0, self._accel_std, 3)
+        if self._gyro_std > 0:
+            gyro += rng.normal(0.0, self._gyro_std, 3)
+        if self._orient_std > 0:
+            rv = rng.normal(0.0, self._orient_std, 3)
+            angle = float(np.linalg.norm(rv))
+            if angle > 0:
+                R = axis_angle_to_R(rv / angle, angle) @ R
+        return {"accel": accel, "gyro": gyro, "orientation": R_to_quat(R)}

@@ -1,0 +1,109 @@
+"""Sensor readings through the run store: one row per reading, read back bit for bit
+(SQLite and a real PostgreSQL), time windows, field choice, errors, Parquet/CSV."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.errors import InputError, UnknownNameError
+from robotsim.recording import Recorder, RunStore, export_run, open_run
+
+
+def _readings(n: int, seed: int = 0) -> list[tuple[float, dict[str, np.ndarray]]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n):
+        ranges = rng.uniform(0.1, 20, (2, 90)).astype(np.float32)
+        ranges[0, :5] = np.inf
+        ranges[1, 3] = np.nan
+        image = rng.integers(0, 256, (12, 16, 3), dtype=np.uint8)
+        out.append((k * 0.1, {"ranges": ranges, "image": image, "ok": ranges > 5}))
+    return out
+
+
+def _record(db: object, readings: list, meta: dict) -> int:
+    with Recorder(db) as rec:
+        rid = rec.start_run("sensors")
+        for t, data in readings:
+            rec.sensor("r0", "scan", t, data, meta)
+            rec.sensor("r0", "imu", t, {"accel": np.array([0.0, 0.0, 9.81 + t])}, {"type": "imu"})
+            rec.signal("r0", t, ("x",), [t])
+    return rid
+
+
+def _check_roundtrip(db: object) -> None:
+    readings = _readings(25)
+    meta = {"type": "lidar", "rate": 10.0, "azimuths": [0.1, 0.2]}
+    rid = _record(db, readings, meta)
+    run = open_run(db, rid)
+    try:
+        infos = {i.name: i for i in run.sensors()}
+        assert infos["scan"].readings == 25 and infos["scan"].type == "lidar"
+        assert infos["scan"].meta["codec"] == "zlib" and infos["imu"].meta["codec"] == "raw"
+        s = run.sensor("r0", "scan")
+        np.testing.assert_array_equal(s.t, [t for t, _ in readings])
+        for field in ("ranges", "image", "ok"):
+            want = np.stack([d[field] for _, d in readings])
+            np.testing.assert_array_equal(s[field], want)  # inf and NaN where they were
+            assert s[field].dtype == want.dtype
+        assert s.meta["azimuths"] == [0.1, 0.2] and s.meta["rate"] == 10.0
+        part = run.sensor("r0", "scan", t0=0.5, t1=1.0, fields=["ranges"])
+        np.testing.assert_allclose(part.t, [0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
+        assert part.fields == ("ranges",)
+        imu = run.sensor("r0", "imu")
+        np.testing.assert_allclose(imu["accel"][:, 2], 9.81 + imu.t)
+        with pytest.raises(UnknownNameError, match="valid: r0/scan, r0/imu"):
+            run.sensor("r0", "lidar")
+        with pytest.raises(UnknownNameError, match="unknown field of sensor r0/scan 'rgb'"):
+            run.sensor("r0", "scan", fields=["rgb"])
+    finally:
+        run.store.close()
+
+
+def test_readings_round_trip_on_sqlite(tmp_path: Path) -> None:
+    _check_roundtrip(tmp_path / "runs.sqlite")
+
+
+@pytest.mark.slow
+def test_readings_round_trip_on_postgresql(pg_url: str) -> None:
+    _check_roundtrip(pg_url)
+
+
+def test_a_reading_must_keep_its_fields(tmp_path: Path) -> None:
+    with Recorder(tmp_path) as rec:
+        rec.start_run("x")
+        rec.sensor("r", "imu", 0.0, {"accel": np.zeros(3)})
+        with pytest.raises(InputError, match=r"sensor r/imu: fields \['gyro'\]"):
+            rec.sensor("r", "imu", 0.1, {"gyro": np.zeros(3)})
+        with pytest.raises(
+            InputError, match=r"field 'accel' has shape \[4\], but it records \[3\]"
+        ):
+            rec.sensor("r", "imu", 0.2, {"accel": np.zeros(4)})
+        rec.sensor("r", "imu", 0.3, {"accel": np.ones(3)})  # the run goes on
+    with RunStore(tmp_path) as store:
+        np.testing.assert_array_equal(store.sensor(1, "r", "imu").t, [0.0, 0.3])
+
+
+def test_export_writes_sensors_to_parquet_and_small_ones_to_csv(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    readings = _readings(6)
+    rid = _record(tmp_path / "runs.sqlite", readings, {"type": "lidar"})
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        export_run(store, rid, "parquet", tmp_path / "pq")
+        export_run(store, rid, "csv", tmp_path / "csv")
+    table = pq.read_table(tmp_path / "pq" / "sensor_r0_scan.parquet")
+    assert table.column_names == ["t", "ranges", "image", "ok"]
+    field = table.schema.field("ranges")
+    assert json.loads(field.metadata[b"robotsim.shape"]) == [2, 90]
+    got = np.array(table.column("ranges").to_pylist(), dtype=np.float32).reshape(-1, 2, 90)
+    np.testing.assert_array_equal(got, np.stack([d["ranges"] for _, d in readings]))
+    listing = json.loads((tmp_path / "csv" / "sensors.json").read_text())
+    files = {e["name"]: e["file"] for e in listing}
+    assert files == {"scan": None, "imu": "sensor_r0_imu.csv"}
+    head = (tmp_path / "csv" / "sensor_r0_imu.csv").read_text().splitlines()
+    assert head[0] == "t,accel[0],accel[1],accel[2]" and len(head) == 7

@@ -1,0 +1,75 @@
+"""The IMU on a turntable spinning at a known rate (centripetal acceleration, angular
+velocity, orientation), in free fall (reads nothing), tilted mounts, seeded noise."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robotsim.spatial import quat_to_R, rot_z
+from tests.sensors.worlds import omni_placement, rig, spinning_table, world_of
+
+G = 9.81
+
+
+@pytest.mark.parametrize("omega", [2.0, -3.0])
+def test_a_spinning_imu_reads_centripetal_acceleration_and_its_rate(omega: float) -> None:
+    world = spinning_table(omega)
+    r = rig(world, "table", {"type": "imu", "link": "arm", "position": [0.5, 0, 0]})
+    r.step(2000)  # 2 s: the velocity servo holds omega
+    reading = r.latest("table", "imu")
+    w = world.joint("table/spin").qd
+    assert w == pytest.approx(omega, abs=1e-4)
+    # sensor x points away from the axis, 0.5 m out: a = -w^2 r along x, gravity up
+    np.testing.assert_allclose(reading["accel"], [-(w**2) * 0.5, 0.0, G], atol=2e-3)
+    np.testing.assert_allclose(reading["gyro"], [0.0, 0.0, w], atol=1e-9)
+    angle = world.joint("table/spin").q
+    np.testing.assert_allclose(quat_to_R(reading["orientation"]), rot_z(angle), atol=1e-9)
+
+
+def test_a_mount_turned_by_rpy_reads_gravity_on_its_own_axes() -> None:
+    world = spinning_table(0.0)
+    r = rig(world, "table",
+            {"type": "imu", "name": "rolled", "link": "arm", "rpy_deg": [90, 0, 0]},
+            {"type": "imu", "name": "pitched", "link": "arm", "rpy_deg": [0, -90, 0]})  # fmt: skip
+    r.step(200)
+    # roll +90 deg about x: the sensor's y axis is the world's up
+    np.testing.assert_allclose(r.latest("table", "rolled")["accel"], [0, G, 0], atol=1e-6)
+    # pitch -90 deg about y: the sensor's x axis is the world's up
+    np.testing.assert_allclose(r.latest("table", "pitched")["accel"], [G, 0, 0], atol=1e-6)
+
+
+def test_in_free_fall_an_imu_reads_no_specific_force() -> None:
+    world = world_of([omni_placement("r")], ground=None)
+    r = rig(world, "r", {"type": "imu", "position": [0.1, 0.0, 0.2]})
+    r.step(100)
+    reading = r.latest("r", "imu")
+    assert world.body("r/base").velocity[0][2] < -0.5  # it is falling
+    np.testing.assert_allclose(reading["accel"], 0.0, atol=1e-9)
+
+
+def test_imu_noise_and_bias_are_seeded_and_have_their_size() -> None:
+    noise = {"accel_std": 0.05, "gyro_std": 0.01, "accel_bias": [0.1, 0, 0],
+             "gyro_bias_std": 0.02}  # fmt: skip
+
+    def run(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        world = spinning_table(0.0, seed=seed)
+        r = rig(world, "table", {"type": "imu", "link": "arm", "rate": 1000, "noise": noise})
+        acc, gyr = [], []
+        r.listen(lambda x: (acc.append(x["accel"]), gyr.append(x["gyro"])))
+        r.step(2000)
+        return np.array(acc[200:]), np.array(gyr[200:]), r.sensor("table", "imu").gyro_bias
+
+    a1, g1, b1 = run(5)
+    a2, g2, _ = run(5)
+    a3, _, b3 = run(6)
+    np.testing.assert_array_equal(a1, a2)
+    np.testing.assert_array_equal(g1, g2)
+    assert not np.array_equal(a1, a3) and not np.array_equal(b1, b3)
+    np.testing.assert_allclose(a1.mean(axis=0), [0.1, 0.0, G], atol=0.01)
+    np.testing.assert_allclose(a1.std(axis=0), 0.05, rtol=0.1)
+    np.testing.assert_allclose(g1.mean(axis=0), b1, atol=0.002)
+    assert 0.0 < float(np.linalg.norm(b1)) < 0.2
+    assert math.isclose(float(g1.std(axis=0).mean()), 0.01, rel_tol=0.1)
