@@ -8,7 +8,9 @@ folder that is not the checkout (examples work from any folder), so a block may 
 what an earlier one wrote. Blocks of other tags (``yaml``, ``json``, ``text``...) and
 untagged ones are shown, not run: a command synopsis with placeholders (``FILE``,
 ``[--db DB]``) belongs there, and :func:`untested_commands` finds a ``robotsim`` line
-hiding in one without being a synopsis.
+hiding in one without being a synopsis. A concrete command too long for the tests (a
+sweep of many runs) stands in a block right after ``<!-- not run: REASON -->``, the
+reason visible in the page's source (:func:`not_run`).
 
 Python blocks run in a new interpreter. Shell blocks run in ``bash -e -o pipefail``
 with ``robotsim`` a shell function calling this interpreter's robotsim, as written,
@@ -46,6 +48,7 @@ __all__ = ["Block", "docs_blocks", "run_block", "untested_commands"]
 RUN_TAGS = {"python", "bash", "sh"}
 TIMEOUT = 600  # s per block, on a loaded two-core machine
 _FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```", re.S | re.M)
+_NOT_RUN = re.compile(r"<!-- not run: (.+?) -->\s*\Z", re.S)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class Block:
     line: int  # 1-based line of the opening fence
     tag: str
     code: str
+    not_run: str | None = None  # the reason of a ``<!-- not run: ... -->`` before it
 
     @property
     def where(self) -> str:
@@ -66,7 +70,9 @@ def _blocks_of(path: Path) -> list[Block]:
     out = []
     for m in _FENCE.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
-        out.append(Block(rel, line, m.group(1).lower(), m.group(2)))
+        before = _NOT_RUN.search(text[max(0, m.start() - 300) : m.start()])
+        reason = before.group(1).strip() if before else None
+        out.append(Block(rel, line, m.group(1).lower(), m.group(2), reason))
     if rel == "README.md":  # from the tour on, without the tour itself
         tour = text.index("## What you can do")
         after = [b for b in out if text.count("\n", 0, tour) + 1 < b.line]
@@ -76,7 +82,7 @@ def _blocks_of(path: Path) -> list[Block]:
 
 def docs_blocks() -> dict[str, list[Block]]:
     """Page -> its blocks (every tag), for ``docs/*.md`` and README.md."""
-    pages = sorted((REPO / "docs").glob("*.md")) + [REPO / "README.md"]
+    pages = [*sorted((REPO / "docs").glob("*.md")), REPO / "README.md"]
     return {str(p.relative_to(REPO)): _blocks_of(p) for p in pages}
 
 
@@ -88,7 +94,7 @@ def untested_commands(blocks: list[Block]) -> list[str]:
     ``a|b``, ``FILE``-like placeholder or ``...``): examples that would go untested."""
     found = []
     for b in blocks:
-        if b.tag in RUN_TAGS:
+        if b.tag in RUN_TAGS or b.not_run:
             continue
         for line in b.code.splitlines():
             cmd = line.split("  #")[0].strip()

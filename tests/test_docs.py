@@ -13,7 +13,10 @@ from tests.docs_blocks import RUN_TAGS, docs_blocks, run_block, untested_command
 from tests.paths import REPO
 
 PAGES = docs_blocks()
-RUNNABLE = {page: [b for b in blocks if b.tag in RUN_TAGS] for page, blocks in PAGES.items()}
+RUNNABLE = {
+    page: [b for b in blocks if b.tag in RUN_TAGS and not b.not_run]
+    for page, blocks in PAGES.items()
+}
 
 
 @pytest.mark.slow
@@ -32,5 +35,13 @@ def test_no_example_hides_in_a_block_that_does_not_run() -> None:
 
 def test_the_documents_are_listed_in_the_readme() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    missing = [p.name for p in sorted((REPO / "docs").glob("*.md")) if f"docs/{p.name}" not in readme]
+    pages = sorted((REPO / "docs").glob("*.md"))
+    missing = [p.name for p in pages if f"docs/{p.name}" not in readme]
     assert not missing, f"README.md does not list: {', '.join(missing)}"
+
+
+def test_blocks_not_run_say_why_and_are_few() -> None:
+    skipped = [b for blocks in PAGES.values() for b in blocks if b.not_run]
+    for b in skipped:
+        assert len(b.not_run) >= 15, f"{b.where}: say why it does not run"
+    assert len(skipped) <= 5, "examples that do not run: " + ", ".join(b.where for b in skipped)
