@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError, PhysicsError, UnknownNameError
 from robotsim.physics.compile import Compiled, compile_scene
+from robotsim.physics.feedforward import ChunkFeedForward
 from robotsim.physics.scene import Scene
 
 __all__ = ["BodyHandle", "ContactForces", "JointHandle", "MotorHandle", "World", "WorldState"]
@@ -228,6 +229,8 @@ class MotorHandle:
         if self.kind == "velocity":
             t = max(-self.velocity_limit, min(self.velocity_limit, t))
         self.world._targets[self.id] = t
+        if self.world._ff is not None and self.kind == "position":
+            self.world._ff.target_set(self.id, self.world.data.time, t)
 
     @property
     def target(self) -> float:
@@ -285,19 +288,20 @@ class World:
         self._targets = np.zeros(m.nu)
         # how fast each motor's applied target may move (per second): velocity motors by
         # their acceleration limit, position motors by their velocity limit
-        acc = np.array(
-            [
+        acc = np.full(m.nu, np.inf)  # by actuator id (feed-forward actuators: no ramp)
+        for mi in self._compiled.motors:
+            kind = mi.motor.kind
+            acc[self._motor_ids[mi.name]] = (
                 mi.motor.velocity
-                if mi.motor.kind == "position"
+                if kind == "position"
                 else mi.motor.acceleration
-                if mi.motor.kind == "velocity"
+                if kind == "velocity"
                 else np.inf
-                for mi in self._compiled.motors
-            ],
-            dtype=float,
-        )
-        self._acc = acc if acc.size else np.zeros(0)
+            )
+        self._acc = acc
         self._ramped = bool(np.isfinite(acc).any())
+        ff = self._compiled.feedforward
+        self._ff = ChunkFeedForward(m, self.data, ff) if ff else None
         self._qfrc_pending = np.zeros(m.nv)
         self._has_pending = False
         self._warn_ids = [
@@ -332,6 +336,8 @@ class World:
             else:
                 self._targets[self._motor_ids[mi.name]] = 0.0
         self.data.ctrl[:] = self._targets
+        if self._ff is not None:
+            self._ff.reset()
         self._qfrc_pending[:] = 0.0
         self._has_pending = False
         self.rng = np.random.default_rng(self.seed)
@@ -368,9 +374,14 @@ class World:
             d.qfrc_applied[:] = self._qfrc_pending
         w, counts = self._warn_stats, self._warn_counts
         chunk = self._chunk
+        ff = self._ff
         while n > 0:
             k = chunk if n > chunk else n
             t0 = d.time
+            if ff is not None:  # servo feed-forward from the state MuJoCo last computed
+                tau = ff.torques(m, d)
+                self._targets[ff.act] = tau
+                d.ctrl[ff.act] = tau
             if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
                 self._ramp(k * self.timestep)
             mujoco.mj_step(m, d, k)
