@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "robotsim.cli.clearance",
     "robotsim.cli.profile",
     "robotsim.cli.objects",
+    "robotsim.cli.grasp",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
     "robotsim.cli.warm",
