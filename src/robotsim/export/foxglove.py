@@ -26,8 +26,8 @@ from robotsim.spatial import R_to_quat
 
 __all__ = [
     "Channel",
-    "frame_transforms",
     "JsonSignals",
+    "frame_transforms",
     "joint_states",
     "json_channel",
     "json_signals",

@@ -26,9 +26,9 @@ import numpy as np
 from robotsim.export.foxglove import (
     SIGNALS_SCHEMA,
     Channel,
+    JsonSignals,
     frame_transforms,
     joint_states,
-    JsonSignals,
     json_channel,
     log_message,
     pose_in_frame,
