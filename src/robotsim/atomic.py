@@ -10,9 +10,34 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["write_text_atomic"]
+__all__ = ["atomic_path", "write_text_atomic"]
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; on leaving the block without an
+    exception it is renamed over ``path`` (mode 0o666 less the umask), else deleted
+    (an error or Ctrl-C leaves no half file, and an old ``path`` untouched). The folder
+    must exist."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_text_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> Path:

@@ -25,8 +25,9 @@ def test_a_recorded_run_that_would_not_fit_the_disk_is_refused_before_stepping(
     rc = main(["run", "soccer_obstacles", "--set", "duration=1e9", "--out", str(out)])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
-    assert "a mobile run of 1e+09 s records 5e+10 samples of 10 signals per robot (1)" in err
-    assert "about 14.6 TB, more than the" in err and "free there" in err
+    assert "a mobile run of 1e+09 s records 5e+10 samples of 20 signals per robot (1)" in err
+    # 10 signals, the root pose (7) and the 3 wheels' angles per sample
+    assert "about 29.1 TB, more than the" in err and "free there" in err
     free = shutil.disk_usage(out).free
     assert f"{free / 1024**3:.1f} GB free" in err or "TB free" in err
     assert "--duration" in err and "record_rate" in err

@@ -168,9 +168,17 @@ def check_cmd(
             if chk.fell_at_s is not None
             else ""
         )
+        margin = summary["min_support_margin_m"]
+        shown = (
+            f"min {margin:.3f} m"
+            if margin is not None
+            else "none while no sole touched the floor "
+            f"({summary['airborne_fraction']:.0%} of ticks)"
+        )
         click.echo(
             f"{summary['program']} on {summary['robot']}: {chk.verdict.upper()}{fell}; CoM margin "
-            f"min {summary['min_support_margin_m']:.3f} m; max divergence from the "
+            f"{shown}; walked {summary['distance_walked_m']:.3f} of "
+            f"{summary['distance_walked_ref_m']:.3f} m; max divergence from the "
             f"kinematic playback {summary['max_divergence_m']:.3f} m; "
             f"RTF {chk.rtf:.0f}"
             + (f" -> {Path(out_dir)}/physics_check.json, com_path.png" if out_dir else "")

@@ -16,7 +16,7 @@ from robotsim.recording.export import FORMATS
 if TYPE_CHECKING:
     from robotsim.recording import RunStore
 
-__all__ = ["open_store_for_reading", "register"]
+__all__ = ["EXPORT_FORMATS", "FILE_FORMATS", "open_store_for_reading", "register"]
 
 _DB_HELP = (
     "Run store: a SQLite file, a folder holding runs.sqlite, or an SQLAlchemy URL "
@@ -149,24 +149,81 @@ def plot_cmd(run: str, robot: str | None, signals: str | None, out: str, db: str
     click.echo(out)
 
 
+#: ``--format`` of ``robotsim export``: the run store's tables (a folder of files) and
+#: the file formats of :mod:`robotsim.export` (one file; kept equal to its
+#: ``FILE_FORMATS`` by a test, named here so that ``--help`` imports nothing).
+FILE_FORMATS = ("mcap", "rerun", "mp4", "gif", "html")
+EXPORT_FORMATS = (*FORMATS, *FILE_FORMATS)
+
+
 @click.command("export")
 @click.argument("run")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="csv", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="csv", show_default=True
+)
 @click.option(
     "--out",
     "out",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder to write run.json, signals_<robot>.* and events.*",
+    default=None,
+    type=click.Path(),
+    help="csv/parquet: the folder for run.json, signals_<robot>.* and events.* (required). "
+    "mcap, rerun, mp4, gif, html: the file to write, or a folder to write run<ID>.<ext> "
+    "in (default: the current folder).",
 )
 @click.option("--db", default=None, help=_DB_HELP)
+@click.option("--width", type=click.IntRange(16, 4096), default=640, show_default=True,
+              help="mp4/gif: frame width (px).")  # fmt: skip
+@click.option("--height", type=click.IntRange(16, 4096), default=480, show_default=True,
+              help="mp4/gif: frame height (px).")  # fmt: skip
+@click.option("--fps", type=click.FloatRange(1, 240), default=30.0, show_default=True,
+              help="mp4/gif: frames per second of the video.")  # fmt: skip
+@click.option(
+    "--camera",
+    default="studio",
+    show_default=True,
+    help="mp4/gif: 'studio' (the studio's framing of the scene), 'follow:ROBOT' (behind "
+    "and above a robot), or 'fixed:EX,EY,EZ,TX,TY,TZ' (eye and target, m).",
+)
+@click.option("--speed", type=click.FloatRange(0.01, 1000), default=1.0, show_default=True,
+              help="mp4/gif: simulated seconds per second of video.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the written paths as JSON.")
-def export_cmd(run: str, fmt: str, out: str, db: str | None, as_json: bool) -> None:
-    """Export one run (RUN: an id or 'last') to CSV or Parquet files."""
-    from robotsim.recording import export_run
-
+def export_cmd(
+    run: str,
+    fmt: str,
+    out: str | None,
+    db: str | None,
+    width: int,
+    height: int,
+    fps: float,
+    camera: str,
+    speed: float,
+    as_json: bool,
+) -> None:
+    """Export one run (RUN: an id or 'last'): CSV or Parquet tables, an MCAP file for
+    Foxglove, a Rerun .rrd, an MP4 or GIF video, or one self-contained HTML replay."""
     with open_store_for_reading(db) as store:
-        paths = export_run(store, run, fmt, out)
+        if fmt in FORMATS:
+            from robotsim.recording import export_run
+
+            if out is None:
+                raise InputError(f"--out: give the folder to write the {fmt} files in")
+            paths = export_run(store, run, fmt, out)
+        else:
+            from robotsim.export import export_file
+
+            paths = [
+                export_file(
+                    store,
+                    run,
+                    fmt,
+                    out,
+                    width=width,
+                    height=height,
+                    fps=fps,
+                    camera=camera,
+                    speed=speed,
+                )
+            ]
     if as_json:
         echo_json({"files": [str(p) for p in paths]})
     else:

@@ -28,9 +28,10 @@ from robotsim.mobile.load import RobotSetup, load_mobile
 from robotsim.mobile.poselog import PoseLog
 from robotsim.mobile.report import run_summary, write_outputs
 from robotsim.mobile.schema import MobileScenario
-from robotsim.mobile.sensing import rig_of
+from robotsim.mobile.sensing import SensedAvoidance, rig_of
 from robotsim.mobile.sizing import check_run_budget, check_run_disk
 from robotsim.physics import World
+from robotsim.recording.scene import PhysicsPoseSampler, physics_scene_doc, pose_names, write_scene
 from robotsim.run_io import RunOptions, RunRecorder, opened_recorder
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
@@ -73,7 +74,11 @@ class MobileRun:
         self.controllers = [
             make_controller(sc, rb, obstacles, b.holonomic) for rb, b in zip(robots, self.bases)
         ]
+        # controllers that avoid what their lidar sees instead of the obstacle list
+        self.sensed = SensedAvoidance(sc, robots, self.sensors, self.controllers, source)
         self.recorder = recorder
+        # every robot's root pose and joints, every moving object's pose (exact replay)
+        self.pose_sampler = PhysicsPoseSampler(self.world)
         h = self.world.timestep
         self.tick = 1.0 / sc.control_rate
         self.steps_per_tick = max(1, round(self.tick / h))
@@ -129,6 +134,9 @@ class MobileRun:
         record = self._k % self.record_every == 0
         if self.formation is not None or self.sc.avoid_robots:
             self._team_tick(t, record)
+        if self.sensed:  # the scans due now (the first at t = 0) become obstacles
+            self.sensors.sample_due()  # type: ignore[union-attr]
+            self.sensed.update()
         rec = self.recorder
         tick = self.tick
         obs = self._obs_xyr
@@ -159,6 +167,8 @@ class MobileRun:
             if record and rec is not None:
                 vals = [x, y, th, *base.twist_xyw(), *cmd, gap if gap < math.inf else -1.0]
                 rec.signal(rb.name, t, SIGNALS, vals)
+        if record and rec is not None:
+            self.pose_sampler.record(rec, t)
         self.poses.add(t, row)
         if self.sensors is None:
             self.world.step(self.steps_per_tick)
@@ -166,6 +176,14 @@ class MobileRun:
             self.sensors.step(self.steps_per_tick)
         self._check_contacts()
         self._k += 1
+
+    def scene_doc(self) -> dict[str, Any]:
+        """The run's 3D scene for the run store (:mod:`robotsim.recording.scene`): the
+        physics scene, the field as the ground and the field framed as in the studio."""
+        sx, sy = (float(v) for v in self.sc.field.size)
+        ground = {"size": [sx, sy], "rgba": [95 / 255, 150 / 255, 95 / 255, 1.0]}
+        view = np.array([[-sx / 2, -sy / 2, 0.0], [sx / 2, sy / 2, 0.5]])
+        return physics_scene_doc(self.scene, ground, view)
 
     def _at_goal(self, i: int, x: float, y: float, th: float) -> bool:
         """At the controller's goal; a follower of a formation: at its final slot."""
@@ -187,6 +205,8 @@ class MobileRun:
         if self.sc.avoid_robots or self.formation is not None:
             discs = np.column_stack([poses[:, :2], [rb.radius for rb in self.robots]])
             for i, ctrl in enumerate(self.controllers):
+                if i in self.sensed.sensed:
+                    continue  # it sees the other robots with its lidar
                 others = np.delete(discs, i, axis=0)
                 ctrl.obstacles = np.vstack([self.obstacles.reshape(-1, 3), others])
 
@@ -344,10 +364,12 @@ def run_mobile(
     check_run_budget(total, run.tick, len(run.robots), run.formation is not None)
     if recorder is not None:
         period = run.record_every * run.tick
-        check_run_disk(total, period, len(run.robots), len(SIGNALS), recorder)
+        per_robot = len(SIGNALS) + max((len(pose_names(rb.model)) for rb in robots), default=0)
+        check_run_disk(total, period, len(run.robots), per_robot, recorder)
         recorder.start_run(
             sc.name, {"file": source, "duration": duration or sc.duration}, seed=run.seed
         )
+        write_scene(recorder, run.scene_doc())
     if commands:
         run.commands = _open_commands(run, recorder)
     status = "failed"

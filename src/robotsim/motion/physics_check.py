@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.errors import PhysicsError
 from robotsim.model.robot import RobotModel
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.motion.playback import PlaybackResult
@@ -64,6 +65,11 @@ class PhysicsCheck:
         return self.sim_seconds / self.wall_seconds if self.wall_seconds > 0 else float("inf")
 
     def summary(self) -> dict[str, Any]:
+        """The numbers behind the verdict as strict JSON values (a margin that does not
+        exist, no sole on the floor, is ``None`` with ``airborne_fraction`` saying how
+        often)."""
+        margin = self.support_margin
+        landed = np.isfinite(margin)
         return {
             "verdict": self.verdict,
             "reason": self.reason,
@@ -71,8 +77,9 @@ class PhysicsCheck:
             "duration_s": float(self.t[-1]) if len(self.t) else 0.0,
             "min_base_height_m": float(np.min(self.base_height)),
             "max_tilt_deg": float(np.max(self.tilt_deg)),
-            "min_support_margin_m": float(np.min(self.support_margin)),
-            "com_outside_fraction": float(np.mean(self.support_margin < 0)),
+            "min_support_margin_m": float(np.min(margin)) if landed.all() else None,
+            "airborne_fraction": float(np.mean(~landed)),
+            "com_outside_fraction": float(np.mean(margin < 0)),
             "max_divergence_m": float(np.max(self.divergence_m)),
             "final_divergence_m": float(self.divergence_m[-1]),
             "diverges_at_s": self.diverges_at_s,
@@ -102,7 +109,7 @@ def _scene(model: RobotModel, profile: RobotProfile, T0: np.ndarray, q0: np.ndar
     motors = {}
     for name in model.joint_names:
         kp, kv, tau = ph.gains(name)
-        motors[name] = Motor("position", gain=kp, damping=kv, force=tau)
+        motors[name] = Motor("position", gain=kp, damping=kv, force=tau, feedforward=ph.feedforward)
     lifted = np.array(T0, dtype=float)
     lifted[2, 3] += 1e-4  # start just above the floor, not in it
     placement = RobotPlacement(
@@ -138,6 +145,13 @@ def check_physics(
     import mujoco
 
     world = World(_scene(model, profile, playback.T_world_root[0], samples.q[0]))
+    if not world.scene.robots[0].model.floating:
+        raise PhysicsError(
+            f"{model.name}: its profile gives foot soles but no legs a physics world can "
+            "set free, so its root would stay welded to the world and any walk would "
+            "'stand'; give the legs and feet in its profile file (docs/profiles.md) or "
+            "a floating root in its robot file"
+        )
     motors = [world.motor(f"{ROBOT}/{n}") for n in model.joint_names]
     joints = [world.joint(f"{ROBOT}/{n}") for n in model.joint_names]
     # servo gearboxes: reflected rotor inertia on every joint, implicit servo damping
@@ -226,5 +240,10 @@ def check_physics(
         diverges_during=playback.label_at(int(over[0])) if over.size else None,
         sim_seconds=float(world.time),  # settling included, as in the wall time
         wall_seconds=wall,
-        extra={"timestep_s": world.timestep, "settle_s": settle, "diverge_threshold_m": diverge_m},
+        extra={
+            "floating_base": True,  # a welded legged robot is refused above
+            "timestep_s": world.timestep,
+            "settle_s": settle,
+            "diverge_threshold_m": diverge_m,
+        },
     )

@@ -28,6 +28,7 @@ from robotsim.model.geometry import (
     readonly,
 )
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
+from robotsim.physics.feedforward import FEEDFORWARDS
 from robotsim.physics.surface import ContactSurface
 from robotsim.physics.timestep import DEFAULT_TIMESTEP, check_timestep
 
@@ -48,6 +49,7 @@ __all__ = [
 JOINT_TYPES = ("hinge", "ball", "slider", "fixed", "hinge2", "free")
 MOTOR_KINDS = ("position", "velocity", "torque")
 INTEGRATORS = ("implicitfast", "euler", "auto")
+BASES = ("auto", "file")
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ class Motor:
     (N m s/rad) for velocity motors, kp for position motors. Limits: ``force`` (N m or
     N, like ``dParamFMax``), ``velocity`` (target speed range), ``acceleration``
     (how fast the target may change, rad/s^2 or m/s^2; applied per step call).
+    ``feedforward`` (position motors): ``gravity`` (default) adds the gravity torque of
+    everything beyond the joint, ``inverse_dynamics`` the rigid-body inverse dynamics
+    of the reference motion, ``none`` nothing (:mod:`robotsim.physics.feedforward`).
     """
 
     kind: Literal["position", "velocity", "torque"] = "velocity"
@@ -96,10 +101,15 @@ class Motor:
     force: float = math.inf
     velocity: float = math.inf
     acceleration: float = math.inf
+    feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
 
     def __post_init__(self) -> None:
         if self.kind not in MOTOR_KINDS:
             raise InputError(f"motor kind {self.kind!r}: valid: {', '.join(MOTOR_KINDS)}")
+        if self.feedforward not in FEEDFORWARDS:
+            raise InputError(
+                f"motor feedforward {self.feedforward!r}: valid: {', '.join(FEEDFORWARDS)}"
+            )
         for name in ("gain", "force", "velocity", "acceleration"):
             v = getattr(self, name)
             if not (v > 0):
@@ -210,6 +220,13 @@ class RobotPlacement:
     simplified collision shapes of neighbouring links often overlap).
     ``joint_dynamics`` replaces the model's :class:`JointDynamics` of the named joints
     (springs, dampers, armature, friction for this placement only).
+
+    ``base``: ``"auto"`` (default): a robot that stands on legs or drives on wheels
+    gets a free-floating root in the world whatever its file says, and one set free so
+    is put down on the ground (lowest sole or wheel bottom at ``z = 0`` at ``q0``; x, y
+    and orientation of ``T_world_base`` kept): :mod:`robotsim.physics.freebase` (the
+    World's ``scene`` holds the placement as simulated). ``"file"``: the model's own
+    root (welded to the world unless the model floats).
     """
 
     name: str
@@ -224,10 +241,13 @@ class RobotPlacement:
     collide_with_robots: bool = True
     self_collision: bool = False
     joint_dynamics: Mapping[str, JointDynamics] = field(default_factory=dict)
+    base: Literal["auto", "file"] = "auto"
 
     def __post_init__(self) -> None:
         if not self.name or "/" in self.name:
             raise InputError(f"robot name {self.name!r}: must be non-empty without '/'")
+        if self.base not in BASES:
+            raise InputError(f"robot {self.name!r}: base {self.base!r}: valid: {', '.join(BASES)}")
         for jn in self.joint_dynamics:
             if jn not in self.model.joint_names:
                 raise UnknownNameError(f"joint of robot {self.name!r}", jn, self.model.joint_names)

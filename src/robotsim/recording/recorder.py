@@ -173,11 +173,12 @@ class Recorder:
                 f"this recorder already holds run {self.run_id}; use one Recorder per run"
             )
         now = time.time()
+        vers = {**dict(versions or default_versions()), "store_schema": schema.SCHEMA_VERSION}
         vals = {
             "scenario": str(scenario),
             "parameters": json.dumps(_jsonable(dict(parameters or {}))),
             "seed": None if seed is None else int(seed),
-            "versions": json.dumps(_jsonable(dict(versions or default_versions()))),
+            "versions": json.dumps(_jsonable(vers)),
             "started_at": now,
             "status": RunStatus.RUNNING.value,
             "heartbeat": now,
@@ -280,6 +281,21 @@ class Recorder:
                 except RecordingError as rec_err:  # keep the original exception going
                     warnings.warn(str(rec_err), RuntimeWarning, stacklevel=2)
         self.store.close()
+
+    def scene(self, doc: Mapping[str, Any]) -> None:
+        """Store the run's 3D scene (:mod:`robotsim.recording.scene`), once per run,
+        committed at once (strict JSON: a NaN or infinity is refused)."""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        try:
+            text = json.dumps(_jsonable(dict(doc)), allow_nan=False)
+        except ValueError as exc:
+            raise InputError(f"run {self.run_id}: scene: {exc}") from None
+        version = int(str(doc.get("format", "robotsim-scene/1")).rpartition("/")[2] or 1)
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(schema.run_scenes).values(run_id=self.run_id, version=version, scene=text)
+            )
 
     # -- the hot path -----------------------------------------------------------------
     def _channels(self, robot: str, names: tuple[str, ...]) -> list[int]:

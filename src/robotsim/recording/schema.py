@@ -14,6 +14,9 @@ Layout (documented in ``docs/recording.md``):
 - ``run_tags``: ``(run_id, key) -> value`` labels such as ``sweep = pid_gains-...``
   (``runs list --sweep ID``). A separate table, so stores made before it gain it on
   open without touching ``runs``.
+- ``run_scenes`` (schema version 2): ``run_id -> (version, scene)``, the run's 3D scene
+  as JSON text (:mod:`robotsim.recording.scene`): what an exact replay needs besides
+  the signals. Stores made before it gain it on open; their runs have no scene.
 - ``sensor_channels``: one row per recorded sensor of a run: ``(run_id, channel)`` ->
   ``(robot, name, type, meta)``, ``meta`` JSON text: the fields of a reading (name,
   dtype, shape), the codec and the sensor's own description (rays' angles, camera
@@ -21,6 +24,9 @@ Layout (documented in ``docs/recording.md``):
 - ``sensor_frames``: ``(run_id, channel, t, data)``: one row per reading, ``data`` the
   reading's fields as one binary blob (``robotsim.recording.frames``): a 360-ray scan
   is one row, not 360.
+
+:data:`SCHEMA_VERSION` is written into every run's ``versions`` (``store_schema``): a
+run without it was written by version 1.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ __all__ = [
     "ensure_schema",
     "events",
     "metadata",
+    "run_scenes",
     "run_tags",
     "runs",
     "sensor_channels",
@@ -54,7 +61,7 @@ __all__ = [
     "signals",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -115,6 +122,14 @@ run_tags = Table(
     Column("value", String(255), nullable=False),
 )
 Index("run_tags_value", run_tags.c.key, run_tags.c.value)
+
+run_scenes = Table(
+    "run_scenes",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("scene", Text, nullable=False),
+)
 
 sensor_channels = Table(
     "sensor_channels",

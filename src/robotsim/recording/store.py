@@ -10,7 +10,6 @@ exists, is marked ``interrupted``.
 from __future__ import annotations
 
 import enum
-import json
 import os
 import socket
 import time
@@ -24,6 +23,7 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Engine
 
 from robotsim.errors import RobotsimError, UnknownNameError
+from robotsim.jsonable import read_json
 from robotsim.recording import schema
 from robotsim.recording.engine import open_engine
 from robotsim.recording.frames import SensorSeries, decode
@@ -292,15 +292,19 @@ class RunStore:
             and_(s.c.run_id == rid, s.c.channel.in_(list(col)))
         )
         with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+            # rows as plain tuples from the driver's cursor (SQLAlchemy's Row objects
+            # cost several times the query for a long run)
+            rows = conn.execute(q).cursor.fetchall()
         if not rows:
             return SignalTable(
                 robot, np.zeros(0), tuple(n for _, n in chans), np.zeros((0, len(chans)))
             )
-        arr = np.array([(col[c], t, np.nan if v is None else v) for c, t, v in rows], float)
+        arr = np.array(rows, dtype=float)  # NULL (None) -> NaN
+        lookup = np.full(max(col) + 1, -1, dtype=np.intp)
+        lookup[list(col)] = list(col.values())
         t_unique, ti = np.unique(arr[:, 1], return_inverse=True)
         values = np.full((len(t_unique), len(chans)), np.nan)
-        values[ti, arr[:, 0].astype(np.intp)] = arr[:, 2]
+        values[ti, lookup[arr[:, 0].astype(np.intp)]] = arr[:, 2]
         return SignalTable(robot, t_unique, tuple(n for _, n in chans), values)
 
     def events(self, run: int | str, type: str | None = None) -> list[dict[str, Any]]:
@@ -312,7 +316,19 @@ class RunStore:
             q = q.where(e.c.type == type)
         with self.engine.connect() as conn:
             rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
-        return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
+        return [
+            {"t": t, "type": ty, "robot": rb, "data": read_json(d, "run store: event data")}
+            for t, ty, rb, d in rows
+        ]
+
+    def scene(self, run: int | str) -> dict[str, Any] | None:
+        """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
+        none (recorded before schema version 2, or by a kind that records no scene)."""
+        rid = self.run(run).id
+        sc = schema.run_scenes
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
+        return None if row is None else dict(read_json(row[0], "run store: scene"))
 
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
@@ -330,7 +346,14 @@ class RunStore:
                 ).all()
             )
         return [
-            SensorInfo(int(ch), str(rb), str(n), str(ty), int(counts.get(ch, 0)), json.loads(m))
+            SensorInfo(
+                int(ch),
+                str(rb),
+                str(n),
+                str(ty),
+                int(counts.get(ch, 0)),
+                read_json(m, "run store: sensor meta"),
+            )
             for ch, rb, n, ty, m in rows
         ]
 
@@ -418,9 +441,9 @@ def _info(m: Any) -> RunInfo:
     return RunInfo(
         id=int(m["id"]),
         scenario=m["scenario"],
-        parameters=json.loads(m["parameters"] or "{}"),
+        parameters=read_json(m["parameters"] or "{}", "run store: run parameters"),
         seed=m["seed"],
-        versions=json.loads(m["versions"] or "{}"),
+        versions=read_json(m["versions"] or "{}", "run store: run versions"),
         started_at=float(m["started_at"]),
         ended_at=None if m["ended_at"] is None else float(m["ended_at"]),
         status=RunStatus(m["status"]),

@@ -29,17 +29,14 @@ __all__ = ["WorldTarget", "robot_scene"]
 
 def robot_scene(model: Any) -> Any:
     """One robot alone on a ground plane, as ``robotsim serve ROBOT`` serves it: its
-    joints on position servos, and if it has a wheel drive (metadata or inferred
-    profile) a floating base with the wheels on the ground and velocity motors on them
-    (:func:`robotsim.physics.drives.placement_motor`)."""
+    joints on position servos; a robot on legs or wheels floats (whatever its file
+    says, :mod:`robotsim.physics.freebase`) with its soles or wheels on the ground, and
+    wheels get velocity motors (:func:`robotsim.physics.drives.placement_motor`)."""
     from robotsim.physics import RobotPlacement, Scene
-    from robotsim.physics.drives import drivable, drive_of, wheel_ground_height
+    from robotsim.physics.freebase import on_ground, set_free
 
-    model = drivable(model)
-    T = np.eye(4)
-    drive = drive_of(model)
-    if drive is not None:
-        T[2, 3] = -wheel_ground_height(model, drive)
+    model = set_free(model)
+    T = on_ground(model, np.eye(4), np.zeros(model.nq))
     return Scene(robots=(RobotPlacement(model.name, model, T),), name=model.name)
 
 

@@ -87,10 +87,13 @@ class WorldRenderer:
         fovy_deg: float,
         near: float,
         far: float,
+        depth: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """One frame from the camera at rotation ``R`` ``(3, 3)`` (optical axis its first
         column, image up its third) and position ``p`` ``(3,)`` m: RGB ``(height, width,
-        3)`` uint8 and depth ``(height, width)`` float32 m (``inf`` beyond ``far``)."""
+        3)`` uint8 and depth ``(height, width)`` float32 m (``inf`` beyond ``far``).
+        ``depth=False`` reads the colours only (a video frame: reading the depth buffer
+        costs several times the colours) and returns an empty depth ``(0, 0)``."""
         mj = self._mj
         if self._ctx is None:
             raise PhysicsError("the camera renderer is closed")
@@ -127,10 +130,12 @@ class WorldRenderer:
                     c.orthographic = 0
                 vp = mj.MjrRect(0, 0, width, height)
                 mj.mjr_render(vp, self._scn, self._con)
-                mj.mjr_readPixels(rgb, zbuf, vp, self._con)
+                mj.mjr_readPixels(rgb, zbuf if depth else None, vp, self._con)
             finally:
                 release_gl(self._ctx)
         image = np.flipud(rgb).copy()
+        if not depth:
+            return image, np.zeros((0, 0), np.float32)
         z = np.flipud(zbuf).astype(np.float64)
         # reversed depth map: 1 at the near plane, 0 at the far plane
         depth = (far * near / (z * (far - near) + near)).astype(np.float32)

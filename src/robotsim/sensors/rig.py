@@ -153,6 +153,14 @@ class SensorRig:
             if self._next_min <= k:
                 self._sample_due(k)
 
+    def sample_due(self) -> None:
+        """Sample the sensors due at the world's current step (the ones :meth:`step`
+        would sample before stepping), so their readings are there to act on now."""
+        if self.sensors:
+            k = self._step_index()
+            if self._next_min <= k:
+                self._sample_due(k)
+
     def sample_now(self) -> list[Reading]:
         """Sample every sensor at the world's current state, due or not (their
         schedules are kept)."""
