@@ -1,4 +1,5 @@
-"""Plain JSON values from NumPy-laden results: one converter for every writer.
+"""Plain JSON values from NumPy-laden results: one converter for every writer; and the
+one bounded reader of JSON that comes from outside (``read_json``).
 
 Used by the CLI's ``--json`` output and by every ``summary.json`` a run writes, so a
 value prints the same wherever it is written.
@@ -6,11 +7,61 @@ value prints the same wherever it is written.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from typing import Any
 
-__all__ = ["to_jsonable"]
+__all__ = ["MAX_JSON_DEPTH", "json_depth", "read_json", "to_jsonable"]
+
+#: Deepest nesting of arrays/objects accepted from outside (as for YAML files).
+MAX_JSON_DEPTH = 100
+
+
+def json_depth(data: bytes) -> int:
+    """Deepest ``[``/``{`` nesting of JSON text ``data``, outside strings; linear, no
+    recursion (so it measures what :func:`json.loads` would recurse into)."""
+    depth = deepest = 0
+    in_str = esc = False
+    for c in data:
+        if in_str:
+            if esc:
+                esc = False
+            elif c == 0x5C:  # backslash
+                esc = True
+            elif c == 0x22:
+                in_str = False
+        elif c == 0x22:
+            in_str = True
+        elif c in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def read_json(data: bytes | str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Parse JSON that came from outside (a request body, a frame, a file, an argument).
+
+    Nesting deeper than ``max_depth`` is refused before parsing (Python's parser recurses
+    and would raise ``RecursionError`` near 1,000 levels), as are ``NaN``/``Infinity``,
+    invalid UTF-8 and invalid JSON: one :class:`~robotsim.errors.InputError` naming
+    ``what``.
+    """
+    from robotsim.errors import InputError
+
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if raw.count(b"[") + raw.count(b"{") > max_depth and json_depth(raw) > max_depth:
+        raise InputError(f"{what}: JSON nested deeper than {max_depth} levels")
+    try:
+        return json.loads(raw, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise InputError(f"{what}: not valid JSON: {exc}") from None
 
 
 def to_jsonable(obj: Any) -> Any:

@@ -42,8 +42,9 @@ def _support_points(motion: Motion, t: np.ndarray, dirs: np.ndarray) -> np.ndarr
         R, c = P[:, v, :3, :3], P[:, v, :3, 3]
         # directions fixed in the volume frame, so each row is one material point
         n = np.einsum("tij,kj->tki", R, dirs)
-        pts = sp.support_point(kind, np.broadcast_to(sizes[v], (*n.shape[:2], 3)),
-                               R[:, None], c[:, None], n)  # fmt: skip
+        pts = sp.support_point(
+            kind, np.broadcast_to(sizes[v], (*n.shape[:2], 3)), R[:, None], c[:, None], n
+        )
         out.append(pts)
     return np.stack(out, axis=1)
 
@@ -83,8 +84,10 @@ def test_point_speed_bound_holds(arm: str) -> None:
 
 def test_interval_lower_bound_formula() -> None:
     # cones meet inside: (1 + 1 - 3) / 2; they do not: the smaller end
-    np.testing.assert_allclose(interval_lower_bound(np.array([1.0, 1.0]), np.array([1.0, 0.2]),
-                                                    np.array([3.0, 0.5])), [-0.5, 0.2])  # fmt: skip
+    np.testing.assert_allclose(
+        interval_lower_bound(np.array([1.0, 1.0]), np.array([1.0, 0.2]), np.array([3.0, 0.5])),
+        [-0.5, 0.2],
+    )
 
 
 def _short_contact() -> tuple[Scene, dict[str, Trajectory]]:
@@ -98,8 +101,10 @@ def _short_contact() -> tuple[Scene, dict[str, Trajectory]]:
     qa0, qa1 = np.radians([-80, -20, -40, 0, 0, 0]), np.radians([70, -20, -40, 0, 0, 0])
     qb = np.radians([0, -20, -40, 0, 0, 0])
     scene = Scene((PlacedRobot("A", m, v), PlacedRobot("B", m, v, TB)))
-    trajs = {"A": Trajectory((JointQuintic(qa0, qa1, 1.2), Hold(qa1, 0.8))),
-             "B": Trajectory((Hold(qb, 2.0),))}  # fmt: skip
+    trajs = {
+        "A": Trajectory((JointQuintic(qa0, qa1, 1.2), Hold(qa1, 0.8))),
+        "B": Trajectory((Hold(qb, 2.0),)),
+    }
     return scene, trajs
 
 
@@ -158,8 +163,9 @@ def test_three_puma_certified_numbers() -> None:
 
 
 def test_cli_certified_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code = main(["clearance", "three_puma_clearance", "--certified", "--json", "--out",
-                 str(tmp_path)])  # fmt: skip
+    code = main(
+        ["clearance", "three_puma_clearance", "--certified", "--json", "--out", str(tmp_path)]
+    )
     assert code in (0, None)
     out = json.loads(capsys.readouterr().out)
     assert out["certified"] is True and out["collision_free"] is False
@@ -172,7 +178,16 @@ def test_cli_certified_json(tmp_path, capsys) -> None:  # type: ignore[no-untype
 
 
 def test_cli_certified_refuses_paper_method(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code = main(["clearance", "three_puma_clearance", "--certified", "--method", "paper",
-                 "--out", str(tmp_path)])  # fmt: skip
+    code = main(
+        [
+            "clearance",
+            "three_puma_clearance",
+            "--certified",
+            "--method",
+            "paper",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 2
     assert "--certified" in capsys.readouterr().err

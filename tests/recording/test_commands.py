@@ -100,7 +100,7 @@ def drive_a_run(tmp_path: Path, db: str) -> None:
         rows = {k: wait_command(e, i, 60) for k, i in ids.items()}
         assert all(r["status"] == "failed" for r in rows.values()), rows
         assert "unknown command kind 'fly'" in rows["fly"]["reason"]
-        assert "not JSON" in rows["json"]["reason"]
+        assert "args: not valid JSON" in rows["json"]["reason"]
         assert "off the field (10 x 8 m" in rows["off"]["reason"]
         assert "exceeds the robot's max speed 1.5 m/s" in rows["fast"]["reason"]
         assert "no joint 'elbow'" in rows["arm"]["reason"]

@@ -30,7 +30,10 @@ def kb() -> BrowserKeyboard:
 
 
 def _key(body: str) -> tuple[bytes, dict[str, str]]:
-    return body.encode(), {"Content-Length": str(len(body)), "Origin": "http://127.0.0.1:8080"}
+    return body.encode(), {
+        "Content-Length": str(len(body.encode())),
+        "Origin": "http://127.0.0.1:8080",
+    }
 
 
 def test_the_studio_page_is_served(kb: BrowserKeyboard) -> None:
@@ -86,3 +89,23 @@ def test_no_wildcard_cors(kb: BrowserKeyboard) -> None:
         reply = s.recv(4096).decode()
     assert "Access-Control-Allow-Origin: *" not in reply
     assert "Access-Control-Allow-Origin: http://127.0.0.1:8080" in reply
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 1000 + "]" * 24,  # the 1,024-byte body of issue 29: 1,000 levels deep
+        '{"type": ' + "[" * 500 + "]" * 500 + "}",
+        "{" * 1024,
+        '{"type": "down", "key": NaN}',
+        "[1, 2]",
+        "\xff\xfe",
+        '"just a string"',
+    ],
+)
+def test_deep_or_malformed_json_gets_a_clean_400(kb: BrowserKeyboard, body: str) -> None:
+    data, headers = _key(body)
+    assert _post(kb, data, headers) == 400
+    assert not kb.poll().keys
+    ok, headers = _key('{"type": "down", "key": "w"}')
+    assert _post(kb, ok, headers) == 204  # and it lives on

@@ -187,6 +187,13 @@ class Motion:
         self.mover = _Mover(robot, trajectory)
         self.levers = _Levers(robot)
 
+    def following(self, trajectory: Trajectory) -> Motion:
+        """The same robot on another trajectory (the kinematic tables are shared)."""
+        m = object.__new__(Motion)
+        m.robot, m.trajectory, m.levers = self.robot, trajectory, self.levers
+        m.mover = _Mover(self.robot, trajectory)
+        return m
+
     @property
     def exact(self) -> bool:
         return bool(self.trajectory.exact_speed_bound)
@@ -323,8 +330,10 @@ def certify_pair(
     evals = 0
     exhausted = False
     found = bool(np.any(d_s <= level))
+    stopped = False
     while lo.size:
         if stop_at_contact and found:
+            stopped = True
             break
         va = ma.speed(t[lo], t[hi], la[lo], la[hi])
         vb = mb.speed(t[lo], t[hi], lb[lo], lb[hi])
@@ -356,7 +365,7 @@ def certify_pair(
         idx = np.arange(k0, k0 + len(mid))
         lo = np.concatenate([slo, idx])
         hi = np.concatenate([idx, shi])
-    if lo.size and stop_at_contact:  # stopped early: the open intervals count unbounded
+    if stopped:  # the open intervals count unbounded
         done_lo.append(lo)
         done_hi.append(hi)
         done_lb.append(np.full(len(lo), -math.inf))
@@ -437,9 +446,15 @@ def certified_run(
     dist: dict[str, np.ndarray] = {}
     for a, b in pairs:
         p, d = certify_pair(
-            motions[a], motions[b], times, lvl, samples=(samples[a], samples[b]),
-            time_tol=time_tol, tight_tol=tight_tol, max_evaluations=max_evaluations,
-        )  # fmt: skip
+            motions[a],
+            motions[b],
+            times,
+            lvl,
+            samples=(samples[a], samples[b]),
+            time_tol=time_tol,
+            tight_tol=tight_tol,
+            max_evaluations=max_evaluations,
+        )
         d.setflags(write=False)
         out[p.name], dist[p.name] = p, d
     times.setflags(write=False)

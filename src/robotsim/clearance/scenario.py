@@ -21,6 +21,11 @@ Example (angles in degrees, lengths in metres)::
              duration: 4}                          # world positions, position-only IK
           - {type: quintic, to: {joint1: 20}, duration: 2}
           - {type: trapezoid, to: {joint1: 0}, duration: 2, accel_fraction: 0.25}
+          - {type: hold, duration: 0.5}            # stay still
+          - {type: spline, joints: [joint1, joint2], t: [0, 1, 2],      # cubic Hermite
+             q: [[0, 0], [10, 5], [20, 10]], qd: [[0, 0], [10, 5], [0, 0]]}  # deg, deg/s
+        delay: 0.5                 # s: the trajectory starts late (holds its start before)
+        time_warp: {t: [...], s: [...], rate: [...]}   # scene time -> own time (TimeWarp)
 
 Every error names the file and the field path (``robots[1].volumes[0].radii[2]``).
 Files written before the ``kind:`` registry say ``format: robotsim-clearance/1`` instead;
@@ -39,9 +44,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from robotsim.clearance.paper_volumes import paper_link_volumes
 from robotsim.clearance.scene import PlacedRobot, Scene
+from robotsim.clearance.timewarp import TimeWarp
 from robotsim.clearance.trajectory import (
     CartesianLine,
+    Hold,
     JointQuintic,
+    JointSpline,
     JointTrapezoid,
     Segment,
     Trajectory,
@@ -109,6 +117,45 @@ class JointSpec(_Strict):
     accel_fraction: Annotated[float, Field(gt=0, le=0.5)] = 0.25
 
 
+class HoldSpec(_Strict):
+    type: Literal["hold"]
+    duration: Pos
+
+
+class SplineSpec(_Strict):
+    """Knots of a cubic Hermite joint path: times from 0 (s), per knot the ``joints``'
+    values and speeds (the file's angle unit, per second); other joints stay put."""
+
+    type: Literal["spline"]
+    joints: list[str] = Field(min_length=1)
+    t: list[float] = Field(min_length=2)
+    q: list[list[float]]
+    qd: list[list[float]]
+
+    @model_validator(mode="after")
+    def _shapes(self) -> SplineSpec:
+        n, m = len(self.t), len(self.joints)
+        if len(self.q) != n or len(self.qd) != n:
+            raise ValueError(f"q and qd need one row per knot time ({n})")
+        if any(len(r) != m for r in (*self.q, *self.qd)):
+            raise ValueError(f"every q and qd row needs one value per joint ({m})")
+        if self.t[0] != 0 or any(b <= a for a, b in zip(self.t, self.t[1:], strict=False)):
+            raise ValueError("t must start at 0 and increase")
+        return self
+
+
+class WarpSpec(_Strict):
+    """:class:`~robotsim.clearance.timewarp.TimeWarp` knots: scene times ``t`` (s), the
+    trajectory's own times ``s`` (s) and rates ``ds/dt``."""
+
+    t: list[float] = Field(min_length=2)
+    s: list[float] = Field(min_length=2)
+    rate: list[Annotated[float, Field(ge=0)]] = Field(min_length=2)
+
+
+SegmentSpec = Annotated[LineSpec | JointSpec | HoldSpec | SplineSpec, Field(discriminator="type")]
+
+
 class RobotSpec(_Strict):
     name: str
     model: str
@@ -121,9 +168,9 @@ class RobotSpec(_Strict):
         None, validation_alias="volumes.fit"
     )
     start: dict[str, float] = {}
-    segments: list[Annotated[LineSpec | JointSpec, Field(discriminator="type")]] = Field(
-        min_length=1
-    )
+    segments: list[SegmentSpec] = Field(min_length=1)
+    delay: Annotated[float, Field(ge=0)] = 0.0
+    time_warp: WarpSpec | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -263,11 +310,22 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
                 extra = {"accel_fraction": sg.accel_fraction} if sg.type == "trapezoid" else {}
                 segs.append(cls(q, q1, sg.duration, **extra))
                 q = q1
+            elif isinstance(sg, HoldSpec):
+                segs.append(Hold(q, sg.duration))
+            elif isinstance(sg, SplineSpec):
+                segs.append(_spline(model, sg, q, sw, deg))
+                q = segs[-1].q1
             else:
                 segs.append(_line(model, placed, sg, q, sw))
                 q = segs[-1].at(np.array([sg.duration]))[0]
         robots.append(placed)
-        trajs[rs.name] = Trajectory(tuple(segs))
+        warp = None
+        if rs.time_warp is not None:
+            try:
+                warp = TimeWarp(rs.time_warp.t, rs.time_warp.s, rs.time_warp.rate)
+            except RobotsimError as exc:
+                raise ScenarioError(f"{where}.time_warp: {exc}") from None
+        trajs[rs.name] = Trajectory(tuple(segs), start=rs.delay, warp=warp)
     scene = Scene(tuple(robots), spec.contact_threshold)
     return LoadedScenario(
         spec=spec,
@@ -344,6 +402,37 @@ def _joints(
             )
         q[j] = x
     return q
+
+
+def _spline(model: RobotModel, sg: SplineSpec, q: np.ndarray, where: str, deg: bool) -> JointSpline:
+    """The spline's knots as full configurations: listed joints from the file (the first
+    knot must be where the robot is), the others held at ``q``."""
+    cols = []
+    for k, name in enumerate(sg.joints):
+        if name not in model.joint_names:
+            valid = ", ".join(model.joint_names)
+            raise ScenarioError(
+                f"{where}.joints[{k}]: unknown joint {name!r} of {model.name}; valid: {valid}"
+            )
+        cols.append(model.joint_index(name))
+    if len(set(cols)) != len(cols):
+        raise ScenarioError(f"{where}.joints: a joint is listed twice")
+    angular = np.array([model.joint(n).type.value != "prismatic" for n in sg.joints])
+    scale = np.where(angular & deg, math.pi / 180, 1.0)
+    qk = np.tile(q, (len(sg.t), 1))
+    qk[:, cols] = np.asarray(sg.q, dtype=float) * scale
+    qdk = np.zeros_like(qk)
+    qdk[:, cols] = np.asarray(sg.qd, dtype=float) * scale
+    if np.max(np.abs(qk[0] - q)) > 1e-6:
+        here = ", ".join(f"{n}: {v:.6g}" for n, v in zip(sg.joints, q[cols] / scale, strict=True))
+        raise ScenarioError(f"{where}.q[0]: the spline must start where the robot is ({here})")
+    qk[0] = q
+    for j, name in enumerate(model.joint_names):
+        lo, hi = model.lower[j], model.upper[j]
+        bad = np.flatnonzero((qk[:, j] < lo - 1e-9) | (qk[:, j] > hi + 1e-9))
+        if bad.size:
+            raise ScenarioError(f"{where}.q[{int(bad[0])}]: {name} is outside its joint limits")
+    return JointSpline(np.asarray(sg.t, dtype=float), qk, qdk)
 
 
 def _xyz(p: np.ndarray) -> str:

@@ -36,6 +36,7 @@ COMMAND_MODULES = [
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
+    "robotsim.cli.plan",
     "robotsim.cli.profile",
     "robotsim.cli.objects",
     "robotsim.cli.sweep",

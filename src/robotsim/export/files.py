@@ -51,6 +51,19 @@ def write_replay(replay: Replay, fmt: str, path: Path, options: Mapping[str, Any
             from robotsim.export.mcap_file import write_mcap
 
             write_mcap(replay, tmp)
+        elif fmt == "rerun":
+            from robotsim.export.rerun_file import write_rerun
+
+            write_rerun(replay, tmp)
+        elif fmt in ("mp4", "gif"):
+            from robotsim.export.video import write_video
+
+            keys = ("width", "height", "fps", "camera", "speed")
+            write_video(replay, tmp, fmt, **{k: options[k] for k in keys if k in options})
+        elif fmt == "html":
+            from robotsim.export.html_file import write_html
+
+            write_html(replay, tmp)
         else:
             raise ExportError(f"--format: unknown format {fmt!r}; valid: {', '.join(EXTENSIONS)}")
     return path

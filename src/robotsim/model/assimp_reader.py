@@ -69,7 +69,15 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
     """The child's work: assimp's scene -> arrays (see :func:`read_triangles`)."""
     import assimp_py
 
-    flags = assimp_py.Process_Triangulate | assimp_py.Process_JoinIdenticalVertices
+    from robotsim.model.polygon import retriangulate_runs
+
+    # DirectX faces may be concave polygons, which assimp's triangulation gets wrong at
+    # times: read them with one vertex per corner and cut them again (polygon.py), then
+    # join identical vertices here
+    polygons = path.lower().endswith(".x")
+    flags = assimp_py.Process_Triangulate
+    if not polygons:
+        flags |= assimp_py.Process_JoinIdenticalVertices
     scene = assimp_py.import_file(path, flags)
     verts: list[np.ndarray] = []
     faces: list[np.ndarray] = []
@@ -85,13 +93,19 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
             idx = np.frombuffer(mesh.indices, dtype=np.uint32).astype(np.int64)
             if idx.size % 3:
                 continue  # points/lines left after triangulation
-            verts.append(v @ T[:3, :3].T + T[:3, 3])
-            faces.append(idx.reshape(-1, 3) + count)
+            tri = idx.reshape(-1, 3)
             tc = mesh.texcoords[0] if mesh.texcoords else None
             ncomp = mesh.num_uv_components[0] if mesh.num_uv_components else 0
             uv = None if tc is None or ncomp < 2 else np.frombuffer(tc, dtype=np.float32)
-            uvs.append(None if uv is None or uv.size != len(v) * ncomp
-                       else uv.reshape(len(v), ncomp)[:, :2].astype(np.float64))  # fmt: skip
+            uv = (None if uv is None or uv.size != len(v) * ncomp
+                  else uv.reshape(len(v), ncomp)[:, :2].astype(np.float64))  # fmt: skip
+            if polygons:
+                nrm = np.frombuffer(mesh.normals, dtype=np.float32) if mesh.normals else None
+                nrm = None if nrm is None or nrm.size != v.size else nrm.reshape(-1, 3)
+                v, tri, uv = _joined(v, retriangulate_runs(v, tri), uv, nrm)
+            verts.append(v @ T[:3, :3].T + T[:3, 3])
+            faces.append(tri + count)
+            uvs.append(uv)
             count += len(v)
         for child in node.children:
             walk(child, T)
@@ -103,6 +117,20 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
     if not any(u is None for u in uvs):
         out["uv"] = np.concatenate(uvs)  # type: ignore[arg-type]
     return out
+
+
+def _joined(
+    v: np.ndarray, tri: np.ndarray, uv: np.ndarray | None, normals: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """One vertex per distinct (position, UV, normal), as assimp's
+    JoinIdenticalVertices (hard edges and texture seams stay split)."""
+    keys = np.hstack([v, *(a for a in (uv, normals) if a is not None)])
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    keep = np.sort(first)  # in the order they first appear
+    new_index = np.empty(len(first), dtype=np.int64)
+    new_index[np.argsort(first)] = np.arange(len(first))
+    remap = new_index[inverse.reshape(-1)]
+    return v[keep], remap[tri], None if uv is None else uv[keep]
 
 
 _TOO_BIG = (

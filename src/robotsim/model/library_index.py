@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from robotsim.jsonable import read_json
 from robotsim.model.loader import LIBRARY_DIR, library_names, load_robot
 
 __all__ = ["CACHE_ENV", "cache_dir", "library_index", "robot_summary"]
@@ -58,7 +59,7 @@ def library_index() -> list[dict[str, Any]]:
     key = _key()
     path = _cache_file()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path.read_bytes(), str(path))
         if data["key"] == key:
             return list(data["robots"])
     except (OSError, ValueError, KeyError, TypeError):

@@ -17,8 +17,11 @@ Polygon faces (OBJ ``f`` lines and COLLADA ``<polylist>``/``<polygons>`` with mo
 three corners) are cut into triangles by ear clipping
 (:func:`robotsim.model.polygon.triangulate_polygon`), which is right for concave
 polygons too; trimesh's own readers fan them from the first corner, which is not, so
-such files are read here (OBJ: ``v`` and ``f`` lines; DAE: through pycollada, node
-transforms applied). Files of triangles only still go through trimesh.
+such files are read here (OBJ: :mod:`robotsim.model.obj_file`, which also reads numbers
+as assimp does, ``1,5`` or ``1.5f``; DAE: through pycollada, node transforms applied).
+Files of triangles only, with plain numbers, still go through trimesh. DirectX
+polygons are cut again here too (assimp cuts some concave ones wrongly:
+:func:`robotsim.model.polygon.retriangulate_runs`).
 
 Materials: trimesh keeps the colours, UVs and texture images of the files it reads
 (OBJ ``.mtl`` with ``map_Kd``, DAE effects) as the mesh's ``visual``; meshes read here
@@ -55,7 +58,6 @@ __all__ = [
     "TRIMESH_SUFFIXES",
     "describe_mesh",
     "load_mesh",
-    "obj_has_polygons",
 ]
 
 TRIMESH_SUFFIXES = (".obj", ".stl", ".ply", ".off", ".glb", ".gltf", ".dae")
@@ -99,66 +101,6 @@ def _load_trimesh(path: Path) -> trimesh.Trimesh:
     return loaded
 
 
-def _obj_polygons(
-    path: Path,
-) -> tuple[np.ndarray, list[list[int]], np.ndarray, list[list[int]]] | None:
-    """Vertices ``(n, 3)``, 0-based corner lists, texture coordinates ``(k, 2)`` and
-    the corners' 0-based ``vt`` indices (-1: none) of an OBJ file, or None if every face
-    is a triangle (trimesh reads those)."""
-    verts: list[list[float]] = []
-    faces: list[list[int]] = []
-    uvs: list[list[float]] = []
-    face_uv: list[list[int]] = []
-    polygons = False
-    try:
-        text = path.read_text(errors="replace")
-    except OSError as exc:
-        raise ModelFileError(path, f"cannot read mesh: {exc}") from None
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("v "):
-            try:
-                xyz = [float(x) for x in line.split()[1:4]]
-            except ValueError:
-                xyz = []
-            if len(xyz) != 3 or not np.all(np.isfinite(xyz)):
-                msg = f"line {lineno}: bad vertex {line.strip()[:80]!r} (needs 3 finite numbers)"
-                raise ModelFileError(path, msg)
-            verts.append(xyz)
-        elif line.startswith("vt "):
-            try:
-                uvs.append([float(x) for x in [*line.split()[1:3], "0"][:2]])
-            except ValueError:
-                uvs.append([0.0, 0.0])
-        elif line.startswith("f "):
-            corners, corner_uv = [], []
-            for tok in line.split()[1:]:
-                parts = tok.split("/")
-                try:
-                    k = int(parts[0])
-                    t = int(parts[1]) if len(parts) > 1 and parts[1] else 0
-                except ValueError:
-                    msg = f"line {lineno}: bad face {line.strip()[:80]!r}"
-                    raise ModelFileError(path, msg) from None
-                corners.append(k - 1 if k > 0 else len(verts) + k)
-                corner_uv.append(t - 1 if t > 0 else (len(uvs) + t if t < 0 else -1))
-            if len(corners) < 3:
-                msg = f"line {lineno}: a face needs at least 3 corners, got {len(corners)}"
-                raise ModelFileError(path, msg)
-            if len(corners) > 3:
-                polygons = True
-            faces.append(corners)
-            face_uv.append(corner_uv)
-    if not polygons:
-        return None
-    v = np.array(verts, dtype=np.float64).reshape(-1, 3)
-    for f in faces:
-        if min(f) < 0 or max(f) >= len(v):
-            msg = f"face corner index out of range (the file has {len(v)} vertices)"
-            raise ModelFileError(path, msg)
-    uv = np.array(uvs, dtype=np.float64).reshape(-1, 2)
-    return v, faces, uv, face_uv
-
-
 def _triangulated(v: np.ndarray, polygons: list[list[int]] | list[np.ndarray]) -> np.ndarray:
     from robotsim.model.polygon import triangulate_polygon
 
@@ -170,11 +112,15 @@ def _triangulated(v: np.ndarray, polygons: list[list[int]] | list[np.ndarray]) -
     return np.concatenate(tris) if tris else np.zeros((0, 3), dtype=np.int64)
 
 
-def _load_obj_polygons(path: Path) -> trimesh.Trimesh | None:
-    parsed = _obj_polygons(path)
-    if parsed is None:
+def _load_obj_here(path: Path) -> trimesh.Trimesh | None:
+    """An OBJ file of polygons or of numbers trimesh reads otherwise than assimp
+    (:mod:`robotsim.model.obj_file`); None for the others (trimesh reads them)."""
+    from robotsim.model.obj_file import read_obj
+
+    obj = read_obj(path)
+    if not obj.polygons and obj.plain:
         return None
-    v, faces, uv, face_uv = parsed
+    v, faces, uv, face_uv = obj.vertices, obj.faces, obj.uv, obj.face_uv
     if len(uv) and all(min(c) >= 0 and max(c) < len(uv) for c in face_uv):
         # textured: one vertex per (position, uv) pair, so every corner keeps its UV
         pairs: dict[tuple[int, int], int] = {}
@@ -276,7 +222,7 @@ def _load_cached(path_str: str, mtime: float) -> trimesh.Trimesh:
     if suffix in ASSIMP_SUFFIXES:
         mesh = _load_assimp(path, suffix)
     elif suffix == ".obj":
-        mesh = _load_obj_polygons(path)
+        mesh = _load_obj_here(path)
     elif suffix == ".dae":
         mesh = _load_dae_polygons(path)
     if mesh is None:
@@ -335,17 +281,3 @@ def describe_mesh(path: str | Path) -> dict[str, Any]:
         rgba = [float(c) for c in mat.rgba]
         info["material"] = {"name": mat.name, "rgba": rgba, "texture": texture}
     return info
-
-
-@lru_cache(maxsize=256)
-def _obj_has_polygons(path_str: str, mtime: float) -> bool:
-    with open(path_str, errors="replace") as fh:
-        return any(line.startswith("f ") and len(line.split()) > 4 for line in fh)
-
-
-def obj_has_polygons(path: str | Path) -> bool:
-    """Whether an OBJ file has faces of more than three corners (which MuJoCo's own reader
-    may split wrongly when they are concave: the MJCF exporter inlines them instead)."""
-    p = Path(path).resolve()
-    check_readable(p)
-    return _obj_has_polygons(str(p), p.stat().st_mtime)

@@ -116,9 +116,9 @@ def _mujoco_reads(path: Path) -> bool:
     """MuJoCo reads OBJ files and *binary* STL files of at most 200000 triangles."""
     suffix = path.suffix.lower()
     if suffix == ".obj":
-        from robotsim.model.meshes import obj_has_polygons
+        from robotsim.model.obj_file import obj_read_here
 
-        return path.is_file() and not obj_has_polygons(path)  # n-gons: ours ear-clipped
+        return path.is_file() and not obj_read_here(path)  # n-gons: ours ear-clipped
     if suffix != ".stl":
         return False
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["polygon_area", "triangulate_polygon"]
+__all__ = ["polygon_area", "retriangulate_runs", "triangulate_polygon"]
 
 
 def _newell_normal(p: np.ndarray) -> np.ndarray:
@@ -105,3 +105,45 @@ def triangulate_polygon(points: ArrayLike) -> np.ndarray:
     if len(idx) == 3:
         out.append((idx[0], idx[1], idx[2]))
     return np.array(out, dtype=np.int64)
+
+
+def retriangulate_runs(vertices: ArrayLike, triangles: ArrayLike) -> np.ndarray:
+    """Triangles ``(m, 3)`` of the same polygons as ``triangles``, ear-clipped here.
+
+    For meshes whose every polygon owns a run of consecutive vertices, its corners in
+    order (assimp's DirectX importer makes one vertex per face corner) and whose
+    polygons were triangulated by someone else: assimp cuts some concave polygons
+    wrongly (a concave quad, or 11 of 300 random star-shaped polygons, covered up to
+    3 times their area). A polygon is found as a run of vertices its triangles connect
+    (runs never share vertices); a run whose triangle count is not ``corners - 2`` is
+    kept as given. Each polygon's triangles are wound like the given ones (the sign of
+    their summed normal).
+    """
+    v = np.asarray(vertices, dtype=np.float64)
+    t = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    if len(t) == 0:
+        return t
+    lo, hi = t.min(axis=1), t.max(axis=1)
+    order = np.argsort(lo, kind="stable")
+    out: list[np.ndarray] = []
+    runs: list[tuple[int, int, list[int]]] = []  # first vertex, last vertex, triangles
+    for k in order:
+        if runs and lo[k] <= runs[-1][1]:
+            a, b, members = runs[-1]
+            members.append(int(k))
+            runs[-1] = (a, max(b, int(hi[k])), members)
+        else:
+            runs.append((int(lo[k]), int(hi[k]), [int(k)]))
+    for i, (a, _, members) in enumerate(runs):
+        end = runs[i + 1][0] if i + 1 < len(runs) else len(v)  # unused corners included
+        given = t[members]
+        n = end - a
+        if n <= 3 or len(members) != n - 2:
+            out.append(given)
+            continue
+        mine = triangulate_polygon(v[a:end]) + a
+        g = np.cross(v[given[:, 1]] - v[given[:, 0]], v[given[:, 2]] - v[given[:, 0]]).sum(0)
+        if g @ _newell_normal(v[a:end]) < 0:
+            mine = mine[:, ::-1]
+        out.append(mine)
+    return np.concatenate(out)

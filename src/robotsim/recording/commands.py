@@ -59,6 +59,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from robotsim.errors import InputError
+from robotsim.jsonable import read_json
 
 __all__ = [
     "KINDS",
@@ -180,10 +181,7 @@ def parse_args(kind: str, args: Any) -> dict[str, Any]:
     if kind not in KINDS:
         raise InputError(f"unknown command kind {kind!r}; valid: {', '.join(KINDS)}")
     if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{kind}: args are not JSON: {exc.msg}") from None
+        args = read_json(args, f"{kind}: args", max_depth=8) if args.strip() else {}
     if args is None:
         args = {}
     if not isinstance(args, Mapping):
@@ -341,8 +339,8 @@ class CommandChannel:
         out = []
         for r in rows:
             try:
-                args = json.loads(r.args) if r.args else {}
-            except json.JSONDecodeError:
+                args = read_json(r.args, "args", max_depth=8) if r.args else {}
+            except InputError:
                 args = r.args  # parse_args names the problem
             out.append(Command(int(r.id), r.robot, str(r.kind), args))
         return out

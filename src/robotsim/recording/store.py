@@ -10,7 +10,6 @@ exists, is marked ``interrupted``.
 from __future__ import annotations
 
 import enum
-import json
 import os
 import socket
 import time
@@ -24,6 +23,7 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Engine
 
 from robotsim.errors import RobotsimError, UnknownNameError
+from robotsim.jsonable import read_json
 from robotsim.recording import schema
 from robotsim.recording.engine import open_engine
 from robotsim.recording.frames import SensorSeries, decode_block
@@ -312,7 +312,10 @@ class RunStore:
             q = q.where(e.c.type == type)
         with self.engine.connect() as conn:
             rows = conn.execute(q.order_by(e.c.t, e.c.id)).all()
-        return [{"t": t, "type": ty, "robot": rb, "data": json.loads(d)} for t, ty, rb, d in rows]
+        return [
+            {"t": t, "type": ty, "robot": rb, "data": read_json(d, "run store: event data")}
+            for t, ty, rb, d in rows
+        ]
 
     def scene(self, run: int | str) -> dict[str, Any] | None:
         """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
@@ -321,7 +324,7 @@ class RunStore:
         sc = schema.run_scenes
         with self.engine.connect() as conn:
             row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else dict(read_json(row[0], "run store: scene"))
 
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
@@ -341,7 +344,14 @@ class RunStore:
                 ).all()
             )
         return [
-            SensorInfo(int(ch), str(rb), str(n), str(ty), int(counts.get(ch, 0)), json.loads(m))
+            SensorInfo(
+                int(ch),
+                str(rb),
+                str(n),
+                str(ty),
+                int(counts.get(ch, 0)),
+                read_json(m, "run store: sensor meta"),
+            )
             for ch, rb, n, ty, m in rows
         ]
 
@@ -438,9 +448,9 @@ def _info(m: Any) -> RunInfo:
     return RunInfo(
         id=int(m["id"]),
         scenario=m["scenario"],
-        parameters=json.loads(m["parameters"] or "{}"),
+        parameters=read_json(m["parameters"] or "{}", "run store: run parameters"),
         seed=m["seed"],
-        versions=json.loads(m["versions"] or "{}"),
+        versions=read_json(m["versions"] or "{}", "run store: run versions"),
         started_at=float(m["started_at"]),
         ended_at=None if m["ended_at"] is None else float(m["ended_at"]),
         status=RunStatus(m["status"]),

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import collections
 import itertools
-import json
 import math
 import socket
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from robotsim.errors import RobotsimError
+from robotsim.errors import InputError, RobotsimError
+from robotsim.jsonable import read_json
 from robotsim.remote.protocol import encode
 
 __all__ = ["Client", "RemoteError"]
@@ -134,7 +134,10 @@ class Client:
             raise RemoteError(
                 f"no server at {self.address[0]}:{self.address[1]} (connection refused)"
             ) from None
-        msg = json.loads(data)
+        try:
+            msg = read_json(data, "server reply")
+        except InputError as exc:
+            raise RemoteError(f"{self.address[0]}:{self.address[1]}: {exc}") from None
         if isinstance(msg, dict) and isinstance(msg.get("cookie"), str):
             self._cookie = msg["cookie"]  # a newer cookie from the server
         return msg

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from robotsim.errors import InputError
+from robotsim.jsonable import json_depth
 
 __all__ = [
     "MAX_DATAGRAM",
@@ -101,29 +102,6 @@ def _parse_float(text: str) -> float:
     return v
 
 
-def _depth(data: bytes) -> int:
-    """Deepest ``[``/``{`` nesting in ``data``, outside strings (only called when the
-    datagram has many brackets, so the usual request costs two ``bytes.count``)."""
-    depth = deepest = 0
-    in_str = esc = False
-    for c in data:
-        if in_str:
-            if esc:
-                esc = False
-            elif c == 0x5C:  # backslash
-                esc = True
-            elif c == 0x22:
-                in_str = False
-        elif c == 0x22:
-            in_str = True
-        elif c in (0x5B, 0x7B):
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in (0x5D, 0x7D):
-            depth -= 1
-    return deepest
-
-
 def decode_request(data: bytes) -> Request:
     """Bytes of one datagram -> a checked :class:`Request`.
 
@@ -132,7 +110,7 @@ def decode_request(data: bytes) -> Request:
     and number literals longer than :data:`MAX_NUMBER_CHARS` are refused before or
     while parsing, with a one-line error.
     """
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and json_depth(data) > MAX_DEPTH:
         raise ProtocolError(
             f"malformed request: JSON nested deeper than {MAX_DEPTH} levels", malformed=True
         )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from robotsim.errors import InputError, LinkError
+from robotsim.jsonable import read_json
 from robotsim.motion.schema import Program, program_from_dict
 from robotsim.robotlink.frames import SYNC, Frame, FrameType, Nak, encode, parse_frame
 from robotsim.robotlink.resync import INTER_BYTE_TIMEOUT, parse_resync
@@ -34,11 +35,20 @@ def encode_program(program: Program) -> bytes:
     return json.dumps(program.to_dict(), separators=(",", ":"), sort_keys=True).encode()
 
 
+def _reply_json(payload: bytes, what: str) -> Any:
+    """The JSON payload of the robot's reply to ``what`` (bounded: a damaged or hostile
+    controller cannot make the parser recurse)."""
+    try:
+        return read_json(payload, f"robot's reply to {what}")
+    except InputError as exc:
+        raise LinkError(str(exc)) from None
+
+
 def decode_program(data: bytes, source: str = "robot") -> Program:
     try:
-        obj = json.loads(data.decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise LinkError(f"{source}: stored program is not valid JSON: {exc}") from None
+        obj = read_json(data, f"{source}: stored program")
+    except InputError as exc:
+        raise LinkError(str(exc)) from None
     return program_from_dict(obj, source)
 
 
@@ -146,7 +156,7 @@ class ControllerLink:
     # ------------------------------------------------------------ operations
     def hello(self) -> dict[str, Any]:
         """The controller's identity and capacity (robot, limits, stored program)."""
-        return json.loads(self.request(FrameType.HELLO).payload.decode())
+        return _reply_json(self.request(FrameType.HELLO).payload, "HELLO")
 
     def upload(self, program: Program) -> UploadReport:
         """Store ``program`` on the robot; returns only after the robot committed it."""
@@ -177,7 +187,7 @@ class ControllerLink:
     def download(self) -> Program:
         """The program stored on the robot (CRC-32 verified)."""
         try:
-            info = json.loads(self.request(FrameType.GET).payload.decode())
+            info = _reply_json(self.request(FrameType.GET).payload, "GET")
             parts = []
             for k in range(int(info["chunks"])):
                 reply = self.request(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from robotsim.errors import LinkError, RobotsimError
+from robotsim.jsonable import read_json
 from robotsim.model.robot import RobotModel
 from robotsim.motion.profile import RobotProfile, check_capacity
 from robotsim.motion.timeline import compile_program
@@ -248,7 +249,7 @@ class RobotEmulator:
             return Frame(T.ACK, fr.seq, json.dumps(info).encode())
         if fr.type == T.BEGIN:
             try:
-                head = json.loads(fr.payload.decode())
+                head = read_json(fr.payload, "BEGIN")
                 size, chunks = int(head["size"]), int(head["chunks"])
                 crc, name = int(head["crc32"]), str(head["name"])
             except (ValueError, KeyError, UnicodeDecodeError, TypeError):
@@ -326,6 +327,6 @@ class RobotEmulator:
         if self.program is None:
             return None
         try:
-            return str(json.loads(self.program)["name"])
-        except (ValueError, KeyError):
+            return str(read_json(self.program, "stored program")["name"])
+        except (ValueError, KeyError, TypeError):
             return None

@@ -93,11 +93,14 @@ class WorldRenderer:
         near: float,
         far: float,
         data: Any = None,
+        depth: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """One frame from the camera at rotation ``R`` ``(3, 3)`` (optical axis its first
         column, image up its third) and position ``p`` ``(3,)`` m: RGB ``(height, width,
         3)`` uint8 and depth ``(height, width)`` float32 m (``inf`` beyond ``far``), of
-        the scene as ``data`` holds it (MuJoCo data; default the world's)."""
+        the scene as ``data`` holds it (MuJoCo data; default the world's).
+        ``depth=False`` reads the colours only (a video frame: reading the depth buffer
+        costs several times the colours) and returns an empty depth ``(0, 0)``."""
         mj = self._mj
         if self._ctx is None:
             raise PhysicsError("the camera renderer is closed")
@@ -140,15 +143,21 @@ class WorldRenderer:
                     c.orthographic = 0
                 vp = mj.MjrRect(0, 0, width, height)
                 mj.mjr_render(vp, self._scn, self._con)
-                mj.mjr_readPixels(rgb, zbuf, vp, self._con)
+                mj.mjr_readPixels(rgb, zbuf if depth else None, vp, self._con)
             finally:
                 release_gl(self._ctx)
         image = np.flipud(rgb).copy()
-        z = np.flipud(zbuf).astype(np.float64)
-        # reversed depth map: 1 at the near plane, 0 at the far plane
-        depth = (far * near / (z * (far - near) + near)).astype(np.float32)
-        depth[z <= 0.0] = np.inf
-        return image, depth
+        if not depth:
+            return image, np.zeros((0, 0), np.float32)
+        # reversed depth map: 1 at the near plane, 0 at the far plane; metres along the
+        # optical axis = far near / (z (far - near) + near), in float32 (its 24 bits
+        # keep a tenth of a millimetre at 10 m)
+        z = np.flipud(zbuf)
+        out = z * np.float32(far - near)
+        out += np.float32(near)
+        np.divide(np.float32(far * near), out, out=out)
+        out[z <= 0.0] = np.inf
+        return image, out
 
     def close(self) -> None:
         with self._lock:
@@ -188,7 +197,7 @@ class CameraSensor(Sensor):
         s = self.mount.spec
         R, p = self.frame()
         rgb, depth = self.renderer.render(
-            R, p, s.width, s.height, s.fov_deg, s.range[0], s.range[1], self.data
+            R, p, s.width, s.height, s.fov_deg, s.range[0], s.range[1], self.data, s.depth
         )
         out: dict[str, np.ndarray] = {}
         if s.rgb:

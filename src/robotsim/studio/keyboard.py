@@ -36,6 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from robotsim.jsonable import read_json
 from robotsim.teleop.gamepad import InputSnapshot
 from robotsim.teleop.keys import HeldKeys, browser_key
 
@@ -132,11 +133,15 @@ class BrowserKeyboard:
                     self._answer(413)
                     return
                 try:
-                    msg = json.loads(self.rfile.read(n) or b"{}")
+                    msg = read_json(self.rfile.read(n) or b"{}", "key event", max_depth=4)
+                    if not isinstance(msg, dict):
+                        raise ValueError("a key event is a JSON object")
                     kb._event(str(msg.get("type", "")), str(msg.get("key", "")))
                     code = 204
-                except (ValueError, AttributeError, OSError):
-                    code = 400  # malformed or stalled: refused, the server lives on
+                except (ValueError, OSError):  # InputError is a ValueError
+                    code = 400  # malformed, too deep or stalled: refused, the server lives on
+                except Exception:  # a bug must still get an answer, not a closed socket
+                    code = 500
                 self._answer(code, origin)
 
             def do_GET(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from robotsim.errors import InputError
 from robotsim.file_scope import check_readable
+from robotsim.jsonable import read_json
 
 __all__ = ["ResultsLog", "read_meta", "read_rows", "table_columns", "write_tables"]
 
@@ -60,10 +61,11 @@ def read_rows(out_dir: Path) -> dict[str, dict[str, Any]]:
         return rows
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
+            row = read_json(line, str(path))
+        except InputError:
             continue  # the line being written when the driver was killed
-        rows[row["run_key"]] = row
+        if isinstance(row, dict) and isinstance(row.get("run_key"), str):
+            rows[row["run_key"]] = row
     return rows
 
 
@@ -72,7 +74,10 @@ def read_meta(out_dir: Path) -> dict[str, Any]:
     check_readable(path)
     if not path.is_file():
         raise InputError(f"{out_dir}: not a sweep folder (no {META}); run `robotsim sweep` first")
-    return json.loads(path.read_text(encoding="utf-8"))
+    meta = read_json(path.read_bytes(), str(path))
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: not a sweep's meta file (a JSON object)")
+    return meta
 
 
 def table_columns(meta: dict[str, Any]) -> list[str]:
