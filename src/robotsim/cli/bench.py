@@ -20,11 +20,13 @@ AREAS: dict[str, str] = {
     "hands": "robotsim.bench.hands",
     "physics": "robotsim.bench.physics",
     "clearance": "robotsim.bench.clearance",
+    "plan": "robotsim.bench.plan",
     "cli": "robotsim.bench.cli",
     "sweep": "robotsim.bench.sweep",
     "parsing": "robotsim.bench.parsing",
     "commands": "robotsim.bench.commands",
     "sensors": "robotsim.bench.sensors",
+    "export": "robotsim.bench.export",
 }
 
 
