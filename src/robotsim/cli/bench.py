@@ -25,6 +25,8 @@ AREAS: dict[str, str] = {
     "sweep": "robotsim.bench.sweep",
     "parsing": "robotsim.bench.parsing",
     "commands": "robotsim.bench.commands",
+    "sensors": "robotsim.bench.sensors",
+    "export": "robotsim.bench.export",
 }
 
 
