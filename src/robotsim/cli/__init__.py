@@ -39,6 +39,7 @@ COMMAND_MODULES = [
     "robotsim.cli.plan",
     "robotsim.cli.profile",
     "robotsim.cli.objects",
+    "robotsim.cli.grasp",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
     "robotsim.cli.warm",
