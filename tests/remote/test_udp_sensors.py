@@ -35,6 +35,8 @@ def server() -> Iterator[RemoteServer]:
 
 def test_a_reading_of_each_sensor_comes_back_as_arrays(server: RemoteServer) -> None:
     with Client(server.address, timeout=3.0) as c:
+        c.pause()  # the readings stay the newest while they are compared
+        c.step(30)
         info = c.info()["robots"]["r"]
         assert info["sensors"] == {"lidar": "lidar", "camera": "camera", "imu": "imu"}
         lidar = c.get_sensor("r", "lidar")
@@ -51,6 +53,7 @@ def test_a_reading_of_each_sensor_comes_back_as_arrays(server: RemoteServer) -> 
         np.testing.assert_array_equal(depth, reading["depth"])
         imu = c.get_sensor("r", "imu")
         assert imu["fields"]["accel"].shape == (3,)
+        c.resume()
 
 
 def test_every_reply_fits_a_datagram_and_a_stale_chunk_is_refused(server: RemoteServer) -> None:
