@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "robotsim.cli.export_model",
     "robotsim.cli.run",
     "robotsim.cli.motion",
+    "robotsim.cli.walk",
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",

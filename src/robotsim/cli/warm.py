@@ -40,6 +40,8 @@ LANES: tuple[tuple[Task, ...], ...] = (
     (  # ellipsoid, capsule/box-ellipsoid and depth-bound kernels, the MVEE fit, chain FK
         ("clearance", "two_puma_fitted_volumes", "--dt", "0.1", "--out", "{out}/fitted"),
         ("clearance", "three_puma_clearance", "--dt", "0.1", "--out", "{out}/three"),
+        # the walk's whole-body IK and preview kernels (they share none with the above)
+        ("walk", "humanoid17", "--distance", "0.2", "--no-strip", "--out", "{out}/walkdyn"),
     ),
     (  # anchored FK of the walk, tree FK of the hands, VFH avoidance, IK and Jacobians
         ("motion", "play", "walk_forward", "--no-strip", "--out", "{out}/walk"),

@@ -140,6 +140,10 @@ def resolve_params(biped: Biped, params: WalkParams | None = None) -> Resolved:
             f"walk parameter step_period: {period:g} s; the swing must last >= 4 samples "
             f"({4 * dt / (1 - ds):.3g} s at dt {dt:g} s)"
         )
+    # whole samples: every step then starts and lands on a sample, and a steady walk's
+    # samples repeat exactly from one step to the next
+    period = max(2, round(period / dt)) * dt
+    ds = min(max(1, round(ds * period / dt)), round(period / dt) - 1) * dt / period
     yaw_lo, yaw_hi = biped.yaw_range
     turn_room = min(-yaw_lo, yaw_hi)
     max_turn = min(math.radians(25.0), max(turn_room, 0.0)) if p.max_turn is None else p.max_turn
