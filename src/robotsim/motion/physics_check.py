@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.errors import PhysicsError
+from robotsim.errors import PhysicsError, PhysicsFault
 from robotsim.model.robot import RobotModel
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.motion.playback import PlaybackResult
@@ -42,7 +42,7 @@ CONTACT_TOL = 2e-3
 class PhysicsCheck:
     """Outcome of :func:`check_physics`. Arrays are per control tick ``(T,)``/``(T, k)``."""
 
-    verdict: str  # "stands" | "falls"
+    verdict: str  # "stands" | "falls" | "fault" (the physics diverged: extra["fault"])
     reason: str
     fell_at_s: float | None
     t: np.ndarray
@@ -173,8 +173,6 @@ def check_physics(
     span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
     world.check_work(settle + span, f"{model.name}: physics check")
     wall0 = time.perf_counter()
-    targets(samples.q[0])
-    world.advance(settle)
     n = samples.ticks + 1
     if t_end is not None:
         n = max(1, min(n, int(np.searchsorted(samples.t, t_end, side="right"))))
@@ -186,10 +184,20 @@ def check_physics(
     stop_at = None
     cos_max = np.cos(np.radians(fall.max_tilt_deg))
     k = 0
+    fault: PhysicsFault | None = None
     for i in range(n):
-        if i > 0:
-            targets(samples.q[i])
-            world.advance(samples.dt[i])
+        try:
+            if i == 0:
+                targets(samples.q[0])
+                world.advance(settle)
+            else:
+                targets(samples.q[i])
+                world.advance(samples.dt[i])
+        except PhysicsFault as exc:  # divergence: a fault, not a verdict on balance
+            fault = exc
+            if k == 0:  # the settling itself diverged: keep the state it reached
+                T_base[0], q_sim[0], k = base.pose, qpos[qadr], 1
+            break
         T_b = base.pose
         T_base[i] = T_b
         q_sim[i] = qpos[qadr]
@@ -225,9 +233,17 @@ def check_physics(
     ref = playback.T_world_root[:k, :3, 3]
     div = np.linalg.norm(pos - ref, axis=1)
     over = np.flatnonzero(div > diverge_m)
+    extra: dict[str, Any] = {
+        "floating_base": True,  # a welded legged robot is refused above
+        "timestep_s": world.timestep,
+        "settle_s": settle,
+        "diverge_threshold_m": diverge_m,
+    }
+    if fault is not None:
+        extra["fault"] = fault.fault.to_json()
     return PhysicsCheck(
-        verdict="falls" if fell_at is not None else "stands",
-        reason=reason,
+        verdict="fault" if fault is not None else "falls" if fell_at is not None else "stands",
+        reason=str(fault) if fault is not None else reason,
         fell_at_s=fell_at,
         t=t,
         base_pos=pos,
@@ -242,10 +258,5 @@ def check_physics(
         diverges_during=playback.label_at(int(over[0])) if over.size else None,
         sim_seconds=float(world.time),  # settling included, as in the wall time
         wall_seconds=wall,
-        extra={
-            "floating_base": True,  # a welded legged robot is refused above
-            "timestep_s": world.timestep,
-            "settle_s": settle,
-            "diverge_threshold_m": diverge_m,
-        },
+        extra=extra,
     )

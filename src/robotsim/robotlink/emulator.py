@@ -246,7 +246,7 @@ class RobotEmulator:
                 "max_program_bytes": MAX_PROGRAM,
                 "stored": self._stored_name(),
             }
-            return Frame(T.ACK, fr.seq, json.dumps(info).encode())
+            return Frame(T.ACK, fr.seq, json.dumps(info, allow_nan=False).encode())
         if fr.type == T.BEGIN:
             try:
                 head = read_json(fr.payload, "BEGIN")
@@ -281,7 +281,7 @@ class RobotEmulator:
                 "chunks": max(1, -(-len(self.program) // 256)),
                 "crc32": zlib.crc32(self.program),
             }
-            return Frame(T.ACK, fr.seq, json.dumps(info).encode())
+            return Frame(T.ACK, fr.seq, json.dumps(info, allow_nan=False).encode())
         if fr.type == T.GET_CHUNK:
             if self.program is None:
                 return self._nak(fr, Nak.NOTHING_STORED, "no program stored")

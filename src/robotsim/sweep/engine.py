@@ -15,6 +15,7 @@ from typing import Any
 
 from robotsim.errors import InputError, ScenarioError
 from robotsim.file_scope import OutsideScopeError, check_readable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 from robotsim.sweep.design import RunTask, design_digest, expand
 from robotsim.sweep.executors import make_executor
@@ -149,7 +150,7 @@ def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -
         "created": time.time(),
     }
     _write_sweep_copy(sw, out_dir / "sweep.yaml")
-    (out_dir / META).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    (out_dir / META).write_text(json_dumps(meta, indent=2), encoding="utf-8")
     return meta
 
 
@@ -168,7 +169,9 @@ def _write_sweep_copy(sw: LoadedSweep, dest: Path) -> None:
         sw.base_path.name,
     )
     if not shipped:
-        new = f"base: {json.dumps(str(sw.base_path))}  # as written: {sw.spec.base}"
+        new = (
+            f"base: {json.dumps(str(sw.base_path), allow_nan=False)}  # as written: {sw.spec.base}"
+        )
         text, n = re.subn(r"(?m)^base:[^\n]*$", lambda _: new, text, count=1)
         if n != 1 or _mapping_of(text).get("base") != str(sw.base_path):
             import yaml

@@ -21,6 +21,7 @@ from typing import Any
 
 from robotsim.errors import InputError
 from robotsim.file_scope import check_readable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.jsonable import read_json
 
 __all__ = ["ResultsLog", "read_meta", "read_rows", "table_columns", "write_tables"]
@@ -45,7 +46,7 @@ class ResultsLog:
         self._fh = self.path.open("a", encoding="utf-8")
 
     def append(self, row: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(_jsonable(row), allow_nan=True) + "\n")
+        self._fh.write(json_dumps(row) + "\n")
         self._fh.flush()
 
     def close(self) -> None:
@@ -87,7 +88,7 @@ def table_columns(meta: dict[str, Any]) -> list[str]:
 
 def _cell(v: Any) -> Any:
     if isinstance(v, (list, dict)):
-        return json.dumps(v)
+        return json.dumps(v, allow_nan=False)
     return v
 
 
