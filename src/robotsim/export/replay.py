@@ -347,9 +347,8 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    from robotsim.export.sensor_channels import load_sensors
-
-    sensors = load_sensors(store, info.id)
+    # the recorded sensors, each read whole (sized against the memory budget by the store)
+    sensors = tuple(store.sensor(info.id, i.robot, i.name) for i in store.sensors(info.id))
     return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 

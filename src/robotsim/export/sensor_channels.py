@@ -31,15 +31,9 @@ import numpy as np
 
 from robotsim.recording.frames import SensorSeries
 
-__all__ = ["load_sensors", "log_rerun_sensors", "mcap_sensor_messages"]
+__all__ = ["log_rerun_sensors", "mcap_sensor_messages"]
 
 _SENSOR_SCHEMA = {"type": "object", "properties": {"t": {"type": "number"}}}
-
-
-def load_sensors(store: Any, run_id: int) -> tuple[SensorSeries, ...]:
-    """Every recorded sensor of a run, read whole (each sized against the memory
-    budget by the store)."""
-    return tuple(store.sensor(run_id, i.robot, i.name) for i in store.sensors(run_id))
 
 
 def _png(rgb: np.ndarray) -> bytes:
