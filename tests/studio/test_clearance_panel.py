@@ -223,3 +223,34 @@ def test_each_volume_shows_its_own_distance(studio):
         assert d.volume_rgb["A", "link1"] not in (CONTACT_RGB, NEAR_RGB)
     finally:
         studio.clear()
+
+
+def test_plan_section_plans_and_opens_the_planned_scenario(three):
+    """The Clearance tab plans the open scenario (replan, margin 2 cm): certified
+    collision free, files in the workspace, before/after shown; the planned scenario
+    opens with its robots on the new trajectories and every pair clear."""
+    section = three.panels["clearance"].plan
+    before = three.driver.result.pairs["A-B"].min_distance
+    s = section.run("replan", 0.02, budget_s=30)
+    assert s["collision_free"] and s["certified"] and s["min_distance_lower_bound_m"] > 0.02
+    assert section.paths["scenario"].is_relative_to(three.workspace.root)
+    assert section.image.visible and section.image.image.shape[0] > 100
+    assert "Collision free" in section.result.content and section.open_button.visible
+    section.open_planned()
+    d = three.driver
+    assert isinstance(d, ClearanceDriver) and before < 0
+    assert all(not p.collision_intervals for p in d.result.pairs.values())
+    assert min(p.min_distance for p in d.result.pairs.values()) > 0.02
+
+
+def test_plan_runs_in_the_background_and_says_why_not(three):
+    section = three.panels["clearance"].plan
+    section.method.value = "delay"
+    section.start()
+    section.wait(120)
+    assert not section.busy and section.summary is not None
+    assert not section.summary["collision_free"]
+    assert (
+        "Not collision free" in section.result.content
+        and "no start delay" in section.result.content
+    )

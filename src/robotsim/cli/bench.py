@@ -20,6 +20,7 @@ AREAS: dict[str, str] = {
     "hands": "robotsim.bench.hands",
     "physics": "robotsim.bench.physics",
     "clearance": "robotsim.bench.clearance",
+    "plan": "robotsim.bench.plan",
     "cli": "robotsim.bench.cli",
     "sweep": "robotsim.bench.sweep",
     "parsing": "robotsim.bench.parsing",

@@ -60,6 +60,10 @@ def write_replay(replay: Replay, fmt: str, path: Path, options: Mapping[str, Any
 
             keys = ("width", "height", "fps", "camera", "speed")
             write_video(replay, tmp, fmt, **{k: options[k] for k in keys if k in options})
+        elif fmt == "html":
+            from robotsim.export.html_file import write_html
+
+            write_html(replay, tmp)
         else:
             raise ExportError(f"--format: unknown format {fmt!r}; valid: {', '.join(EXTENSIONS)}")
     return path

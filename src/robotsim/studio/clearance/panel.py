@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robotsim.studio.clearance.driver import ClearanceDriver
+from robotsim.studio.clearance.plan_section import PlanSection
 from robotsim.studio.coalesce import Coalesced
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class ClearancePanel:
         self.plot_image = gui.add_image(_PLACEHOLDER, label="Distance vs time", format="png",
                                         visible=False)  # fmt: skip
         self.readout = gui.add_markdown("")
+        self.plan = PlanSection(studio)
         self.plot: CurvePlot | None = None
         self.cursor_t: float | None = None  # the time the cursor shows (s)
         self._driver: ClearanceDriver | None = None
