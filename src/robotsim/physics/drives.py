@@ -27,9 +27,10 @@ rollers of an omni wheel modelled roller by roller), stop touching the ground
 (``<exclude>`` world vs each) but still hit obstacles; rollers get no motor (they turn
 freely). A wheel or roller whose file inertia its mass and size cannot have
 (:func:`robotsim.profile.wheels.wheel_inertia_fixes`) gets its geometry's in the world
-(one :class:`~robotsim.errors.ModelWarning`); the model keeps the file's. Wheel joints get velocity motors (the paper drives its
-wheels through ODE's ``dParamVel``) unless the placement names their motors: a robot
-placed with position servos on its joints still drives by velocity.
+(one :class:`~robotsim.errors.ModelWarning`); the model keeps the file's. Wheel joints
+get velocity motors (the paper drives its wheels through ODE's ``dParamVel``) unless
+the placement names their motors: a robot placed with position servos on its joints
+still drives by velocity.
 """
 
 from __future__ import annotations
