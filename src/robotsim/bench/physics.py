@@ -21,6 +21,12 @@ our step loop over MuJoCo's.
   ``soccer_rtf_implicitfast`` and ``mj_step_implicitfast_us``: the same forced to
   ``implicitfast`` (the default before ``auto``).
 - ``soccer_rtf_norec``: the soccer run without recording (what the run store costs).
+- ``servo_hold_rtf_<feedforward>``: the library PUMA 560 (welded) holding a pose on
+  position servos with ``feedforward`` ``none``, ``gravity`` (MuJoCo's gravity
+  compensation every step) and ``inverse_dynamics`` (``mj_rne`` every 10 ms chunk),
+  targets set every 10 ms; ``servo_stand_rtf_<feedforward>`` humanoid17 (floating)
+  standing on its servos, ``none`` and ``gravity`` (subtree gravity torques every 10 ms
+  chunk); CPU-time real-time factors (``physics.feedforward``).
 - ``peers.pybullet``: the soccer robot rebuilt in PyBullet, bare steps against our bare
   ``mj_step`` (:mod:`robotsim.bench.pybullet_peer`), when PyBullet is installed.
 
@@ -190,6 +196,39 @@ def _overhead(quick: bool) -> dict[str, float]:
     return out
 
 
+def _servo_rtf(robot: str, feedforward: str, seconds: float) -> float:
+    """CPU-time real-time factor of ``robot`` holding its zero pose (or first named
+    pose) on position servos with ``feedforward``, targets set every 10 ms."""
+    from robotsim.model import load_robot
+    from robotsim.physics import Motor, RobotPlacement, Scene, World
+
+    model = load_robot(robot)
+    q = model.pose(next(iter(model.poses))) if model.poses else model.zero()
+    motor = Motor("position", gain=200.0, damping=20.0, feedforward=feedforward)  # type: ignore[arg-type]
+    placement = RobotPlacement("r", model, q0=dict(zip(model.joint_names, q)), default_motor=motor)
+    world = World(Scene(robots=(placement,)))
+    motors = [world.motor(f"r/{n}") for n in model.joint_names]
+    t0 = time.process_time()
+    for _ in range(round(seconds / 0.01)):
+        for m, v in zip(motors, q):
+            m.set(float(v))
+        world.advance(0.01)
+    return seconds / max(time.process_time() - t0, 1e-9)
+
+
+def _servos(quick: bool) -> dict[str, float]:
+    seconds, repeats = (2.0, 1) if quick else (5.0, 3)
+    runs: dict[str, list[float]] = {}
+    for _ in range(repeats):  # interleaved, so machine load hits all alike
+        for ff in ("none", "gravity", "inverse_dynamics"):
+            runs.setdefault(f"servo_hold_rtf_{ff}", []).append(_servo_rtf("puma560", ff, seconds))
+        for ff in ("none", "gravity"):
+            runs.setdefault(f"servo_stand_rtf_{ff}", []).append(
+                _servo_rtf("humanoid17", ff, seconds)
+            )
+    return {k: statistics.median(v) for k, v in runs.items()}
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     seconds = 5.0 if quick else 20.0
     repeats = 1 if quick else 3
@@ -219,6 +258,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "soccer_rtf_2ms_unqueued": statistics.median(s[2] for s in soccer_2ms),
         "robots10_rtf_unqueued": statistics.median(f[2] for f in fleet),
         **_overhead(quick),
+        **_servos(quick),
         "soccer_sim_seconds": seconds,
         "soccer_timestep_s": float(data.get("timestep", 0.002)),
         "robots10_timestep_s": step,

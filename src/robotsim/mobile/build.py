@@ -101,7 +101,9 @@ def _servo(rb: RobotSetup, joint: str) -> Motor:
     spec = rb.spec.servo
     effort = rb.model.joint(joint).limits.effort
     force = spec.force if spec.force is not None else effort
-    return Motor("position", gain=spec.gain, damping=spec.damping, force=force)
+    return Motor(
+        "position", gain=spec.gain, damping=spec.damping, force=force, feedforward=spec.feedforward
+    )
 
 
 def build_mobile(

@@ -186,12 +186,15 @@ class ServoSpec(_Strict):
     """Position servos (PD) on the robot's actuated joints other than its wheels (an arm
     or a pan-tilt on the base; the joints ``joints`` gives springs stay passive): kp
     ``gain`` (N m/rad, N/m), kd ``damping`` (N m s/rad, N s/m), force limit ``force``
-    (N m or N; default the joint's effort limit). They hold the start pose until a
-    ``joints`` command (docs/commands.md) moves them."""
+    (N m or N; default the joint's effort limit), ``feedforward`` ``gravity`` (default:
+    the gravity torque of the limb beyond the joint), ``inverse_dynamics`` or ``none``
+    (docs/physics.md). They hold the start pose until a ``joints`` command
+    (docs/commands.md) moves them."""
 
     gain: float = Field(200.0, gt=0, le=1.0e5)
     damping: float = Field(20.0, ge=0, le=1.0e4)
     force: float | None = Field(None, gt=0)
+    feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
 
 
 class RobotSpec(_Strict):

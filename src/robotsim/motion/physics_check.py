@@ -109,7 +109,7 @@ def _scene(model: RobotModel, profile: RobotProfile, T0: np.ndarray, q0: np.ndar
     motors = {}
     for name in model.joint_names:
         kp, kv, tau = ph.gains(name)
-        motors[name] = Motor("position", gain=kp, damping=kv, force=tau)
+        motors[name] = Motor("position", gain=kp, damping=kv, force=tau, feedforward=ph.feedforward)
     lifted = np.array(T0, dtype=float)
     lifted[2, 3] += 1e-4  # start just above the floor, not in it
     placement = RobotPlacement(

@@ -26,6 +26,7 @@ import numpy as np
 from robotsim.errors import PhysicsError, UnknownNameError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
 from robotsim.physics.drives import DriveInfo, add_drive_model, placement_motor
+from robotsim.physics.feedforward import FeedForward, add_feedforward
 from robotsim.physics.freebase import free_robots
 from robotsim.physics.scene import Body, Compound, Joint, Motor, Plane, RobotPlacement, Scene
 from robotsim.physics.surface import ContactSurface, to_mujoco
@@ -58,6 +59,8 @@ class Compiled:
     qpos0: np.ndarray
     #: the scene as compiled: robots set free and put down (:mod:`.freebase`)
     scene: Scene
+    #: servos whose feed-forward the World computes every step chunk (:mod:`.feedforward`)
+    feedforward: FeedForward
     geom_surface: dict[str, ContactSurface] = field(default_factory=dict)
     #: moving geoms whose surface has bounce and bounce_vel: (geom id, bounce_vel m/s,
     #: bouncy solref, dead solref); the World picks one at each contact onset
@@ -225,7 +228,9 @@ def _set_bits(geom: Any, bits: tuple[int, int]) -> None:
     geom.contype, geom.conaffinity = bits
 
 
-def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: Scene) -> None:
+def _attach_robot(
+    spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: Scene, ff: FeedForward
+) -> None:
     from robotsim.model.mjcf import to_mjspec
 
     prefix = f"{r.name}/"
@@ -261,8 +266,10 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: 
         joint.armature, joint.frictionloss = dyn.armature, dyn.friction
         joint.damping, joint.stiffness = _poly(dyn.damping), _poly(dyn.stiffness)
         joint.springref = dyn.rest
+    placed: dict[str, Motor | None] = {}
     for jn in r.model.joint_names:
         motor = placement_motor(r, jn, scene)
+        placed[prefix + jn] = motor
         if motor is not None:
             _add_motor(spec, prefix + jn, motor, motors)
             if math.isfinite(motor.velocity) and motor.kind != "velocity":
@@ -272,6 +279,7 @@ def _attach_robot(spec: Any, r: RobotPlacement, motors: list[MotorInfo], scene: 
                 # rotor-inertia floor kp*h^2 (a light wrist link would diverge otherwise).
                 joint = spec.joint(prefix + jn)
                 joint.armature = max(float(joint.armature), motor.gain * scene.timestep**2)
+    add_feedforward(spec, r, placed, ff)
 
 
 def compile_scene(scene: Scene) -> Compiled:
@@ -304,6 +312,7 @@ def compile_scene(scene: Scene) -> Compiled:
         )
         _set_bits(g, WORLD_BITS)
     motors: list[MotorInfo] = []
+    feedforward = FeedForward()
     for b in _ordered(scene.bodies):
         parent = spec.worldbody if b.parent is None else spec.body(b.parent)
         T = b.T_parent_body
@@ -312,7 +321,7 @@ def compile_scene(scene: Scene) -> Compiled:
             _set_bits(geom, WORLD_BITS)
         _add_joint(spec, body, b, motors)
     for r in scene.robots:
-        _attach_robot(spec, r, motors, scene)
+        _attach_robot(spec, r, motors, scene, feedforward)
     drives: dict[str, DriveInfo] = {}
     geom_surface: dict[str, ContactSurface] = {}
     for r in scene.robots:
@@ -338,7 +347,9 @@ def compile_scene(scene: Scene) -> Compiled:
                 raise UnknownNameError(f"joint of robot {r.name!r}", jn, r.model.joint_names)
             jid = model.joint(f"{r.name}/{jn}").id
             qpos0[model.jnt_qposadr[jid]] = float(v)
-    return Compiled(spec, model, motors, drives, qpos0, simulated, geom_surface, bounce_geoms)
+    return Compiled(
+        spec, model, motors, drives, qpos0, simulated, feedforward, geom_surface, bounce_geoms
+    )
 
 
 def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:
@@ -403,8 +414,9 @@ def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSu
 
     for b in scene.bodies:
         if b.surface is not None:
-            geom_surface[b.name] = scene.surfaces[b.surface]
-            spec.geom(b.name).priority = 1
+            for g in spec.body(b.name).geoms:  # one geom, or a compound's parts
+                geom_surface[g.name] = scene.surfaces[b.surface]
+                g.priority = 1
     for r in scene.robots:
         if r.surface is None:
             continue

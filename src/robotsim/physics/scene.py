@@ -28,6 +28,7 @@ from robotsim.model.geometry import (
     readonly,
 )
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
+from robotsim.physics.feedforward import FEEDFORWARDS
 from robotsim.physics.surface import ContactSurface
 from robotsim.physics.timestep import DEFAULT_TIMESTEP, check_timestep
 
@@ -89,6 +90,9 @@ class Motor:
     (N m s/rad) for velocity motors, kp for position motors. Limits: ``force`` (N m or
     N, like ``dParamFMax``), ``velocity`` (target speed range), ``acceleration``
     (how fast the target may change, rad/s^2 or m/s^2; applied per step call).
+    ``feedforward`` (position motors): ``gravity`` (default) adds the gravity torque of
+    everything beyond the joint, ``inverse_dynamics`` the rigid-body inverse dynamics
+    of the reference motion, ``none`` nothing (:mod:`robotsim.physics.feedforward`).
     """
 
     kind: Literal["position", "velocity", "torque"] = "velocity"
@@ -97,10 +101,15 @@ class Motor:
     force: float = math.inf
     velocity: float = math.inf
     acceleration: float = math.inf
+    feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
 
     def __post_init__(self) -> None:
         if self.kind not in MOTOR_KINDS:
             raise InputError(f"motor kind {self.kind!r}: valid: {', '.join(MOTOR_KINDS)}")
+        if self.feedforward not in FEEDFORWARDS:
+            raise InputError(
+                f"motor feedforward {self.feedforward!r}: valid: {', '.join(FEEDFORWARDS)}"
+            )
         for name in ("gain", "force", "velocity", "acceleration"):
             v = getattr(self, name)
             if not (v > 0):

@@ -28,9 +28,10 @@ from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError, PhysicsError, UnknownNameError
 from robotsim.physics.compile import Compiled, compile_scene
+from robotsim.physics.feedforward import ChunkFeedForward
 from robotsim.physics.scene import Scene
 
-__all__ = ["BodyHandle", "JointHandle", "MotorHandle", "World", "WorldState"]
+__all__ = ["BodyHandle", "ContactForces", "JointHandle", "MotorHandle", "World", "WorldState"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +63,31 @@ class WorldState:
             return float(self.joint_q[self.joint_names.index(joint)])
         except ValueError:
             raise UnknownNameError("joint", joint, self.joint_names) from None
+
+
+@dataclass(frozen=True, eq=False)
+class ContactForces:
+    """Contacts at one instant: ``body1``/``body2`` (K,) names as in
+    :meth:`World.contacts`, ``position`` (K, 3) m and ``force`` (K, 3) N, the force
+    ``body1`` exerts on ``body2`` (world frame; ``body2`` exerts its opposite)."""
+
+    body1: tuple[str, ...]
+    body2: tuple[str, ...]
+    position: np.ndarray
+    force: np.ndarray
+
+    def on(self, bodies: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``(position (k, 3), force (k, 3))`` of the contacts between ``bodies`` and
+        anything else, each force as it acts on the body in ``bodies``."""
+        pos, frc = [], []
+        for i, (a, b) in enumerate(zip(self.body1, self.body2)):
+            if (a in bodies) == (b in bodies):
+                continue
+            pos.append(self.position[i])
+            frc.append(self.force[i] if b in bodies else -self.force[i])
+        if not pos:
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        return np.array(pos), np.array(frc)
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -203,6 +229,8 @@ class MotorHandle:
         if self.kind == "velocity":
             t = max(-self.velocity_limit, min(self.velocity_limit, t))
         self.world._targets[self.id] = t
+        if self.world._ff is not None and self.kind == "position":
+            self.world._ff.target_set(self.id, self.world.data.time, t)
 
     @property
     def target(self) -> float:
@@ -260,19 +288,20 @@ class World:
         self._targets = np.zeros(m.nu)
         # how fast each motor's applied target may move (per second): velocity motors by
         # their acceleration limit, position motors by their velocity limit
-        acc = np.array(
-            [
+        acc = np.full(m.nu, np.inf)  # by actuator id (feed-forward actuators: no ramp)
+        for mi in self._compiled.motors:
+            kind = mi.motor.kind
+            acc[self._motor_ids[mi.name]] = (
                 mi.motor.velocity
-                if mi.motor.kind == "position"
+                if kind == "position"
                 else mi.motor.acceleration
-                if mi.motor.kind == "velocity"
+                if kind == "velocity"
                 else np.inf
-                for mi in self._compiled.motors
-            ],
-            dtype=float,
-        )
-        self._acc = acc if acc.size else np.zeros(0)
+            )
+        self._acc = acc
         self._ramped = bool(np.isfinite(acc).any())
+        ff = self._compiled.feedforward
+        self._ff = ChunkFeedForward(m, self.data, ff) if ff else None
         self._qfrc_pending = np.zeros(m.nv)
         self._has_pending = False
         self._warn_ids = [
@@ -287,6 +316,7 @@ class World:
         # wrapper each time, ~1 us; these are read after every step chunk)
         self._warn_stats = [self.data.warning[i] for i in self._warn_ids]
         self._handles: dict[tuple[str, str], Any] = {}
+        self._geom_names: tuple[str, ...] | None = None  # contact names, by geom id
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._bounce = list(self._compiled.bounce_geoms)
         self.reset()
@@ -306,6 +336,8 @@ class World:
             else:
                 self._targets[self._motor_ids[mi.name]] = 0.0
         self.data.ctrl[:] = self._targets
+        if self._ff is not None:
+            self._ff.reset()
         self._qfrc_pending[:] = 0.0
         self._has_pending = False
         self.rng = np.random.default_rng(self.seed)
@@ -342,9 +374,14 @@ class World:
             d.qfrc_applied[:] = self._qfrc_pending
         w, counts = self._warn_stats, self._warn_counts
         chunk = self._chunk
+        ff = self._ff
         while n > 0:
             k = chunk if n > chunk else n
             t0 = d.time
+            if ff is not None:  # servo feed-forward from the state MuJoCo last computed
+                tau = ff.torques(m, d)
+                self._targets[ff.act] = tau
+                d.ctrl[ff.act] = tau
             if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
                 self._ramp(k * self.timestep)
             mujoco.mj_step(m, d, k)
@@ -505,6 +542,40 @@ class World:
                 )
             )
         return out
+
+    def contact_forces(self) -> ContactForces:
+        """Every current contact with where it is and the force it carries (world
+        frame): see :class:`ContactForces`."""
+        import mujoco
+
+        m, d = self.model, self.data
+        k = int(d.ncon)
+        if self._geom_names is None:
+            self._geom_names = tuple(self._contact_name(g) for g in range(m.ngeom))
+        c = d.contact
+        geoms = c.geom[:k]
+        frame = c.frame[:k].reshape(k, 3, 3)  # rows: normal (geom1 -> geom2), tangents
+        local = np.zeros((k, 3))
+        if m.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC:
+            adr, dim = c.efc_address[:k], c.dim[:k]
+            efc = d.efc_force
+            local[:, 0] = efc[adr]
+            rich = dim >= 3
+            local[rich, 1] = efc[adr[rich] + 1]
+            local[rich, 2] = efc[adr[rich] + 2]
+        else:  # pyramidal cones: MuJoCo's own conversion, contact by contact
+            f6 = np.zeros(6)
+            for i in range(k):
+                mujoco.mj_contactForce(m, d, i, f6)
+                local[i] = f6[:3]
+        force = np.einsum("kji,kj->ki", frame, local)
+        names = self._geom_names
+        return ContactForces(
+            tuple(names[g] for g in geoms[:, 0]),
+            tuple(names[g] for g in geoms[:, 1]),
+            _ro(c.pos[:k]),
+            _ro(force),
+        )
 
     def _contact_name(self, geom: int) -> str:
         import mujoco

@@ -117,7 +117,9 @@ class FallSpec(_Strict):
 
 
 class PhysicsSpec(_Strict):
-    """Position servos: ``torque = kp (q_ref - q) - kv qdot`` clipped to ``torque_limit``."""
+    """Position servos: ``torque = kp (q_ref - q) - kv qdot + feed-forward`` clipped to
+    ``torque_limit``; ``feedforward``: ``gravity`` (default: the gravity torque of the
+    limb beyond the joint), ``inverse_dynamics`` or ``none`` (docs/physics.md)."""
 
     kp: float = Field(20.0, gt=0, description="N m / rad")
     kv: float = Field(0.5, ge=0, description="N m s / rad")
@@ -129,6 +131,7 @@ class PhysicsSpec(_Strict):
     # beside the physics layer, which reads robot profiles (a unit may not import back)
     timestep: float = Field(0.002, gt=0, le=0.05, description="physics step, s")
     fall: FallSpec = FallSpec()
+    feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
 
     def gains(self, joint: str) -> tuple[float, float, float]:
         d = self.per_joint.get(joint, {})

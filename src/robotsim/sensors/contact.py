@@ -65,6 +65,8 @@ def link_contacts(
 
 
 class _ContactBase(Sensor):
+    deferred = True
+
     def __init__(self, world: Any, mount: Mount, seed: int, data: Any = None) -> None:
         m = world.model
         self.sites = mount.sites
