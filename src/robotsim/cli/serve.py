@@ -284,6 +284,10 @@ def _chain(hooks: list[Any]) -> Any:
 
 def _foxglove(sim: Any, address: str) -> tuple[Any, Any]:
     """The live Foxglove stream of ``sim`` on ``address``: (publisher, on_step hook)."""
+    from robotsim.extras import require
+
+    for module in ("websockets", "foxglove_schemas_protobuf"):
+        require(module, "--foxglove")
     from robotsim.export.live import LivePublisher
     from robotsim.remote.record import state_signals, target_poses, target_scene
 
