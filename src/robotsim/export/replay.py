@@ -120,7 +120,8 @@ class Replay:
     """One run read back (see the module doc). ``signals``: every recorded group's
     table by name (robots, objects, other groups such as clearance pairs);
     ``ground``: ``{"size": [sx, sy] or None, "rgba": [...]}`` or None; ``view``
-    (2, 3): the box (m) to frame, from the scene or the tracks."""
+    (2, 3): the box (m) to frame, from the scene or the tracks; ``sensors``: every
+    recorded sensor's readings (:class:`robotsim.recording.frames.SensorSeries`)."""
 
     info: RunInfo
     scene: dict[str, Any] | None
@@ -129,6 +130,7 @@ class Replay:
     events: tuple[dict[str, Any], ...]
     ground: dict[str, Any] | None
     view: np.ndarray
+    sensors: tuple[Any, ...] = ()  # SensorSeries of every recorded sensor
 
     @property
     def has_scene(self) -> bool:
@@ -345,7 +347,8 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    return Replay(info, scene, tuple(tracks), signals, events, ground, view)
+    sensors = tuple(store.sensor(info.id, si.robot, si.name) for si in store.sensors(info.id))
+    return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 
 def _bounds(tracks: Sequence[Track]) -> np.ndarray:

@@ -8,7 +8,9 @@ Entities (timeline ``sim_time``, the simulated time):
   ``.../shapes`` (``Boxes3D``, ``Ellipsoids3D``, ``Cylinders3D``, ``Capsules3D``,
   ``Mesh3D``) in the frame's coordinates; ``world/ground`` a flat box;
 - ``signals/<group>/<name>``: every recorded signal as ``Scalars``;
-- ``events``: every event as a ``TextLog`` (collisions and faults as warnings).
+- ``events``: every event as a ``TextLog`` (collisions and faults as warnings);
+- recorded sensors (:mod:`.sensors`): lidar returns as points, camera frames as
+  images, the other readings as scalars.
 
 Time series are sent by column (``send_columns``): a minute of a robot is one call
 per frame, not one per sample.
@@ -177,6 +179,10 @@ def write_rerun(replay: Replay, path: str | os.PathLike[str]) -> Path:
                     indexes=[rr.TimeColumn(TIMELINE, duration=tab.t[ok])],
                     columns=rr.Scalars.columns(scalars=col[ok]),
                 )
+        if replay.sensors:
+            from robotsim.export.sensors import rerun_sensors
+
+            rerun_sensors(rec, replay.sensors, TIMELINE, _part)
         for e in replay.events:
             rec.set_time(TIMELINE, duration=float(e["t"]))
             kind = str(e["type"])
