@@ -87,7 +87,7 @@ def test_mcap_carries_the_recorded_sensor_readings(sensed, tmp_path) -> None:
     assert np.isfinite(scan["ranges"][k]).any()  # it saw obstacles or the field's edge
 
     cloud = sensed.sensor("last", "omni", "3d")
-    pts, counts = lidar_points(cloud)
+    _, counts = lidar_points(cloud)
     clouds = msgs["/robots/omni/sensors/3d"]
     first = np.frombuffer(clouds[0].data, "<f4").reshape(-1, 3)
     assert len(first) == counts[0] and counts[0] > 0
