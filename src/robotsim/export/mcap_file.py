@@ -7,8 +7,10 @@ objects with the scene), ``/scene`` (``foxglove.SceneUpdate``: at the start and 
 :data:`SCENE_PERIOD` s, every frame's shapes locked to it, and the ground),
 ``/robots/<robot>/joint_states`` (``foxglove.JointStates``),
 ``/robots/<robot>/base_pose`` (``foxglove.PoseInFrame``), ``/signals/<group>`` (JSON:
-every recorded row of every group, plots and commands), ``/events`` (``foxglove.Log``)
-and ``/robots/<robot>/sensors/<name>`` (recorded sensors: :mod:`.sensors`).
+every recorded row of every group, plots and commands), ``/events``
+(``foxglove.Log``) and the recorded sensors, ``/sensors/<robot>/<sensor>``
+(``LaserScan``, ``PointCloud``, ``CompressedImage``/``RawImage``, JSON;
+:mod:`robotsim.export.sensor_channels`).
 
 The run's row is the MCAP metadata record ``robotsim.run``.
 """
@@ -132,18 +134,15 @@ def mcap_messages(replay: Replay) -> tuple[list[Channel], list[tuple[int, int, b
         enc = JsonSignals(tab.names)
         for t, row in zip(tab.t.tolist(), tab.values.tolist()):
             msgs.append((ns(t), ch, enc.encode(row, t)))
-    if replay.sensors:
-        from robotsim.export.sensors import mcap_sensor_messages
-
-        sensor_channels, sensor_msgs = mcap_sensor_messages(replay.sensors, ns)
-        offset = len(channels)
-        channels.extend(sensor_channels)
-        msgs.extend((stamp, offset + ci, data) for stamp, ci, data in sensor_msgs)
     if replay.events:
         ev = channel(proto_channel("/events", Log))
         for e in replay.events:
             stamp = ns(e["t"])
             msgs.append((stamp, ev, log_message(e, stamp)))
+    if replay.sensors:
+        from robotsim.export.sensor_channels import mcap_sensor_messages
+
+        msgs += mcap_sensor_messages(replay.sensors, ns, channel)
     msgs.sort(key=lambda m: m[0])
     return channels, msgs
 

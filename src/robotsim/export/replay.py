@@ -120,8 +120,7 @@ class Replay:
     """One run read back (see the module doc). ``signals``: every recorded group's
     table by name (robots, objects, other groups such as clearance pairs);
     ``ground``: ``{"size": [sx, sy] or None, "rgba": [...]}`` or None; ``view``
-    (2, 3): the box (m) to frame, from the scene or the tracks; ``sensors``: every
-    recorded sensor's readings (:class:`robotsim.recording.frames.SensorSeries`)."""
+    (2, 3): the box (m) to frame, from the scene or the tracks."""
 
     info: RunInfo
     scene: dict[str, Any] | None
@@ -130,7 +129,8 @@ class Replay:
     events: tuple[dict[str, Any], ...]
     ground: dict[str, Any] | None
     view: np.ndarray
-    sensors: tuple[Any, ...] = ()  # SensorSeries of every recorded sensor
+    #: the run's recorded sensors (docs/sensors.md), each read whole
+    sensors: tuple[Any, ...] = ()
 
     @property
     def has_scene(self) -> bool:
@@ -347,7 +347,8 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    sensors = tuple(store.sensor(info.id, si.robot, si.name) for si in store.sensors(info.id))
+    # the recorded sensors, each read whole (sized against the memory budget by the store)
+    sensors = tuple(store.sensor(info.id, i.robot, i.name) for i in store.sensors(info.id))
     return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 

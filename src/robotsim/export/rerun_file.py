@@ -9,8 +9,9 @@ Entities (timeline ``sim_time``, the simulated time):
   ``Mesh3D``) in the frame's coordinates; ``world/ground`` a flat box;
 - ``signals/<group>/<name>``: every recorded signal as ``Scalars``;
 - ``events``: every event as a ``TextLog`` (collisions and faults as warnings);
-- recorded sensors (:mod:`.sensors`): lidar returns as points, camera frames as
-  images, the other readings as scalars.
+- ``sensors/<robot>/<sensor>``: the recorded sensors (lidar returns as ``Points3D``,
+  camera ``Image``/``DepthImage``, the others' components as ``Scalars``;
+  :mod:`robotsim.export.sensor_channels`).
 
 Time series are sent by column (``send_columns``): a minute of a robot is one call
 per frame, not one per sample.
@@ -179,10 +180,6 @@ def write_rerun(replay: Replay, path: str | os.PathLike[str]) -> Path:
                     indexes=[rr.TimeColumn(TIMELINE, duration=tab.t[ok])],
                     columns=rr.Scalars.columns(scalars=col[ok]),
                 )
-        if replay.sensors:
-            from robotsim.export.sensors import rerun_sensors
-
-            rerun_sensors(rec, replay.sensors, TIMELINE, _part)
         for e in replay.events:
             rec.set_time(TIMELINE, duration=float(e["t"]))
             kind = str(e["type"])
@@ -192,6 +189,10 @@ def write_rerun(replay: Replay, path: str | os.PathLike[str]) -> Path:
             rec.log(
                 "events", rr.TextLog(f"{who}{kind} {data}" if data else f"{who}{kind}", level=level)
             )
+        if replay.sensors:
+            from robotsim.export.sensor_channels import log_rerun_sensors
+
+            log_rerun_sensors(rec, replay.sensors, TIMELINE)
         rec.flush()
     finally:
         rec.disconnect()
