@@ -2,10 +2,11 @@
 touch), lift and hold, and measure what happened.
 
 The scene (:class:`GraspWorld`, compiled once and reset per trial): the robot with a
-position servo on every actuated joint, the arm gravity-compensated (its bias forces fed
-forward, as arm controllers do), the fingers' servos limited to their joints' rated
-effort; the tables as boxes, the object as a free body with its own mass properties and
-convex pieces (:func:`robotsim.objects.object_body`), the ground.
+position servo on every actuated joint, holding against gravity with the servos' gravity
+feed-forward (:mod:`robotsim.physics.feedforward`, as arm controllers do), the fingers'
+servos limited to their joints' rated effort; the tables as boxes, the object as a free
+body with its own mass properties and convex pieces
+(:func:`robotsim.objects.object_body`), the ground.
 
 Friction: elliptic cones, ``impratio`` 10 and no-slip iterations (MuJoCo's soft friction
 otherwise lets a held object creep), the object's geoms with torsional friction (a pad
@@ -226,11 +227,6 @@ class GraspWorld:
         self._motors = {j: w.motor(f"{ROBOT}/{j}") for j in m.joint_names}
         self._drive_idx = [m.joint_index(j) for j in h.drive_joints]
         self._closing = np.sign(h.closed_q - h.open_q)
-        dofs = []
-        for lk in m.link_names:
-            b = ids[lk]
-            dofs += list(range(wm.body_dofadr[b], wm.body_dofadr[b] + wm.body_dofnum[b]))
-        self._robot_dofs = np.array(sorted(d for d in dofs if d >= 0), dtype=int)
         wm.opt.impratio = 10.0
         wm.opt.noslip_iterations = 4
         for g in range(
@@ -286,14 +282,9 @@ class GraspWorld:
 
     # ------------------------------------------------------------------ stepping
     def _tick(self, targets: np.ndarray) -> None:
-        for j, k in zip(self._motors.values(), range(len(targets))):
-            j.set(float(targets[k]))
-        d = self.world.data
-        n = max(1, round(self.o.dt / self.o.timestep))
-        for _ in range(n):
-            d.qfrc_applied[:] = 0.0
-            d.qfrc_applied[self._robot_dofs] = d.qfrc_bias[self._robot_dofs]
-            self.world.step(1)
+        for k, motor in enumerate(self._motors.values()):
+            motor.set(float(targets[k]))
+        self.world.step(max(1, round(self.o.dt / self.o.timestep)))
 
     # ------------------------------------------------------------------ trial
     def drop(self, rng: np.random.Generator, attempts: int = 4) -> np.ndarray | None:

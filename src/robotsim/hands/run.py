@@ -80,6 +80,8 @@ def run_hand_scenario(
         out.mkdir(parents=True, exist_ok=True)
     _check_disk(out, recorder, script_seconds(steps, duration), spec.dt)
     sim = make_sim(scene, mode, spec.dt, spec)
+    if mode == "physics":  # the steps the script can take, sized before it runs
+        sim.world.check_work(script_seconds(steps, duration), spec.name)  # type: ignore[attr-defined]
     if recorder is not None:
         recorder.start_run(spec.name, {"kind": spec.kind, "mode": mode, "dt": spec.dt})
     trace = _TraceWriter(None if out is None else out / "trace.csv")

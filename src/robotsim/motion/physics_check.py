@@ -170,6 +170,8 @@ def check_physics(
 
     qadr = np.array([j.qadr for j in joints])
     qpos = world.data.qpos
+    span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
+    world.check_work(settle + span, f"{model.name}: physics check")
     wall0 = time.perf_counter()
     targets(samples.q[0])
     world.advance(settle)
