@@ -111,3 +111,10 @@ def test_implausible_wheel_inertia_is_found_and_replaced_by_its_geometrys(tmp_pa
     omni = _load(write_onshape_omni_urdf(tmp_path / "omni.urdf"))
     assert wheel_inertia_fixes(omni, resolve_profile(omni).wheels) == {}
     assert PLAUSIBLE_FACTOR >= 1.0
+
+
+def test_profile_text_shows_the_rollers(tmp_path, capsys) -> None:
+    assert main(["profile", str(write_onshape_omni_urdf(tmp_path / "omni.urdf"))]) == 0
+    out = capsys.readouterr().out
+    assert "wheel wheel_1_joint: radius 0.05 m" in out
+    assert "8 passive rollers: roller_1_0, roller_1_1, roller_1_2, ... roller_1_7" in out
