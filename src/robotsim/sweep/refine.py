@@ -27,8 +27,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from robotsim.sweep.schema import ParameterSpec, SweepSpec
-
 __all__ = ["Axis", "GridRefine", "axes_of", "coarse_grid_size"]
 
 DEFAULT_POINTS = 3
@@ -91,7 +89,8 @@ def _unique(values: Any) -> list[Any]:
     return out
 
 
-def _axis(name: str, p: ParameterSpec) -> Axis:
+def _axis(name: str, p: Any) -> Axis:
+    """A :class:`~robotsim.sweep.schema.ParameterSpec` as an axis."""
     if p.values is not None:
         return Axis(name, "choice", choices=tuple(p.values))
     if p.range is not None:
@@ -107,11 +106,13 @@ def _axis(name: str, p: ParameterSpec) -> Axis:
     return Axis(name, "float", r.low, r.high)
 
 
-def axes_of(spec: SweepSpec) -> list[Axis]:
+def axes_of(spec: Any) -> list[Axis]:
+    """The axes of a :class:`~robotsim.sweep.schema.SweepSpec` (which imports this
+    module, so it is not named here)."""
     return [_axis(n, p) for n, p in spec.parameters.items()]
 
 
-def coarse_grid_size(spec: SweepSpec) -> int:
+def coarse_grid_size(spec: Any) -> int:
     """The number of points of grid refinement's level 0."""
     return math.prod(len(a.level0()) for a in axes_of(spec))
 
@@ -125,7 +126,7 @@ class GridRefine:
     """The point generator (module doc). :meth:`next_level` gives the next level's new
     points from the best trial so far; ``[]`` when it has converged."""
 
-    spec: SweepSpec
+    spec: Any  # a SweepSpec
     level: int = -1
     seen: set[tuple[Any, ...]] = field(default_factory=set)
 
