@@ -16,6 +16,9 @@ with ``--quick``) is recorded into a fresh run store, then:
 - ``html_first_frame_s``: from navigation start to the first drawn frame of the HTML
   replay in headless Chromium (Debian's ``/usr/bin/chromium``, software WebGL);
   ``html_network_requests``: requests the page made besides its own file;
+- ``gym_steps_per_s``: steps per wall second of ``robotsim.gym.make("soccer_obstacles")``
+  (the soccer robot in its MuJoCo world, one process, seeded random actions, resets
+  included); ``gym_steps_per_cpu_s`` per CPU second;
 - ``replay_max_pose_error_m``: the largest difference (m, any element of any link's
   world pose, at every sample) between the run store's poses and those read back from
   the MCAP file (``mcap`` reader, transform tree composed), the Rerun file (Rerun's own
@@ -160,6 +163,30 @@ def _html(path: Path, replay: Any) -> tuple[float | None, int | None, float | No
     return statistics.median(firsts), requests, err, "headless Chromium, software WebGL"
 
 
+def _gym(quick: bool) -> dict[str, Any]:
+    import robotsim.gym as rg
+
+    env = rg.make("soccer_obstacles")
+    rng = np.random.default_rng(0)
+    n = 500 if quick else 3000
+    actions = rng.uniform(-1, 1, (n, *env.action_space.shape)).astype(np.float32)
+    walls, cpus = [], []
+    for _ in range(1 if quick else 3):
+        env.reset(seed=0)
+        t0, c0 = time.perf_counter(), time.process_time()
+        for a in actions:
+            _, _, terminated, truncated, _ = env.step(a)
+            if terminated or truncated:
+                env.reset()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    env.close()
+    return {
+        "gym_steps_per_s": n / statistics.median(walls),
+        "gym_steps_per_cpu_s": n / statistics.median(cpus),
+    }
+
+
 def _pose_error(replay: Any, poses: dict[str, np.ndarray], key: Any) -> float:
     err = 0.0
     for tr in replay.tracks:
@@ -223,6 +250,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             out["html_network_requests"] = requests
             out["replay_max_pose_error_m_html"] = err
             out["html_browser"] = note
+    out.update(_gym(quick))
     errors = [out[k] for k in out if k.startswith("replay_max_pose_error_m_")]
     out["replay_max_pose_error_m"] = None if None in errors else max(errors)
     import os

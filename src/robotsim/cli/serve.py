@@ -39,9 +39,9 @@ def _is_scenario(path: Path) -> bool:
     return isinstance(data, dict) and not str(data.get("format", "")).startswith("robotsim-robot")
 
 
-def _scenario_world(path: Path, seed: int | None) -> Any:
+def _scenario_world(path: Path, seed: int | None) -> tuple[Any, Any]:
     """The physics World of a scenario file (robots at their starts, no controllers:
-    the remote client is the controller)."""
+    the remote client is the controller) and its robots' sensors (a rig, or None)."""
     from robotsim.physics import World
     from robotsim.scenario_yaml import read_scenario_yaml
 
@@ -53,11 +53,23 @@ def _scenario_world(path: Path, seed: int | None) -> Any:
             "serve a robot name or file for anything else"
         )
     from robotsim.mobile import build_mobile, load_mobile
+    from robotsim.mobile.sensing import rig_of
 
     sc, robots, obstacles = load_mobile(data, str(path), seed)
-    return World(
+    world = World(
         build_mobile(sc, robots, obstacles, str(path)), seed=sc.seed if seed is None else seed
     )
+    return world, rig_of(world, sc, robots, str(path))
+
+
+def _robot_sensors(world: Any, model: Any) -> Any:
+    """The sensors of a robot served alone: its profile file's (docs/sensors.md)."""
+    from robotsim.sensors import SensorRig, mount_sensors, sensor_list
+
+    specs, where = sensor_list(model, [])
+    if not specs:
+        return None
+    return SensorRig(world, mount_sensors(model.name, model, specs, world.timestep, where))
 
 
 def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
@@ -74,7 +86,7 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
             raise InputError("--kinematic: serves a single robot; scenarios run in physics")
         from robotsim.remote.world_target import WorldTarget
 
-        return WorldTarget(_scenario_world(path, seed))
+        return WorldTarget(*_scenario_world(path, seed))
     model = load_robot(spec)
     name = model.name
     if kinematic:
@@ -82,7 +94,9 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     from robotsim.physics import World
     from robotsim.remote.world_target import WorldTarget, robot_scene
 
-    return WorldTarget(World(robot_scene(model), seed=seed or 0))
+    scene = robot_scene(model)
+    world = World(scene, seed=seed or 0)
+    return WorldTarget(world, _robot_sensors(world, scene.robots[0].model))
 
 
 @click.command("serve")
@@ -187,6 +201,9 @@ def serve_cmd(
         )
         write_scene(recorder, target_scene(sim))
         hooks.append(StateSampler(recorder, 1.0 / record_rate))
+        rig = getattr(sim, "sensors", None)
+        if rig is not None:  # the sensors' readings go into the same run
+            rig.recorder = recorder
     live = _foxglove(sim, foxglove) if foxglove is not None else None
     if live is not None:
         hooks.append(live[1])
@@ -267,6 +284,10 @@ def _chain(hooks: list[Any]) -> Any:
 
 def _foxglove(sim: Any, address: str) -> tuple[Any, Any]:
     """The live Foxglove stream of ``sim`` on ``address``: (publisher, on_step hook)."""
+    from robotsim.extras import require
+
+    for module in ("websockets", "foxglove_schemas_protobuf"):
+        require(module, "--foxglove")
     from robotsim.export.live import LivePublisher
     from robotsim.remote.record import state_signals, target_poses, target_scene
 

@@ -129,6 +129,8 @@ class Replay:
     events: tuple[dict[str, Any], ...]
     ground: dict[str, Any] | None
     view: np.ndarray
+    #: the run's recorded sensors (docs/sensors.md), each read whole
+    sensors: tuple[Any, ...] = ()
 
     @property
     def has_scene(self) -> bool:
@@ -345,7 +347,9 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    return Replay(info, scene, tuple(tracks), signals, events, ground, view)
+    # the recorded sensors, each read whole (sized against the memory budget by the store)
+    sensors = tuple(store.sensor(info.id, i.robot, i.name) for i in store.sensors(info.id))
+    return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 
 def _bounds(tracks: Sequence[Track]) -> np.ndarray:
