@@ -1,4 +1,5 @@
-"""The memory budget: sampled arrays are sized *before* they are allocated.
+"""The memory budget: sampled arrays are sized *before* they are allocated; and the work
+budget: a physics run is sized (steps x bodies) before it steps.
 
 A tick of 1e-9 s, a segment of 1e7 s or a step of 1e-9 s asks for arrays of billions of
 samples; instead of growing until the kernel kills the process (or a ``MemoryError``
@@ -9,6 +10,13 @@ that raises the budget.
 The budget is 2 GB unless ``ROBOTSIM_MAX_MEMORY`` or a command's ``--max-memory``
 (both take ``4G``, ``512M``, ``2000000000``...) say otherwise; :func:`memory_budget`
 sets it for a block of code.
+
+The work budget (:func:`check_work`) is counted in *body-steps*: physics steps times the
+bodies stepped, 10^9 unless ``ROBOTSIM_MAX_WORK`` or a command's ``--max-work`` say
+otherwise (MuJoCo takes 2-12 us per body-step on the 2-core reference machine, so the
+default is roughly half an hour to three hours of CPU). A run that would need more is
+refused before it starts, naming the parameter that asked for it (``timestep: 1e-9``
+with a 30 s run is 1.5e10 steps), instead of running for days.
 """
 
 from __future__ import annotations
@@ -23,16 +31,24 @@ from robotsim.errors import InputError
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",
+    "DEFAULT_MAX_WORK",
     "BudgetError",
     "check",
+    "check_work",
     "current_budget",
+    "current_work_budget",
     "format_bytes",
     "memory_budget",
     "parse_size",
+    "parse_work",
     "set_budget",
+    "set_work_budget",
 ]
 
 DEFAULT_MAX_MEMORY = 2 * 1024**3
+DEFAULT_MAX_WORK = 1.0e9
+"""Body-steps (physics steps x bodies) one run may take."""
+_work: float | None = None
 
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 _budget: int | None = None
@@ -111,4 +127,48 @@ def check(what: str, estimate_bytes: float, hint: str = "") -> None:
         f"{what} would need about {est} of memory, more than the budget of "
         f"{format_bytes(budget)}{tail}, or raise the budget with --max-memory "
         "(or ROBOTSIM_MAX_MEMORY)"
+    )
+
+
+def parse_work(text: str | int | float, what: str = "--max-work") -> float:
+    """``"2e9"``, ``5000000000`` -> body-steps (a positive finite number)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: {text!r} is not a number of body-steps; use e.g. 5e9") from None
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(f"{what}: the budget must be a positive number, got {text!r}")
+    return value
+
+
+def current_work_budget() -> float:
+    """Body-steps one run may take (:func:`set_work_budget`, else
+    ``ROBOTSIM_MAX_WORK``, else :data:`DEFAULT_MAX_WORK`)."""
+    if _work is not None:
+        return _work
+    env = os.environ.get("ROBOTSIM_MAX_WORK")
+    return parse_work(env, "ROBOTSIM_MAX_WORK") if env else DEFAULT_MAX_WORK
+
+
+def set_work_budget(body_steps: str | float | None) -> None:
+    """Set the work budget for the rest of the process (``None``: back to the default)."""
+    global _work
+    _work = None if body_steps is None else parse_work(body_steps)
+
+
+def check_work(what: str, steps: float, bodies: int, hint: str = "") -> None:
+    """Raise :class:`BudgetError` if ``steps`` physics steps of ``bodies`` bodies exceed
+    the work budget. ``what`` names the run and the parameter that asked for the steps
+    (``"soccer.yaml: timestep 1e-09 s for 30 s"``); ``hint`` says how to ask for less."""
+    budget = current_work_budget()
+    work = float(steps) * max(1, int(bodies))
+    if work <= budget:
+        return
+    tail = f"; {hint}" if hint else ""
+    amount = f"{float(steps):.3g} steps of {bodies} bodies ({work:.3g} body-steps)"
+    if not math.isfinite(work):
+        amount = "unbounded work"
+    raise BudgetError(
+        f"{what} is {amount}, more than the work budget of {budget:.3g}{tail}, or raise "
+        "the budget with --max-work (or ROBOTSIM_MAX_WORK)"
     )

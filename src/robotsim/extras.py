@@ -3,7 +3,9 @@
 The base install (``pip install robotsim``) covers modelling, kinematics, physics,
 scenarios, clearance, motion, the SQLite run store, the studio and the CLI. The
 ``io`` extra adds hardware and data exchange (serial link, Dynamixel servos, gamepads,
-PostgreSQL, Parquet); ``browser`` adds Playwright for the studio's browser tests.
+PostgreSQL, Parquet); ``browser`` adds Playwright for the studio's browser tests;
+``export`` the MCAP, Rerun and video writers and the live Foxglove stream; ``gym``
+Gymnasium.
 :func:`require` imports a module of an extra or raises
 :class:`~robotsim.errors.MissingExtraError` saying what to install.
 """
@@ -25,6 +27,13 @@ EXTRA_OF: dict[str, tuple[str, str]] = {
     "psycopg": ("io", "psycopg"),
     "pyarrow": ("io", "pyarrow"),
     "playwright": ("browser", "playwright"),
+    "mcap": ("export", "mcap"),
+    "mcap_protobuf": ("export", "mcap-protobuf-support"),
+    "foxglove_schemas_protobuf": ("export", "foxglove-schemas-protobuf"),
+    "rerun": ("export", "rerun-sdk"),
+    "av": ("export", "av"),
+    "websockets": ("export", "websockets"),
+    "gymnasium": ("gym", "gymnasium"),
 }
 
 

@@ -8,6 +8,8 @@
   events as vertical lines (``robotsim runs plot``).
 - :func:`save_com_path`: a motion's centre of mass over its footprints, kinematic and
   physics, and the support margin over time (``robotsim motion check --out``).
+- :func:`save_grasps`: grasp trials, one 3D panel each: the object where it came to
+  rest on the table, the planned contacts and approach, held or not (``robotsim grasp``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["save_com_path", "save_map", "save_responses", "save_signals"]
+__all__ = ["save_com_path", "save_grasps", "save_map", "save_responses", "save_signals"]
 
 PALETTE = (
     "#1f77b4",
@@ -246,4 +248,75 @@ def save_signals(
     fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.35 / fig.get_figheight()))
     out = Path(path)
     fig.savefig(out, dpi=110)
+    return out
+
+
+def save_grasps(
+    path: str | Path,
+    surface: tuple[np.ndarray, np.ndarray],
+    panels: Sequence[dict[str, Any]],
+    table: Any,
+    title: str,
+    max_faces: int = 1500,
+) -> Path:
+    """One 3D panel per trial (at most 12, four to a row): the object's ``surface``
+    ``(vertices (n, 3), faces (m, 3))`` (object frame, m) placed at each panel's ``T``
+    ``(4, 4)``, the table's top, the planned ``contacts`` ``(k, 3)`` (red) and
+    ``approach`` direction ``(3,)`` (an arrow coming in), titled ``label`` in green
+    (``success``) or red."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    v, f = np.asarray(surface[0], float), np.asarray(surface[1], int)
+    if len(f) > max_faces:  # a spread-out subset of the faces is enough to see the shape
+        f = f[np.linspace(0, len(f) - 1, max_faces).astype(int)]
+    panels = list(panels)[:12]
+    cols = min(4, max(1, len(panels)))
+    rows = max(1, -(-len(panels) // cols))
+    fig = Figure(figsize=(3.2 * cols, 3.2 * rows + 0.5), dpi=100)
+    size = float(np.max(np.ptp(v, axis=0))) if len(v) else 0.1
+    half = 0.75 * size + 0.02
+    for i, p in enumerate(panels):
+        ax = fig.add_subplot(rows, cols, i + 1, projection="3d")
+        T = np.asarray(p["T"], float)
+        w = v @ T[:3, :3].T + T[:3, 3]
+        c = w.mean(axis=0)
+        ax.add_collection3d(Poly3DCollection(w[f], facecolor="#d9a05b", edgecolor="#8a5a2b",
+                                             linewidths=0.1, alpha=0.55))  # fmt: skip
+        top = float(table.top)
+        # the table top's outline, cut to the panel's box (3D axes do not clip)
+        x0, x1 = (
+            max(table.center[0] - table.size[0] / 2, c[0] - half),
+            min(table.center[0] + table.size[0] / 2, c[0] + half),
+        )
+        y0, y1 = (
+            max(table.center[1] - table.size[1] / 2, c[1] - half),
+            min(table.center[1] + table.size[1] / 2, c[1] + half),
+        )
+        if x0 < x1 and y0 < y1:
+            ax.plot([x0, x1, x1, x0, x0], [y0, y0, y1, y1, y0], [top] * 5, color="0.4", lw=0.8)
+        pts = p.get("contacts")
+        if pts is not None and len(pts):
+            pts = np.asarray(pts, float)
+            ax.scatter(pts[:, 0], pts[:, 1], pts[:, 2], color="#d62728", s=18, depthshade=False)
+            a = p.get("approach")
+            if a is not None:
+                a = np.asarray(a, float)
+                g = pts.mean(axis=0)
+                start = g - 0.8 * half * a
+                ax.quiver(start[0], start[1], start[2], *(0.6 * half * a), color="#1f77b4",
+                          arrow_length_ratio=0.3, lw=1.2)  # fmt: skip
+        ax.set_xlim(c[0] - half, c[0] + half)
+        ax.set_ylim(c[1] - half, c[1] + half)
+        ax.set_zlim(top - 0.1 * half, top + 1.9 * half)
+        ax.set_box_aspect((1, 1, 1))
+        ax.tick_params(labelsize=5)
+        ax.set_title(str(p.get("label", "")), fontsize=7,
+                     color="#2ca02c" if p.get("success") else "#d62728")  # fmt: skip
+    fig.suptitle(title, fontsize=9)
+    out = Path(path)
+    fig.savefig(out, dpi=100)
     return out

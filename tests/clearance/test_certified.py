@@ -31,6 +31,29 @@ from tests.paths import FIXTURES
 
 PANDA = FIXTURES / "urdf" / "franka_panda" / "panda.urdf"
 
+# an MJCF arm: hinges about tilted axes, a body turned by euler angles, a slide joint
+MJCF_ARM = """<mujoco model="tilted_arm">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="base" pos="0 0 0.1">
+      <geom type="cylinder" size="0.05 0.05"/>
+      <body name="l1" pos="0 0 0.1">
+        <joint name="j1" type="hinge" axis="0 0 1" range="-3 3"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/>
+        <body name="l2" pos="0.3 0 0" euler="0.3 0 0">
+          <joint name="j2" type="hinge" axis="0 1 1" range="-2 2"/>
+          <geom type="capsule" fromto="0 0 0 0.25 0 0.05" size="0.03"/>
+          <body name="l3" pos="0.25 0 0.05">
+            <joint name="j3" type="slide" axis="1 0 0" range="0 0.2"/>
+            <geom type="box" size="0.05 0.03 0.02"/>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
 
 def _support_points(motion: Motion, t: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     """Support points ``(T, nv, K, 3)`` of every volume in the world directions ``dirs``:
@@ -49,17 +72,22 @@ def _support_points(motion: Motion, t: np.ndarray, dirs: np.ndarray) -> np.ndarr
     return np.stack(out, axis=1)
 
 
-@pytest.mark.parametrize("arm", ["puma", "panda"])
-def test_point_speed_bound_holds(arm: str) -> None:
+@pytest.mark.parametrize("arm", ["puma", "panda", "mjcf"])
+def test_point_speed_bound_holds(arm: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Every volume point moves no faster than the bound, on random joint motions of
-    a PUMA (paper forearm + fitted upper arm) and the Panda (capsules on every moving
-    link: 8 revolute and the prismatic finger joints, one of them a mimic)."""
+    a PUMA (paper forearm + fitted upper arm), the Panda (capsules on every moving
+    link: 8 revolute and the prismatic finger joints, one of them a mimic) and an MJCF
+    arm (tilted hinge axes, a slide joint; fitted ellipsoids)."""
     if arm == "puma":
         model = load_robot("puma560")
         vols = (paper_puma_end_link(), fit_link_volume(model, "link2"))
-    else:
+    elif arm == "panda":
         model = load_robot(PANDA)
         vols = tuple(fit_link_volume(model, lk, "capsule") for lk in moving_links(model))
+    else:
+        (tmp_path / "arm.xml").write_text(MJCF_ARM)
+        model = load_robot(tmp_path / "arm.xml")
+        vols = tuple(fit_link_volume(model, lk, "ellipsoid") for lk in moving_links(model))
     rng = np.random.default_rng(1)
     dirs = fibonacci_sphere(24)
     lo, hi = np.maximum(model.lower, -2.5), np.minimum(model.upper, 2.5)

@@ -9,6 +9,7 @@ from pathlib import Path
 import mujoco
 import numpy as np
 import pytest
+from tests.doc_numbers import quoted
 
 from robotsim.errors import ScenarioError
 from robotsim.mobile import load_mobile
@@ -57,6 +58,19 @@ def test_formation_through_the_obstacle_field(tmp_path: Path) -> None:
     assert s["outputs"]["formation"] == "formation.png"
     table = RunStore(tmp_path).signals("last", "F1")
     assert "formation_error" in table.names
+    # what docs/scenarios.md says this run gives
+    n = r"(\d+\.\d+)"
+    times = quoted("scenarios.md", rf"reach their goals \(L in {n} s, F1 {n} s, F2 {n} s\)")
+    for q, name in zip(times, ("L", "F1", "F2")):
+        assert q.holds(robots[name]["time_to_goal"]), (name, q.text)
+    (gap,) = quoted("scenarios.md", rf"closest footprints {n} m apart")
+    assert gap.holds(s["robot_collisions"]["min_footprint_gap_m"])
+    mean, mx, final = quoted("scenarios.md", rf"formation error mean {n} m, max {n} m, final {n} m")
+    assert mean.holds(err["mean"]) and mx.holds(err["max"]) and final.holds(err["final"])
+    (f2_mm,) = quoted("scenarios.md", r"slot \(mean (\d+) mm\)")
+    assert f2_mm.holds(1000 * err["per_robot"]["F2"]["mean"])
+    (f1,) = quoted("scenarios.md", rf"get round them \(mean {n} m\)")
+    assert f1.holds(err["per_robot"]["F1"]["mean"])
 
 
 def head_on(avoid_robots: bool, offset: float = 0.05, integrator: str = "auto") -> MobileRun:

@@ -16,6 +16,7 @@ from robotsim.motion.schema import load_program, program_from_dict
 from robotsim.motion.support import ContactSettings
 from robotsim.motion.timeline import compile_program
 from robotsim.shipped import shipped_dir
+from tests.doc_numbers import quoted
 from tests.motion.biped import SOLES, biped
 
 WALK = shipped_dir("motion") / "walk_forward.yaml"
@@ -45,6 +46,23 @@ def _check_walk(r: PlaybackResult, steps: int, distance: float) -> None:
     R = r.T_world_root[:, :3, :3]
     dR = np.linalg.norm(R[1:] - R[:-1], axis=(1, 2))
     assert np.max(dR) < 0.05
+
+
+def test_docs_quote_the_walk_as_it_plays() -> None:
+    r = walk_result()
+    steps, switches, dist, dur = quoted(
+        "motion.md",
+        r"to the run\): (\d+) steps, (\d+) support switches, (\d\.\d+) m walked in "
+        r"(\d+\.\d) s",
+    )
+    assert steps.holds(len(r.steps) - 1)  # stance phases, the first one not a step
+    assert switches.holds(len(r.switches))
+    assert dist.holds(r.distance_walked_m) and dur.holds(float(r.samples.t[-1]))
+    touchdown, margin_mm = quoted(
+        "motion.md", r"touchdown error ≤ ([\d.e-]+) m, CoM ≥ (\d+) mm inside the support polygon"
+    )
+    assert r.max_touchdown_error_m <= touchdown.value
+    assert margin_mm.holds(1000 * float(np.min(r.support_margin)))
 
 
 def test_humanoid17_walk_file_invariants() -> None:

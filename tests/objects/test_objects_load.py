@@ -36,11 +36,14 @@ def test_a_scaled_mesh_file(tmp_path: Path) -> None:
     assert obj.collision == "hull" and obj.shapes[0].geometry.path.is_file()
 
 
-def test_non_uniform_scale_turns_a_sphere_into_a_mesh() -> None:
+def test_non_uniform_scale_of_primitives() -> None:
     obj = load_object({"type": "sphere", "radius": 0.02, "scale": [1, 1, 2]})
-    np.testing.assert_allclose(obj.extents, [0.04, 0.04, 0.08], rtol=1e-2)
-    assert obj.collision == "hull"
-    assert obj.mass == pytest.approx(1000 * 4 / 3 * np.pi * 0.02**3 * 2, rel=0.02)
+    np.testing.assert_allclose(obj.extents, [0.04, 0.04, 0.08], rtol=3e-2)
+    assert obj.collision == "primitive" and obj.shapes[0].geometry.radii == (0.02, 0.02, 0.04)
+    assert obj.mass == pytest.approx(1000 * 4 / 3 * np.pi * 0.02**3 * 2, rel=1e-12)
+    cyl = load_object({"type": "cylinder", "radius": 0.02, "length": 0.1, "scale": [2, 1, 1]})
+    assert cyl.collision == "hull"  # an elliptic cylinder: a mesh
+    np.testing.assert_allclose(cyl.extents, [0.08, 0.04, 0.1], rtol=1e-2)
 
 
 def test_placeholder_inertia_in_a_urdf_never_reaches_physics(make_urdf) -> None:  # type: ignore[no-untyped-def]

@@ -120,3 +120,35 @@ def test_spent_budget_is_a_clear_result() -> None:
     lim = joint_limits(sc.scene.robot("A").model, sc.trajectories["A"])
     out = plan_replan(check, "A", lim, Budget(1e-3))
     assert out.change is None and "time budget spent" in out.reason
+
+
+def test_plan_says_when_no_change_can_help() -> None:
+    """A pair whose goal configurations are within the margin cannot be cleared by any
+    change of timing or path between the same ends: said at once, with the distance."""
+    from robotsim.plan import plan
+
+    check = _parked_in_the_way()
+    res = plan(check.scene, check.trajectories, 0.02, method="auto", budget_s=20)
+    assert not res.collision_free and res.changes == ()
+    (why,) = [r for r in res.reasons if r.startswith("A-B:")]
+    assert "goal configurations of A and B" in why and "m apart" in why
+    assert res.after.pairs["A-B"].min_distance_lower_bound <= MARGIN
+
+
+@pytest.mark.slow
+def test_ten_robots_one_pair_delayed() -> None:
+    """Ten PUMAs round a circle, one neighbouring pair within the margin: one robot of
+    that pair is started later; all 45 pairs certified above the margin after."""
+    from robotsim.plan import plan
+
+    model = load_robot("puma560")
+    scene, trajs = random_scene(0, model, (paper_puma_end_link(),), 10, spacing=0.75)
+    res = plan(scene, trajs, 0.05, method="delay", budget_s=120)
+    assert [k for k, p in res.before.pairs.items() if not p.clear] == ["R6-R7"]
+    assert res.collision_free and len(res.after.pairs) == 45
+    (c,) = res.changes
+    assert c.robot in ("R6", "R7") and 0 < c.params["delay_s"] < 1
+    # the pairs without the delayed robot are exactly as before
+    for k, p in res.after.pairs.items():
+        if c.robot not in k.split("-"):
+            assert p.min_distance == pytest.approx(res.before.pairs[k].min_distance, abs=1e-12)

@@ -13,6 +13,7 @@ over the piece's mean rate (``ds/dt >= 0`` on the whole piece).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -97,29 +98,56 @@ class TimeWarp:
             t < self.t[0], self.rate[0], np.where(t > self.t[-1], self.rate[-1], inside)
         )
 
+    @cached_property
+    def _table(self) -> list[np.ndarray]:
+        """Sparse table of each piece's largest rate: level ``j`` is the max over ``2^j``
+        consecutive pieces (range maxima in two look-ups)."""
+        n = len(self.t) - 1
+        k = np.arange(n)
+        table = [self._piece_max(k, np.zeros(n), np.ones(n))]
+        while 2 ** len(table) <= n:
+            w = 2 ** (len(table) - 1)
+            table.append(np.maximum(table[-1][:-w], table[-1][w:]))
+        return table
+
+    def _piece_max(self, k: np.ndarray, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
+        """Largest rate on piece ``k`` over ``u`` in ``[u0, u1]`` (the quadratic's ends and
+        its vertex when inside)."""
+        h = self.t[k + 1] - self.t[k]
+        a, b, c = self._coeffs(k, h)
+        f = lambda u: (a * u + b) * u + c  # noqa: E731
+        out = np.maximum(f(u0), f(u1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            uv = np.where(a < 0, -b / (2 * a), -1.0)
+        inside = (uv > u0) & (uv < u1)
+        return np.where(inside, np.maximum(out, f(np.clip(uv, 0.0, 1.0))), out)
+
     def max_rate(self, t0: np.ndarray, t1: np.ndarray) -> np.ndarray:
         """The largest ``ds/dt`` over each ``[t0, t1]`` ``(K,)`` (exact: the rate is a
         quadratic on every piece and constant outside the knots)."""
         t0 = np.asarray(t0, dtype=np.float64)
         t1 = np.asarray(t1, dtype=np.float64)
         out = np.maximum(self.rate_at(t0), self.rate_at(t1))
-        # every knot inside the interval, and every piece's vertex inside it
-        for k in range(len(self.t) - 1):
-            lo, hi = self.t[k], self.t[k + 1]
-            m = (t0 < hi) & (t1 > lo)
-            if not np.any(m):
-                continue
-            h = hi - lo
-            a, b, c = self._coeffs(np.array([k]), np.array([h]))
-            a, b, c = float(a[0]), float(b[0]), float(c[0])
-            ua = np.clip((t0[m] - lo) / h, 0, 1)
-            ub = np.clip((t1[m] - lo) / h, 0, 1)
-            cand = np.maximum((a * ua + b) * ua + c, (a * ub + b) * ub + c)
-            if a < 0:
-                uv = -b / (2 * a)
-                inside = (ua <= uv) & (uv <= ub)
-                cand = np.where(inside, np.maximum(cand, (a * uv + b) * uv + c), cand)
-            out[m] = np.maximum(out[m], cand)
+        a = np.clip(t0, self.t[0], self.t[-1])
+        b = np.clip(t1, self.t[0], self.t[-1])
+        m = np.flatnonzero(b > a)
+        if m.size == 0:
+            return out
+        k0, _, u0 = self._piece(a[m])
+        k1, _, u1 = self._piece(b[m])
+        u0, u1 = np.clip(u0, 0, 1), np.clip(u1, 0, 1)
+        same = k0 == k1
+        best = self._piece_max(k0, u0, np.where(same, u1, 1.0))
+        best = np.maximum(best, self._piece_max(k1, np.where(same, u0, 0.0), u1))
+        lo, hi = k0 + 1, k1 - 1
+        w = np.flatnonzero(hi >= lo)
+        if w.size:
+            lv = np.floor(np.log2(hi[w] - lo[w] + 1)).astype(np.int64)
+            for j in np.unique(lv):
+                sel = w[lv == j]
+                tab = self._table[j]
+                best[sel] = np.maximum(best[sel], np.maximum(tab[lo[sel]], tab[hi[sel] - 2**j + 1]))
+        out[m] = np.maximum(out[m], best)
         return out
 
     def inverse(self, s: ArrayLike) -> np.ndarray:

@@ -33,12 +33,14 @@ COMMAND_MODULES = [
     "robotsim.cli.export_model",
     "robotsim.cli.run",
     "robotsim.cli.motion",
+    "robotsim.cli.walk",
     "robotsim.cli.robotlink",
     "robotsim.cli.teleop",
     "robotsim.cli.clearance",
     "robotsim.cli.plan",
     "robotsim.cli.profile",
     "robotsim.cli.objects",
+    "robotsim.cli.grasp",
     "robotsim.cli.sweep",
     "robotsim.cli.scenarios",
     "robotsim.cli.warm",
@@ -98,7 +100,34 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (0 ok, 2 bad input, 1 internal error)."""
+    """Run the CLI; returns the exit status (0 ok, 2 bad input, 1 internal error, 130
+    interrupted). As the program (``argv`` None), an interrupted command exits at once
+    (:func:`_exit_interrupted`)."""
+    rc = _main(argv)
+    if rc == 130 and argv is None:
+        _exit_interrupted()
+    return rc
+
+
+def _exit_interrupted() -> None:
+    """Leave after Ctrl-C without the interpreter's module teardown, which takes 1-2 s
+    once MuJoCo, numba and matplotlib are loaded on a busy machine: the command's own
+    clean-up (``finally`` blocks: recorders finished, files closed) has run, and the
+    ``atexit`` handlers run here; only the freeing of every module's objects is skipped
+    (the operating system reclaims the memory)."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _register_all()
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:

@@ -18,6 +18,7 @@ AREAS: dict[str, str] = {
     "studio": "robotsim.bench.studio",
     "motion": "robotsim.bench.motion",
     "hands": "robotsim.bench.hands",
+    "grasp": "robotsim.bench.grasp",
     "physics": "robotsim.bench.physics",
     "clearance": "robotsim.bench.clearance",
     "plan": "robotsim.bench.plan",
@@ -25,6 +26,8 @@ AREAS: dict[str, str] = {
     "sweep": "robotsim.bench.sweep",
     "parsing": "robotsim.bench.parsing",
     "commands": "robotsim.bench.commands",
+    "sensors": "robotsim.bench.sensors",
+    "export": "robotsim.bench.export",
 }
 
 

@@ -13,7 +13,7 @@ from robotsim.jsonable import to_jsonable
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["echo_json", "max_memory_option", "parse_floats"]
+__all__ = ["echo_json", "max_memory_option", "max_work_option", "parse_floats"]
 
 
 def _set_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -31,6 +31,25 @@ def max_memory_option(f: Any) -> Any:
         expose_value=False,
         callback=_set_max_memory,
         help="Memory budget for sampled arrays, e.g. 8G (default 2G or $ROBOTSIM_MAX_MEMORY).",
+    )(f)
+
+
+def _set_max_work(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from robotsim.budget import set_work_budget
+
+    set_work_budget(value)  # None (option not given) restores the default
+
+
+def max_work_option(f: Any) -> Any:
+    """``--max-work N``: the work budget of physics runs in body-steps (robotsim.budget)."""
+    return click.option(
+        "--max-work",
+        default=None,
+        metavar="N",
+        expose_value=False,
+        callback=_set_max_work,
+        help="Work budget of a physics run in body-steps (steps x bodies), e.g. 5e9 "
+        "(default 1e9 or $ROBOTSIM_MAX_WORK).",
     )(f)
 
 

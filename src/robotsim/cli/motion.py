@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from robotsim.cli.common import echo_json, max_memory_option
+from robotsim.cli.common import echo_json, max_memory_option, max_work_option
 
 __all__ = ["register"]
 
@@ -17,6 +17,7 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 
 def _method_options(f):  # type: ignore[no-untyped-def]
     f = max_memory_option(f)
+    f = max_work_option(f)
     f = click.option(
         "--method",
         type=click.Choice(["fixed_tick", "fixed_points"]),

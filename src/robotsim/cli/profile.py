@@ -53,6 +53,10 @@ def profile_cmd(robot: str, profile_file: Path | None, as_json: bool) -> None:
     for w in prof.wheels:
         click.echo(f"  wheel {w.joint}: radius {w.radius:.4g} m, axle {_xyz(w.axis)}, "
                    f"ground contact {_xyz(w.position)} m (base link frame)")  # fmt: skip
+        if w.rollers:
+            more = f", ... {w.rollers[-1]}" if len(w.rollers) > 3 else ""
+            shown = ", ".join(w.rollers[: 3 if len(w.rollers) > 3 else None])
+            click.echo(f"    {len(w.rollers)} passive rollers: {shown}{more}")
     if prof.drive is not None:
         click.echo(f"  drive {prof.drive.type}: wheels {', '.join(prof.drive.wheels)}")
         for w, row in zip(prof.drive.wheels, prof.drive.matrix):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from robotsim.cli.common import echo_json, max_memory_option
+from robotsim.cli.common import echo_json, max_memory_option, max_work_option
 
 __all__ = ["register"]
 
@@ -56,6 +56,7 @@ __all__ = ["register"]
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @max_memory_option
+@max_work_option
 def run_cmd(
     scenario: Path,
     out_dir: Path | None,
@@ -116,7 +117,7 @@ def _print_summary(summary: dict, scenario: Path, out_dir: Path | None) -> None:
     click.echo(
         f"{summary.get('scenario', scenario)}: simulated {summary.get('sim_time', 0):.2f} s"
         + (
-            f" at {summary['real_time_factor']:.0f}x real time"
+            f" at {summary['real_time_factor']:.3g}x real time"
             if summary.get("real_time_factor")
             else ""
         )

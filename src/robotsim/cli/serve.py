@@ -39,9 +39,9 @@ def _is_scenario(path: Path) -> bool:
     return isinstance(data, dict) and not str(data.get("format", "")).startswith("robotsim-robot")
 
 
-def _scenario_world(path: Path, seed: int | None) -> Any:
+def _scenario_world(path: Path, seed: int | None) -> tuple[Any, Any]:
     """The physics World of a scenario file (robots at their starts, no controllers:
-    the remote client is the controller)."""
+    the remote client is the controller) and its robots' sensors (a rig, or None)."""
     from robotsim.physics import World
     from robotsim.scenario_yaml import read_scenario_yaml
 
@@ -53,11 +53,23 @@ def _scenario_world(path: Path, seed: int | None) -> Any:
             "serve a robot name or file for anything else"
         )
     from robotsim.mobile import build_mobile, load_mobile
+    from robotsim.mobile.sensing import rig_of
 
     sc, robots, obstacles = load_mobile(data, str(path), seed)
-    return World(
+    world = World(
         build_mobile(sc, robots, obstacles, str(path)), seed=sc.seed if seed is None else seed
     )
+    return world, rig_of(world, sc, robots, str(path))
+
+
+def _robot_sensors(world: Any, model: Any) -> Any:
+    """The sensors of a robot served alone: its profile file's (docs/sensors.md)."""
+    from robotsim.sensors import SensorRig, mount_sensors, sensor_list
+
+    specs, where = sensor_list(model, [])
+    if not specs:
+        return None
+    return SensorRig(world, mount_sensors(model.name, model, specs, world.timestep, where))
 
 
 def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
@@ -74,7 +86,7 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
             raise InputError("--kinematic: serves a single robot; scenarios run in physics")
         from robotsim.remote.world_target import WorldTarget
 
-        return WorldTarget(_scenario_world(path, seed))
+        return WorldTarget(*_scenario_world(path, seed))
     model = load_robot(spec)
     name = model.name
     if kinematic:
@@ -82,7 +94,9 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     from robotsim.physics import World
     from robotsim.remote.world_target import WorldTarget, robot_scene
 
-    return WorldTarget(World(robot_scene(model), seed=seed or 0))
+    scene = robot_scene(model)
+    world = World(scene, seed=seed or 0)
+    return WorldTarget(world, _robot_sensors(world, scene.robots[0].model))
 
 
 @click.command("serve")
@@ -128,6 +142,16 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     help="Recording rate (Hz of simulated time) with --db.",
 )
 @click.option(
+    "--foxglove",
+    "foxglove",
+    is_flag=False,
+    flag_value="127.0.0.1:8765",
+    default=None,
+    metavar="[HOST:PORT]",
+    help="Also stream the robots live to Foxglove over its WebSocket protocol "
+    "(default 127.0.0.1:8765; port 0 = any). The printed URL carries a token.",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -145,6 +169,7 @@ def serve_cmd(
     global_rate: float,
     db: str | None,
     record_rate: float,
+    foxglove: str | None,
     as_json: bool,
 ) -> None:
     """Run TARGET (a scenario file or shipped name, a library robot or a robot file) in
@@ -164,21 +189,32 @@ def serve_cmd(
         global_burst=max(100.0, global_rate / 5),
     )
     recorder = None
-    on_step = None
+    hooks: list[Any] = []
     if db is not None:
         from robotsim.recording import Recorder
-        from robotsim.remote.record import StateSampler
+        from robotsim.recording.scene import write_scene
+        from robotsim.remote.record import StateSampler, target_scene
 
         recorder = Recorder(db)
         recorder.start_run(
             target, {"mode": "serve", "udp": udp, "rate": rate, "kinematic": kinematic}, seed=seed
         )
-        on_step = StateSampler(recorder, 1.0 / record_rate)
+        write_scene(recorder, target_scene(sim))
+        hooks.append(StateSampler(recorder, 1.0 / record_rate))
+        rig = getattr(sim, "sensors", None)
+        if rig is not None:  # the sensors' readings go into the same run
+            rig.recorder = recorder
+    live = _foxglove(sim, foxglove) if foxglove is not None else None
+    if live is not None:
+        hooks.append(live[1])
+    on_step = None if not hooks else hooks[0] if len(hooks) == 1 else _chain(hooks)
 
     def on_fault(t: float, message: str) -> None:
         click.echo(f"fault at t={t:.4f} s: {message} (paused; send 'reset')", err=True)
         if recorder is not None:
             recorder.event(t, "fault", data={"message": message})
+        if live is not None:
+            live[0].event({"t": t, "type": "fault", "robot": None, "data": {"message": message}})
 
     server = RemoteServer(
         sim, host, port, rate=rate, limits=limits, on_step=on_step, on_fault=on_fault
@@ -192,6 +228,7 @@ def serve_cmd(
         "dt": sim.dt,
         "robots": {n: i.to_json() for n, i in sim.robots().items()},
         "run_id": None if recorder is None else recorder.run_id,
+        "foxglove": None if live is None else live[0].server.url,  # type: ignore[union-attr]
     }
     if as_json:
         click.echo(json.dumps(hello))
@@ -200,6 +237,8 @@ def serve_cmd(
             f"serving {target} on udp://{h}:{p} (robots: {', '.join(sim.robots())}; "
             f"rate {rate:g}x; Ctrl-C stops)"
         )
+        if live is not None:
+            click.echo(f"Foxglove: open a WebSocket connection to {hello['foxglove']}")
     sys.stdout.flush()
     status = "completed"
     _sigterm_as_ctrl_c()
@@ -212,6 +251,8 @@ def serve_cmd(
         raise
     finally:
         server.close()
+        if live is not None:
+            live[0].close()
         if server.fault is not None and status == "completed":
             status = "failed"
         if recorder is not None:
@@ -231,6 +272,45 @@ def serve_cmd(
             f"stopped at t={sim.time:.3f} s: {s.replied} replies, {s.errors} errors, "
             f"{s.rate_limited} rate-limited, {s.overruns} overruns"
         )
+
+
+def _chain(hooks: list[Any]) -> Any:
+    def on_step(target: Any) -> None:
+        for h in hooks:
+            h(target)
+
+    return on_step
+
+
+def _foxglove(sim: Any, address: str) -> tuple[Any, Any]:
+    """The live Foxglove stream of ``sim`` on ``address``: (publisher, on_step hook)."""
+    from robotsim.extras import require
+
+    for module in ("websockets", "foxglove_schemas_protobuf"):
+        require(module, "--foxglove")
+    from robotsim.export.live import LivePublisher
+    from robotsim.remote.record import state_signals, target_poses, target_scene
+
+    try:
+        host, port = parse_address(address, 8765)
+    except InputError as exc:
+        raise InputError(str(exc).replace("--udp", "--foxglove")) from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(
+            f"warning: --foxglove {host}: reachable from other machines (token still required)",
+            err=True,
+        )
+    publisher = LivePublisher(target_scene(sim))
+    publisher.start(host, port)
+    poses = target_poses(sim)
+
+    def on_step(target: Any) -> None:
+        if publisher.due():
+            sample = poses()  # first: a physics world's body poses of this instant
+            signals = {r: state_signals(st) for r, st in target.state().items()}
+            publisher.publish(target.time, sample, signals)
+
+    return publisher, on_step
 
 
 def _sigterm_as_ctrl_c() -> None:

@@ -1,10 +1,10 @@
 """``robotsim warm``: compile the numerical kernels now, once per install.
 
 robotsim's kernels (kinematics, ellipsoid and shape distances, the minimum-volume
-ellipsoid fit, obstacle avoidance) are compiled by numba the first time they run and
-cached next to their modules. Without a warm cache the first ``robotsim clearance``
-takes 15-20 s and the first ``fk`` about two seconds; afterwards they start
-at full speed. ``warm`` runs small versions of the shipped workloads in separate
+ellipsoid fit, obstacle avoidance, the lidar's ray casting) are compiled by numba the
+first time they run and cached next to their modules. Without a warm cache the first
+``robotsim clearance`` takes 15-20 s and the first ``fk`` about two seconds; afterwards
+they start at full speed. ``warm`` runs small versions of the shipped workloads in separate
 processes, so the compiled code is exactly what those commands use, and writes nothing
 but the cache (outputs go to a temporary folder). ``scripts/setup.sh`` runs it after
 installing and whenever a kernel module changed.
@@ -40,10 +40,13 @@ LANES: tuple[tuple[Task, ...], ...] = (
     (  # ellipsoid, capsule/box-ellipsoid and depth-bound kernels, the MVEE fit, chain FK
         ("clearance", "two_puma_fitted_volumes", "--dt", "0.1", "--out", "{out}/fitted"),
         ("clearance", "three_puma_clearance", "--dt", "0.1", "--out", "{out}/three"),
+        # the walk's whole-body IK and preview kernels (they share none with the above)
+        ("walk", "humanoid17", "--distance", "0.2", "--no-strip", "--out", "{out}/walkdyn"),
     ),
     (  # anchored FK of the walk, tree FK of the hands, VFH avoidance, IK and Jacobians
         ("motion", "play", "walk_forward", "--no-strip", "--out", "{out}/walk"),
         ("run", "soccer_obstacles", "--duration", "0.2", "--out", "{out}/soccer"),
+        ("run", "soccer_lidar", "--duration", "0.2", "--out", "{out}/lidar"),  # ray casting
         ("run", "hand_ball_transfer", "--duration", "0.1", "--out", "{out}/hands"),
         ("ik", "puma560", "--target", "0.5,-0.15,0.8"),
     ),

@@ -44,8 +44,22 @@ def output_path(out: str | os.PathLike[str] | None, run_id: int, fmt: str) -> Pa
     return path
 
 
+#: Modules each format needs beyond the base install (the ``export`` extra).
+NEEDS: Mapping[str, tuple[str, ...]] = {
+    "mcap": ("mcap", "foxglove_schemas_protobuf"),
+    "rerun": ("rerun",),
+    "mp4": ("av",),
+    "gif": (),
+    "html": (),
+}
+
+
 def write_replay(replay: Replay, fmt: str, path: Path, options: Mapping[str, Any]) -> Path:
     """Write ``replay`` as ``fmt`` to ``path`` (atomically)."""
+    from robotsim.extras import require
+
+    for module in NEEDS.get(fmt, ()):
+        require(module, f"--format {fmt}")
     with atomic_path(path) as tmp:
         if fmt == "mcap":
             from robotsim.export.mcap_file import write_mcap

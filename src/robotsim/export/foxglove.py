@@ -26,6 +26,7 @@ from robotsim.spatial import R_to_quat
 
 __all__ = [
     "Channel",
+    "JsonSignals",
     "frame_transforms",
     "joint_states",
     "json_channel",
@@ -140,12 +141,20 @@ def frame_transforms(
     return bytes(msg.SerializeToString())
 
 
-def pose_in_frame(T: np.ndarray, ns: int, frame: str = "world") -> bytes:
+def pose_in_frame(
+    pos: Sequence[float], quat: Sequence[float], ns: int, frame: str = "world"
+) -> bytes:
+    """A pose (position m, unit quaternion wxyz) as a ``foxglove.PoseInFrame``."""
+    from foxglove_schemas_protobuf.Pose_pb2 import Pose
     from foxglove_schemas_protobuf.PoseInFrame_pb2 import PoseInFrame
+    from foxglove_schemas_protobuf.Quaternion_pb2 import Quaternion
+    from foxglove_schemas_protobuf.Vector3_pb2 import Vector3
 
-    return bytes(
-        PoseInFrame(timestamp=stamp(ns), frame_id=frame, pose=_pose(T)).SerializeToString()
+    pose = Pose(
+        position=Vector3(x=pos[0], y=pos[1], z=pos[2]),
+        orientation=Quaternion(x=quat[1], y=quat[2], z=quat[3], w=quat[0]),
     )
+    return bytes(PoseInFrame(timestamp=stamp(ns), frame_id=frame, pose=pose).SerializeToString())
 
 
 def joint_states(names: Sequence[str], q: np.ndarray, qd: np.ndarray | None, ns: int) -> bytes:
@@ -178,28 +187,78 @@ def log_message(event: Mapping[str, Any], ns: int) -> bytes:
     )
 
 
-def json_signals(names: Sequence[str], values: Sequence[float], t: float) -> bytes:
-    """One sample of a group's signals as a JSON object: dotted names nest
-    (``base.x`` -> ``{"base": {"x": ...}}``) so Foxglove's message paths reach every
-    value (``/signals/omni.base.x``); NaN (not sampled) is left out; ``t`` is the
-    simulated time (s)."""
-    out: dict[str, Any] = {"t": float(t)}
-    for name, v in zip(names, values):
-        if v != v:
-            continue
+def _nest(names: Sequence[str]) -> dict[str, Any]:
+    """Dotted names as a tree whose leaves are column indices (``base.x`` ->
+    ``{"base": {"x": j}}``). Clashes lose nothing: ``a`` after ``a.b`` goes to
+    ``a._``; ``a.b`` after ``a`` stays flat (key ``"a.b"``)."""
+    tree: dict[str, Any] = {}
+    for j, name in enumerate(names):
         parts = name.split(".")
-        node = out
-        ok = True
+        node = tree
         for p in parts[:-1]:
             nxt = node.setdefault(p, {})
             if not isinstance(nxt, dict):
-                ok = False
+                node = None  # type: ignore[assignment]
                 break
             node = nxt
-        if ok and not isinstance(node.get(parts[-1]), dict):
-            node[parts[-1]] = float(v)
+        if node is None:  # a leaf on the way (``a`` then ``a.b``): keep the name flat
+            tree[name] = j
+        elif isinstance(node.get(parts[-1]), dict):  # ``a.b`` then ``a``: under ``a._``
+            node[parts[-1]]["_"] = j
         else:
-            out[name] = float(v)
+            node[parts[-1]] = j
+    return tree
+
+
+def _template(tree: dict[str, Any], order: list[int]) -> str:
+    parts = []
+    for key, v in tree.items():
+        k = json.dumps(key).replace("%", "%%")
+        if isinstance(v, dict):
+            parts.append(f"{k}:{_template(v, order)}")
+        else:
+            order.append(v)
+            parts.append(f"{k}:%r")
+    return "{" + ",".join(parts) + "}"
+
+
+class JsonSignals:
+    """One sample of a group's signals as a JSON object: dotted names nest
+    (``base.x`` -> ``{"base": {"x": ...}}``) so Foxglove's message paths reach every
+    value (``/signals/omni.base.x``); ``t`` is the simulated time (s); a value not
+    sampled (NaN) is left out. Built once per group: a row with every value is one
+    string formatting."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = tuple(names)
+        self.tree = _nest(self.names)
+        order: list[int] = []
+        body = _template(self.tree, order)
+        self.order = order
+        self.fmt = '{"t":%r,' + body[1:] if len(body) > 2 else '{"t":%r}'
+
+    def encode(self, values: Sequence[float], t: float) -> bytes:
+        total = sum(values)  # finite when every value is (an overflow takes the slow path)
+        if math.isfinite(total):
+            return (self.fmt % (float(t), *[float(values[j]) for j in self.order])).encode()
+        return json_signals(self.names, values, t)
+
+
+def json_signals(names: Sequence[str], values: Sequence[float], t: float) -> bytes:
+    """:class:`JsonSignals` for one row (any values; NaN and infinities left out)."""
+    out: dict[str, Any] = {"t": float(t)}
+
+    def fill(node: dict[str, Any], tree: dict[str, Any]) -> None:
+        for key, v in tree.items():
+            if isinstance(v, dict):
+                child: dict[str, Any] = {}
+                fill(child, v)
+                if child:
+                    node[key] = child
+            elif math.isfinite(values[v]):
+                node[key] = float(values[v])
+
+    fill(out, _nest(names))
     return json.dumps(out, allow_nan=False, separators=(",", ":")).encode()
 
 

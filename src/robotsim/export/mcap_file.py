@@ -7,8 +7,10 @@ objects with the scene), ``/scene`` (``foxglove.SceneUpdate``: at the start and 
 :data:`SCENE_PERIOD` s, every frame's shapes locked to it, and the ground),
 ``/robots/<robot>/joint_states`` (``foxglove.JointStates``),
 ``/robots/<robot>/base_pose`` (``foxglove.PoseInFrame``), ``/signals/<group>`` (JSON:
-every recorded row of every group, plots and commands) and ``/events``
-(``foxglove.Log``).
+every recorded row of every group, plots and commands), ``/events``
+(``foxglove.Log``) and the recorded sensors, ``/sensors/<robot>/<sensor>``
+(``LaserScan``, ``PointCloud``, ``CompressedImage``/``RawImage``, JSON;
+:mod:`robotsim.export.sensor_channels`).
 
 The run's row is the MCAP metadata record ``robotsim.run``.
 """
@@ -26,10 +28,10 @@ import numpy as np
 from robotsim.export.foxglove import (
     SIGNALS_SCHEMA,
     Channel,
+    JsonSignals,
     frame_transforms,
     joint_states,
     json_channel,
-    json_signals,
     log_message,
     pose_in_frame,
     proto_channel,
@@ -116,9 +118,10 @@ def mcap_messages(replay: Replay) -> tuple[list[Channel], list[tuple[int, int, b
             if tr.kind != "robot":
                 continue
             pose = channel(proto_channel(f"/robots/{tr.name}/base_pose", PoseInFrame))
-            root = tr.T_world[:, 0]
+            root_pos = tr.T_world[:, 0, :3, 3].tolist()
+            root_quat = R_to_quat(tr.T_world[:, 0, :3, :3]).tolist()
             for i, stamp in enumerate(stamps):
-                msgs.append((stamp, pose, pose_in_frame(root[i], stamp)))
+                msgs.append((stamp, pose, pose_in_frame(root_pos[i], root_quat[i], stamp)))
             if tr.joint_names and tr.q is not None:
                 js = channel(proto_channel(f"/robots/{tr.name}/joint_states", JointStates))
                 for i, stamp in enumerate(stamps):
@@ -128,14 +131,18 @@ def mcap_messages(replay: Replay) -> tuple[list[Channel], list[tuple[int, int, b
         if not tab.t.size:
             continue
         ch = channel(json_channel(f"/signals/{group}", "robotsim.Signals", SIGNALS_SCHEMA))
-        names = tab.names
+        enc = JsonSignals(tab.names)
         for t, row in zip(tab.t.tolist(), tab.values.tolist()):
-            msgs.append((ns(t), ch, json_signals(names, row, t)))
+            msgs.append((ns(t), ch, enc.encode(row, t)))
     if replay.events:
         ev = channel(proto_channel("/events", Log))
         for e in replay.events:
             stamp = ns(e["t"])
             msgs.append((stamp, ev, log_message(e, stamp)))
+    if replay.sensors:
+        from robotsim.export.sensor_channels import mcap_sensor_messages
+
+        msgs += mcap_sensor_messages(replay.sensors, ns, channel)
     msgs.sort(key=lambda m: m[0])
     return channels, msgs
 

@@ -35,7 +35,16 @@ from robotsim.spatial import make_T, quat_to_R, rot_z
 if TYPE_CHECKING:
     from robotsim.recording.store import RunInfo, RunStore, SignalTable
 
-__all__ = ["ExportError", "Frame", "Replay", "Track", "Visual", "load_replay"]
+__all__ = [
+    "ExportError",
+    "Frame",
+    "Replay",
+    "Track",
+    "Visual",
+    "load_replay",
+    "object_frame",
+    "robot_frames",
+]
 
 #: Bytes a replay holds per frame pose and sample (a 4x4 float64 plus the quaternion
 #: and position writers derive), for the memory check.
@@ -120,6 +129,8 @@ class Replay:
     events: tuple[dict[str, Any], ...]
     ground: dict[str, Any] | None
     view: np.ndarray
+    #: the run's recorded sensors (docs/sensors.md), each read whole
+    sensors: tuple[Any, ...] = ()
 
     @property
     def has_scene(self) -> bool:
@@ -256,22 +267,33 @@ def _robot_track(entry: Mapping[str, Any], tab: SignalTable | None, where: str) 
         "export a shorter run",
     )
     T_links = T_root[:, None] @ np.asarray(model.fk_all(q), dtype=np.float64)
+    return Track(name, "robot", t, tuple(robot_frames(name, model)), T_links, model, q, qd)
+
+
+def robot_frames(name: str, model: RobotModel) -> list[Frame]:
+    """A robot's frames, one per link in ``model.link_names`` order (``name/link``,
+    parent ``name/parent_link`` or ``world`` for the root), with the link's visuals."""
     frames = []
     for lk in model.links:
         pj = model.parent_joint(lk.name)
         parent = "world" if pj is None else f"{name}/{pj.parent}"
         frames.append(Frame(f"{name}/{lk.name}", parent, _visuals(lk.visuals)))
-    return Track(name, "robot", t, tuple(frames), T_links, model, q, qd)
+    return frames
 
 
-def _object_track(entry: Mapping[str, Any], tab: SignalTable | None) -> Track:
-    name = str(entry["name"])
+def object_frame(entry: Mapping[str, Any]) -> Frame:
+    """An object's frame (its name, in ``world``) with its shape, from its scene entry."""
     shape = entry.get("shape")
     rgba = tuple(float(c) for c in entry.get("rgba") or (0.6, 0.6, 0.65, 1.0))
     visuals: tuple[Visual, ...] = ()
     if shape is not None:
         visuals = (Visual(geometry_from_doc(shape), np.eye(4), rgba),)  # type: ignore[arg-type]
-    frame = Frame(name, "world", visuals)
+    return Frame(str(entry["name"]), "world", visuals)
+
+
+def _object_track(entry: Mapping[str, Any], tab: SignalTable | None) -> Track:
+    name = str(entry["name"])
+    frame = object_frame(entry)
     start = np.asarray(entry["pose"], dtype=np.float64)
     moving = bool(entry.get("moving")) and tab is not None and "base.qw" in tab.names
     if moving:
@@ -325,7 +347,9 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    return Replay(info, scene, tuple(tracks), signals, events, ground, view)
+    # the recorded sensors, each read whole (sized against the memory budget by the store)
+    sensors = tuple(store.sensor(info.id, i.robot, i.name) for i in store.sensors(info.id))
+    return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 
 def _bounds(tracks: Sequence[Track]) -> np.ndarray:

@@ -117,6 +117,7 @@ def gripper_grasp(model: RobotModel, options: GripperOptions | None = None) -> G
     fingers = tuple(j for f in g.fingers for j in f if j in model.joint_names)
     tips = g.fingertips
     world = World(_scene(model, o, fingers))
+    world.check_work(3.0 + 3 * o.move_time + o.hold_time, f"{model.name}: gripper grasp")
     wm, wd = world.model, world.data
     ball_body = world.body("ball")
     ball_geom = int(np.flatnonzero(wm.geom_bodyid == ball_body.id)[0])

@@ -276,6 +276,7 @@ class MobileRun:
     def run(self, duration: float | None = None, progress: Any = None) -> None:
         total = self.sc.duration if duration is None else float(duration)
         check_run_budget(total, self.tick, len(self.robots), self.formation is not None)
+        self.world.check_work(total, self.source)
         ticks = round(total / self.tick)
         t0 = time.perf_counter()
         for k in range(ticks):
@@ -362,6 +363,7 @@ def run_mobile(
     run = MobileRun(sc, robots, obstacles, source, seed, recorder)
     total = sc.duration if duration is None else float(duration)
     check_run_budget(total, run.tick, len(run.robots), run.formation is not None)
+    run.world.check_work(total, source)  # before anything is recorded
     if recorder is not None:
         period = run.record_every * run.tick
         per_robot = len(SIGNALS) + max((len(pose_names(rb.model)) for rb in robots), default=0)

@@ -49,11 +49,12 @@ CONVEX_TOL = 0.01
 """A vertex further inside its hull than this share of the hull's size makes a piece
 non-convex."""
 DECOMPOSITIONS = ("auto", "vhacd", "coacd", "hull")
-_FORMAT = 1
+_FORMAT = 3
 VHACD = {"maxConvexHulls": 16, "resolution": 30000, "maxRecursionDepth": 8,
          "maxNumVerticesPerCH": 48, "minimumVolumePercentErrorAllowed": 3.0}  # fmt: skip
 COACD = {"threshold": 0.08, "max_convex_hull": 12, "preprocess_resolution": 30, "resolution": 1000,
-         "mcts_iterations": 40, "mcts_nodes": 10, "mcts_max_depth": 2}  # fmt: skip
+         "mcts_iterations": 40, "mcts_nodes": 10, "mcts_max_depth": 2,
+         "max_ch_vertex": 48, "decimate": True}  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,7 +20,8 @@ What is read from where:
 
 ``scale`` multiplies every length: a file's mass is kept (its inertia scales with the
 square of a uniform scale), the geometry's follows the volume. A non-uniform scale turns
-rotated or round primitives into meshes (a scaled sphere is not a sphere in MuJoCo).
+a sphere into an ellipsoid and scales a box or an ellipsoid along its own axes when they
+are the object's; other primitives become meshes (a stretched cylinder is none).
 """
 
 from __future__ import annotations
@@ -139,14 +140,14 @@ def _tessellate(g: Geometry) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(g, Box):
         m = trimesh.creation.box(extents=g.size)
     elif isinstance(g, Sphere):
-        m = trimesh.creation.icosphere(subdivisions=3, radius=g.radius)
+        m = trimesh.creation.icosphere(subdivisions=2, radius=g.radius)
     elif isinstance(g, Ellipsoid):
-        m = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
+        m = trimesh.creation.icosphere(subdivisions=2, radius=1.0)
         m.vertices = m.vertices * np.asarray(g.radii)
     elif isinstance(g, Cylinder):
-        m = trimesh.creation.cylinder(radius=g.radius, height=g.length, sections=32)
+        m = trimesh.creation.cylinder(radius=g.radius, height=g.length, sections=24)
     elif isinstance(g, Capsule):
-        m = trimesh.creation.capsule(height=g.length, radius=g.radius, count=[24, 12])
+        m = trimesh.creation.capsule(height=g.length, radius=g.radius, count=[16, 8])
     else:  # pragma: no cover - Mesh handled by the caller
         raise InputError(f"cannot tessellate a {type(g).__name__}")
     return np.asarray(m.vertices, float), np.asarray(m.faces, np.int64)
@@ -157,6 +158,28 @@ def _mesh_vertices(g: Mesh) -> tuple[np.ndarray, np.ndarray]:
 
     m = load_mesh(g.path)
     return np.asarray(m.vertices, float) * np.asarray(g.scale), np.asarray(m.faces, np.int64)
+
+
+def _scaled_exactly(
+    g: Geometry, T: np.ndarray, s3: np.ndarray
+) -> tuple[Geometry, np.ndarray] | None:
+    """A primitive placed at ``T`` and scaled by ``s3`` (object axes) as a primitive
+    again, when it stays one: any primitive under a uniform scale, a sphere under any
+    scale (an ellipsoid), a box or an ellipsoid whose axes are the object's."""
+    Ts = np.array(T, float)
+    Ts[:3, 3] = Ts[:3, 3] * s3
+    if np.allclose(s3, s3[0]):
+        return _scaled(g, float(s3[0])), Ts
+    if isinstance(g, Sphere):
+        Ts[:3, :3] = np.eye(3)
+        return Ellipsoid(tuple(float(g.radius * k) for k in s3)), Ts  # type: ignore[arg-type]
+    R = np.asarray(T)[:3, :3]
+    if isinstance(g, Box | Ellipsoid) and np.allclose(np.abs(R), np.round(np.abs(R)), atol=1e-9):
+        axes = np.abs(R.T) @ s3  # each own axis along one object axis
+        sizes = g.size if isinstance(g, Box) else g.radii
+        scaled = tuple(float(a * k) for a, k in zip(sizes, axes, strict=True))
+        return (Box(scaled) if isinstance(g, Box) else Ellipsoid(scaled)), Ts  # type: ignore[arg-type]
+    return None
 
 
 def _scaled(g: Geometry, s: float) -> Geometry:
@@ -345,7 +368,6 @@ def load_object(
     base = Path(base_dir) if base_dir is not None else None
     parts = _spec_parts(spec, base)
     s3 = np.asarray(spec.scale3())
-    uniform = bool(np.allclose(s3, s3[0]))
     cache_p = Path(cache) if cache is not None else None
     shapes: list[Shape] = []
     pieces: list[ConvexPiece] = []
@@ -355,10 +377,9 @@ def load_object(
     S = np.diag([*s3, 1.0])
     for sh in parts.shapes:
         g, T = sh.geometry, np.asarray(sh.T_link_shape)
-        if not isinstance(g, Mesh) and uniform:
-            gs = _scaled(g, float(s3[0]))
-            Ts = T.copy()
-            Ts[:3, 3] *= s3[0]
+        exact = None if isinstance(g, Mesh) else _scaled_exactly(g, T, s3)
+        if exact is not None:
+            gs, Ts = exact
             shapes.append(Shape(gs, Ts, COLORS))
             v, _ = _tessellate(gs)
             pieces.append(hull_piece(_apply(Ts, v)))

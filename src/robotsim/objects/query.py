@@ -14,6 +14,7 @@ batched NumPy:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,13 +33,22 @@ class PieceSet:
     owner: np.ndarray
     starts: np.ndarray
     count: int
+    centre: np.ndarray
+    radius: float
+    piece_centres: np.ndarray
+    piece_radii: np.ndarray
 
     @classmethod
     def of(cls, pieces: Sequence[ConvexPiece]) -> PieceSet:
         planes = np.concatenate([p.planes for p in pieces])
         owner = np.concatenate([np.full(len(p.planes), i) for i, p in enumerate(pieces)])
         starts = np.concatenate([[0], np.cumsum([len(p.planes) for p in pieces])[:-1]])
-        return cls(planes, owner, starts.astype(np.int64), len(pieces))
+        v = np.concatenate([p.vertices for p in pieces])
+        c = 0.5 * (v.min(axis=0) + v.max(axis=0))
+        r = float(np.max(np.linalg.norm(v - c, axis=1)))
+        pc = np.array([0.5 * (p.vertices.min(axis=0) + p.vertices.max(axis=0)) for p in pieces])
+        pr = np.array([np.max(np.linalg.norm(p.vertices - q, axis=1)) for p, q in zip(pieces, pc)])
+        return cls(planes, owner, starts.astype(np.int64), len(pieces), c, r, pc, pr)
 
 
 def _per_piece(ps: PieceSet, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -53,16 +63,52 @@ def _per_piece(ps: PieceSet, points: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return best, idx
 
 
-def signed_distance(ps: PieceSet, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+CHUNK_VALUES = 1 << 21  # point-plane values per block (16 MB)
+
+
+def signed_distance(
+    ps: PieceSet, points: np.ndarray, far: float = np.inf
+) -> tuple[np.ndarray, np.ndarray]:
     """Signed distance ``(...)`` (m) of ``points`` ``(..., 3)`` to the union of the
-    pieces and the outward unit normal ``(..., 3)`` of the face that decides it."""
+    pieces and the outward unit normal ``(..., 3)`` of the face that decides it.
+
+    Points more than ``far`` outside the pieces' bounding sphere get that sphere's
+    distance instead (a lower bound, with the normal away from its centre): callers that
+    only ask "within ``far``?" skip the plane tests for them. Work is done in blocks of
+    ``CHUNK_VALUES`` point-plane values, so memory stays bounded for any batch."""
     p = np.asarray(points, float)
     flat = p.reshape(-1, 3)
-    best, idx = _per_piece(ps, flat)
-    k = np.argmin(best, axis=1)
-    rows = np.arange(len(flat))
-    d = best[rows, k]
-    n = ps.planes[idx[rows, k], :3]
+    d = np.empty(len(flat))
+    n = np.empty((len(flat), 3))
+    rel = flat - ps.centre
+    dist_c = np.linalg.norm(rel, axis=1)
+    out = dist_c - ps.radius > far
+    d[out] = dist_c[out] - ps.radius
+    n[out] = rel[out] / dist_c[out, None]
+    near = np.flatnonzero(~out)
+    bounds = [*ps.starts.tolist(), len(ps.planes)]
+    widest = max(b - a for a, b in itertools.pairwise(bounds))
+    step = max(1, CHUNK_VALUES // max(1, widest))
+    for a0 in range(0, len(near), step):
+        rows_i = near[a0 : a0 + step]
+        q = flat[rows_i]
+        best = np.full(len(rows_i), np.inf)
+        bn = np.zeros((len(rows_i), 3))
+        for k in range(ps.count):
+            # a piece whose bounding sphere lies farther than the best so far cannot win
+            lb = np.linalg.norm(q - ps.piece_centres[k], axis=1) - ps.piece_radii[k]
+            sel = np.flatnonzero(lb < best)
+            if not len(sel):
+                continue
+            P = ps.planes[bounds[k] : bounds[k + 1]]
+            D = q[sel] @ P[:, :3].T - P[:, 3]
+            j = np.argmax(D, axis=1)
+            m = D[np.arange(len(sel)), j]
+            win = m < best[sel]
+            best[sel[win]] = m[win]
+            bn[sel[win]] = P[j[win], :3]
+        d[rows_i] = best
+        n[rows_i] = bn
     return d.reshape(p.shape[:-1]), n.reshape(p.shape)
 
 

@@ -13,6 +13,7 @@ from robotsim.physics.scene import SurfacePair as SurfacePair
 from robotsim.physics.surface import ContactSurface as ContactSurface
 from robotsim.physics.surface import to_mujoco as to_mujoco
 from robotsim.physics.world import BodyHandle as BodyHandle
+from robotsim.physics.world import ContactForces as ContactForces
 from robotsim.physics.world import JointHandle as JointHandle
 from robotsim.physics.world import MotorHandle as MotorHandle
 from robotsim.physics.world import World as World
@@ -21,6 +22,7 @@ from robotsim.physics.world import WorldState as WorldState
 __all__ = [
     "Body",
     "BodyHandle",
+    "ContactForces",
     "ContactSurface",
     "DriveInfo",
     "Joint",

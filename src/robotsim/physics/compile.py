@@ -414,8 +414,9 @@ def _surfaces_on_spec(spec: Any, scene: Scene, geom_surface: dict[str, ContactSu
 
     for b in scene.bodies:
         if b.surface is not None:
-            geom_surface[b.name] = scene.surfaces[b.surface]
-            spec.geom(b.name).priority = 1
+            for g in spec.body(b.name).geoms:  # one geom, or a compound's parts
+                geom_surface[g.name] = scene.surfaces[b.surface]
+                g.priority = 1
     for r in scene.robots:
         if r.surface is None:
             continue

@@ -15,11 +15,19 @@ Divergence: MuJoCo's automatic reset is disabled; after every :meth:`World.step`
 world checks MuJoCo's bad-position/velocity/acceleration warnings and, every
 ``check_interval`` of simulated time, that no speed exceeds ``max_speed``. Either raises
 :class:`robotsim.errors.PhysicsError` naming the simulated time and the body.
+
+Work and Ctrl-C: a run sizes itself with :meth:`World.check_work` before it steps
+(steps x bodies against the work budget, :mod:`robotsim.budget`); MuJoCo is called in
+slices of at most about 50 ms of wall time, so Ctrl-C (which Python handles between
+two calls) stops any run within a fraction of a second, whatever the timestep. Slicing
+a step chunk changes nothing in the result: nothing is written between the slices.
 """
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +39,7 @@ from robotsim.physics.compile import Compiled, compile_scene
 from robotsim.physics.feedforward import ChunkFeedForward
 from robotsim.physics.scene import Scene
 
-__all__ = ["BodyHandle", "JointHandle", "MotorHandle", "World", "WorldState"]
+__all__ = ["BodyHandle", "ContactForces", "JointHandle", "MotorHandle", "World", "WorldState"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +71,31 @@ class WorldState:
             return float(self.joint_q[self.joint_names.index(joint)])
         except ValueError:
             raise UnknownNameError("joint", joint, self.joint_names) from None
+
+
+@dataclass(frozen=True, eq=False)
+class ContactForces:
+    """Contacts at one instant: ``body1``/``body2`` (K,) names as in
+    :meth:`World.contacts`, ``position`` (K, 3) m and ``force`` (K, 3) N, the force
+    ``body1`` exerts on ``body2`` (world frame; ``body2`` exerts its opposite)."""
+
+    body1: tuple[str, ...]
+    body2: tuple[str, ...]
+    position: np.ndarray
+    force: np.ndarray
+
+    def on(self, bodies: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``(position (k, 3), force (k, 3))`` of the contacts between ``bodies`` and
+        anything else, each force as it acts on the body in ``bodies``."""
+        pos, frc = [], []
+        for i, (a, b) in enumerate(zip(self.body1, self.body2)):
+            if (a in bodies) == (b in bodies):
+                continue
+            pos.append(self.position[i])
+            frc.append(self.force[i] if b in bodies else -self.force[i])
+        if not pos:
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        return np.array(pos), np.array(frc)
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -291,7 +324,9 @@ class World:
         # wrapper each time, ~1 us; these are read after every step chunk)
         self._warn_stats = [self.data.warning[i] for i in self._warn_ids]
         self._handles: dict[tuple[str, str], Any] = {}
+        self._geom_names: tuple[str, ...] | None = None  # contact names, by geom id
         self._chunk = max(1, round(self.check_interval / self.timestep))
+        self._slice = 4  # steps per MuJoCo call, grown while a call takes < 25 ms
         self._bounce = list(self._compiled.bounce_geoms)
         self.reset()
 
@@ -333,14 +368,24 @@ class World:
         return float(self.data.time)
 
     # -- stepping ---------------------------------------------------------------------
-    def step(self, n: int = 1) -> None:
+    def step(
+        self, n: int = 1, observe: Callable[[int], None] | None = None, at: Sequence[int] = ()
+    ) -> None:
         """Advance ``n`` physics steps (also when paused: single-stepping).
+
+        ``observe(j)`` is called after step ``j`` of this call for each ``j`` in ``at``
+        (ascending, 1..n), between two MuJoCo steps of a chunk: what the world does per
+        chunk (motor ramps, servo feed-forward, divergence and bounce checks) is exactly
+        what it does without observers, so an observer (the sensors) that only reads
+        cannot change the run.
 
         Raises PhysicsError when the simulation diverges (see the module docstring).
         """
         import mujoco
 
         m, d = self.model, self.data
+        marks = list(at) if observe is not None else []
+        mi, done = 0, 0
         ramped = self._ramped
         if not ramped:
             d.ctrl[:] = self._targets
@@ -358,8 +403,22 @@ class World:
                 d.ctrl[ff.act] = tau
             if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
                 self._ramp(k * self.timestep)
-            mujoco.mj_step(m, d, k)
+            if mi < len(marks) and marks[mi] <= done + k:  # observed inside this chunk
+                j = 0
+                while mi < len(marks) and marks[mi] <= done + k:
+                    if marks[mi] - done > j:
+                        self._step_sliced(marks[mi] - done - j)
+                        j = marks[mi] - done
+                    observe(marks[mi])  # type: ignore[misc]
+                    mi += 1
+                if k > j:
+                    self._step_sliced(k - j)
+            elif k <= self._slice:
+                mujoco.mj_step(m, d, k)
+            else:
+                self._step_sliced(k)
             n -= k
+            done += k
             if w[0].number != counts[0] or w[1].number != counts[1] or w[2].number != counts[2]:
                 self._diverged_warning(t0)
             if d.time >= self._next_check:
@@ -371,6 +430,49 @@ class World:
             d.qfrc_applied[:] = 0.0
             self._qfrc_pending[:] = 0.0
             self._has_pending = False
+
+    def _step_sliced(self, k: int) -> None:
+        """``k`` MuJoCo steps in calls of 25-100 ms of wall time each (the slice size
+        adapts to the model's cost), so that a KeyboardInterrupt is raised between two
+        of them; the state is the same as after one call of ``k`` steps."""
+        import mujoco
+
+        m, d = self.model, self.data
+        while k > 0:
+            n = k if k < self._slice else self._slice
+            t0 = time.perf_counter()
+            mujoco.mj_step(m, d, n)
+            k -= n
+            wall = time.perf_counter() - t0
+            if wall < 0.025 and n == self._slice:
+                self._slice = min(2 * self._slice, 1 << 20)
+            elif wall > 0.1 and self._slice > 1:
+                self._slice //= 2
+
+    def check_work(self, duration: float, what: str) -> int:
+        """Refuse, before stepping, a run of ``duration`` simulated seconds that would
+        take more body-steps than the work budget (:func:`robotsim.budget.check_work`):
+        one line naming ``what`` (the run, e.g. its file) and the parameter to change,
+        the timestep when the default one would fit, else the duration. Returns the
+        number of steps."""
+        from robotsim.budget import check_work, current_work_budget
+        from robotsim.physics.timestep import DEFAULT_TIMESTEP
+
+        dur = float(duration)
+        if not (math.isfinite(dur) and dur >= 0):
+            raise InputError(f"{what}: duration {duration!r} s must be a finite number >= 0")
+        dt = self.timestep
+        bodies = max(1, self.model.nbody - 1)  # the world body itself is not stepped
+        steps = dur / dt
+        budget = current_work_budget()
+        if dt < DEFAULT_TIMESTEP and dur / DEFAULT_TIMESTEP * bodies <= budget:
+            label = f"{what}: timestep {dt:g} s for {dur:g} s of simulated time"
+            hint = f"use a timestep of at least {dur * bodies / budget:.2g} s"
+        else:
+            label = f"{what}: duration {dur:g} s at timestep {dt:g} s"
+            hint = f"use a duration of at most {budget / bodies * dt:.4g} s"
+        check_work(label, steps, bodies, hint)
+        return math.ceil(steps)
 
     def advance(self, duration: float) -> int:
         """Step ``duration`` seconds of simulated time unless paused; returns the steps."""
@@ -516,6 +618,40 @@ class World:
                 )
             )
         return out
+
+    def contact_forces(self) -> ContactForces:
+        """Every current contact with where it is and the force it carries (world
+        frame): see :class:`ContactForces`."""
+        import mujoco
+
+        m, d = self.model, self.data
+        k = int(d.ncon)
+        if self._geom_names is None:
+            self._geom_names = tuple(self._contact_name(g) for g in range(m.ngeom))
+        c = d.contact
+        geoms = c.geom[:k]
+        frame = c.frame[:k].reshape(k, 3, 3)  # rows: normal (geom1 -> geom2), tangents
+        local = np.zeros((k, 3))
+        if m.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC:
+            adr, dim = c.efc_address[:k], c.dim[:k]
+            efc = d.efc_force
+            local[:, 0] = efc[adr]
+            rich = dim >= 3
+            local[rich, 1] = efc[adr[rich] + 1]
+            local[rich, 2] = efc[adr[rich] + 2]
+        else:  # pyramidal cones: MuJoCo's own conversion, contact by contact
+            f6 = np.zeros(6)
+            for i in range(k):
+                mujoco.mj_contactForce(m, d, i, f6)
+                local[i] = f6[:3]
+        force = np.einsum("kji,kj->ki", frame, local)
+        names = self._geom_names
+        return ContactForces(
+            tuple(names[g] for g in geoms[:, 0]),
+            tuple(names[g] for g in geoms[:, 1]),
+            _ro(c.pos[:k]),
+            _ro(force),
+        )
 
     def _contact_name(self, geom: int) -> str:
         import mujoco

@@ -59,6 +59,7 @@ class MarginCheck:
         self.time_tol = time_tol
         self.motions = {r.name: Motion(r, self.trajectories[r.name]) for r in scene.robots}
         self.checks = 0
+        self._last_bad: dict[str, str] = {}
 
     def horizon(self, trajectories: Mapping[str, Trajectory] | None = None) -> float:
         """The end (s) of the last trajectory."""
@@ -94,9 +95,11 @@ class MarginCheck:
         times = self.times(a, b, dt)
         mine = m.at(times)
         out = []
-        for other, mo in self.motions.items():
-            if other == name:
-                continue
+        # the robot that last came too close is checked first: a "no" comes sooner
+        last = self._last_bad.get(name)
+        others = sorted((n for n in self.motions if n != name), key=lambda n: n != last)
+        for other in others:
+            mo = self.motions[other]
             self.checks += 1
             p, _ = certify_pair(
                 m,
@@ -109,8 +112,10 @@ class MarginCheck:
                 stop_at_contact=quick,
             )
             out.append(p)
-            if quick and not p.clear:
-                break
+            if not p.clear:
+                self._last_bad[name] = other
+                if quick:
+                    break
         worst = min(out, key=lambda p: p.min_distance_lower_bound)
         return RobotCheck(
             clear=all(p.clear for p in out),

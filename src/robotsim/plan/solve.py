@@ -18,7 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from robotsim.clearance.certified import CertifiedResult
+from robotsim.clearance.monitor import _pair_distance
 from robotsim.clearance.scene import Scene
 from robotsim.clearance.trajectory import Trajectory
 from robotsim.errors import InputError, UnknownNameError
@@ -106,6 +109,30 @@ def _violations(res: CertifiedResult) -> list[str]:
     return [k for k, p in res.pairs.items() if not p.clear]
 
 
+def _fixed_ends(check: MarginCheck, bad: list[str]) -> list[str]:
+    """Why pairs cannot be helped by any change of one robot's timing or path: at time 0
+    every robot is at its start and after the last one stops every robot is at its goal,
+    whatever the plan, so a pair within the margin there stays so. One line per pair."""
+    out = []
+    for k in bad:
+        a, b = k.split("-")
+        ma, mb = check.motions[a], check.motions[b]
+        for when in ("start", "goal"):
+            ta = 0.0 if when == "start" else ma.trajectory.end
+            tb = 0.0 if when == "start" else mb.trajectory.end
+            Pa, _ = ma.levers.frames(ma.trajectory.q(np.array([ta])))
+            Pb, _ = mb.levers.frames(mb.trajectory.q(np.array([tb])))
+            d = float(_pair_distance(ma.mover, mb.mover, Pa, Pb)[0][0])
+            if d <= check.level:
+                out.append(
+                    f"{k}: the {when} configurations of {a} and {b} are {d:.4f} m apart, "
+                    f"within the margin {check.level:g} m: no change of timing or path "
+                    "between the same start and goal can clear this pair"
+                )
+                break
+    return out
+
+
 def _apply(check: MarginCheck, change: Change) -> None:
     check.trajectories[change.robot] = change.trajectory
     check.motions[change.robot] = check.motions[change.robot].following(change.trajectory)
@@ -154,6 +181,10 @@ def plan(
     bad = _violations(before)
     if not before.certified:
         reasons.append("the check before the plan is not certified (refinement budget spent)")
+    stuck = _fixed_ends(check, bad)
+    reasons += stuck
+    stuck_pairs = {r.split(":")[0] for r in stuck}
+    bad = [k for k in bad if k not in stuck_pairs]
     methods = ("delay", "scale", "replan") if method == "auto" else (method,)
     rounds = 0
     while bad and rounds < len(scene.robots) and not budget.spent():
@@ -168,7 +199,9 @@ def plan(
                 if name not in count:
                     reasons.append(f"{name} is in no pair within the margin")
                     continue
-                out = _try(m, check, name, limits[name], budget, seed)
+                # no attempt may take more than a third of the plan's budget
+                sub = Budget(max(0.0, min(budget.left(), budget_s / 3)))
+                out = _try(m, check, name, limits[name], sub, seed)
                 reasons.append(f"{m} {name}: {out.reason}")
                 c = out.change
                 if c is not None and (best is None or c.added_time_s < best.added_time_s):

@@ -15,7 +15,9 @@ path-velocity decomposition).
   2018). The result is a :class:`~robotsim.clearance.timewarp.TimeWarp` of the robot's
   own time (TOPP-RA's constant-acceleration segments are quadratic in time, reproduced
   exactly by the warp's Hermite pieces), so the path stays the planned one exactly.
-  ``k`` is scanned on a geometric grid and bisected like the delay.
+  ``k`` is scanned on a geometric grid and bisected like the delay; a window where
+  none of four slow-downs spread over the grid (up to ``k_max``) is clear is given up
+  without the scan.
 """
 
 from __future__ import annotations
@@ -226,7 +228,14 @@ def plan_scale(
 
         prev = 1.0
         found = None
-        for k in np.geomspace(1.0, k_max, grid + 1)[1:]:
+        ks = np.geomspace(1.0, k_max, grid + 1)[1:]
+        # a window where none of a few slow-downs up to k_max is clear is given up
+        # before the scan (a clear k between them is possible, not likely)
+        probe = ks[[len(ks) // 4, len(ks) // 2, 3 * len(ks) // 4, len(ks) - 1]]
+        if not any(ok(float(k)) for k in probe if not budget.spent()):
+            tried.append(f"[{window[0]:.3f}, {window[1]:.3f}] s")
+            continue
+        for k in ks:
             if budget.spent():
                 break
             if ok(float(k)):

@@ -16,7 +16,7 @@ import numpy as np
 from robotsim.errors import InputError, UnknownNameError
 from robotsim.model.robot import Frame, RobotModel
 from robotsim.profile.file import RobotProfile, SoleSpec, read_profile_file
-from robotsim.profile.infer import _drive, _tl, drive_matrix, infer_profile
+from robotsim.profile.infer import _tl, infer_profile
 from robotsim.profile.types import (
     Arm,
     Drive,
@@ -28,6 +28,8 @@ from robotsim.profile.types import (
     SiteFrame,
     Wheel,
 )
+from robotsim.profile.wheels import drive_matrix
+from robotsim.profile.wheels import drive_of_wheels as _drive
 
 __all__ = ["default_tool", "profile_file_for", "resolve_profile", "soles_of", "with_frames"]
 

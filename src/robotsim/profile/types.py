@@ -114,12 +114,14 @@ class Head:
 class Wheel:
     """A driven wheel: its joint, radius (m), axle ``axis`` and ground contact point
     ``position`` (the centre minus one radius along world z) in the base link frame at
-    the zero pose."""
+    the zero pose; ``rollers``: the joints of its passive rollers (an omni or mecanum
+    wheel modelled roller by roller), never driven."""
 
     joint: str
     radius: float
     axis: tuple[float, float, float]
     position: tuple[float, float, float]
+    rollers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,16 @@
-"""Sensor readings in the run store: one binary blob per reading, and reading them back.
+"""Sensor readings in the run store: blocks of readings as binary blobs, and reading
+them back.
 
 A sensor channel's ``meta`` (table ``sensor_channels``, JSON) lists the fields of its
-readings in order, each with its NumPy ``dtype`` and ``shape``, and the ``codec``:
-``raw`` (the fields' bytes one after the other, C order, little-endian) or ``zlib``
-(the same, compressed with zlib at level 1; chosen when a reading is at least
-:data:`COMPRESS_FROM` bytes: scans and images). A 360-ray scan is one row of about
-1.5 kB, a 320 x 240 RGB + depth frame one row of a few hundred kB at most.
+readings in order, each with its NumPy ``dtype`` and ``shape``. The readings of one
+sensor that one commit of the recorder writes are one row of ``sensor_blocks``: the
+first and last reading times, the number of readings ``n`` and one blob: a codec byte
+(``R`` raw, ``Z`` zlib level 1, chosen from :data:`COMPRESS_FROM` bytes up) then the
+``n`` times (float64) and each field stacked ``(n, *shape)`` in its dtype,
+little-endian, C order. A 360-ray scan is a row's share of 1.5 kB, not 360 rows; an
+IMU's hundred readings a second make a few rows a second. One row per block rather than
+per reading keeps the recorder's per-reading work to an append: the writer stacks,
+compresses (without holding the GIL) and inserts a block per sensor per commit.
 
 :class:`SensorSeries` is what :meth:`robotsim.recording.RunStore.sensor` returns: the
 times ``t`` ``(T,)`` and each field stacked ``(T, *shape)``.
@@ -22,9 +27,15 @@ import numpy as np
 
 from robotsim.errors import InputError, UnknownNameError
 
-__all__ = ["COMPRESS_FROM", "SensorSeries", "decode", "encode", "field_layout"]
+__all__ = [
+    "COMPRESS_FROM",
+    "SensorSeries",
+    "decode_block",
+    "encode_block",
+    "field_layout",
+]
 
-#: Readings of at least this many bytes are compressed (zlib, level 1).
+#: Blocks of at least this many bytes are compressed (zlib, level 1).
 COMPRESS_FROM = 512
 
 
@@ -37,45 +48,46 @@ def field_layout(data: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
     return out
 
 
-def _nbytes(fields: Sequence[Mapping[str, Any]]) -> int:
-    return sum(
-        int(np.dtype(f["dtype"]).itemsize * int(np.prod(f["shape"], dtype=np.int64)))
-        for f in fields
-    )
-
-
-def encode(arrays: Sequence[np.ndarray], fields: Sequence[Mapping[str, Any]], codec: str) -> bytes:
-    """A reading's fields (in ``fields`` order) as one blob."""
-    parts = []
-    for a, f in zip(arrays, fields):
-        a = np.asarray(a)
-        if list(a.shape) != list(f["shape"]):
-            raise InputError(
-                f"sensor field {f['name']!r}: shape {list(a.shape)}, but the channel "
-                f"records {list(f['shape'])}"
-            )
-        parts.append(np.ascontiguousarray(a, dtype=np.dtype(f["dtype"])).tobytes())
+def encode_block(
+    t: Sequence[float], readings: Sequence[Sequence[np.ndarray]], dtypes: Sequence[np.dtype]
+) -> bytes:
+    """The blob of ``len(t)`` readings (each a sequence of field arrays, shapes already
+    checked against the channel's) in the fields' ``dtypes``."""
+    parts = [np.asarray(t, dtype="<f8").tobytes()]
+    for j, dt in enumerate(dtypes):
+        parts.append(np.asarray([r[j] for r in readings], dtype=dt).tobytes())
     raw = b"".join(parts)
-    return zlib.compress(raw, 1) if codec == "zlib" else raw
+    if len(raw) >= COMPRESS_FROM:
+        return b"Z" + zlib.compress(raw, 1)
+    return b"R" + raw
 
 
-def decode(blob: bytes, fields: Sequence[Mapping[str, Any]], codec: str) -> list[np.ndarray]:
-    """The fields of one reading from its blob (read-only arrays)."""
-    raw = zlib.decompress(blob) if codec == "zlib" else bytes(blob)
-    if len(raw) != _nbytes(fields):
-        raise InputError(f"a sensor reading of {len(raw)} bytes; its fields need {_nbytes(fields)}")
-    out, at = [], 0
+def decode_block(
+    blob: bytes, n: int, fields: Sequence[Mapping[str, Any]]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The times ``(n,)`` and each field ``(n, *shape)`` of a block (read-only)."""
+    blob = bytes(blob)
+    codec, body = blob[:1], blob[1:]
+    if codec == b"Z":
+        raw = zlib.decompress(body)
+    elif codec == b"R":
+        raw = body
+    else:
+        raise InputError(f"a sensor block with codec {codec!r}; known: b'R' (raw), b'Z' (zlib)")
+    need = 8 * n + n * sum(
+        np.dtype(f["dtype"]).itemsize * int(np.prod(f["shape"], dtype=np.int64)) for f in fields
+    )
+    if len(raw) != need:
+        raise InputError(f"a sensor block of {len(raw)} bytes; {n} readings need {need}")
+    t = np.frombuffer(raw, dtype="<f8", count=n)
+    at = 8 * n
+    out = []
     for f in fields:
         dt = np.dtype(f["dtype"])
-        n = int(np.prod(f["shape"], dtype=np.int64))
-        a = np.frombuffer(raw, dtype=dt, count=n, offset=at).reshape(f["shape"])
-        at += n * dt.itemsize
-        out.append(a)
-    return out
-
-
-def codec_for(fields: Sequence[Mapping[str, Any]]) -> str:
-    return "zlib" if _nbytes(fields) >= COMPRESS_FROM else "raw"
+        count = n * int(np.prod(f["shape"], dtype=np.int64))
+        out.append(np.frombuffer(raw, dtype=dt, count=count, offset=at).reshape(n, *f["shape"]))
+        at += count * dt.itemsize
+    return t, out
 
 
 @dataclass(frozen=True)

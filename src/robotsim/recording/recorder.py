@@ -64,7 +64,7 @@ from sqlalchemy.engine import Engine
 
 from robotsim.errors import InputError
 from robotsim.recording import schema
-from robotsim.recording.frames import codec_for, encode, field_layout
+from robotsim.recording.frames import encode_block, field_layout
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
 __all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
@@ -372,7 +372,7 @@ class Recorder:
         The first reading of a sensor fixes its fields (names, dtypes, shapes) and
         keeps ``meta`` (JSON-able: the sensor's type, rate, angles...); the arrays are
         kept as given (not copied: pass arrays nobody writes to) and encoded when
-        committed, one row per reading (:mod:`robotsim.recording.frames`)."""
+        committed, one row per sensor per commit (:mod:`robotsim.recording.frames`)."""
         if self._error is not None or self.status is not RunStatus.RUNNING:
             self._not_running()
         key = (robot, name)
@@ -380,7 +380,7 @@ class Recorder:
         if entry is None:
             with self._lock:
                 entry = self._sensor_channel(robot, name, data, meta or {})
-        ch, names, _layout, _ = entry
+        ch, names, _dtypes, _ = entry
         try:
             if len(data) != len(names):
                 raise KeyError(name)
@@ -390,7 +390,7 @@ class Recorder:
                 f"sensor {robot}/{name}: fields {sorted(data)}, but it records {list(names)}"
             ) from None
         for a, shape, k in zip(arrays, self._sensor_shapes[ch], names):
-            if np.shape(a) != shape:
+            if getattr(a, "shape", None) != shape and np.shape(a) != shape:
                 raise InputError(
                     f"sensor {robot}/{name}: field {k!r} has shape {list(np.shape(a))}, "
                     f"but it records {list(shape)}"
@@ -403,11 +403,10 @@ class Recorder:
         self, robot: str, name: str, data: Mapping[str, Any], meta: Mapping[str, Any]
     ) -> tuple[int, tuple[str, ...], Any, str]:
         layout = field_layout({k: np.asarray(v) for k, v in data.items()})
-        codec = codec_for(layout)
         ch = len(self._sensor_chan)
-        full = {**_jsonable(dict(meta)), "fields": layout, "codec": codec}
+        full = {**_jsonable(dict(meta)), "fields": layout}
         kind = str(meta.get("type", "sensor"))
-        entry = (ch, tuple(str(k) for k in data), layout, codec)
+        entry = (ch, tuple(str(k) for k in data), [np.dtype(f["dtype"]) for f in layout], "")
         self._sensor_shapes[ch] = [tuple(f["shape"]) for f in layout]
         self._sensor_chan[(robot, name)] = entry
         self._new_sensor_channels.append((ch, robot, name, kind, json.dumps(full)))
@@ -588,8 +587,8 @@ class Recorder:
                 )
             if blobs:
                 cur.executemany(
-                    f"INSERT INTO sensor_frames (run_id, channel, t, data) "
-                    f"VALUES ({ph}, {ph}, {ph}, {ph})",
+                    f"INSERT INTO sensor_blocks (run_id, channel, t_first, t_last, n, data) "
+                    f"VALUES ({ph}, {ph}, {ph}, {ph}, {ph}, {ph})",
                     blobs,
                 )
             n = 0
@@ -614,15 +613,19 @@ class Recorder:
             cur.close()
 
     def _encode_frames(self, rid: int, frames: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """Rows of ``sensor_frames`` for the drained readings (zlib runs without the
-        GIL, so the simulation thread goes on meanwhile when the writer encodes)."""
+        """Rows of ``sensor_blocks`` for the drained readings: one per sensor (zlib runs
+        without the GIL, so the simulation thread goes on while the writer encodes)."""
         with self._lock:
-            layouts = {ch: (lay, codec) for ch, _, lay, codec in self._sensor_chan.values()}
-        out = []
+            dtypes = {ch: dts for ch, _, dts, _ in self._sensor_chan.values()}
+        by_channel: dict[int, tuple[list[float], list[Any]]] = {}
         for ch, t, arrays in frames:
-            layout, codec = layouts[ch]
-            out.append((rid, ch, t, encode(arrays, layout, codec)))
-        return out
+            ts, rs = by_channel.setdefault(ch, ([], []))
+            ts.append(t)
+            rs.append(arrays)
+        return [
+            (rid, ch, ts[0], ts[-1], len(ts), encode_block(ts, rs, dtypes[ch]))
+            for ch, (ts, rs) in by_channel.items()
+        ]
 
 
 class _Wake:

@@ -19,11 +19,10 @@ Layout (documented in ``docs/recording.md``):
   the signals. Stores made before it gain it on open; their runs have no scene.
 - ``sensor_channels``: one row per recorded sensor of a run: ``(run_id, channel)`` ->
   ``(robot, name, type, meta)``, ``meta`` JSON text: the fields of a reading (name,
-  dtype, shape), the codec and the sensor's own description (rays' angles, camera
-  intrinsics...).
-- ``sensor_frames``: ``(run_id, channel, t, data)``: one row per reading, ``data`` the
-  reading's fields as one binary blob (``robotsim.recording.frames``): a 360-ray scan
-  is one row, not 360.
+  dtype, shape) and the sensor's own description (rays' angles, camera intrinsics...).
+- ``sensor_blocks``: ``(run_id, channel, t_first, t_last, n, data)``: the ``n``
+  readings of one sensor that one commit wrote, as one binary blob
+  (``robotsim.recording.frames``): a 360-ray scan is a share of one row, not 360 rows.
 
 :data:`SCHEMA_VERSION` is written into every run's ``versions`` (``store_schema``): a
 run without it was written by version 1.
@@ -56,8 +55,8 @@ __all__ = [
     "run_scenes",
     "run_tags",
     "runs",
+    "sensor_blocks",
     "sensor_channels",
-    "sensor_frames",
     "signals",
 ]
 
@@ -142,15 +141,17 @@ sensor_channels = Table(
     Column("meta", Text, nullable=False, default="{}"),
 )
 
-sensor_frames = Table(
-    "sensor_frames",
+sensor_blocks = Table(
+    "sensor_blocks",
     metadata,
     Column("run_id", Integer, nullable=False),
     Column("channel", Integer, nullable=False),
-    Column("t", Float, nullable=False),
+    Column("t_first", Float, nullable=False),
+    Column("t_last", Float, nullable=False),
+    Column("n", Integer, nullable=False),
     Column("data", LargeBinary, nullable=False),
 )
-Index("sensor_frames_run", sensor_frames.c.run_id, sensor_frames.c.channel)
+Index("sensor_blocks_run", sensor_blocks.c.run_id, sensor_blocks.c.channel)
 
 _VIEW = (
     "signals_named AS SELECT s.run_id AS run_id, c.robot AS robot, s.t AS t, "

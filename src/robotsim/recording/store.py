@@ -26,7 +26,7 @@ from robotsim.errors import RobotsimError, UnknownNameError
 from robotsim.jsonable import read_json
 from robotsim.recording import schema
 from robotsim.recording.engine import open_engine
-from robotsim.recording.frames import SensorSeries, decode
+from robotsim.recording.frames import SensorSeries, decode_block
 
 __all__ = [
     "RecordingError",
@@ -97,7 +97,7 @@ class SignalTable:
 @dataclass(frozen=True)
 class SensorInfo:
     """A recorded sensor of a run: ``robot``, ``name``, ``type``, ``readings`` (how many)
-    and ``meta`` (fields, codec, the sensor's description)."""
+    and ``meta`` (fields, the sensor's description)."""
 
     channel: int
     robot: str
@@ -292,15 +292,19 @@ class RunStore:
             and_(s.c.run_id == rid, s.c.channel.in_(list(col)))
         )
         with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+            # rows as plain tuples from the driver's cursor (SQLAlchemy's Row objects
+            # cost several times the query for a long run)
+            rows = conn.execute(q).cursor.fetchall()
         if not rows:
             return SignalTable(
                 robot, np.zeros(0), tuple(n for _, n in chans), np.zeros((0, len(chans)))
             )
-        arr = np.array([(col[c], t, np.nan if v is None else v) for c, t, v in rows], float)
+        arr = np.array(rows, dtype=float)  # NULL (None) -> NaN
+        lookup = np.full(max(col) + 1, -1, dtype=np.intp)
+        lookup[list(col)] = list(col.values())
         t_unique, ti = np.unique(arr[:, 1], return_inverse=True)
         values = np.full((len(t_unique), len(chans)), np.nan)
-        values[ti, arr[:, 0].astype(np.intp)] = arr[:, 2]
+        values[ti, lookup[arr[:, 0].astype(np.intp)]] = arr[:, 2]
         return SignalTable(robot, t_unique, tuple(n for _, n in chans), values)
 
     def events(self, run: int | str, type: str | None = None) -> list[dict[str, Any]]:
@@ -329,7 +333,7 @@ class RunStore:
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
         rid = self.run(run).id
-        c, f = schema.sensor_channels, schema.sensor_frames
+        c, f = schema.sensor_channels, schema.sensor_blocks
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(c.c.channel, c.c.robot, c.c.name, c.c.type, c.c.meta)
@@ -338,7 +342,9 @@ class RunStore:
             ).all()
             counts = dict(
                 conn.execute(
-                    select(f.c.channel, func.count()).where(f.c.run_id == rid).group_by(f.c.channel)
+                    select(f.c.channel, func.sum(f.c.n))
+                    .where(f.c.run_id == rid)
+                    .group_by(f.c.channel)
                 ).all()
             )
         return [
@@ -381,14 +387,14 @@ class RunStore:
         for k in want:
             if k not in names:
                 raise UnknownNameError(f"field of sensor {robot}/{name}", k, names)
-        f = schema.sensor_frames
+        f = schema.sensor_blocks
         cond = [f.c.run_id == rid, f.c.channel == info.channel]
         if t0 is not None:
-            cond.append(f.c.t >= float(t0))
+            cond.append(f.c.t_last >= float(t0))
         if t1 is not None:
-            cond.append(f.c.t <= float(t1))
+            cond.append(f.c.t_first <= float(t1))
         with self.engine.connect() as conn:
-            n = int(conn.execute(select(func.count()).where(and_(*cond))).scalar() or 0)
+            n = int(conn.execute(select(func.sum(f.c.n)).where(and_(*cond))).scalar() or 0)
             per = sum(
                 np.dtype(x["dtype"]).itemsize * int(np.prod(x["shape"], dtype=np.int64))
                 for x in layout
@@ -398,20 +404,29 @@ class RunStore:
                 f"{n} readings of sensor {robot}/{name}", float(n) * per,
                 "read a time window (t0, t1) or fewer fields",
             )  # fmt: skip
-            rows = conn.execute(select(f.c.t, f.c.data).where(and_(*cond)).order_by(f.c.t)).all()
-        t = np.array([r[0] for r in rows], dtype=np.float64)
+            rows = conn.execute(
+                select(f.c.n, f.c.data).where(and_(*cond)).order_by(f.c.t_first)
+            ).all()
+        times: list[np.ndarray] = []
         cols: dict[str, list[np.ndarray]] = {k: [] for k in want}
-        for _, blob in rows:
-            arrays = decode(blob, layout, info.meta.get("codec", "raw"))
+        for count, blob in rows:
+            tb, arrays = decode_block(blob, int(count), layout)
+            keep = np.ones(tb.size, dtype=bool)
+            if t0 is not None:
+                keep &= tb >= float(t0)
+            if t1 is not None:
+                keep &= tb <= float(t1)
+            times.append(tb[keep])
             for k, a in zip(names, arrays):
                 if k in cols:
-                    cols[k].append(a)
+                    cols[k].append(a[keep])
+        t = np.concatenate(times) if times else np.zeros(0)
         data = {}
         for x in layout:
             k = x["name"]
             if k in cols:
-                shape = (len(rows), *x["shape"])
-                arr = np.stack(cols[k]) if cols[k] else np.zeros(shape, dtype=x["dtype"])
+                shape = (0, *x["shape"])
+                arr = np.concatenate(cols[k]) if cols[k] else np.zeros(shape, dtype=x["dtype"])
                 arr.setflags(write=False)
                 data[k] = arr
         t.setflags(write=False)

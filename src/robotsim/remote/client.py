@@ -208,6 +208,28 @@ class Client:
     def stats(self) -> dict[str, Any]:
         return self.request("stats")
 
+    def get_sensor(self, robot: str, sensor: str) -> dict[str, Any]:
+        """The latest reading of a robot's sensor: ``{"t", "type", "fields": {name:
+        array}}`` with every field decoded into a NumPy array (a camera's ``rgb`` from
+        its PNG, ``depth`` from its raw float32 chunks)."""
+        import base64
+
+        from robotsim.remote.sensor_wire import decode_field
+
+        head = self.request("get_sensor", robot=robot, sensor=sensor)
+        out: dict[str, Any] = {}
+        for name, desc in head["fields"].items():
+            raw = None
+            if isinstance(desc, dict) and "data" not in desc:
+                parts = [
+                    self.request("get_sensor", robot=robot, sensor=sensor, field=name,
+                                 t=head["t"], chunk=k)["data"]
+                    for k in range(int(desc["chunks"]))
+                ]  # fmt: skip
+                raw = b"".join(base64.b64decode(p) for p in parts)
+            out[name] = decode_field(desc, raw)
+        return {"t": head["t"], "type": head["type"], "fields": out}
+
     def subscribe(
         self,
         rate: float = 50.0,

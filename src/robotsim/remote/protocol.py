@@ -58,6 +58,7 @@ OPS = (
     "unsubscribe",
     "stats",
     "cookie",
+    "get_sensor",
 )
 
 

@@ -216,6 +216,9 @@ class RemoteServer:
         self._subs: dict[Address, _Sub] = {}
         self._buckets: dict[Address, _Bucket] = {}
         self.cookies = CookieJar(self.limits.cookie_period)
+        from robotsim.remote.sensor_wire import WireCache
+
+        self._wire = WireCache()  # encoded sensor readings whose chunks clients fetch
         self._proven = False  # the request being handled carried a valid cookie
         self._global = _Bucket(self.limits.global_burst, time.monotonic())
         self._jobs: deque[_StepJob] = deque()
@@ -760,6 +763,53 @@ class RemoteServer:
             "lease": lease,
             "push_bytes_per_s": rate_bytes,
         }
+
+    def _op_get_sensor(self, req: Request, addr: Address) -> dict[str, Any]:
+        """The latest reading of a robot's sensor (docs/protocol.md, *Sensors*): its
+        summary, or with ``field``, ``t`` and ``chunk`` one chunk of a binary field."""
+        from robotsim.remote import sensor_wire as wire
+
+        robot = self._robot_name(req)
+        sensors = dict(self.target.robots()[robot].sensors)
+        read = getattr(self.target, "sensor_reading", None)
+        if read is None or not sensors:
+            raise ProtocolError(f"get_sensor: robot {robot!r} has no sensors")
+        if "sensor" not in req.body and len(sensors) == 1:
+            name = next(iter(sensors))
+        else:
+            name = get_str(req.body, req.op, "sensor")
+            if name not in sensors:
+                raise ProtocolError(
+                    f"get_sensor: unknown sensor {name!r} of robot {robot!r}; "
+                    f"valid: {', '.join(sensors)}"
+                )
+        if "field" not in req.body:
+            reading = read(robot, name)
+            out, blobs = wire.summary(robot, name, reading.type, reading.t, reading.data)
+            if blobs:
+                self._wire.put(robot, name, reading.t, blobs)
+            return out
+        field = get_str(req.body, req.op, "field")
+        t = get_number(req.body, req.op, "t")
+        k = get_int(req.body, req.op, "chunk", 0, 0, 1 << 20)
+        blobs = self._wire.get(robot, name, t)
+        if blobs is None:
+            kept = ", ".join(f"{x:g}" for x in self._wire.times(robot, name)) or "none"
+            raise ProtocolError(
+                f"get_sensor: the reading of {robot}/{name} at t={t:g} is no longer kept "
+                f"(kept: {kept}); ask for the latest again (no 'field')"
+            )
+        if field not in blobs:
+            raise ProtocolError(
+                f"get_sensor: field {field!r} of {robot}/{name} has no chunks; "
+                f"binary fields: {', '.join(blobs) or '(none)'}"
+            )
+        blob = blobs[field]
+        n = max(1, math.ceil(len(blob) / wire.CHUNK_BYTES))
+        if k >= n:
+            raise ProtocolError(f"get_sensor: 'chunk' = {k}: field {field!r} has {n} chunks")
+        return {"t": t, "robot": robot, "sensor": name, "field": field, "chunk": k,
+                "chunks": n, "data": wire.chunk(blob, k)}  # fmt: skip
 
     def _op_cookie(self, req: Request, addr: Address) -> dict[str, Any]:
         return {"cookie": self.cookies.issue(addr)}

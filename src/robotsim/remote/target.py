@@ -37,16 +37,21 @@ class RobotInfo:
     """What a client may command on one robot.
 
     ``joints``: names accepted by ``set_joints`` (rad or m); ``wheels``: names accepted
-    by ``set_wheels`` (rad/s); ``mobile``: ``set_base_velocity`` is accepted.
+    by ``set_wheels`` (rad/s); ``mobile``: ``set_base_velocity`` is accepted;
+    ``sensors``: sensor name -> type, readable with ``get_sensor``.
     """
 
     name: str
     joints: tuple[str, ...]
     wheels: tuple[str, ...] = ()
     mobile: bool = False
+    sensors: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"joints": list(self.joints), "wheels": list(self.wheels), "mobile": self.mobile}
+        out = {"joints": list(self.joints), "wheels": list(self.wheels), "mobile": self.mobile}
+        if self.sensors:  # only robots that have some
+            out["sensors"] = dict(self.sensors)
+        return out
 
 
 @runtime_checkable

@@ -41,12 +41,15 @@ def robot_scene(model: Any) -> Any:
 
 
 class WorldTarget:
-    """Drive ``world`` (a :class:`robotsim.physics.World`) from the remote server."""
+    """Drive ``world`` (a :class:`robotsim.physics.World`) from the remote server;
+    ``sensors`` (a :class:`robotsim.sensors.SensorRig` of the world) are sampled as it
+    steps and read with ``get_sensor``."""
 
-    def __init__(self, world: Any) -> None:
+    def __init__(self, world: Any, sensors: Any = None) -> None:
         from robotsim.control.wheeled_base import MobileBase
 
         self.world = world
+        self.sensors = sensors if sensors is not None and len(sensors) else None
         motors = set(world.motor_names)
         drives = world.drives
         self._infos: dict[str, RobotInfo] = {}
@@ -66,7 +69,10 @@ class WorldTarget:
             commandable = tuple(
                 j for j in model.joint_names if prefix + j in motors and j not in wheels
             )
-            self._infos[name] = RobotInfo(name, commandable, wheels, drive is not None)
+            own = () if self.sensors is None else tuple(
+                (n, self.sensors.sensor(r, n).type) for r, n in self.sensors.names(name)
+            )  # fmt: skip
+            self._infos[name] = RobotInfo(name, commandable, wheels, drive is not None, own)
             self._roots[name] = prefix + model.root
             self._links[name] = tuple(lk for lk in model.link_names if prefix + lk in bodies)
             self._joints[name] = tuple(
@@ -93,7 +99,22 @@ class WorldTarget:
             raise UnknownNameError("robot", robot, self._infos) from None
 
     def step(self, n: int = 1) -> None:
-        self.world.step(n)
+        if self.sensors is None:
+            self.world.step(n)
+        else:
+            self.sensors.step(n)
+
+    def sensor_reading(self, robot: str, name: str) -> Any:
+        """The latest reading of a sensor (a :class:`robotsim.sensors.Reading`; one taken
+        now if it has none yet)."""
+        self._check(robot)
+        if self.sensors is None:
+            raise InputError(f"robot {robot!r} has no sensors")
+        reading = self.sensors.latest(robot, name)
+        if reading is None:
+            self.sensors.sample_now()
+            reading = self.sensors.latest(robot, name)
+        return reading
 
     def state(self, robots: Sequence[str] | None = None) -> dict[str, Any]:
         w = self.world
@@ -150,3 +171,5 @@ class WorldTarget:
 
     def reset(self) -> None:
         self.world.reset()
+        if self.sensors is not None:
+            self.sensors.reset()

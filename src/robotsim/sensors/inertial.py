@@ -25,14 +25,14 @@ import numpy as np
 
 from robotsim.sensors.mount import Mount
 from robotsim.sensors.types import Sensor
-from robotsim.spatial import R_to_quat, axis_angle_to_R
+from robotsim.spatial import axis_angle_to_R
 
 __all__ = ["Imu"]
 
 
 class Imu(Sensor):
     type = "imu"
-    needs_velocities = True
+    deferred = True
     needs_accelerations = True
 
     def __init__(self, world: Any, mount: Mount, seed: int, data: Any = None) -> None:
@@ -43,9 +43,11 @@ class Imu(Sensor):
         self._acc = np.zeros(6)
         self._vel = np.zeros(6)
         n = mount.spec.noise
-        self._accel_std, self._gyro_std = float(n.accel_std), float(n.gyro_std)
+        stds = [[float(n.accel_std)] * 3, [float(n.gyro_std)] * 3]
+        self._std = np.array(stds) if any(v > 0 for v in stds[0] + stds[1]) else None
         self._orient_std = math.radians(n.orientation_std_deg)
         super().__init__(world, mount, seed, data)
+        self._offset = bool(np.any(self._p_bs != 0.0))
 
     def reset(self) -> None:
         super().reset()
@@ -56,6 +58,7 @@ class Imu(Sensor):
             self.accel_bias += self.rng.normal(0.0, n.accel_bias_std, 3)
         if n.gyro_bias_std > 0:
             self.gyro_bias += self.rng.normal(0.0, n.gyro_bias_std, 3)
+        self._bias = np.array([self.accel_bias, self.gyro_bias])
 
     def meta(self) -> dict[str, Any]:
         out = super().meta()
@@ -66,22 +69,31 @@ class Imu(Sensor):
         mj = self._mj
         m, d = self.world.model, self.data
         acc, vel = self._acc, self._vel
-        mj.mj_objectAcceleration(m, d, self._xbody, self.body, acc, 0)
-        mj.mj_objectVelocity(m, d, self._xbody, self.body, vel, 0)
-        R, p = self.frame()
-        r = p - d.xpos[self.body]
-        wv, alpha = vel[:3], acc[:3]
-        a = acc[3:] + np.cross(alpha, r) + np.cross(wv, np.cross(wv, r))
-        accel = R.T @ a + self.accel_bias
-        gyro = R.T @ wv + self.gyro_bias
-        rng = self.rng
-        if self._accel_std > 0:
-            accel += rng.normal(0.0, self._accel_std, 3)
-        if self._gyro_std > 0:
-            gyro += rng.normal(0.0, self._gyro_std, 3)
+        b = self.body
+        mj.mj_objectAcceleration(m, d, self._xbody, b, acc, 0)
+        mj.mj_objectVelocity(m, d, self._xbody, b, vel, 0)
+        R_wb = d.xmat[b].reshape(3, 3)
+        R = R_wb @ self._R_bs
+        wx, wy, wz, ax, ay, az = vel[0], vel[1], vel[2], acc[3], acc[4], acc[5]
+        if self._offset:  # the sensor point is r from the body origin
+            rx, ry, rz = (R_wb @ self._p_bs).tolist()
+            alx, aly, alz = acc[0], acc[1], acc[2]
+            # w x r, then alpha x r + w x (w x r)
+            cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
+            ax += aly * rz - alz * ry + wy * cz - wz * cy
+            ay += alz * rx - alx * rz + wz * cx - wx * cz
+            az += alx * ry - aly * rx + wx * cy - wy * cx
+        both = np.array([[ax, ay, az], [wx, wy, wz]]) @ R  # rows: R^T a, R^T w
+        both += self._bias
+        if self._std is not None:
+            both += self._std * self.rng.standard_normal((2, 3))
         if self._orient_std > 0:
-            rv = rng.normal(0.0, self._orient_std, 3)
+            rv = self.rng.normal(0.0, self._orient_std, 3)
             angle = float(np.linalg.norm(rv))
             if angle > 0:
                 R = axis_angle_to_R(rv / angle, angle) @ R
-        return {"accel": accel, "gyro": gyro, "orientation": R_to_quat(R)}
+        quat = np.empty(4)
+        mj.mju_mat2Quat(quat, R.ravel())
+        if quat[0] < 0:
+            quat = -quat
+        return {"accel": both[0], "gyro": both[1], "orientation": quat}

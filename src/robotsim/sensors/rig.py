@@ -1,20 +1,28 @@
 """The sensors of a world, sampled at their rates while it steps.
 
-Sensors observe, they never act: they read a sensing copy of the world's MuJoCo data
-whose positions and velocities the rig brings up to the world's current state before
-a reading (after a physics step MuJoCo's own data still hold the body poses that step
-started from; recomputing them in place would hand the controllers fresher poses and
-change the run). Positions and velocities are those at the reading's time;
-accelerations (the IMU) and contact forces (force, touch) are those the last physics
-step applied.
-
 :class:`SensorRig` holds every mounted sensor of a :class:`robotsim.physics.World`.
 :meth:`SensorRig.step` replaces ``world.step(n)``: it steps the world up to the next
-physics step at which a sensor is due, samples the sensors due there, and goes on, so
-every sensor reads at exact multiples of its period (whole physics steps) whatever the
-control rate; a sensor faster than the controller is not held back to it. Nothing is
-computed for a sensor that is not due: the world steps as fast as without sensors in
-between.
+physics step at which a sensor reads, reads it, and goes on, so every sensor reads at
+exact multiples of its period (whole physics steps) whatever the control rate; a sensor
+faster than the controller is not held back to it. Nothing is computed for a sensor that
+is not due: the world steps as fast as without sensors in between.
+
+**What a reading at time t holds.** A MuJoCo step from step ``k`` first computes
+everything that follows from the state at ``k`` (body poses, contacts and their forces,
+accelerations), then integrates to ``k + 1``; after the step the data still hold those
+step-``k`` quantities beside the new positions. The sensors that look at the scene
+(lidar, camera, IMU, force, touch) therefore read their step-``k`` reading right after
+the step from ``k``: exactly the state at ``k``, stamped ``t = k h``, available one
+physics step later (a few milliseconds of latency, as real sensors have). Where the
+data already hold the current state (after a reset) they read at once. Joint and
+odometry sensors read positions and velocities at ``k`` itself (joint torques: the
+motors' forces over the step before).
+
+Sensors observe, they never act: they read the world's data without changing anything
+the next step uses (the IMU's ``mj_rnePostConstraint`` only fills MuJoCo's outputs for
+sensors), so a run with sensors follows the same path as without. :meth:`sample_now`
+(a reading of every sensor at once, say for a remote client) reads a sensing copy of
+the data brought up to the current state instead.
 
 Each reading is kept as the sensor's latest (:meth:`SensorRig.latest`), handed to the
 listeners (:meth:`SensorRig.listen`) and, when a recorder with a ``sensor`` method is
@@ -23,10 +31,8 @@ attached, recorded (:meth:`robotsim.recording.Recorder.sensor`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-
-import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
@@ -51,12 +57,6 @@ KINDS: dict[str, type[Sensor]] = {
 }
 
 
-def _readonly(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    for a in data.values():
-        a.setflags(write=False)
-    return data
-
-
 class SensorRig:
     """Every sensor of ``world``'s robots (``mounts``, from
     :func:`robotsim.sensors.mount.mount_sensors`); noise seeded from ``world.seed``.
@@ -69,44 +69,39 @@ class SensorRig:
         self._mj = mujoco
         self.world = world
         self.timestep = float(world.timestep)
-        #: the sensing copy of the world's data (see the module doc)
+        #: the sensing copy of the world's data, for readings out of schedule
         self.data = mujoco.MjData(world.model)
         self.renderer: WorldRenderer | None = None
         cams = [m for m in mounts if m.type == "camera"]
         if cams:
             self.renderer = WorldRenderer(
-                world,
-                max(m.spec.width for m in cams),
-                max(m.spec.height for m in cams),
-                self.data,
+                world, max(m.spec.width for m in cams), max(m.spec.height for m in cams)
             )
         seed = int(world.seed)
-        self._refresh(True, False)
         self.sensors: list[Sensor] = []
         for m in mounts:
             if m.type == "camera":
-                self.sensors.append(CameraSensor(world, m, seed, self.data, self.renderer))
+                self.sensors.append(CameraSensor(world, m, seed, None, self.renderer))
             else:
-                self.sensors.append(KINDS[m.type](world, m, seed, self.data))
+                self.sensors.append(KINDS[m.type](world, m, seed))
         self._by_name = {(s.robot, s.name): s for s in self.sensors}
         self._periods = [s.mount.period for s in self.sensors]
-        self._vel = [s.needs_velocities or s.needs_accelerations for s in self.sensors]
+        self._deferred = [s.deferred for s in self.sensors]
         self._acc = [s.needs_accelerations for s in self.sensors]
+        self._keys = [(s.robot, s.name) for s in self.sensors]
         self._meta: list[dict[str, Any] | None] = [None] * len(self.sensors)
         self._listeners: list[Callable[[Reading], None]] = []
+        self._record: Callable[..., None] | None = None
         self.recorder = recorder
         self._latest: dict[tuple[str, str], Reading] = {}
         self.samples = 0
-        self._start = [0] * len(self.sensors)  # the step of reading 0 of each sensor
-        self._count = [0] * len(self.sensors)  # readings taken since then
-        self._next = [0] * len(self.sensors)
-        self._next_min = 0
+        self.reset()
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.sensors)
 
-    def __iter__(self) -> Iterable[Sensor]:
+    def __iter__(self) -> Iterator[Sensor]:
         return iter(self.sensors)
 
     def sensor(self, robot: str, name: str) -> Sensor:
@@ -128,6 +123,17 @@ class SensorRig:
     def meta(self, robot: str, name: str) -> dict[str, Any]:
         return self.sensor(robot, name).meta()
 
+    @property
+    def recorder(self) -> Any:
+        """Where readings are recorded: anything with ``sensor(robot, name, t, data,
+        meta)`` (:class:`robotsim.recording.Recorder`); None or another object: not."""
+        return self._recorder
+
+    @recorder.setter
+    def recorder(self, value: Any) -> None:
+        self._recorder = value
+        self._record = getattr(value, "sensor", None) if value is not None else None
+
     def listen(self, callback: Callable[[Reading], None]) -> None:
         """Call ``callback(reading)`` for every reading from now on."""
         self._listeners.append(callback)
@@ -137,97 +143,154 @@ class SensorRig:
         return round(self.world.time / self.timestep)
 
     def step(self, n: int = 1) -> None:
-        """Step the world ``n`` physics steps, sampling every sensor when it is due
-        (also at the current step before the first, if due there)."""
+        """Step the world ``n`` physics steps, reading every sensor when it is due
+        (sensors due at the current step first, where they can read now). The readings
+        are taken between MuJoCo steps inside the world's own step call
+        (:meth:`robotsim.physics.World.step`'s observers), so the world steps exactly as
+        it would without sensors."""
         if not self.sensors:
             self.world.step(n)
             return
         k = self._step_index()
+        if k != self._at:  # someone else stepped the world: its data hold step k - 1
+            self._kin, self._at = k - 1, k
+        if self._read_min <= k:
+            self._read_ready(k)
         end = k + int(n)
-        if self._next_min <= k:
-            self._sample_due(k)
-        while k < end:
-            nxt = min(self._next_min, end)
-            self.world.step(nxt - k)
-            k = nxt
-            if self._next_min <= k:
-                self._sample_due(k)
+        marks = self._reads_until(end)
+        if marks:
+            base = k
+
+            def observe(j: int) -> None:
+                kk = base + j
+                self._kin, self._at = kk - 1, kk
+                if self._read_min <= kk:
+                    self._read_ready(kk)
+
+            self.world.step(n, observe, [m - base for m in marks])
+        else:
+            self.world.step(n)
+        self._kin, self._at = end - 1, end
+
+    def _reads_until(self, end: int) -> list[int]:
+        """The steps up to ``end`` at which some sensor reads, from the schedules."""
+        out: set[int] = set()
+        for i, p in enumerate(self._periods):
+            c, start = self._count[i], self._start[i]
+            at = self._read_at[i]
+            lag = 1 if self._deferred[i] else 0
+            while at <= end:
+                out.add(at)
+                c += 1
+                at = start + int(c * p + 0.5) + lag
+        return sorted(out)
 
     def sample_due(self) -> None:
-        """Sample the sensors due at the world's current step (the ones :meth:`step`
-        would sample before stepping), so their readings are there to act on now."""
+        """Read the sensors whose reading can be taken at the world's current step (the
+        ones :meth:`step` would read before stepping), so they are there to act on now."""
         if self.sensors:
             k = self._step_index()
-            if self._next_min <= k:
-                self._sample_due(k)
+            if k != self._at:
+                self._kin, self._at = k - 1, k
+            if self._read_min <= k:
+                self._read_ready(k)
 
     def sample_now(self) -> list[Reading]:
-        """Sample every sensor at the world's current state, due or not (their
-        schedules are kept)."""
+        """A reading of every sensor at the world's current state, due or not (their
+        schedules are kept): from the sensing copy brought up to date."""
+        self._refresh()
         k = self._step_index()
-        return self._sample(range(len(self.sensors)), k, schedule=False)
+        out = []
+        for i, s in enumerate(self.sensors):
+            out.append(self._read(i, s, k * self.timestep, self.data))
+        self.samples += len(out)
+        return out
 
-    def _sample_due(self, k: int) -> None:
-        due = [i for i, nxt in enumerate(self._next) if nxt <= k]
-        self._sample(due, k, schedule=True)
-
-    def _refresh(self, velocities: bool, accelerations: bool) -> None:
-        """Bring the sensing copy's positions (and velocities, body accelerations) up to
-        the world's current state."""
+    def _refresh(self) -> None:
+        """Bring the sensing copy up to the world's current state: positions,
+        velocities, and the last step's accelerations and contacts."""
         mj, m = self._mj, self.world.model
         src, d = self.world.data, self.data
         d.time = src.time
         d.qpos[:] = src.qpos
+        d.qvel[:] = src.qvel
+        d.qacc[:] = src.qacc
         mj.mj_kinematics(m, d)
         mj.mj_comPos(m, d)
-        if velocities or accelerations:
-            d.qvel[:] = src.qvel
-            mj.mj_comVel(m, d)
-        if accelerations:
-            d.qacc[:] = src.qacc
-            mj.mj_rnePostConstraint(m, d)
+        mj.mj_comVel(m, d)
+        mj.mj_rnePostConstraint(m, d)
 
-    def _sample(self, which: Iterable[int], k: int, schedule: bool) -> list[Reading]:
-        which = list(which)
-        if which:
-            self._refresh(any(self._vel[i] for i in which), any(self._acc[i] for i in which))
-        t = k * self.timestep
-        rec = self.recorder
-        record = getattr(rec, "sensor", None) if rec is not None else None
-        out = []
-        for i in which:
+    def _schedule(self, i: int) -> None:
+        due = self._start[i] + int(self._count[i] * self._periods[i] + 0.5)
+        self._due[i] = due
+        # a sensor that looks at the scene reads step ``due`` once the world has taken
+        # the step from ``due`` (its data then hold that state), unless they hold it now
+        self._read_at[i] = due + 1 if self._deferred[i] and due > self._kin else due
+
+    def _read_ready(self, k: int) -> None:
+        world_data = self.world.data
+        h = self.timestep
+        refreshed = accelerations = False
+        n = 0
+        for i, at in enumerate(self._read_at):
+            if at > k:
+                continue
+            n += 1
             s = self.sensors[i]
-            data = _readonly(s.sample())
-            reading = Reading(s.robot, s.name, s.type, t, data)
-            self._latest[(s.robot, s.name)] = reading
-            out.append(reading)
-            if schedule:
-                j = self._count[i] = self._count[i] + 1
-                nxt = self._start[i] + int(j * self._periods[i] + 0.5)
-                self._next[i] = max(nxt, k + 1)
-            if record is not None:
-                meta = self._meta[i]
-                if meta is None:
-                    meta = self._meta[i] = s.meta()
-                record(s.robot, s.name, t, data, meta)
-            for cb in self._listeners:
-                cb(reading)
-        self.samples += len(out)
-        if schedule:
-            self._next_min = min(self._next)
-        return out
+            due = self._due[i]
+            if not self._deferred[i]:
+                self._read(i, s, k * h, world_data)
+            elif due == self._kin:
+                if self._acc[i] and not accelerations:
+                    self._mj.mj_rnePostConstraint(self.world.model, world_data)
+                    accelerations = True
+                self._read(i, s, due * h, world_data)
+            else:  # out of step (the world was stepped elsewhere): read it as it is now
+                if not refreshed:
+                    self._refresh()
+                    refreshed = True
+                self._read(i, s, k * h, self.data)
+            self._count[i] += 1
+            self._schedule(i)
+            if self._read_at[i] <= k:  # behind its schedule: go on from here
+                self._start[i], self._count[i] = k, 1
+                self._schedule(i)
+        self.samples += n
+        self._read_min = min(self._read_at)
+
+    def _read(self, i: int, s: Sensor, t: float, data: Any) -> Reading:
+        s.data = data
+        values = s.sample()
+        for a in values.values():
+            a.flags.writeable = False
+        reading = Reading(s.robot, s.name, s.type, t, values)
+        self._latest[self._keys[i]] = reading
+        if self._record is not None:
+            meta = self._meta[i]
+            if meta is None:
+                meta = self._meta[i] = s.meta()
+            self._record(s.robot, s.name, t, values, meta)
+        for cb in self._listeners:
+            cb(reading)
+        return reading
 
     def reset(self) -> None:
-        """After ``world.reset()``: fresh noise generators, schedules from step 0, no
-        latest readings."""
+        """At the world's start (and after ``world.reset()``): fresh noise generators,
+        schedules from the current step, no latest readings. The world's data must hold
+        its current state (a reset or ``mj_forward`` does that)."""
         for s in self.sensors:
             s.reset()
         self._latest.clear()
         k = self._step_index()
-        self._start = [k] * len(self.sensors)
-        self._count = [0] * len(self.sensors)
-        self._next = [k] * len(self.sensors)
-        self._next_min = k
+        self._kin = self._at = k  # the world's data hold the state at step k
+        n = len(self.sensors)
+        self._start = [k] * n  # the step of reading 0 of each sensor
+        self._count = [0] * n  # readings taken since then
+        self._due = [k] * n
+        self._read_at = [k] * n
+        for i in range(n):
+            self._schedule(i)
+        self._read_min = min(self._read_at, default=k)
 
     def close(self) -> None:
         if self.renderer is not None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,20 +37,26 @@ def pose7(R: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True, eq=False)
 class Reading:
     """One reading of one sensor: ``robot``, ``sensor`` (its name), ``type``, simulated
     time ``t`` (s) and ``data``: field name -> read-only array (shapes and units in
-    docs/sensors.md, per type)."""
+    docs/sensors.md, per type). A value: nothing changes it once made (a plain class
+    with slots rather than a frozen dataclass: one is made per reading, hundreds a
+    simulated second, and a frozen dataclass's constructor costs several times more)."""
 
-    robot: str
-    sensor: str
-    type: str
-    t: float
-    data: Mapping[str, np.ndarray]
+    __slots__ = ("data", "robot", "sensor", "t", "type")
+
+    def __init__(
+        self, robot: str, sensor: str, type: str, t: float, data: Mapping[str, np.ndarray]
+    ) -> None:
+        self.robot, self.sensor, self.type, self.t, self.data = robot, sensor, type, t, data
 
     def __getitem__(self, field: str) -> np.ndarray:
         return self.data[field]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}{list(v.shape)}" for k, v in self.data.items())
+        return f"Reading({self.robot}/{self.sensor} {self.type} t={self.t:.6g}: {fields})"
 
 
 class Sensor:
@@ -60,15 +65,14 @@ class Sensor:
     :meth:`sample` (the data of a reading at the world's current state) and may add
     entries to :meth:`meta` (what a recording keeps once per sensor).
 
-    ``data``: the MuJoCo data the sensor reads poses from: the :class:`SensorRig`'s
-    sensing copy, whose positions and velocities it brings up to the world's current
-    state before a reading (the world's own data still hold the poses the last step
-    started from); the world's data when none is given."""
+    ``data``: the MuJoCo data the sensor reads (the world's by default; the
+    :class:`SensorRig` points it at the data that hold the state a reading is of)."""
 
     type = "sensor"
-    #: the rig brings velocities (``cvel``) up to date before this sensor reads
-    needs_velocities = False
-    #: the rig also runs ``mj_rnePostConstraint`` (body accelerations) before it reads
+    #: reads the scene (poses, contacts, accelerations) as MuJoCo's last step computed
+    #: it: the rig reads step k after the step from k (see :mod:`robotsim.sensors.rig`)
+    deferred = False
+    #: the rig runs ``mj_rnePostConstraint`` (body accelerations) before it reads
     needs_accelerations = False
 
     def __init__(self, world: Any, mount: Mount, seed: int, data: Any = None) -> None:

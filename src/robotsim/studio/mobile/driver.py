@@ -55,6 +55,10 @@ class MobileDriver:
     def new_run(self) -> None:
         from robotsim.mobile import MobileRun, load_mobile
 
+        old = getattr(self, "run", None)
+        if old is not None and old.sensors is not None:
+            old.sensors.close()  # its camera renderer's GL context
+
         self.sc, self.robots, self.obstacles = load_mobile(self.data, self.source)
         goals = getattr(self, "goals", None)
         self.run = MobileRun(self.sc, self.robots, self.obstacles, self.source)
@@ -75,6 +79,10 @@ class MobileDriver:
             rb.name: wheel_joints(rb.model, drive_kind(rb.model) or "") for rb in self.robots
         }
         self.finished = False
+        from robotsim.studio.mobile.sensors import LidarDrawing
+
+        #: the lidars' returns in the 3D view (None: no lidar)
+        self.lidar_view = LidarDrawing(self.run.sensors) if self.run.sensors is not None else None
         self._bodies: dict[str, np.ndarray] = {}  # robot -> MuJoCo body index per link
         #: robot -> link world poses ``(nlinks, 4, 4)`` at every studio tick played
         self.log = FrameLog()
@@ -229,6 +237,8 @@ class MobileDriver:
             view.set_link_poses(frame[rb.name])
         if not len(self.log) or t > self.log.end + 1e-9:
             self.log.add(t, frame)
+        if self.lidar_view is not None:
+            self.lidar_view.draw(studio)
 
     # ---------------------------------------------------------------- data
     def trajectories(self) -> list[dict[str, Any]]:

@@ -54,6 +54,9 @@ class MobilePanel:
         self.map = gui.add_image(_PLACEHOLDER, label="Top-down map", format="png")
         self.plot_error = time_plot(gui, "Distance to goal", "distance (m)", ("to goal (m)",))
         self.plot_wheels = time_plot(gui, "Wheel speeds", "speed (rad/s)", ("wheel",), ("red",))
+        from robotsim.studio.mobile.sensors import CameraImages
+
+        self.cameras = CameraImages(gui)  # the robots' camera images, when they have any
         self._wheel_series = 1
         self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
         self._last_map = 0.0
@@ -114,6 +117,7 @@ class MobilePanel:
     # --------------------------------------------------------------- refresh
     def on_driver(self) -> None:
         d = self.driver
+        self.cameras.attach(None if d is None else d.run.sensors)
         names = tuple(rb.name for rb in d.robots) if d is not None else ("",)
         self.robot.options = names
         if self.robot.value not in names:
@@ -145,6 +149,9 @@ class MobilePanel:
             traj = d.trajectories() if force else []
             number = next(self._map_asked) if force else -1
             self._shown_ticks = ticks = d.ticks
+        if self.cameras.rig is not d.run.sensors:  # a reset made a new run
+            self.cameras.attach(d.run.sensors)
+        self.cameras.update()
         state = "finished" if d.finished else f"t = {self.studio.time:.2f} s"
         self.status.content = f"{state} of {d.duration:g} s<br>" + "<br>".join(lines)
         if len(t) >= 2:

@@ -1,0 +1,334 @@
+"""The grasp planner: from an object lying somewhere to joint values that approach, close
+on and lift it, with the proof of each step.
+
+1. candidates on the object's surface, closed and ranked
+   (:mod:`robotsim.grasp.candidates`);
+2. the best ``ik_batch`` are reached by the arm (:mod:`robotsim.grasp.reach`); the
+   fingers are closed again at the pose the arm actually reaches, and the contacts must
+   still be in force closure (exact GWS margin) and hold ``min_hold`` times the object's
+   weight at the hand's grip force;
+3. a pre-grasp ``approach`` m back along the approach direction and a lift ``lift`` m up
+   are reached too;
+4. the arm's links keep clear of the tables, the ground, the object (hand open) and the
+   other arms at the pre-grasp, along the way in, at the grasp and at the lift, and on
+   the way from the start pose to the pre-grasp (:mod:`robotsim.grasp.collide`).
+
+The first candidate that passes is the plan. When none does, the reason names the
+stage where the last candidates fell and the numbers behind it (the object's narrowest
+width against the hand's opening, the grip needed against the grip available, how many
+candidates the arm could not reach or collided and with what).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from robotsim.grasp.candidates import close_fingers, sample_candidates, score_contacts
+from robotsim.grasp.collide import Collider, moving_links
+from robotsim.grasp.hand import GraspHand, link_points
+from robotsim.grasp.reach import ReachResult, reach
+from robotsim.hands.contact import BoxObstacle
+from robotsim.objects.load import GraspObject
+from robotsim.objects.query import ray_exit, sample_surface, signed_distance
+
+__all__ = ["GraspPlan", "PlanOptions", "Planner"]
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """Planner settings (lengths m).
+
+    Attributes:
+        n_points, rolls, max_pairs, max_poses: surface samples, turns about each
+            closing axis, antipodal pairs kept, hand poses closed.
+        mu: friction the planner counts on (below the physical one: a margin).
+        torsion: torsional friction of a pad (N m per N).
+        min_hold: weights the contacts must hold at the grip force.
+        ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
+        approach, lift: pre-grasp distance and lift height.
+        max_up: largest upward component of the approach direction.
+    """
+
+    n_points: int = 120
+    rolls: int = 8
+    max_pairs: int = 32
+    max_poses: int = 160
+    mu: float = 0.5
+    torsion: float = 0.002
+    min_hold: float = 2.0
+    ik_batch: int = 24
+    ik_rounds: int = 2
+    approach: float = 0.08
+    lift: float = 0.15
+    max_up: float = 0.3
+
+
+@dataclass(frozen=True, eq=False)
+class GraspPlan:
+    """What the planner found. ``ok``: a plan; else ``reason`` (one line).
+
+    Joint values ``(nq,)`` (fingers open): ``q_start``, ``q_pre``, ``q_grasp``,
+    ``q_lift``. ``contacts`` and inward ``normals`` ``(k, 3)`` and ``closure`` ``(k,)``
+    where the fingers touch (world), ``margin`` (exact GWS margin), ``held`` (weights
+    held at the grip force), ``approach`` (unit, world: from the hand towards the
+    object), ``T_world_tool`` at the grasp; ``counts``: survivors of each stage;
+    ``plan_s``: wall time (s)."""
+
+    ok: bool
+    reason: str | None = None
+    q_start: np.ndarray | None = None
+    q_pre: np.ndarray | None = None
+    q_grasp: np.ndarray | None = None
+    q_lift: np.ndarray | None = None
+    contacts: np.ndarray | None = None
+    normals: np.ndarray | None = None
+    closure: np.ndarray | None = None
+    margin: float = 0.0
+    held: float = 0.0
+    approach: np.ndarray | None = None
+    T_world_tool: np.ndarray | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    plan_s: float = 0.0
+
+    def summary(self) -> dict[str, object]:
+        """JSON-ready facts of the plan."""
+        out: dict[str, object] = {"ok": self.ok, "plan_s": self.plan_s, "counts": dict(self.counts)}
+        if self.ok:
+            out.update(margin=self.margin, held_weights=self.held,
+                       contacts=np.asarray(self.contacts).tolist(),
+                       approach=np.asarray(self.approach).tolist())  # fmt: skip
+        else:
+            out["reason"] = self.reason
+        return out
+
+
+def _narrowest(obj: GraspObject, rng: np.random.Generator) -> float:
+    pts, nrm = sample_surface(obj.pieces, 200, rng)
+    w = ray_exit(obj.piece_set, pts - 1e-6 * nrm, -nrm)
+    w = w[np.isfinite(w)]
+    return float(w.min()) if len(w) else float("nan")
+
+
+class Planner:
+    """Plans grasps for one hand of a robot placed at ``T_world_base`` among ``tables``."""
+
+    def __init__(
+        self,
+        hand: GraspHand,
+        T_world_base: np.ndarray,
+        tables: tuple[BoxObstacle, ...],
+        other_arms: list[str] | None = None,
+        options: PlanOptions | None = None,
+    ) -> None:
+        self.hand = hand
+        self.options = options or PlanOptions()
+        self.T_world_base = np.asarray(T_world_base, float)
+        self.T_base_world = np.linalg.inv(self.T_world_base)
+        m = hand.model
+        pts = hand._cache.get("points")
+        if pts is None:
+            pts = hand._cache["points"] = link_points(m)
+        arm = moving_links(m, hand.arm_joints[0])
+        others: list[str] = []
+        for j in other_arms or []:
+            others += moving_links(m, j)
+        self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
+                                 self.T_world_base, tables)  # fmt: skip
+        self.tables = tables
+        self.symmetric = hand.n_fingers == 2
+        # a second IK start: the middle of every arm joint's range
+        q_mid = np.array(hand.home, float)
+        for j in hand.arm_joints:
+            i = m.joint_index(j)
+            lo, hi = float(m.lower[i]), float(m.upper[i])
+            q_mid[i] = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else 0.0
+        self.q_mid = q_mid
+        # the open hand's points in the tool frame (for the check before any IK)
+        q_open = hand.q_fingers(0.0, hand.home)
+        Ts = m.fk_all(q_open)
+        T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
+        index = {n: i for i, n in enumerate(m.link_names)}
+        hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3]
+              for lk in hand.hand_links if lk in pts]  # fmt: skip
+        P = np.concatenate(hp) if hp else np.zeros((0, 3))
+        if len(P) > 160:  # a spread-out subset: the first check is a coarse one
+            P = P[np.linspace(0, len(P) - 1, 160).astype(int)]
+        self.hand_points = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
+
+    def _hand_clear(
+        self, obj: GraspObject | None, To: np.ndarray, T_obj_tool: np.ndarray
+    ) -> np.ndarray:
+        """Which hand poses ``(B, 4, 4)`` (object frame) keep the open hand clear of the
+        tables, the ground and (given ``obj``) the object ``(B,)``, before any arm is
+        asked."""
+        hp = self.hand_points
+        local = np.einsum("bij,nj->bni", T_obj_tool[:, :3, :3], hp) + T_obj_tool[:, None, :3, 3]
+        world = local @ To[:3, :3].T + To[:3, 3]
+        m = self.collider.table_margin
+        ok = world[..., 2].min(axis=1) >= m
+        for t in self.tables:
+            ok &= t.signed_distance(world).min(axis=1) >= m
+        rows = np.flatnonzero(ok)
+        if obj is not None and len(rows):
+            d, _ = signed_distance(obj.piece_set, local[rows], far=0.01)
+            ok[rows] = d.min(axis=1) >= self.collider.object_margin
+        return ok
+
+    def _reach(self, T_world_target: np.ndarray, T_tool_point: np.ndarray, q0: np.ndarray,
+               q_alt: np.ndarray | None = None) -> ReachResult:  # fmt: skip
+        """IK from ``q0``, and (one batch) from ``q_alt`` too, keeping the better."""
+        h = self.hand
+        T = self.T_base_world @ np.asarray(T_world_target).reshape(-1, 4, 4)
+        n = len(T)
+        Tp = np.broadcast_to(np.asarray(T_tool_point), (n, 4, 4))
+        if q_alt is None:
+            return reach(h.model, h.tool, h.arm_joints, T, Tp, q0, symmetric=self.symmetric)
+        q_starts = np.concatenate(
+            [np.broadcast_to(q0, (n, len(q0))), np.broadcast_to(q_alt, (n, len(q0)))]
+        )
+        r = reach(h.model, h.tool, h.arm_joints, np.concatenate([T, T]), np.concatenate([Tp, Tp]),
+                  q_starts, symmetric=self.symmetric)  # fmt: skip
+        use = ~r.ok[:n] & (r.ok[n:] | (r.position_error[n:] < r.position_error[:n]))
+        k = np.where(use, np.arange(n) + n, np.arange(n))
+        return ReachResult(r.q[k], r.position_error[k], r.axis_error[k], r.ok[k])
+
+    def plan(
+        self,
+        obj: GraspObject,
+        T_world_obj: np.ndarray,
+        q_start: np.ndarray,
+        rng: np.random.Generator,
+    ) -> GraspPlan:
+        """Plan a grasp of ``obj`` lying at ``T_world_obj`` with the robot at ``q_start``
+        ``(nq,)`` (module docstring)."""
+        t0 = time.perf_counter()
+        o, h = self.options, self.hand
+        To = np.asarray(T_world_obj, float)
+        q_start = h.q_fingers(0.0, np.asarray(q_start, float))
+        self.collider.set_others(q_start)
+        cand = sample_candidates(h, obj, To, rng, n_points=o.n_points, rolls=o.rolls, mu=o.mu,
+                                 torsion=o.torsion, max_up=o.max_up, max_pairs=o.max_pairs,
+                                 max_poses=o.max_poses,
+                                 pose_ok=lambda T: self._hand_clear(None, To, T))  # fmt: skip
+        counts = dict(cand.counts)
+
+        def fail(reason: str) -> GraspPlan:
+            return GraspPlan(False, reason, q_start=q_start, counts=counts,
+                             plan_s=time.perf_counter() - t0)  # fmt: skip
+
+        if not len(cand):
+            return fail(self._why_none(obj, counts, rng))
+        top = min(len(cand), 3 * o.ik_batch * o.ik_rounds)
+        clear = self._hand_clear(obj, To, cand.T_obj_tool[:top])
+        counts["hand clear of object"] = int(clear.sum())
+        if not clear.any():
+            return fail(f"no grasp leaves the open hand clear of the object "
+                        f"(the {top} best of {len(cand)} candidate grasps)")  # fmt: skip
+        order = np.flatnonzero(clear)
+        up_obj = To[:3, :3].T @ np.array([0.0, 0.0, 1.0])
+        hits: dict[str, int] = {}
+        weak = 0
+        reached = 0
+        for rnd in range(o.ik_rounds):
+            rows = order[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
+            if not len(rows):
+                break
+            T_tool_point = h.contact_frames[cand.frame[rows]]
+            T_target = To @ cand.T_obj_tool[rows] @ T_tool_point
+            res = self._reach(T_target, T_tool_point, q_start, self.q_mid)
+            reached += int(res.ok.sum())
+            for j in np.flatnonzero(res.ok):
+                q_g = res.q[j]
+                T_tool = self.T_world_base @ h.model.fk(q_g, h.tool)
+                T_obj_tool = np.linalg.inv(To) @ T_tool
+                con = close_fingers(h, obj, T_obj_tool[None])
+                if not con.complete[0]:
+                    weak += 1
+                    continue
+                margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj,
+                                              o.mu, o.torsion, h.grip_force)  # fmt: skip
+                if margin <= 0 or held < o.min_hold:
+                    weak += 1
+                    continue
+                plan = self._finish(
+                    obj, To, q_start, q_g, T_tool, T_tool_point[j], con, margin, held, hits
+                )
+                if plan is not None:
+                    counts.update(reached=reached, **{f"hit {k}": v for k, v in hits.items()})
+                    return GraspPlan(
+                        **{**plan, "counts": counts, "plan_s": time.perf_counter() - t0}
+                    )
+        counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
+        tried = min(len(order), o.ik_batch * o.ik_rounds)
+        if reached == 0:
+            return fail(f"no reachable grasp: the arm reaches none of the {tried} best of "
+                        f"{len(cand)} candidate grasps")  # fmt: skip
+        if hits:
+            what = ", ".join(f"{k} {v}" for k, v in sorted(hits.items(), key=lambda kv: -kv[1]))
+            return fail(f"no collision-free grasp: of {reached} reachable grasps, the arm hits "
+                        f"{what} (others too weak: {weak})")  # fmt: skip
+        return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
+                    f"{o.min_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
+                    f"{h.grip_force:.3g} N per finger")  # fmt: skip
+
+    def _finish(self, obj, To, q_start, q_g, T_tool, T_tool_point, con, margin, held, hits):  # type: ignore[no-untyped-def]
+        """Pre-grasp, lift and collision checks for one reachable grasp; a dict of
+        GraspPlan fields, or None (``hits`` counts what was hit)."""
+        o, h = self.options, self.hand
+        T_point = T_tool @ T_tool_point
+        approach = T_tool[:3, :3] @ h.T_tool_grasp[:3, 2]
+        # pre-grasp and lift, the longest that the arm reaches (a short arm may only
+        # back off or lift part of the way)
+        backs = [o.approach, 0.6 * o.approach, 0.35 * o.approach]
+        lifts = [o.lift, 0.8 * o.lift]
+        targets = []
+        for b in backs:
+            T = T_point.copy()
+            T[:3, 3] -= b * approach
+            targets.append(T)
+        for up in lifts:
+            T = T_point.copy()
+            T[:3, 3] += [0.0, 0.0, up]
+            targets.append(T)
+        res = self._reach(np.stack(targets), T_tool_point, q_g)
+        pre_ok, lift_ok = res.ok[: len(backs)], res.ok[len(backs) :]
+        if not pre_ok.any() or not lift_ok.any():
+            hits["unreachable pre-grasp or lift"] = hits.get("unreachable pre-grasp or lift", 0) + 1
+            return None
+        q_pre = res.q[int(np.argmax(pre_ok))]
+        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))]
+        checks = [(q_pre, True), (q_g, True)]
+        checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]
+        checks += [(q_start + a * (q_pre - q_start), True) for a in (0.25, 0.5, 0.75)]
+        checks += [(h.q_fingers(float(con.s[0].max()), q_lift), False)]
+        for q, with_object in checks:
+            c = self.collider.check(q, obj if with_object else None, To if with_object else None)
+            if c.hit is not None:
+                hits[c.hit] = hits.get(c.hit, 0) + 1
+                return None
+        R, p = To[:3, :3], To[:3, 3]
+        return {
+            "ok": True, "q_start": q_start, "q_pre": q_pre, "q_grasp": q_g, "q_lift": q_lift,
+            "contacts": con.points[0] @ R.T + p, "normals": con.normals[0] @ R.T,
+            "closure": con.s[0], "margin": margin, "held": held, "approach": approach,
+            "T_world_tool": T_tool,
+        }  # fmt: skip
+
+    def _why_none(self, obj: GraspObject, counts: dict[str, int], rng: np.random.Generator) -> str:
+        h = self.hand
+        if counts.get("within opening", 0) == 0:
+            w = _narrowest(obj, rng)
+            if np.isfinite(w) and w > h.max_width:
+                return (f"too large for {h.name}: its narrowest width {w:.3g} m exceeds the "
+                        f"hand's opening {h.max_width:.3g} m")  # fmt: skip
+            return f"too small for {h.name}: the hand closes to {h.min_width:.3g} m at most"
+        if counts.get("antipodal", 0) == 0:
+            return "no antipodal contact pair within the friction cone on the object's surface"
+        if counts.get("poses", 0) == 0:
+            return "no approach direction from above the table for any contact pair"
+        if counts.get("closing", 0) == 0:
+            return f"the fingers of {h.name} miss the object or cannot open around it"
+        return "no closing grasp is in force closure"

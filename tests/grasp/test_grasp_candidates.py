@@ -1,0 +1,48 @@
+"""Candidates on a box, checked against its closed form: antipodal pairs across its
+faces, fingers that stop where the box is, and a box too wide for the hand named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robotsim.grasp.candidates import close_fingers, sample_candidates
+from robotsim.objects import load_object
+from robotsim.objects.query import signed_distance
+from robotsim.spatial import make_T
+
+
+def test_closing_on_a_box_stops_at_its_faces(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    h = panda_hand
+    box = load_object("box:0.04,0.1,0.1")
+    # the grasp frame at the box centre, closing along x (the 0.04 m faces)
+    T_obj_grasp = np.eye(4)
+    T_obj_tool = T_obj_grasp @ np.linalg.inv(h.contact_frames[len(h.closures) // 2])
+    con = close_fingers(h, box, T_obj_tool[None])
+    assert con.complete[0]
+    d, _ = signed_distance(box.piece_set, con.points[0])
+    np.testing.assert_allclose(d, 0.0, atol=5e-4)  # the contacts lie on the surface
+    np.testing.assert_allclose(np.abs(con.points[0][:, 0]), 0.02, atol=5e-4)
+    np.testing.assert_allclose(np.abs(con.normals[0] @ [1.0, 0, 0]), 1.0, atol=1e-9)
+    # the pads stop where the opening equals the box: width(s) = 0.04
+    s = float(con.s[0].mean())
+    assert np.interp(s, h.closures, h.widths) == pytest.approx(0.04, abs=2e-3)
+
+
+def test_candidates_are_antipodal_across_the_box(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    box = load_object("box:0.06,0.03,0.05")
+    c = sample_candidates(panda_hand, box, make_T(None, [0.5, 0.0, 0.3]), np.random.default_rng(1))
+    assert len(c) > 20 and c.counts["antipodal"] > 0
+    # every pair faces across one of the box's sizes that fit the 0.08 m opening (flat
+    # pads touch anywhere on the face: measure along the normal)
+    n = c.contacts.normals[:, 0]
+    np.testing.assert_allclose(np.einsum("bi,bi->b", n, c.contacts.normals[:, 1]), -1.0, atol=1e-9)
+    width = np.abs(np.einsum("bi,bi->b", c.contacts.points[:, 0] - c.contacts.points[:, 1], n))
+    assert np.all(np.min(np.abs(width[:, None] - [0.06, 0.03, 0.05]), axis=1) < 2e-3)
+    assert np.all(c.margin > 0) and np.all(np.diff(c.score) <= 1e-12)
+
+
+def test_a_box_wider_than_the_opening_has_no_candidates(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    big = load_object("box:0.12,0.12,0.12")
+    c = sample_candidates(panda_hand, big, make_T(None, [0.5, 0.0, 0.3]), np.random.default_rng(0))
+    assert len(c) == 0 and c.counts["within opening"] == 0

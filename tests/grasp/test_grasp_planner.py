@@ -1,0 +1,68 @@
+"""The planner on the Panda: a plan whose contacts lie on the object and whose poses the
+collision checks clear, with the numbers behind it; and the reasons when there is none
+(too large, too heavy, a table in the way)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from robotsim.grasp.planner import Planner
+from robotsim.hands.contact import BoxObstacle
+from robotsim.objects import load_object
+from robotsim.objects.query import signed_distance
+from robotsim.spatial import make_T
+
+TABLE = BoxObstacle("table", (0.5, 0.0, 0.15), (0.3, 0.4, 0.3))
+
+
+def _on_table(obj):  # type: ignore[no-untyped-def]
+    return make_T(None, [0.5, 0.02, TABLE.top - obj.bounds[0, 2]])
+
+
+def test_a_plan_and_its_proof(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    obj = load_object("box:0.05,0.03,0.07")
+    To = _on_table(obj)
+    p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(
+        obj, To, panda_hand.home, np.random.default_rng(0)
+    )
+    assert p.ok, p.reason
+    local = (p.contacts - To[:3, 3]) @ To[:3, :3]
+    d, _ = signed_distance(obj.piece_set, local)
+    np.testing.assert_allclose(d, 0.0, atol=1e-3)
+    assert p.margin > 0 and p.held >= 2.0
+    planner = Planner(panda_hand, np.eye(4), (TABLE,))
+    for q in (p.q_pre, p.q_grasp):
+        assert planner.collider.check(q, obj, To).hit is None
+    m = panda_hand.model
+    lift = m.fk(p.q_lift, panda_hand.tool)[2, 3] - m.fk(p.q_grasp, panda_hand.tool)[2, 3]
+    assert lift > 0.1
+
+
+def test_too_large_is_a_reason(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    big = load_object("box:0.15,0.15,0.15")
+    p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(big, _on_table(big), panda_hand.home,
+                                                      np.random.default_rng(0))  # fmt: skip
+    assert not p.ok
+    assert p.reason.startswith("too large for panda_hand: its narrowest width 0.15 m exceeds "
+                               "the hand's opening 0.08")  # fmt: skip
+
+
+def test_too_heavy_is_a_reason(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    brick = load_object({"type": "box", "size": [0.05, 0.03, 0.07], "mass": 40.0})
+    p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(brick, _on_table(brick), panda_hand.home,
+                                                      np.random.default_rng(0))  # fmt: skip
+    assert not p.ok and "do not hold 2 x the weight (392 N) at 20 N per finger" in p.reason
+
+
+def test_the_collision_check_says_no(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    obj = load_object("box:0.05,0.03,0.07")
+    To = _on_table(obj)
+    p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(
+        obj, To, panda_hand.home, np.random.default_rng(0)
+    )
+    assert p.ok
+    # a second table right where the hand grasps: the same joints now collide
+    g = p.contacts.mean(axis=0)
+    block = BoxObstacle("block", tuple(g + np.array([0, 0, 0.06])), (0.2, 0.2, 0.04))
+    c = Planner(panda_hand, np.eye(4), (TABLE, block)).collider.check(p.q_grasp)
+    assert c.hit == "table" and c.clearance < 0
