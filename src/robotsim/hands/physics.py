@@ -6,8 +6,10 @@ The scene (robot, ball as a free sphere, tables, ground) is compiled through
 joints (speed step, limits, arms locked while both hands hold, setpoint moves that
 would put a fingertip or the palm into the floor or a table are cut short). Then:
 
-- **touch**: a finger touches when any of its links is in contact with the ball
-  (MuJoCo contacts, not bounding spheres); a ``touch`` event is recorded when a finger
+- **touch**: a finger touches when any of its links is in contact with the ball, as a
+  touch sensor on the finger links reads it (MuJoCo contacts, not bounding spheres;
+  :class:`robotsim.sensors.contact.TouchSensor` counting contacts with the ball only,
+  ``touch_forces`` keeps each finger's normal force); a ``touch`` event is recorded when a finger
   starts touching while its hand does not hold the ball (contacts that flicker inside a
   held grip change the per-tick flags only, as in kinematic mode's timeline);
 - **closing** stops at touch: the finger's setpoint is held ``squeeze`` (rad) past the
@@ -146,6 +148,7 @@ class PhysicsHands:
         )
         self.world = ph.World(self.world_scene)
         self._setup_names()
+        self._setup_touch()
         self._tune_model()
         self.observable = HandsObservable(blank_hands_state())
         self.reset()
@@ -174,6 +177,30 @@ class PhysicsHands:
             [w.model.jnt_qposadr[w.model.joint(prefix + j).id] for j in m.joint_names], int
         )
         self._motor = [w.motor(prefix + j) for j in m.joint_names]
+
+    def _setup_touch(self) -> None:
+        """A touch sensor on every finger link, counting contacts with the ball only
+        (any force: a contact is a touch, as in kinematic mode's sphere test); a finger
+        touches when one of its links does."""
+        from robotsim.profile.sensor_spec import TouchSpec
+        from robotsim.sensors import mount_sensors
+        from robotsim.sensors.contact import TouchSensor
+
+        w, m = self.world, self.model
+        ids = {w.body(f"{ROBOT}/{lk}").id: lk for lk in m.link_names}
+        links = [ids[b] for s in SIDES for bodies in self._finger_bodies[s] for b in sorted(bodies)]
+        spec = TouchSpec(type="touch", name="fingers", links=links, threshold=0.0,
+                         rate=1.0 / w.timestep)  # fmt: skip
+        mount = mount_sensors(ROBOT, m, [spec], w.timestep, "fingers")[0]
+        self.touch_sensor = TouchSensor(w, mount, w.seed)
+        ball = int(w.model.body_geomadr[self._ball_id])
+        self.touch_sensor.only_with(range(ball, ball + int(w.model.body_geomnum[self._ball_id])))
+        at = {lk: i for i, lk in enumerate(links)}
+        self._finger_sites = {
+            s: [[at[ids[b]] for b in sorted(bodies)] for bodies in self._finger_bodies[s]]
+            for s in SIDES
+        }
+        self.touch_forces = {s: (0.0, 0.0, 0.0) for s in SIDES}
 
     def _tune_model(self) -> None:
         """Robot-controller choices made on the compiled model.
@@ -398,7 +425,6 @@ class PhysicsHands:
 
     def _update_contacts(self) -> None:
         d, mj = self.world.data, self.world.model
-        touching = {s: [False, False, False] for s in SIDES}
         env: str | None = None
         for i in range(d.ncon):
             c = d.contact[i]
@@ -409,17 +435,15 @@ class PhysicsHands:
             og, ob = (g2, b2) if b1 == self._ball_id else (g1, b1)
             if og == self._ground_geom:
                 env = "floor"
-                continue
-            if ob in self._env_ids:
+            elif ob in self._env_ids:
                 env = env or self._env_ids[ob]
-                continue
-            for s in SIDES:
-                for k, bodies in enumerate(self._finger_bodies[s]):
-                    if ob in bodies:
-                        touching[s][k] = True
         self._ball_contact = env
+        reading = self.touch_sensor.sample()  # the fingers' contacts with the ball
+        touch, force = reading["touch"], reading["force"]
         for s in SIDES:
-            self.touch[s] = tuple(touching[s])  # type: ignore[assignment]
+            sites = self._finger_sites[s]
+            self.touch[s] = tuple(bool(touch[k].any()) for k in sites)  # type: ignore[assignment]
+            self.touch_forces[s] = tuple(float(force[k].sum()) for k in sites)  # type: ignore[assignment]
             self.spread[s] = thumb_spread(self.tip_positions(s), self.layouts[s].thumb)
 
     def _weld_wrench(self) -> None:
