@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -367,14 +368,24 @@ class World:
         return float(self.data.time)
 
     # -- stepping ---------------------------------------------------------------------
-    def step(self, n: int = 1) -> None:
+    def step(
+        self, n: int = 1, observe: Callable[[int], None] | None = None, at: Sequence[int] = ()
+    ) -> None:
         """Advance ``n`` physics steps (also when paused: single-stepping).
+
+        ``observe(j)`` is called after step ``j`` of this call for each ``j`` in ``at``
+        (ascending, 1..n), between two MuJoCo steps of a chunk: what the world does per
+        chunk (motor ramps, servo feed-forward, divergence and bounce checks) is exactly
+        what it does without observers, so an observer (the sensors) that only reads
+        cannot change the run.
 
         Raises PhysicsError when the simulation diverges (see the module docstring).
         """
         import mujoco
 
         m, d = self.model, self.data
+        marks = list(at) if observe is not None else []
+        mi, done = 0, 0
         ramped = self._ramped
         if not ramped:
             d.ctrl[:] = self._targets
@@ -392,11 +403,22 @@ class World:
                 d.ctrl[ff.act] = tau
             if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
                 self._ramp(k * self.timestep)
-            if k <= self._slice:
+            if mi < len(marks) and marks[mi] <= done + k:  # observed inside this chunk
+                j = 0
+                while mi < len(marks) and marks[mi] <= done + k:
+                    if marks[mi] - done > j:
+                        self._step_sliced(marks[mi] - done - j)
+                        j = marks[mi] - done
+                    observe(marks[mi])  # type: ignore[misc]
+                    mi += 1
+                if k > j:
+                    self._step_sliced(k - j)
+            elif k <= self._slice:
                 mujoco.mj_step(m, d, k)
             else:
                 self._step_sliced(k)
             n -= k
+            done += k
             if w[0].number != counts[0] or w[1].number != counts[1] or w[2].number != counts[2]:
                 self._diverged_warning(t0)
             if d.time >= self._next_check:

@@ -46,6 +46,7 @@ def run_choices(sweep: Path) -> tuple[Path, list[RunChoice]]:
     in order, with the result of those the folder holds (a sweep file outside a folder
     lists its runs without results)."""
     from robotsim.sweep import load_sweep, read_rows
+    from robotsim.sweep.engine import known_tasks
 
     sweep = Path(sweep)
     file = sweep / "sweep.yaml" if sweep.is_dir() else sweep
@@ -53,9 +54,9 @@ def run_choices(sweep: Path) -> tuple[Path, list[RunChoice]]:
         raise InputError(f"{sweep}: neither a sweep folder nor a sweep file")
     sw = load_sweep(file)
     rows = read_rows(file.parent)
-    metrics = list(sw.spec.metrics)
+    metrics = list(sw.spec.metric_columns())
     out = []
-    for t in sw.tasks:
+    for t in known_tasks(sw, rows):
         params = ", ".join(f"{k}={_fmt(v)}" for k, v in t.params.items())
         row = rows.get(t.key)
         if row is None:
