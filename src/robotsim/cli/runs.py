@@ -82,7 +82,7 @@ def list_cmd(db: str | None, limit: int | None, sweep_id: str | None, as_json: b
 @click.option("--db", default=None, help=_DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def show_cmd(run: str, db: str | None, as_json: bool) -> None:
-    """Details of one run (RUN: an id or 'last'): parameters, signals, events."""
+    """Details of one run (RUN: an id or 'last'): parameters, signals, sensors, events."""
     with open_store_for_reading(db) as store:
         info = store.run(run)
         chans = store.channels(info.id)
@@ -95,6 +95,7 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
         out["signal_rows"] = store.signal_count(info.id)
         out["t_first"], out["t_last"] = t0, t1
         out["events"] = store.events(info.id)
+        out["sensors"] = [s.to_json() for s in store.sensors(info.id)]
     if as_json:
         echo_json(out)
         return
@@ -110,6 +111,10 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
     click.echo(f"  signal rows: {out['signal_rows']}  t: {t0} .. {t1}")
     for robot, names in signals.items():
         click.echo(f"  {robot}: {', '.join(names)}")
+    for sn in out["sensors"]:  # docs/sensors.md
+        fields = ", ".join(f"{k}{v['shape']}" for k, v in sn["fields"].items())
+        click.echo(f"  sensor {sn['robot']}/{sn['name']} ({sn['type']}, {sn['rate']:g} Hz): "
+                   f"{sn['readings']} readings of {fields}")  # fmt: skip
     ev = out["events"]
     click.echo(f"  events: {len(ev)}")
     for e in ev[:50]:

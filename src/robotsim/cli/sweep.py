@@ -78,8 +78,9 @@ def _progress_bar(quiet: bool) -> tuple[Any, Any]:
 @click.option(
     "--cluster",
     default=None,
-    metavar="tcp://HOST:PORT|local:N",
-    help="Run on a Dask distributed scheduler, or a local Dask cluster of N workers.",
+    metavar="tcp://HOST:PORT|local:N|inline",
+    help="Run on a Dask distributed scheduler, a local Dask cluster of N workers, or "
+    "inline (in this process, one run at a time).",
 )
 @click.option("--workers", type=int, default=None, help="Local pool size (default: cores).")
 @click.option("--resume", is_flag=True, help="Finish a sweep folder: skip finished runs.")
@@ -124,6 +125,15 @@ def run_cmd(
             f"{outcome.total} runs in {outcome.elapsed_s:.1f} s ({rate:.2f} runs/s on "
             f"{outcome.executor}) -> {out_dir / 'results.csv'}"
         )
+        for best in outcome.best[:5]:
+            shown = ", ".join(
+                f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in best.items()
+                if k not in ("run_key", "trial")
+            )
+            click.echo(f"best: {best['run_key']} ({shown})")
+        if len(outcome.best) > 5:
+            click.echo(f"... {len(outcome.best) - 5} more on the Pareto front (results.csv)")
     if outcome.interrupted:
         click.echo(
             f"interrupted: {outcome.ok + outcome.failed} runs kept; "

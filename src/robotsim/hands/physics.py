@@ -63,7 +63,9 @@ class PhysicsOptions:
         arm_gain, finger_gain: position-servo stiffness (N m/rad) of arm and finger joints;
             ``arm_damping``, ``finger_damping`` their damping (N m s/rad).
         release_ticks: ticks with fewer than two touching fingers before a release.
-        weld_frequency: natural frequency (Hz) of the assisting spring.
+        weld_frequency: natural frequency (Hz) of the assisting spring; None: 8 Hz for
+            the ball, 20 Hz for other objects (flat faces do not centre themselves in a
+            three-point grip as a ball does: a softer spring lets them be squeezed out).
         coupling_timeconst: MuJoCo ``solref`` time constant (s) of the phalanx couplings.
         impratio, noslip_iterations: MuJoCo friction options (see ``_tune_model``).
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
@@ -80,7 +82,7 @@ class PhysicsOptions:
     finger_gain: float = 20.0
     finger_damping: float = 0.2
     release_ticks: int = 3
-    weld_frequency: float = 8.0
+    weld_frequency: float | None = None
     coupling_timeconst: float = 0.01
     finger_armature: float = 2e-4
     impratio: float = 10.0
@@ -118,8 +120,13 @@ class PhysicsHands:
         surfaces = {
             "ball": ph.ContactSurface(mu=opts.finger_friction, bounce=scene.ball.bounce),
         }
-        bodies = [
-            ph.Body(
+        if scene.obj is not None:  # any object: its pieces and its own mass properties
+            from robotsim.objects.body import object_body
+
+            ball = object_body(scene.obj, "ball", scene.start_pose, surface="ball",
+                               rgba=(0.9, 0.3, 0.2, 1.0))  # fmt: skip
+        else:
+            ball = ph.Body(
                 "ball",
                 Sphere(scene.ball.radius),
                 make_T(None, scene.ball.position),
@@ -128,7 +135,7 @@ class PhysicsHands:
                 surface="ball",
                 rgba=(0.9, 0.3, 0.2, 1.0),
             )
-        ]
+        bodies = [ball]
         for t in scene.tables:
             bodies.append(
                 ph.Body(t.name, Box(t.size), make_T(None, t.center), rgba=(0.6, 0.45, 0.3, 1))
@@ -232,9 +239,10 @@ class PhysicsHands:
         wm.opt.noslip_iterations = self.options.noslip_iterations
         # The ball rolls with a little resistance (condim 6: torsional and rolling
         # friction), so a dropped ball comes to rest instead of rolling on for ever.
-        g = int(wm.body_geomadr[self._ball_id])
-        wm.geom_condim[g] = 6
-        wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
+        g0 = int(wm.body_geomadr[self._ball_id])
+        for g in range(g0, g0 + int(wm.body_geomnum[self._ball_id])):  # every piece
+            wm.geom_condim[g] = 6
+            wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
         for e in range(wm.neq):
             wm.eq_solref[e] = (self.options.coupling_timeconst, 1.0)
             wm.eq_solimp[e] = (0.99, 0.999, 0.001, 0.5, 2.0)
@@ -451,9 +459,13 @@ class PhysicsHands:
         damping acts on the velocity relative to that (moving) target."""
         import mujoco
 
-        m, r = self.scene.ball.mass, self.scene.ball.radius
-        inertia = 0.4 * m * r * r
-        w = 2 * np.pi * self.options.weld_frequency
+        wm = self.world.model
+        m = float(wm.body_mass[self._ball_id])
+        inertia = float(np.mean(wm.body_inertia[self._ball_id]))  # 0.4 m r^2 for the ball
+        f = self.options.weld_frequency
+        if f is None:
+            f = 8.0 if self.scene.carried.is_ball else 20.0
+        w = 2 * np.pi * f
         kp, kd = w * w, 2.0 * w
         T_ball = self.ball_T
         lin, ang = self.world.body("ball").velocity

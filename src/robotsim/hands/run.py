@@ -53,6 +53,7 @@ def make_sim(scene: HandsScene, mode: str, dt: float, spec: HandScenario | None 
                 weld_assist=p.weld_assist,
                 squeeze=p.squeeze * spec.angle_scale,
                 finger_friction=p.finger_friction,
+                weld_frequency=p.weld_frequency,
             )
         return PhysicsHands(scene, dt, opts)
     raise InputError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
@@ -147,6 +148,8 @@ def run_hand_scenario(
             "grasped_by": list(final.grasped_by),
         },
     }
+    if scene.obj is not None:  # what was passed instead of the ball
+        summary["object"] = scene.obj.describe()
     if out is not None:
         summary["outputs"] = {"summary": "summary.json", "trace": "trace.csv"}
         (out / "summary.json").write_text(json.dumps(summary, indent=2))

@@ -128,6 +128,9 @@ class _ContactBase(Sensor):
 class ForceSensor(_ContactBase):
     type = "force"
 
+    def reading_bytes(self) -> int:
+        return 14 * 8 * len(self.sites)  # force, normal, cop, pose
+
     def sample(self) -> dict[str, np.ndarray]:
         force_w, normal, moment, _ = self._totals()
         R, p = self.frames()
@@ -145,6 +148,9 @@ class ForceSensor(_ContactBase):
 
 class TouchSensor(_ContactBase):
     type = "touch"
+
+    def reading_bytes(self) -> int:
+        return 9 * len(self.sites)  # force, touch
 
     def meta(self) -> dict[str, Any]:
         out = super().meta()

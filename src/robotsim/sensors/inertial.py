@@ -60,6 +60,9 @@ class Imu(Sensor):
             self.gyro_bias += self.rng.normal(0.0, n.gyro_bias_std, 3)
         self._bias = np.array([self.accel_bias, self.gyro_bias])
 
+    def reading_bytes(self) -> int:
+        return 10 * 8  # accel, gyro, orientation
+
     def meta(self) -> dict[str, Any]:
         out = super().meta()
         out.update(accel_bias=self.accel_bias.tolist(), gyro_bias=self.gyro_bias.tolist())

@@ -134,6 +134,11 @@ class SensorRig:
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
 
+    def bytes_per_second(self) -> float:
+        """The bytes a recording of every sensor takes per simulated second, before
+        compression (an upper bound for the disk checks)."""
+        return float(sum(s.reading_bytes() * s.mount.rate for s in self.sensors))
+
     def listen(self, callback: Callable[[Reading], None]) -> None:
         """Call ``callback(reading)`` for every reading from now on."""
         self._listeners.append(callback)
