@@ -62,7 +62,8 @@ def note_run(engine: Engine, run_id: int) -> None:
 
 @lru_cache(maxsize=8)
 def _engine(url: str) -> Engine:
-    """One engine per store per process (a sweep worker writes every run's receipt)."""
+    """One engine per store per process (a sweep worker writes every run's receipt):
+    the schema is checked once; its connections are closed after each write."""
     from robotsim.recording.store import RunStore
 
     return RunStore(url).engine  # the schema made (or extended) once
@@ -97,12 +98,18 @@ def write_receipt(
     text = json.dumps(to_jsonable(receipt), allow_nan=False)
     rows = [{"run_id": run_id, "seq": c.seq, "world": c.world, "t": float(c.t),
              "digest": c.digest, "state": bytes(c.state)} for c in checkpoints]  # fmt: skip
-    with engine.begin() as conn:
-        conn.execute(
-            insert(schema.run_receipts).values(run_id=run_id, version=RECEIPT_VERSION, receipt=text)
-        )
-        if rows:
-            conn.execute(insert(schema.run_checkpoints), rows)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                insert(schema.run_receipts).values(
+                    run_id=run_id, version=RECEIPT_VERSION, receipt=text
+                )
+            )
+            if rows:
+                conn.execute(insert(schema.run_checkpoints), rows)
+    finally:
+        if not isinstance(db, Engine):
+            engine.dispose()  # no connection left open (an SQLite store's -wal file goes)
 
 
 def read_receipt(engine: Engine, run_id: int) -> StoredReceipt | None:
