@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from robotsim.grasp.candidates import close_fingers, sample_candidates, score_contacts
+from robotsim.grasp.candidates import COARSE, close_fingers, sample_candidates, score_contacts
 from robotsim.grasp.collide import Collider, moving_links
 from robotsim.grasp.hand import GraspHand, link_points
 from robotsim.grasp.reach import ReachResult, reach
@@ -146,25 +146,44 @@ class Planner:
             lo, hi = float(m.lower[i]), float(m.upper[i])
             q_mid[i] = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else 0.0
         self.q_mid = q_mid
-        # the open hand's points in the tool frame (for the check before any IK)
-        q_open = hand.q_fingers(0.0, hand.home)
-        Ts = m.fk_all(q_open)
-        T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
+        # the hand's points in the tool frame at each opening the candidates may take
+        # (for the check before any IK)
         index = {n: i for i, n in enumerate(m.link_names)}
-        hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3]
-              for lk in hand.hand_links if lk in pts]  # fmt: skip
-        P = np.concatenate(hp) if hp else np.zeros((0, 3))
-        if len(P) > 160:  # a spread-out subset: the first check is a coarse one
-            P = P[np.linspace(0, len(P) - 1, 160).astype(int)]
-        self.hand_points = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
+        self.hand_points: dict[int, np.ndarray] = {}
+        for si in range(0, len(hand.closures), COARSE):
+            q_open = hand.q_fingers(float(hand.closures[si]), hand.home)
+            Ts = m.fk_all(q_open)
+            T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
+            hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3]
+                  for lk in hand.hand_links if lk in pts]  # fmt: skip
+            P = np.concatenate(hp) if hp else np.zeros((0, 3))
+            if len(P) > 160:  # a spread-out subset: the first check is a coarse one
+                P = P[np.linspace(0, len(P) - 1, 160).astype(int)]
+            self.hand_points[si] = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
 
     def _hand_clear(
-        self, obj: GraspObject | None, To: np.ndarray, T_obj_tool: np.ndarray
+        self,
+        obj: GraspObject | None,
+        To: np.ndarray,
+        T_obj_tool: np.ndarray,
+        opening: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Which hand poses ``(B, 4, 4)`` (object frame) keep the open hand clear of the
-        tables, the ground and (given ``obj``) the object ``(B,)``, before any arm is
+        """Which hand poses ``(B, 4, 4)`` (object frame), the hand opened to ``opening``
+        ``(B,)`` (closure samples, multiples of COARSE; default fully open), keep clear of
+        the tables, the ground and (given ``obj``) the object ``(B,)``, before any arm is
         asked."""
-        hp = self.hand_points
+        B = len(T_obj_tool)
+        op = np.zeros(B, int) if opening is None else np.asarray(opening, int)
+        ok = np.zeros(B, bool)
+        for si in np.unique(op):
+            rows = np.flatnonzero(op == si)
+            ok[rows] = self._hand_clear_at(obj, To, T_obj_tool[rows], int(si) - int(si) % COARSE)
+        return ok
+
+    def _hand_clear_at(
+        self, obj: GraspObject | None, To: np.ndarray, T_obj_tool: np.ndarray, si: int
+    ) -> np.ndarray:
+        hp = self.hand_points[si]
         local = np.einsum("bij,nj->bni", T_obj_tool[:, :3, :3], hp) + T_obj_tool[:, None, :3, 3]
         world = local @ To[:3, :3].T + To[:3, 3]
         m = self.collider.table_margin
@@ -212,7 +231,8 @@ class Planner:
         cand = sample_candidates(h, obj, To, rng, n_points=o.n_points, rolls=o.rolls, mu=o.mu,
                                  torsion=o.torsion, max_up=o.max_up, max_pairs=o.max_pairs,
                                  max_poses=o.max_poses,
-                                 pose_ok=lambda T: self._hand_clear(None, To, T))  # fmt: skip
+                                 pose_ok=lambda T, op: self._hand_clear(None, To, T, op),
+                                 )  # fmt: skip
         counts = dict(cand.counts)
 
         def fail(reason: str) -> GraspPlan:
@@ -222,7 +242,7 @@ class Planner:
         if not len(cand):
             return fail(self._why_none(obj, counts, rng))
         top = min(len(cand), 3 * o.ik_batch * o.ik_rounds)
-        clear = self._hand_clear(obj, To, cand.T_obj_tool[:top])
+        clear = self._hand_clear(obj, To, cand.T_obj_tool[:top], cand.opening[:top])
         counts["hand clear of object"] = int(clear.sum())
         if not clear.any():
             return fail(f"no grasp leaves the open hand clear of the object "
@@ -241,10 +261,11 @@ class Planner:
             res = self._reach(T_target, T_tool_point, q_start, self.q_mid)
             reached += int(res.ok.sum())
             for j in np.flatnonzero(res.ok):
-                q_g = res.q[j]
+                s_open = float(h.closures[cand.opening[rows[j]]])
+                q_g = h.q_fingers(s_open, res.q[j])  # the pre-shape: open only so far
                 T_tool = self.T_world_base @ h.model.fk(q_g, h.tool)
                 T_obj_tool = np.linalg.inv(To) @ T_tool
-                con = close_fingers(h, obj, T_obj_tool[None])
+                con = close_fingers(h, obj, T_obj_tool[None], start=cand.opening[rows[j : j + 1]])
                 if not con.complete[0]:
                     weak += 1
                     continue
@@ -298,8 +319,10 @@ class Planner:
         if not pre_ok.any() or not lift_ok.any():
             hits["unreachable pre-grasp or lift"] = hits.get("unreachable pre-grasp or lift", 0) + 1
             return None
-        q_pre = res.q[int(np.argmax(pre_ok))]
-        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))]
+        fingers = [h.model.joint_index(d) for d in h.drive_joints]
+        q_pre = res.q[int(np.argmax(pre_ok))].copy()
+        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))].copy()
+        q_pre[fingers] = q_lift[fingers] = q_g[fingers]  # the pre-shape all the way
         checks = [(q_pre, True), (q_g, True)]
         checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]
         checks += [(q_start + a * (q_pre - q_start), True) for a in (0.25, 0.5, 0.75)]
