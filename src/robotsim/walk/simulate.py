@@ -35,7 +35,15 @@ from robotsim.walk.stabilizer import BalanceGains, Measured, Stabilizer
 from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
 
-__all__ = ["Push", "WalkRun", "run_driver", "simulate_goal", "simulate_walk"]
+__all__ = [
+    "CommandDriver",
+    "Push",
+    "WalkRun",
+    "WalkSim",
+    "run_driver",
+    "simulate_goal",
+    "simulate_walk",
+]
 
 ROBOT = "robot"
 
@@ -358,6 +366,251 @@ class _GoalDriver:
         self.engine.reanchor(side, measured)
 
 
+class CommandDriver:
+    """The engine steered live (velocity commands, goals, stop) for :class:`WalkSim`:
+    what the studio, a ``kind: walk`` schedule and the UDP server drive."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.biped = engine.biped
+        self.res = engine.res
+        self.dt = engine.dt
+        self.goal = (0.0, 0.0, 0.0)
+        self.t_start = math.inf
+        self.t_walk = math.inf
+        self.q, self.T = engine.q, engine.T
+        self.walked: dict[float, TimedStep] = {}
+        self.feet0 = engine.rest.copy()
+        self.ground = engine.ground
+        self.done = False
+
+    @property
+    def t(self) -> float:
+        return self.engine.t
+
+    @property
+    def lifted(self) -> list[int]:
+        return self.engine.lifted
+
+    @property
+    def steps(self) -> tuple[TimedStep, ...]:
+        return tuple(self.walked[k] for k in sorted(self.walked))
+
+    def command(self, vx: float, vy: float = 0.0, wz: float = 0.0) -> None:
+        """Walk at a body-frame velocity (m/s, m/s, rad/s); all zero stops."""
+        self.engine.set_velocity(vx, vy, wz)
+        if (vx or vy or wz) and self.t_start == math.inf:
+            self.t_start = self.engine.t
+
+    def go_to(self, distance: float, lateral: float = 0.0, turn: float = 0.0) -> None:
+        self.engine.set_goal(distance, lateral, turn)
+        if self.t_start == math.inf:
+            self.t_start = self.engine.t
+        self.goal = (distance, lateral, turn)
+
+    def reference(self) -> Any:
+        return self.engine.reference()
+
+    def tick(self) -> Any:
+        ref = self.engine.tick()
+        for s in self.engine.steps:
+            self.walked[s.t_lift] = s
+        if len(self.walked) > 4096:  # a live session: keep the recent steps
+            for k in sorted(self.walked)[:-2048]:
+                del self.walked[k]
+        return ref
+
+    def solve(self, ref: Any, com: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.engine.solve(ref, com, R)
+
+    def nominal_q(self) -> np.ndarray:
+        return self.engine.q
+
+    def reanchor(self, side: int, measured: tuple[float, float, float]) -> None:
+        self.engine.reanchor(side, measured)
+
+
+class WalkSim:
+    """The walk in MuJoCo, one control tick at a time (module docs): ``driver`` is a
+    precomputed pattern, the engine walking to a goal, or a :class:`CommandDriver`.
+    :meth:`step` advances ``dt``; :meth:`result` is the :class:`WalkRun` so far.
+    ``record=False`` keeps no per-tick history (a live session)."""
+
+    def __init__(
+        self,
+        driver: Any,
+        gains: BalanceGains | None = None,
+        pushes: tuple[Push, ...] = (),
+        friction: float | None = None,
+        physics: Any = None,
+        record: bool = True,
+    ) -> None:
+        from robotsim.motion.profile import motion_profile
+        from robotsim.physics import World
+
+        self.driver = driver
+        biped = self.biped = driver.biped
+        model = self.model = biped.model
+        if physics is None:
+            physics = motion_profile(model)[1].physics
+        self.physics = physics
+        self.friction = physics.friction if friction is None else friction
+        world = self.world = World(_scene(biped, driver.q, driver.T, physics, friction))
+        joints = [world.joint(f"{ROBOT}/{n}") for n in model.joint_names]
+        world.model.dof_armature[[j.vadr for j in joints]] = np.maximum(
+            world.model.dof_armature[[j.vadr for j in joints]], physics.armature
+        )
+        world.reset()
+        self._motor_ids = np.array([world.motor(f"{ROBOT}/{n}").id for n in model.joint_names])
+        self._targets = world._targets  # the servo targets the world applies at each step
+        self.base = world.body(f"{ROBOT}/{model.root}")
+        self._bodies = frozenset(f"{ROBOT}/{lk}" for lk in model.link_names)
+        self._qadr = np.array([j.qadr for j in joints])
+        self._qpos = world.data.qpos
+        fall = self._fall = physics.fall
+        self._cos_max = math.cos(math.radians(fall.max_tilt_deg))
+        res = self.res = driver.res
+        self.stab = Stabilizer(res.omega, biped.leg_length, gains)
+        self._feedback = self.stab.gains.enabled
+        ik = driver.ik if hasattr(driver, "ik") else driver.engine.ik
+        self._measure = WholeBodyIK.measure.__get__(ik)
+        self.dt = res.dt
+        self.rows: list[tuple[Any, ...]] = []
+        self.record = record
+        self.fell_at: float | None = None
+        self.reason = "the root stayed above the fall height and within the fall tilt"
+        self.pushes = list(pushes)
+        self._R_up = biped.R_root_upright
+        self._weights = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+        self.ref = driver.reference()
+        self.q_cmd = np.array(driver.q)
+        self.soles = np.zeros((2, 3, 4))
+        self.wall = 0.0
+        self.cpu = 0.0
+        self._measure_now()
+
+    @property
+    def t(self) -> float:
+        return float(self.driver.t)
+
+    @property
+    def fell(self) -> bool:
+        return self.fell_at is not None
+
+    def push(self, impulse: float, direction: tuple[float, float], duration: float = 0.1) -> None:
+        """An impulse (N s) on the root along world ``direction`` (x, y), from now."""
+        self.pushes.append(Push(self.t, impulse, direction, duration))
+
+    def _measure_now(self) -> tuple[Any, ...]:
+        """Measure (module docs), re-anchor on a foot standing alone, compute the
+        corrected targets; returns the row of this tick."""
+        driver, stab = self.driver, self.stab
+        t = self.t
+        T_b = self.base.pose
+        q = self._qpos[self._qadr].copy()
+        soles, com = self._measure(T_b, q)  # (2, 3, 4), (3,) measured
+        self.soles = soles
+        for swing in driver.lifted:  # one foot carries the robot: where is it really?
+            S = soles[1 - swing]
+            driver.reanchor(
+                1 - swing, (float(S[0, 3]), float(S[1, 3]), math.atan2(S[1, 0], S[0, 0]))
+            )
+            self.ref = driver.reference()
+        ref = self.ref
+        # compare with the pattern relative to the feet that carry the robot (the
+        # support foot is the root, as in seed 000): slips move the pattern's world
+        offset = self._weights[ref.support] @ (soles[:, :2, 3] - ref.feet[:, :2, 3])
+        com_rel = com.copy()
+        com_rel[:2] -= offset
+        vel = stab.filtered_velocity(t, com)
+        pos, frc = self.world.contact_forces().on(self._bodies)
+        zmp = None
+        if len(frc) and frc[:, 2].sum() > 1e-6:
+            zmp = (pos[:, :2] * frc[:, 2:3]).sum(axis=0) / frc[:, 2].sum() - offset
+        meas = Measured(t, T_b, q, com_rel, vel, zmp)
+        com_cmd, R_cmd, err = stab.correct(ref.com, ref.com_vel, ref.zmp, ref.R_torso, meas)
+        if self._feedback:
+            q_cmd, _ = driver.solve(ref, com_cmd, R_cmd)
+        else:
+            q_cmd = driver.nominal_q()
+        self.q_cmd = np.array(q_cmd)
+        zrow = zmp if zmp is not None else (math.nan, math.nan)
+        row = (t, T_b, q, self.q_cmd, com, ref.com, zrow, ref.zmp, err, soles, ref.support)
+        if self.record:
+            self.rows.append(row)
+        h = T_b[2, 3] - float(driver.ground.z(T_b[0, 3], T_b[1, 3]))
+        up = float(T_b[2, :3] @ self._R_up[2])  # cos of the tilt from upright
+        fall = self._fall
+        if self.fell_at is None and (h < fall.min_base_height or up < self._cos_max):
+            self.fell_at = t
+            tilt = math.degrees(math.acos(max(-1.0, min(1.0, up))))
+            self.reason = (
+                f"root {h:.3f} m above the ground < {fall.min_base_height:g} m"
+                if h < fall.min_base_height
+                else f"root tilted {tilt:.1f} deg > {fall.max_tilt_deg:g} deg"
+            )
+        return row
+
+    def step(self) -> None:
+        """Send the targets, step the physics one control period, measure."""
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        self._targets[self._motor_ids] = self.q_cmd
+        t = self.t
+        for p in self.pushes:
+            if p.t <= t < p.t + p.duration:
+                self.base.apply_force(p.force())
+        self.world.advance(self.dt)
+        self.ref = self.driver.tick()
+        self._measure_now()
+        self.wall += time.perf_counter() - wall0
+        self.cpu += time.process_time() - cpu0
+
+    def joint_positions(self) -> np.ndarray:
+        """The measured joints ``(nq,)`` now (rad or m)."""
+        return self._qpos[self._qadr].copy()
+
+    def link_poses(self) -> np.ndarray:
+        """Every link's measured world pose ``(L, 4, 4)`` now."""
+        q = self._qpos[self._qadr]
+        return self.base.pose @ self.model.fk_all(q)
+
+    def result(self) -> WalkRun:
+        """The :class:`WalkRun` of the ticks recorded so far."""
+        cols = list(zip(*self.rows))
+        root = np.array(cols[1])
+        R_up = self._R_up
+        tilt = np.degrees(np.arccos(np.clip(root[:, 2, :3] @ R_up[2], -1, 1)))
+        d = self.driver
+        return WalkRun(
+            biped=self.biped,
+            params=self.res,
+            goal=tuple(float(v) for v in d.goal),  # type: ignore[arg-type]
+            feet0=np.array(d.feet0),
+            t_start=float(d.t_start),
+            t_walk=float(d.t_walk),
+            steps=tuple(d.steps),
+            t=np.array(cols[0]),
+            root=root,
+            q=np.array(cols[2]),
+            q_cmd=np.array(cols[3]),
+            com=np.array(cols[4]),
+            com_ref=np.array(cols[5]),
+            zmp=np.array(cols[6], dtype=np.float64),
+            zmp_ref=np.array(cols[7]),
+            dcm_error=np.array(cols[8]),
+            tilt_deg=tilt,
+            soles=np.array(cols[9]),
+            support=np.array(cols[10], dtype=np.int64),
+            fell=self.fell,
+            fell_at_s=self.fell_at,
+            reason=self.reason,
+            sim_seconds=float(self.world.time),
+            wall_seconds=self.wall,
+            cpu_seconds=self.cpu,
+            extra={"timestep_s": self.world.timestep, "control_dt_s": self.dt},
+        )
+
+
 def run_driver(
     driver: Any,
     gains: BalanceGains | None = None,
@@ -367,121 +620,15 @@ def run_driver(
     physics: Any = None,
     max_ticks: int | None = None,
 ) -> WalkRun:
-    """The control loop (module docs) around a driver: a pattern or the engine."""
-    from robotsim.motion.profile import motion_profile
-    from robotsim.physics import World
-
-    biped = driver.biped
-    model = biped.model
-    if physics is None:
-        physics = motion_profile(model)[1].physics
-    world = World(_scene(biped, driver.q, driver.T, physics, friction))
-    joints = [world.joint(f"{ROBOT}/{n}") for n in model.joint_names]
-    world.model.dof_armature[[j.vadr for j in joints]] = np.maximum(
-        world.model.dof_armature[[j.vadr for j in joints]], physics.armature
-    )
-    world.reset()
-    motor_ids = np.array([world.motor(f"{ROBOT}/{n}").id for n in model.joint_names])
-    targets = world._targets  # the servo targets the world applies at each step
-    base = world.body(f"{ROBOT}/{model.root}")
-    robot_bodies = frozenset(f"{ROBOT}/{lk}" for lk in model.link_names)
-    qadr = np.array([j.qadr for j in joints])
-    qpos = world.data.qpos
-    fall = physics.fall
-    cos_max = math.cos(math.radians(fall.max_tilt_deg))
-    res = driver.res
-    stab = Stabilizer(res.omega, biped.leg_length, gains)
-    feedback = stab.gains.enabled
-    ik = driver.ik if hasattr(driver, "ik") else WholeBodyIK(biped)
-    measure = WholeBodyIK.measure.__get__(ik)
-    dt = res.dt
-    rows: list[tuple[Any, ...]] = []
-    fell_at: float | None = None
-    reason = "the root stayed above the fall height and within the fall tilt"
-    push_force = [(p.t, p.t + p.duration, p.force()) for p in pushes]
-    R_up = biped.R_root_upright
-    weights = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+    """The control loop (module docs) around a driver, to its end (or a fall)."""
+    sim = WalkSim(driver, gains, pushes, friction, physics)
     limit = max_ticks if max_ticks is not None else 10**9
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    ref = driver.reference()
     k = 0
-    while True:
-        t = driver.t
-        T_b = base.pose
-        q = qpos[qadr].copy()
-        soles, com = measure(T_b, q)  # (2, 3, 4), (3,) measured
-        for swing in driver.lifted:  # one foot carries the robot: where is it really?
-            S = soles[1 - swing]
-            driver.reanchor(
-                1 - swing, (float(S[0, 3]), float(S[1, 3]), math.atan2(S[1, 0], S[0, 0]))
-            )
-            ref = driver.reference()
-        # compare with the pattern relative to the feet that carry the robot (the
-        # support foot is the root, as in seed 000): slips move the pattern's world
-        offset = weights[ref.support] @ (soles[:, :2, 3] - ref.feet[:, :2, 3])
-        com_rel = com.copy()
-        com_rel[:2] -= offset
-        vel = stab.filtered_velocity(t, com)
-        pos, frc = world.contact_forces().on(robot_bodies)
-        zmp = None
-        if len(frc) and frc[:, 2].sum() > 1e-6:
-            zmp = (pos[:, :2] * frc[:, 2:3]).sum(axis=0) / frc[:, 2].sum() - offset
-        meas = Measured(t, T_b, q, com_rel, vel, zmp)
-        com_cmd, R_cmd, err = stab.correct(ref.com, ref.com_vel, ref.zmp, ref.R_torso, meas)
-        if feedback:
-            q_cmd, _ = driver.solve(ref, com_cmd, R_cmd)
-        else:
-            q_cmd = driver.nominal_q()
-        zrow = zmp if zmp is not None else (math.nan, math.nan)
-        rows.append((t, T_b, q, q_cmd.copy(), com, ref.com, zrow, ref.zmp, err, soles, ref.support))
-        h = T_b[2, 3] - float(driver.ground.z(T_b[0, 3], T_b[1, 3]))
-        up = float(T_b[2, :3] @ R_up[2])  # cos of the tilt from upright
-        if fell_at is None and (h < fall.min_base_height or up < cos_max):
-            fell_at = t
-            tilt = math.degrees(math.acos(max(-1.0, min(1.0, up))))
-            reason = (
-                f"root {h:.3f} m above the ground < {fall.min_base_height:g} m"
-                if h < fall.min_base_height
-                else f"root tilted {tilt:.1f} deg > {fall.max_tilt_deg:g} deg"
-            )
-        if (fell_at is not None and t >= fell_at + stop_after_fall) or driver.done or k >= limit:
-            break
-        targets[motor_ids] = q_cmd
-        for t0, t1, f in push_force:
-            if t0 <= t < t1:
-                base.apply_force(f)
-        world.advance(dt)
-        ref = driver.tick()
+    while not (
+        (sim.fell_at is not None and sim.t >= sim.fell_at + stop_after_fall)
+        or driver.done
+        or k >= limit
+    ):
+        sim.step()
         k += 1
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    cols = list(zip(*rows))
-    root = np.array(cols[1])
-    tilt = np.degrees(np.arccos(np.clip(root[:, 2, :3] @ R_up[2], -1, 1)))
-    return WalkRun(
-        biped=biped,
-        params=res,
-        goal=tuple(float(v) for v in driver.goal),  # type: ignore[arg-type]
-        feet0=np.array(driver.feet0),
-        t_start=float(driver.t_start),
-        t_walk=float(driver.t_walk),
-        steps=tuple(driver.steps),
-        t=np.array(cols[0]),
-        root=root,
-        q=np.array(cols[2]),
-        q_cmd=np.array(cols[3]),
-        com=np.array(cols[4]),
-        com_ref=np.array(cols[5]),
-        zmp=np.array(cols[6], dtype=np.float64),
-        zmp_ref=np.array(cols[7]),
-        dcm_error=np.array(cols[8]),
-        tilt_deg=tilt,
-        soles=np.array(cols[9]),
-        support=np.array(cols[10], dtype=np.int64),
-        fell=fell_at is not None,
-        fell_at_s=fell_at,
-        reason=reason,
-        sim_seconds=float(world.time),
-        wall_seconds=wall,
-        cpu_seconds=cpu,
-        extra={"timestep_s": world.timestep, "control_dt_s": dt},
-    )
+    return sim.result()
