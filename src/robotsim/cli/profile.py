@@ -45,6 +45,8 @@ def profile_cmd(robot: str, profile_file: Path | None, as_json: bool) -> None:
     for a in prof.arms:
         g = f", gripper {a.gripper}" if a.gripper else ""
         click.echo(f"  arm {a.name}: {', '.join(a.joints)} -> tool {a.tool.name}{g}")
+    for h in prof.heads:
+        click.echo(f"  head {h.name}: {', '.join(h.joints)} -> link {h.link}")
     for g in prof.grippers:
         tips = ", ".join(t.name for t in g.fingertips)
         click.echo(f"  gripper {g.name}: {len(g.fingers)} fingers, tips {tips}")

@@ -19,6 +19,13 @@ At the zero pose (root at the origin, z up):
   hull of the foot's collision geometry within ``SOLE_TOL`` (0.5 mm) of its lowest point; the sole
   frame is a model frame on the foot lying on that plane if there is one, else a frame
   ``<foot>_sole`` added at the polygon's centroid, axes parallel to the base's;
+- a *head* is a limb that sits on the body's middle, on top: its first joint lies on
+  the plane the body is mirrored about (sideways within 15 % of the half width of the
+  mirrored limbs or hips), at the shoulders or above (no lower than the highest
+  mirrored limb's start, else the hips, by half that half width), and its geometry
+  rises from there; it has no mirror twin and
+  ends in no gripper. Only a robot with legs or a mirrored pair of arms has one (a
+  single arm standing on its base is an arm);
 - an *arm* is any other terminal segment of >= 2 joints (or one ending in a gripper);
   its tool frame is a model frame on the end link (names like tool/tcp/ee/grasp
   preferred), the fingertips' midpoint for a gripper, else the end link itself;
@@ -36,7 +43,7 @@ import numpy as np
 from robotsim.model.robot import RobotModel
 from robotsim.profile.shapes import link_points as _link_points
 from robotsim.profile.shapes import shape_points
-from robotsim.profile.types import Arm, Foot, Gripper, Kind, Leg, Profile, SiteFrame
+from robotsim.profile.types import Arm, Foot, Gripper, Head, Kind, Leg, Profile, SiteFrame
 from robotsim.profile.wheels import (
     casters_below,
     drive_of_wheels,
@@ -269,10 +276,17 @@ def infer_profile(model: RobotModel) -> Profile:
             feet.append(Foot(fname, foot.link, foot.sole, foot.polygon, toes))
             legs.append(Leg(name, _q_joints(seg[: ankle_k + 1]), fname))
     leg_ends = {e for b, e, _ in leg_candidates} if legs else set()
+    limbs = []  # (start branch, end link, segment) of everything not a leg
     for b, e in terminal:
-        if e in leg_ends:
+        if e not in leg_ends and segment(b, e):
+            limbs.append((b, e, segment(b, e)))
+    head_ends = _heads(tree, limbs, [c[2] for c in leg_candidates] if legs else [],
+                       T_base, gripper_of)  # fmt: skip
+    heads: list[Head] = []
+    for _, e, seg in limbs:
+        if e in head_ends:
+            heads.append(Head(_unique("head", [h.name for h in heads]), _q_joints(seg), e))
             continue
-        seg = segment(b, e)
         g = gripper_of.get(e)
         if len(seg) < 2 and g is None:
             continue
@@ -305,6 +319,7 @@ def infer_profile(model: RobotModel) -> Profile:
         feet=tuple(feet),
         arms=tuple(arms),
         grippers=tuple(grippers),
+        heads=tuple(heads),
         wheels=tuple(wheels),
         drive=drive,
         notes=tuple(notes),
@@ -312,6 +327,54 @@ def infer_profile(model: RobotModel) -> Profile:
 
 
 # --------------------------------------------------------------------- helpers
+def _heads(
+    tree: _Tree,
+    limbs: list[tuple[str, str, list]],
+    legs: list[list],
+    T_base: np.ndarray,
+    grippers: dict[str, Gripper],
+) -> set[str]:
+    """The end links of the limbs that are heads (module docs): on the body's middle,
+    on top, rising, unpaired. ``limbs``: (start branch, end link, joints) of the
+    non-leg limbs; ``legs``: the legs' joints; base frame at the zero pose."""
+
+    def start(seg: list) -> np.ndarray:
+        j = seg[0]
+        T = tree.T[j.child]
+        post = np.asarray(j.post)
+        anchor = T[:3, :3] @ (-(post[:3, :3].T @ post[:3, 3])) + T[:3, 3]
+        return T_base[:3, :3].T @ (anchor - T_base[:3, 3])  # base frame
+
+    starts = [start(seg) for _, _, seg in limbs]
+    hips = [start(seg) for seg in legs]
+
+    def mirrored(i: int) -> int | None:
+        a = starts[i]
+        for k, b in enumerate(starts):
+            tol = 0.1 * max(abs(a[1]), abs(b[1])) + 1e-3
+            if k != i and abs(a[1] + b[1]) < tol and np.all(np.abs((a - b)[[0, 2]]) < tol):
+                return k
+        return None
+
+    pairs = [i for i in range(len(limbs)) if mirrored(i) is not None and abs(starts[i][1]) > 1e-3]
+    if not pairs and len(hips) < 2:
+        return set()  # nothing to be a head beside: a lone arm is an arm
+    half = max([abs(starts[i][1]) for i in pairs] + [abs(h[1]) for h in hips])
+    top = max([starts[i][2] for i in pairs] or [h[2] for h in hips])
+    out = set()
+    for i, (_, e, seg) in enumerate(limbs):
+        s = starts[i]
+        if i in pairs or e in grippers or abs(s[1]) > 0.15 * half or s[2] < top - 0.5 * half:
+            continue
+        pts = tree.points(tree.subtree(seg[0].child))
+        if len(pts):
+            z = (pts - T_base[:3, 3]) @ T_base[:3, 2]  # base-frame heights
+            if float(np.mean(z)) < s[2]:
+                continue  # hangs down from where it starts: not on top
+        out.add(e)
+    return out
+
+
 def _after(tree: _Tree, above: str, j) -> bool:
     """Whether joint ``j`` lies below link ``above``."""
     return j.child in tree.subtree(above) and j.child != above
@@ -422,24 +485,49 @@ def _fingertip(tree: _Tree, hand: str, end: str, name: str) -> SiteFrame:
     return SiteFrame(name, end, _tl(np.linalg.inv(tree.T[end]) @ T), added=True)
 
 
-def _tool(tree: _Tree, model: RobotModel, end: str, g: Gripper | None) -> SiteFrame:
-    sub = (
-        tree.subtree(end)
-        if g is None
-        else [end] + [n for n in tree.subtree(end) if not tree.movable_below(n) and n == end]
+def _frame_link(model: RobotModel, tree: _Tree, name: str) -> bool:
+    """A link that is only a frame: welded to its parent, no shapes, no mass, nothing
+    below it (URDF's way of naming a point: a TCP, a flange)."""
+    lk = model.link(name)
+    pj = tree.parent_joint.get(name)
+    return (
+        pj is not None
+        and not pj.movable
+        and not lk.collisions
+        and not lk.visuals
+        and (lk.inertial is None or lk.inertial.mass == 0)
+        and not tree.children.get(name)
     )
-    frames = [f for f in model.frames if f.link in tree.subtree(end)]
-    hinted = [f for f in frames if _TOOL_HINT.search(f.name)]
-    if g is None and not hinted:
-        hinted = [f for f in frames if f.link in sub]
+
+
+def _tool(tree: _Tree, model: RobotModel, end: str, g: Gripper | None) -> SiteFrame:
+    """The arm's tool frame: a model frame (or frame link) on the end named like a
+    tool; for a gripper, the frame nearest its fingertips' midpoint (else that midpoint,
+    added); otherwise the frame farthest out from the end link (a flange, a tool0), else
+    the end link itself."""
+    below = tree.subtree(end)
+    cands = [SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+             for f in model.frames if f.link in below]  # fmt: skip
+    cands += [SiteFrame(n, n, _tl(np.eye(4))) for n in below if _frame_link(model, tree, n)]
+    hinted = [f for f in cands if _TOOL_HINT.search(f.name)]
     if hinted:
-        f = hinted[0]
-        return SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+        return hinted[0]
+
+    def where(f: SiteFrame) -> np.ndarray:
+        return (tree.T[f.link] @ f.T)[:3, 3]
+
+    T_end = tree.T[end]
     if g is not None:
-        T_end = tree.T[end]
         tips = [tree.T[t.link] @ t.T for t in g.fingertips]
+        mid = np.mean([t[:3, 3] for t in tips], axis=0)
+        reach = float(np.linalg.norm(mid - T_end[:3, 3]))
+        near = [f for f in cands if np.linalg.norm(where(f) - mid) < 0.5 * reach]
+        if near:
+            return min(near, key=lambda f: float(np.linalg.norm(where(f) - mid)))
         T = np.eye(4)
         T[:3, :3] = T_end[:3, :3]
-        T[:3, 3] = np.mean([t[:3, 3] for t in tips], axis=0)
+        T[:3, 3] = mid
         return SiteFrame(f"{end}_tool", end, _tl(np.linalg.inv(T_end) @ T), added=True)
+    if cands:
+        return max(cands, key=lambda f: float(np.linalg.norm(where(f) - T_end[:3, 3])))
     return SiteFrame(end, end, _tl(np.eye(4)))
