@@ -83,9 +83,13 @@ def test_every_json_writer_is_strict() -> None:
             if f.attr not in ("dumps", "dump"):
                 continue
             strict = any(
-                k.arg == "allow_nan" and isinstance(k.value, ast.Constant) and k.value.value is False
+                k.arg == "allow_nan"
+                and isinstance(k.value, ast.Constant)
+                and k.value.value is False
                 for k in node.keywords
             )
             if not strict:
                 loose.append(f"{path.relative_to(root)}:{node.lineno}")
-    assert not loose, "json.dumps without allow_nan=False (use robotsim.jsonable.dumps): " + ", ".join(loose)
+    assert not loose, (
+        "json.dumps without allow_nan=False (use robotsim.jsonable.dumps): " + ", ".join(loose)
+    )

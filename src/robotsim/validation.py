@@ -158,6 +158,14 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel]) -> t
         msg = f"unknown key {loc[-1]!r}" + (f"; valid: {valid}" if valid else "")
     elif err["type"] == "literal_error":
         msg = f"{err['input']!r} is not allowed; {msg[0].lower()}{msg[1:]}"
+    elif not loc and err["type"] == "value_error" and isinstance(err.get("input"), dict):
+        # a check of the whole file that names its own field: "field.path: problem"
+        text = msg.removeprefix("Value error, ")
+        head, sep, rest = text.partition(": ")
+        if sep and head and " " not in head:
+            more = len(exc.errors()) - 1
+            tail = f" (+{more} more error{'s' if more > 1 else ''})" if more > 0 else ""
+            return head, rest + tail
     elif "input" in err and err["type"] not in ("missing",):
         shown = repr(err["input"])
         if len(shown) > 60:

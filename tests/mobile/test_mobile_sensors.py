@@ -109,3 +109,23 @@ def test_a_profile_files_sensors_are_mounted_and_a_scenario_replaces_them(tmp_pa
     )
     with pytest.raises(InputError, match=r"omni3.profile.yaml: sensors\[0\].link: unknown link"):
         MobileRun(sc, robots, obstacles, str(tmp_path / "s.yaml"))
+
+
+def test_the_disk_check_counts_the_sensor_readings(tmp_path: Path) -> None:
+    import shutil
+
+    from robotsim.mobile.sizing import check_run_disk
+
+    sc, robots, obstacles = load_mobile(_data([*SENSORS, {"type": "camera", "rate": 30}]), "s.yaml")
+    run = MobileRun(sc, robots, obstacles, "s.yaml")
+    per_s = run.sensors.bytes_per_second()
+    # 360 float32 ranges at 10 Hz, 10 float64 at 100 Hz, 6 at 50 Hz, 320 x 240 x 7 at 30 Hz
+    assert per_s == pytest.approx(
+        10 * (4 * 360 + 56) + 100 * 80 + 50 * 48 + 30 * (320 * 240 * 7 + 56)
+    )
+    with Recorder(tmp_path) as rec:
+        free = shutil.disk_usage(tmp_path).free
+        check_run_disk(10.0, 0.02, 1, 10, rec, per_s)  # 70 MB: fits
+        with pytest.raises(InputError, match=r"of sensor readings into .*lower sensor rates"):
+            check_run_disk(10.0, 0.02, 1, 10, rec, 2 * free / 10.0)
+    run.sensors.close()

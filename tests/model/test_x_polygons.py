@@ -86,3 +86,15 @@ def test_retriangulate_runs_keeps_triangles_and_unknown_runs() -> None:
     out = retriangulate_runs(v, given)
     assert out[:1].tolist() == [[0, 1, 2]]
     assert sorted(map(sorted, out[1:].tolist())) == sorted(map(sorted, given[1:].tolist()))
+
+
+def test_tiny_polygons_assimp_drops_are_kept(tmp_path: Path) -> None:
+    """assimp leaves out polygons of 5+ corners about 1 mm across (convex ones too): a
+    0.1 m pentagon and a 1 mm one (concave) beside a triangle keep all their area."""
+    pent = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0.5, 0.3, 0], [0, 1, 0]], float)
+    tri = np.array([[0, 0, 1], [1, 0, 1], [0, 1, 1]], float)
+    v = np.vstack([pent * 0.1, pent * 1e-3 + [0, 0, 2], tri])
+    path = write_x(tmp_path / "tiny.x", v, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12]])
+    a = shoelace(pent[:, :2])
+    assert _assimp_area(path) == pytest.approx(a * 0.01 + 0.5, rel=1e-6)  # 1 mm one lost
+    assert load_mesh(path).area == pytest.approx(a * 0.01 + a * 1e-6 + 0.5, rel=1e-7)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -128,8 +129,14 @@ def test_make_walk_errors_name_its_own_options(capsys, tmp_path: Path) -> None:
     assert code == 0 and load_program(out).motions
     code, _, err = run(capsys, "motion", "make-walk", out, "--height", "0.5")
     assert code == 2 and len(err.splitlines()) == 1
-    assert "left_sole cannot reach (0, 0.028, 0) m (IK misses by 0.53 m) with the body 0.5 m" in err
-    assert "try a smaller --step-length or a --height the legs reach" in err
+    assert "left_sole cannot reach (0, 0.028, 0) m with the body 0.5 m above the floor" in err
+    # position and rotation misses apart; the reach that is missing and the height to give
+    assert re.search(r"misses by [0-9.]+ m and [0-9.]+ deg", err)
+    assert (
+        "the leg is stretched (the sole 0.431 m from the hip, the straight leg 0.219 m): "
+        "give a lower --height (about 0.267 m)" in err
+    )
+    assert "--step-length" not in err  # the crouch is not a step: a shorter one cannot help
     assert "motion gait" not in err  # humanoid17 is the robot the defaults fit
     humanoid = FIXTURES / "mjcf" / "mujoco_humanoid" / "humanoid.xml"
     code, _, err = run(capsys, "motion", "make-walk", out, "--robot", humanoid)

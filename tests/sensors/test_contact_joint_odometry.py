@@ -123,3 +123,23 @@ def test_sensor_errors_name_the_field() -> None:
         mount_sensors("r", lever(), specs({"type": "odometry"}), 0.002)
     with pytest.raises(InputError, match="two sensors named 'imu'"):
         mount_sensors("r", omni, specs({"type": "imu"}, {"type": "imu"}), 0.002)
+
+
+def test_sensors_read_between_steps_without_changing_a_ramped_servo() -> None:
+    from robotsim.physics import Motor
+
+    def run(with_sensors: bool) -> np.ndarray:
+        servo = Motor("position", gain=200.0, damping=20.0, velocity=1.0)  # a ramped target
+        placement = RobotPlacement("l", lever(), np.eye(4), motors={"hinge": servo})
+        world = World(Scene(robots=(placement,), ground=None, timestep=0.002))
+        world.motor("l/hinge").set(0.8)
+        if with_sensors:
+            r = rig(world, "l", {"type": "imu", "link": "arm", "rate": 300},
+                    {"type": "joint", "rate": 70})  # fmt: skip
+            r.step(250)
+            assert r.samples > 90
+        else:
+            world.step(250)
+        return world.data.qpos.copy()
+
+    np.testing.assert_array_equal(run(True), run(False))

@@ -213,3 +213,30 @@ def test_the_studio_driver_follows_the_live_parameters(studio):
         params.apply(["max_speed_up"])
         params.apply(["mass_down"])
         studio.clear()
+
+
+def test_the_studio_saves_what_it_showed_as_an_html_replay(soccer):
+    """The Mobile tab's *Save replay (HTML)*: a file in the workspace whose poses are
+    the ones the studio recorded and showed."""
+    import json
+    import re
+
+    d = soccer.driver
+    for _ in range(30):
+        soccer.tick()
+    path = soccer.panels["mobile"].export_html()
+    assert path is not None and path.parent == soccer.workspace.root and path.is_file()
+    text = path.read_text()
+    data = json.loads(
+        re.search(r'id="robotsim-data" type="application/json">(.*?)</script>', text, re.S)
+        .group(1)
+        .replace("<\\/", "</")
+    )
+    track = next(t for t in data["tracks"] if t["name"] == "omni")
+    import base64
+
+    pose = np.frombuffer(base64.b64decode(track["pose"]), "<f8").reshape(-1, track["frames"], 7)
+    assert len(pose) == len(d.log.times) > 1
+    last = d.log.frames[-1]["omni"]
+    np.testing.assert_allclose(pose[-1, :, :3], last[:, :3, 3], atol=1e-12)
+    path.unlink()

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.paths import FIXTURES
-from tests.wheeled_urdf import TURTLEBOT, write_omni_urdf
+from tests.wheeled_urdf import TURTLEBOT, write_omni_urdf, write_onshape_omni_urdf
 
 from robotsim.studio.mobile.driver import MobileDriver
 
@@ -51,12 +51,17 @@ def test_panda_file_shows_its_gripper_and_fingertips(studio, panel) -> None:
     assert all(n.startswith(f"/robots/{studio.robot_names()[0]}/") for n in names)
 
 
-@pytest.mark.parametrize("which", ["turtlebot", "omni"])
+@pytest.mark.parametrize("which", ["turtlebot", "omni", "onshape"])
 def test_a_base_from_a_file_drives_in_the_studio(studio, panel, which, tmp_path: Path) -> None:
-    f = TURTLEBOT if which == "turtlebot" else write_omni_urdf(tmp_path / "tri_omni.urdf")
+    f = TURTLEBOT
+    if which == "omni":
+        f = write_omni_urdf(tmp_path / "tri_omni.urdf")
+    elif which == "onshape":
+        f = write_onshape_omni_urdf(tmp_path / "onshape.urdf")
     studio.open(str(f))
     assert not panel.drive.disabled
     assert ("drive **diff**" if which == "turtlebot" else "drive **omni**") in panel.text.content
+    assert ("8 passive rollers" in panel.text.content) == (which == "onshape")
     assert sum("profile_wheel" in h.name for h in panel.markers) == (
         2 if which == "turtlebot" else 3
     )

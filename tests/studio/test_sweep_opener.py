@@ -86,3 +86,51 @@ def test_the_sweep_tab_picks_any_run_and_replays_it(studio, sweep_dir: Path) -> 
     assert "run p00003-r0 (kp=3, kd=0.4)" in panel.replay("p00003-r0")
     with pytest.raises(InputError, match="neither a sweep folder nor a sweep file"):
         panel.show(sweep_dir / "nothing")
+
+
+@pytest.fixture(scope="module")
+def optimized(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An optimiser's sweep folder (4 trials of a fraction of a second, in this process)."""
+    from robotsim.sweep import run_sweep
+
+    tmp = tmp_path_factory.mktemp("optimized")
+    f = write_sweep(
+        tmp,
+        "opt",
+        set={"duration": 0.2},
+        design="optimize",
+        parameters={"x0": {"path": "robots.1.start.0", "range": {"start": -9.0, "stop": -7.0}}},
+        metrics={"x": "robots.PD.final_pose.0"},
+        success=None,
+        objective={"metric": "x", "goal": "maximize"},
+        budget={"runs": 3},
+    )
+    run_sweep(f, tmp / "out", cluster="inline")
+    return tmp / "out"
+
+
+def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: Path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from robotsim.studio.sweep.panel import SweepPanel
+    from robotsim.sweep import read_rows
+
+    panel = studio.panels["sweep"]
+    assert isinstance(panel, SweepPanel)
+    panel.show(optimized)
+    rows = read_rows(optimized)
+    best = max(rows.values(), key=lambda r: r["x"])
+    assert panel.best == (best["run_key"],)
+    assert f"**best** {best['run_key']}: x0=" in panel.goals.content
+    assert "3 of 3 trials feasible" in panel.goals.content
+    assert panel.plot.visible and panel.best_button.visible
+    shown = panel.open_best()
+    assert f"run {best['run_key']}" in shown
+    assert studio.robots["PD"].initial_T_world_root[0, 3] == pytest.approx(best["x0"])
+    # the folder grows (an optimiser still running): the tab follows on its next look
+    extra = {**best, "run_key": "t00009-r0", "point": 9, "trial": 9, "x": best["x"] + 1.0}
+    with (optimized / "runs.jsonl").open("a") as fh:
+        fh.write(json.dumps(extra) + "\n")
+    panel._live()  # what the 1 s poll runs in its thread
+    assert panel.best == ("t00009-r0",) and "4 of 4 trials feasible" in panel.goals.content
+    assert any(c.key == "t00009-r0" for c in panel.choices.values())

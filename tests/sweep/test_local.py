@@ -116,22 +116,35 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path: Path) -> None
 
 
 def test_a_metric_missing_from_the_summary_fails_the_run_naming_it(tmp_path: Path, capsys) -> None:
+    # a path below a part of the summary whose keys are only known when it runs
+    # (robotsim.sweep.shapes: OPEN): the run fails naming the keys that are there
     f = write_sweep(
         tmp_path,
         "metric",
         parameters={"kd": {"path": "robots.1.controller.gains.x.kd", "values": [0.0]}},
-        metrics={"bad": "robots.PD.no_such_key"},
+        metrics={"bad": "reference.time_to_goal.PD.no_such_key"},
     )
     out = tmp_path / "out"
     # every run failed: exit 1 with the first error (a sweep file mistake, most likely)
     assert main(["sweep", str(f), "--out", str(out), "--workers", "1", "--quiet"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: all 1 runs failed; the first: ")
-    assert "metrics.bad: no 'robots.PD.no_such_key'" in err and "results.csv" in err
+    assert "metrics.bad: no 'reference.time_to_goal.PD.no_such_key'" in err
+    assert "results.csv" in err
     [row] = _rows(out)
     assert row["status"] == "failed"
-    assert "metrics.bad: no 'robots.PD.no_such_key'" in row["error"]
-    assert "time_to_goal" in row["error"]  # the keys that are there
+    assert "metrics.bad: no 'reference.time_to_goal.PD.no_such_key'" in row["error"]
+    assert "ours_s, paper_s" in row["error"]  # the keys that are there
+
+
+def test_a_metric_path_the_summary_never_has_is_refused_before_running(
+    tmp_path: Path, capsys
+) -> None:
+    f = write_sweep(tmp_path, "metric", metrics={"bad": "robots.PD.no_such_key"})
+    assert main(["sweep", str(f), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "metrics.bad: 'robots.PD.no_such_key' is not in the " in err
+    assert "time_to_goal" in err and not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@
   real-time factor with no sensors (recording on); runs interleaved, medians.
   ``soccer_rtf_sensors`` and ``soccer_rtf_no_sensors`` are the two; the ``*_cpu``
   figures divide by this process's CPU time instead of wall time (the figure on an
-  otherwise idle core).
+  otherwise idle core); ``sensors_rtf_ratio_imu50_cpu`` the same with the IMU at the
+  control rate (50 Hz: no reading between two control ticks).
 - ``camera_fps``: 320 x 240 RGB + depth frames per second rendered offscreen (MuJoCo's
   renderer on EGL; software rendering without a GPU) from a camera on the soccer robot,
   read back into arrays (depth in metres); ``camera_fps_cpu`` per second of this
@@ -66,15 +67,20 @@ def _rtf(data: dict[str, Any], seconds: float) -> tuple[float, float]:
 
 def _ratio(quick: bool) -> dict[str, float]:
     seconds = 5.0 if quick else 20.0
-    plain, sensed = [], []
-    for _ in range(1 if quick else 5):  # interleaved, so machine load hits both alike
+    plain, sensed, slow_imu = [], [], []
+    imu50 = dict(IMU, rate=50)
+    for _ in range(1 if quick else 5):  # interleaved, so machine load hits all alike
         plain.append(_rtf(_soccer(), seconds))
         sensed.append(_rtf(_soccer([LIDAR, IMU]), seconds))
+        slow_imu.append(_rtf(_soccer([LIDAR, imu50]), seconds))
     ratios = [s[0] / p[0] for s, p in zip(sensed, plain)]
     ratios_cpu = [s[1] / p[1] for s, p in zip(sensed, plain)]
     return {
         "sensors_rtf_ratio": statistics.median(ratios),
         "sensors_rtf_ratio_cpu": statistics.median(ratios_cpu),
+        "sensors_rtf_ratio_imu50_cpu": statistics.median(
+            s[1] / p[1] for s, p in zip(slow_imu, plain)
+        ),
         "soccer_rtf_sensors": statistics.median(s[0] for s in sensed),
         "soccer_rtf_no_sensors": statistics.median(p[0] for p in plain),
     }

@@ -368,21 +368,23 @@ def gait_cmd(
     from robotsim.motion.gait import biped_walk
     from robotsim.motion.schema import save_program
 
-    program, params, soles = biped_walk(
-        load_robot(robot), steps, step_length, clearance, body_height
-    )
-    program = program.model_copy(update={"robot": robot})  # the file as given
+    walk = biped_walk(load_robot(robot), steps, step_length, clearance, body_height)
+    params = walk.params
+    program = walk.program.model_copy(update={"robot": robot})  # the file as given
     save_program(_named(program, name), out_file)
     info = {"out": out_file, "name": name, "robot": robot, "steps": steps,
             "step_length_m": step_length,
             "clearance_m": params.clearance, "body_height_m": params.body_height,
             "com_inset_m": params.com_inset, "half_width_m": params.half_width,
-            "soles": list(soles)}  # fmt: skip
+            "soles": list(walk.soles), "statically_stable": walk.static,
+            "note": walk.note or None}  # fmt: skip
     if as_json:
         echo_json(info)
     else:
         click.echo(f"wrote {out_file}: {steps} steps of {step_length} m, body "
                    f"{params.body_height} m, clearance {params.clearance} m")  # fmt: skip
+        if walk.note:
+            click.echo(f"warning: {walk.note}", err=True)
 
 
 def register(group: click.Group) -> None:

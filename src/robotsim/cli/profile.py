@@ -45,12 +45,18 @@ def profile_cmd(robot: str, profile_file: Path | None, as_json: bool) -> None:
     for a in prof.arms:
         g = f", gripper {a.gripper}" if a.gripper else ""
         click.echo(f"  arm {a.name}: {', '.join(a.joints)} -> tool {a.tool.name}{g}")
+    for h in prof.heads:
+        click.echo(f"  head {h.name}: {', '.join(h.joints)} -> link {h.link}")
     for g in prof.grippers:
         tips = ", ".join(t.name for t in g.fingertips)
         click.echo(f"  gripper {g.name}: {len(g.fingers)} fingers, tips {tips}")
     for w in prof.wheels:
         click.echo(f"  wheel {w.joint}: radius {w.radius:.4g} m, axle {_xyz(w.axis)}, "
                    f"ground contact {_xyz(w.position)} m (base link frame)")  # fmt: skip
+        if w.rollers:
+            more = f", ... {w.rollers[-1]}" if len(w.rollers) > 3 else ""
+            shown = ", ".join(w.rollers[: 3 if len(w.rollers) > 3 else None])
+            click.echo(f"    {len(w.rollers)} passive rollers: {shown}{more}")
     if prof.drive is not None:
         click.echo(f"  drive {prof.drive.type}: wheels {', '.join(prof.drive.wheels)}")
         for w, row in zip(prof.drive.wheels, prof.drive.matrix):

@@ -218,7 +218,11 @@ def outside_limits(model: RobotModel, q: np.ndarray, deg: bool) -> list[str]:
 @click.argument("robot")
 @click.option("--q", "q_text", help="Joint values, comma-separated, in `inspect` order.")
 @click.option("--deg", is_flag=True, help="--q angles are in degrees.")
-@click.option("--link", help="Link or frame (default: the robot's tool frame).")
+@click.option(
+    "--link",
+    help="Link or frame (default: the robot's tool: its file's default frame, else its "
+    "profile's first arm's tool).",
+)
 @click.option(
     "--strict", is_flag=True, help="A joint outside its limits is an error (default: a warning)."
 )
@@ -233,7 +237,11 @@ def fk_cmd(
 
     model = load_robot(robot)
     q = parse_q(model, q_text, deg)
-    name = link or model.tool_frame
+    name = link
+    if name is None:  # the profile's tool (an arm's end, between a gripper's fingertips)
+        from robotsim.profile.resolve import default_tool
+
+        model, name = default_tool(model)
     bad = outside_limits(model, q, deg)
     if bad and strict:
         raise InputError(f"--q: {model.name}: {'; '.join(bad)} (--strict)")
@@ -271,7 +279,10 @@ def _fmt_target(tgt: np.ndarray) -> str:
 @click.command("ik")
 @click.argument("robot")
 @click.option("--target", required=True, help="x,y,z[,qw,qx,qy,qz] in metres (world frame).")
-@click.option("--link", help="Link or frame to place (default: the tool frame).")
+@click.option(
+    "--link",
+    help="Link or frame to place (default: the robot's tool, as fk's).",
+)
 @click.option(
     "--q0", "q0_text", help="Start configuration (radians, or degrees with --deg; inspect order)."
 )
@@ -289,8 +300,12 @@ def ik_cmd(
     model = load_robot(robot)
     tgt = parse_floats(target, "--target", (3, 7))
     q0 = parse_q(model, q0_text, deg, "--q0") if q0_text else None
-    res = model.ik(tgt, link=link, q0=q0)
-    frame = link or model.tool_frame
+    frame = link
+    if frame is None:  # the profile's tool, as fk
+        from robotsim.profile.resolve import default_tool
+
+        model, frame = default_tool(model)
+    res = model.ik(tgt, link=frame, q0=q0)
     metres = model.prismatic_mask
     shown = np.where(metres, res.q, np.rad2deg(res.q))  # angles in degrees, slides in metres
     out = {

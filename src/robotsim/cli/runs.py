@@ -82,7 +82,7 @@ def list_cmd(db: str | None, limit: int | None, sweep_id: str | None, as_json: b
 @click.option("--db", default=None, help=_DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def show_cmd(run: str, db: str | None, as_json: bool) -> None:
-    """Details of one run (RUN: an id or 'last'): parameters, signals, events."""
+    """Details of one run (RUN: an id or 'last'): parameters, signals, sensors, events."""
     with open_store_for_reading(db) as store:
         info = store.run(run)
         chans = store.channels(info.id)
@@ -95,6 +95,7 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
         out["signal_rows"] = store.signal_count(info.id)
         out["t_first"], out["t_last"] = t0, t1
         out["events"] = store.events(info.id)
+        out["sensors"] = [s.to_json() for s in store.sensors(info.id)]
     if as_json:
         echo_json(out)
         return
@@ -110,12 +111,43 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
     click.echo(f"  signal rows: {out['signal_rows']}  t: {t0} .. {t1}")
     for robot, names in signals.items():
         click.echo(f"  {robot}: {', '.join(names)}")
+    for sn in out["sensors"]:  # docs/sensors.md
+        fields = ", ".join(f"{k}{v['shape']}" for k, v in sn["fields"].items())
+        click.echo(f"  sensor {sn['robot']}/{sn['name']} ({sn['type']}, {sn['rate']:g} Hz): "
+                   f"{sn['readings']} readings of {fields}")  # fmt: skip
     ev = out["events"]
     click.echo(f"  events: {len(ev)}")
     for e in ev[:50]:
         click.echo(f"    t={e['t']:.3f}  {e['type']}  {e['robot'] or ''}  {e['data']}")
     if len(ev) > 50:
         click.echo(f"    ... {len(ev) - 50} more (use --json)")
+
+
+@runs_group.command("verify")
+@click.argument("run")
+@click.option("--db", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
+def verify_cmd(run: str, db: str | None, as_json: bool) -> None:
+    """Re-run RUN (an id or 'last') from its receipt and compare: 'identical', or the
+    first checkpoint that differs (time, bodies, by how much). Exit 0 identical, 1
+    differs."""
+    from robotsim.scenario.verify import verify_run
+
+    store_db = db or _default_db()
+    open_store_for_reading(store_db).close()  # a missing store is an error, not a new one
+    v = verify_run(store_db, run)
+    if as_json:
+        echo_json(v.to_json())
+    else:
+        click.echo(v.line())
+        for f in v.files_changed:
+            click.echo(f"  file changed since the run: {f['file']}")
+        for k, d in v.versions_changed.items():
+            click.echo(f"  {k}: {d['recorded']} then, {d['now']} now")
+        if v.error and v.first_difference is not None:
+            click.echo(f"  {v.error}")
+    if not v.identical:
+        raise click.exceptions.Exit(1)
 
 
 @runs_group.command("plot")

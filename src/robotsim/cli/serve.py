@@ -72,8 +72,11 @@ def _robot_sensors(world: Any, model: Any) -> Any:
     return SensorRig(world, mount_sensors(model.name, model, specs, world.timestep, where))
 
 
-def build_target(spec: str, kinematic: bool = False, seed: int | None = None) -> SimulationTarget:
-    """A scenario file, a library robot or a robot file -> something to serve."""
+def build_target(
+    spec: str, kinematic: bool = False, seed: int | None = None, walk: bool = False
+) -> SimulationTarget:
+    """A scenario file, a library robot or a robot file -> something to serve (``walk``:
+    a biped walking, steered by ``set_base_velocity``)."""
     from robotsim.model import load_robot
     from robotsim.remote.target import KinematicTarget
     from robotsim.shipped import find_shipped
@@ -82,6 +85,8 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
     if not path.exists():  # a path that exists wins over a shipped scenario's name
         path = find_shipped(spec, "scenario") or path
     if _is_scenario(path):
+        if walk:
+            raise InputError("--walk: serves a robot (a name or a robot file), not a scenario")
         if kinematic:
             raise InputError("--kinematic: serves a single robot; scenarios run in physics")
         from robotsim.remote.world_target import WorldTarget
@@ -89,6 +94,13 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
         return WorldTarget(*_scenario_world(path, seed))
     model = load_robot(spec)
     name = model.name
+    if walk:
+        if kinematic:
+            raise InputError("--walk: the walk runs in physics; drop --kinematic")
+        from robotsim.walk.biped import biped_of
+        from robotsim.walk.remote import WalkTarget
+
+        return WalkTarget(biped_of(model))
     if kinematic:
         return KinematicTarget({name: model})
     from robotsim.physics import World
@@ -117,6 +129,11 @@ def build_target(spec: str, kinematic: bool = False, seed: int | None = None) ->
 )
 @click.option("--duration", type=float, default=None, help="Stop after this many wall seconds.")
 @click.option("--kinematic", is_flag=True, help="Robots without dynamics (kinematic engine).")
+@click.option(
+    "--walk",
+    is_flag=True,
+    help="A biped that walks: set_base_velocity steers its walk (docs/walk.md).",
+)
 @click.option("--seed", type=int, default=None, help="Seed of the world.")
 @click.option("--paused", is_flag=True, help="Start paused (step with the 'step' op).")
 @click.option(
@@ -163,6 +180,7 @@ def serve_cmd(
     rate: float,
     duration: float | None,
     kinematic: bool,
+    walk: bool,
     seed: int | None,
     paused: bool,
     sender_rate: float,
@@ -181,7 +199,7 @@ def serve_cmd(
     if not record_rate > 0:
         raise InputError(f"--record-rate must be > 0 Hz, got {record_rate}")
     host, port = parse_address(udp)
-    sim = build_target(target, kinematic=kinematic, seed=seed)
+    sim = build_target(target, kinematic=kinematic, seed=seed, walk=walk)
     limits = ServerLimits(
         sender_rate=sender_rate,
         sender_burst=max(100.0, sender_rate / 10),

@@ -72,6 +72,13 @@ def _slots(text: str) -> list[int]:
     default=None,
     help="Take the ball, tables and start pose from a hand_ball_transfer file.",
 )
+@click.option(
+    "--object",
+    "obj",
+    default=None,
+    help="Grasp this object instead of the ball: a mesh, URDF or MJCF file, or TYPE:SIZES "
+    "(box:0.04,0.04,0.05; docs/objects.md). It rests on the table in front of the left hand.",
+)
 @page_options
 @click.option("--headless", is_flag=True, help="No studio: run the loop and print events.")
 @click.option(
@@ -82,7 +89,8 @@ def _slots(text: str) -> list[int]:
 )
 def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source: str | None,
                keyboard_side: str, mapping: str,
-               keyboard_mapping: str, mode: str, scenario: Path | None, port: int, host: str,
+               keyboard_mapping: str, mode: str, scenario: Path | None, obj: str | None,
+               port: int, host: str,
                root: str | None, no_token: bool, headless: bool,
                duration: float | None) -> None:  # fmt: skip
     """Teleoperate the two arms with 3-finger hands (gamepads or keyboard) in the studio."""
@@ -98,12 +106,19 @@ def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source:
         from robotsim.studio.workspace import Workspace
 
         Workspace(root)  # a bad --root is an error before any device opens
+    if scenario is not None and obj is not None:
+        raise InputError("--object and --scenario: give one (a scenario file names its object)")
     if scenario is not None:
         from robotsim.hands.scenario_spec import load_hand_scenario
 
         spec, scene = load_hand_scenario(scenario)
     else:
-        spec, scene = None, default_scene(load_robot(robot))
+        thing = None
+        if obj is not None:
+            from robotsim.objects import load_object
+
+            thing = load_object(obj)
+        spec, scene = None, default_scene(load_robot(robot), thing)
     dt = 1.0 / 60.0 if mode == "kinematic" else 0.016
     sim = make_sim(scene, mode, dt, spec)
     source = keyboard_source or ("terminal" if headless else "page")

@@ -7,8 +7,10 @@ objects with the scene), ``/scene`` (``foxglove.SceneUpdate``: at the start and 
 :data:`SCENE_PERIOD` s, every frame's shapes locked to it, and the ground),
 ``/robots/<robot>/joint_states`` (``foxglove.JointStates``),
 ``/robots/<robot>/base_pose`` (``foxglove.PoseInFrame``), ``/signals/<group>`` (JSON:
-every recorded row of every group, plots and commands) and ``/events``
-(``foxglove.Log``).
+every recorded row of every group, plots and commands), ``/events``
+(``foxglove.Log``) and the recorded sensors, ``/sensors/<robot>/<sensor>``
+(``LaserScan``, ``PointCloud``, ``CompressedImage``/``RawImage``, JSON;
+:mod:`robotsim.export.sensor_channels`).
 
 The run's row is the MCAP metadata record ``robotsim.run``.
 """
@@ -138,6 +140,10 @@ def mcap_messages(replay: Replay) -> tuple[list[Channel], list[tuple[int, int, b
         for e in replay.events:
             stamp = ns(e["t"])
             msgs.append((stamp, ev, log_message(e, stamp)))
+    if replay.sensors:
+        from robotsim.export.sensor_channels import mcap_sensor_messages
+
+        msgs += mcap_sensor_messages(replay.sensors, ns, channel)
     msgs.sort(key=lambda m: m[0])
     return channels, msgs
 

@@ -43,6 +43,7 @@ __all__ = [
     "Visual",
     "load_replay",
     "object_frame",
+    "replay_of_poses",
     "robot_frames",
 ]
 
@@ -129,6 +130,8 @@ class Replay:
     events: tuple[dict[str, Any], ...]
     ground: dict[str, Any] | None
     view: np.ndarray
+    #: the run's recorded sensors (docs/sensors.md), each read whole
+    sensors: tuple[Any, ...] = ()
 
     @property
     def has_scene(self) -> bool:
@@ -345,7 +348,9 @@ def load_replay(store: RunStore, run: int | str) -> Replay:
             view = np.asarray(scene["view"], dtype=np.float64).reshape(2, 3)
     if view is None:
         view = _bounds(tracks)
-    return Replay(info, scene, tuple(tracks), signals, events, ground, view)
+    # the recorded sensors, each read whole (sized against the memory budget by the store)
+    sensors = tuple(store.sensor(info.id, i.robot, i.name) for i in store.sensors(info.id))
+    return Replay(info, scene, tuple(tracks), signals, events, ground, view, sensors)
 
 
 def _bounds(tracks: Sequence[Track]) -> np.ndarray:
@@ -357,3 +362,39 @@ def _bounds(tracks: Sequence[Track]) -> np.ndarray:
     lo, hi = p.min(axis=0), p.max(axis=0)
     pad = max(0.25, 0.1 * float(np.max(hi - lo)))
     return np.stack([lo - pad, hi + pad])
+
+
+def replay_of_poses(
+    scene: Mapping[str, Any],
+    t: np.ndarray,
+    link_poses: Mapping[str, np.ndarray],
+    title: str,
+) -> Replay:
+    """A replay of poses held in memory (the studio's recording of what it showed):
+    ``scene`` a scene document, ``t`` (T,) s, ``link_poses`` robot -> world poses
+    ``(T, L, 4, 4)`` of its links in ``model.link_names`` order. Objects stay where the
+    scene puts them. Nothing is read from a run store (the run's id is 0)."""
+    from robotsim.recording.store import RunInfo, RunStatus
+
+    now = time.time()
+    info = RunInfo(0, title, {}, None, {}, now, now, RunStatus.COMPLETED, None, now, "", 0, 0.0)
+    times = np.asarray(t, dtype=np.float64).reshape(-1)
+    tracks: list[Track] = []
+    for k, entry in enumerate(scene.get("robots") or []):
+        name = str(entry["name"])
+        if name not in link_poses:
+            continue
+        model = load_scene_model(entry, f"scene: robots[{k}]")
+        T = np.asarray(link_poses[name], dtype=np.float64)
+        if T.shape != (len(times), len(model.links), 4, 4):
+            raise ExportError(
+                f"robot {name!r}: poses of shape {T.shape}, expected "
+                f"({len(times)}, {len(model.links)}, 4, 4)"
+            )
+        tracks.append(Track(name, "robot", times, tuple(robot_frames(name, model)), T, model))
+    for entry in scene.get("objects") or []:
+        tracks.append(_object_track({**entry, "moving": False}, None))
+    ground = scene.get("ground")
+    view = scene.get("view")
+    box = np.asarray(view, dtype=np.float64).reshape(2, 3) if view is not None else _bounds(tracks)
+    return Replay(info, dict(scene), tuple(tracks), {}, (), ground, box)

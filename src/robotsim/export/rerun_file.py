@@ -8,7 +8,10 @@ Entities (timeline ``sim_time``, the simulated time):
   ``.../shapes`` (``Boxes3D``, ``Ellipsoids3D``, ``Cylinders3D``, ``Capsules3D``,
   ``Mesh3D``) in the frame's coordinates; ``world/ground`` a flat box;
 - ``signals/<group>/<name>``: every recorded signal as ``Scalars``;
-- ``events``: every event as a ``TextLog`` (collisions and faults as warnings).
+- ``events``: every event as a ``TextLog`` (collisions and faults as warnings);
+- ``sensors/<robot>/<sensor>``: the recorded sensors (lidar returns as ``Points3D``,
+  camera ``Image``/``DepthImage``, the others' components as ``Scalars``;
+  :mod:`robotsim.export.sensor_channels`).
 
 Time series are sent by column (``send_columns``): a minute of a robot is one call
 per frame, not one per sample.
@@ -186,6 +189,10 @@ def write_rerun(replay: Replay, path: str | os.PathLike[str]) -> Path:
             rec.log(
                 "events", rr.TextLog(f"{who}{kind} {data}" if data else f"{who}{kind}", level=level)
             )
+        if replay.sensors:
+            from robotsim.export.sensor_channels import log_rerun_sensors
+
+            log_rerun_sensors(rec, replay.sensors, TIMELINE)
         rec.flush()
     finally:
         rec.disconnect()

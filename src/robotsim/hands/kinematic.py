@@ -20,6 +20,11 @@ Per tick, for each hand:
    between its tip sphere and the ball centre is at most the sum of the radii; the hand
    grasps when all three touch and the thumb–finger spread exceeds the threshold.
 
+Any other object (``HandsScene.obj``) goes through the same steps with its own shape
+(:mod:`robotsim.hands.carried`): a tip touches when its sphere reaches the object's
+surface, a falling object rests on its lowest point (its orientation kept, as the
+paper's ball keeps its own).
+
 Events (``touch``, ``grasp``, ``hold_both``, ``release``, ``landed``) are stamped with
 the time at the end of the tick.
 """
@@ -39,7 +44,6 @@ from robotsim.hands.contact import (
     sphere_depth,
     support_height,
     thumb_spread,
-    tip_depths,
     touching,
 )
 from robotsim.hands.scene import HandsScene
@@ -98,8 +102,7 @@ class KinematicHands:
         """Back to t = 0: start configuration, ball at its start position, at rest."""
         self.tick = 0
         self.q = np.array(self.scene.q0, dtype=float)
-        self.ball_T = np.eye(4)
-        self.ball_T[:3, 3] = self.scene.ball.position
+        self.ball_T = np.array(self.scene.start_pose)
         self.ball_v = np.zeros(3)
         self.grasped = {s: False for s in SIDES}
         self.touch: dict[str, tuple[bool, bool, bool]] = {s: (False, False, False) for s in SIDES}
@@ -152,18 +155,17 @@ class KinematicHands:
         T = self.world(q, self._names[side])
         centres = T[:, :3, 3]
         worst = float(sphere_depth(centres, self._radii[side], sc.tables).max())
-        r_ball, r_tip = sc.ball.radius, self.layouts[side].tip_radius
+        obj, r_tip = sc.carried, self.layouts[side].tip_radius
         carrying = self.grasped[side] and not self.held_by_both
         if carrying:
-            ball = (T[3] @ self.T_palm_ball[side])[:3, 3]
-            worst = max(worst, float(sphere_depth(ball, r_ball, sc.tables)))
+            T_obj = T[3] @ self.T_palm_ball[side]
+            worst = max(worst, obj.support_depth(T_obj, sc.tables))
             other = "R" if side == "L" else "L"
             tips = self.tip_positions(other, q)
-            worst = max(
-                worst, float(tip_depths(tips, self.layouts[other].tip_radius, ball, r_ball).max())
-            )
+            r_other = self.layouts[other].tip_radius
+            worst = max(worst, float(obj.tip_depths(tips, r_other, T_obj).max()))
         elif not self.grasped[side]:
-            d = tip_depths(centres[:3], r_tip, self.ball_T[:3, 3], r_ball)
+            d = obj.tip_depths(centres[:3], r_tip, self.ball_T)
             worst = max(worst, float(d.max()))
         return worst
 
@@ -193,7 +195,10 @@ class KinematicHands:
                 continue
             cut = False
             if can_move:
-                for role, rate in cmd.rates.items():
+                # shoulder to wrist (the paper's table order): a lift moves first, so a
+                # carried object does not dip a corner into the table it leaves
+                for role in self._arm_idx[side]:
+                    rate = cmd.rates.get(role, 0.0)
                     if rate:
                         cut |= self._move_joint(
                             side, self._arm_idx[side][role], rate * cmd.speed * dt
@@ -226,10 +231,9 @@ class KinematicHands:
             return
         sc = self.scene
         p = self.ball_T[:3, 3]
-        top, name = support_height(p[:2], p[2] - sc.ball.radius, sc.tables)
-        res = fall_step(
-            p[2], self.ball_v[2], self.dt, top + sc.ball.radius, sc.gravity, sc.ball.bounce
-        )
+        low = sc.carried.rest_height(self.ball_T)
+        top, name = support_height(p[:2], p[2] - low, sc.tables)
+        res = fall_step(p[2], self.ball_v[2], self.dt, top + low, sc.gravity, sc.ball.bounce)
         self.ball_T[2, 3] = res.z
         self.ball_v = np.array([0.0, 0.0, res.vz])
         if res.impacts and not self._landed_since_release:
@@ -243,8 +247,9 @@ class KinematicHands:
         """At reset: a ball placed on a surface rests there; one in the air falls."""
         sc = self.scene
         p = self.ball_T[:3, 3]
-        top, name = support_height(p[:2], p[2] - sc.ball.radius, sc.tables)
-        if abs(p[2] - sc.ball.radius - top) <= 1e-9:
+        low = sc.carried.rest_height(self.ball_T)
+        top, name = support_height(p[:2], p[2] - low, sc.tables)
+        if abs(p[2] - low - top) <= 1e-9:
             self.ball_resting, self.ball_surface = True, name
         else:
             self._landed_since_release = False
@@ -254,7 +259,7 @@ class KinematicHands:
         for side in SIDES:
             lay = self.layouts[side]
             tips = self.tip_positions(side)
-            d = tip_depths(tips, lay.tip_radius, self.ball_T[:3, 3], sc.ball.radius)
+            d = sc.carried.tip_depths(tips, lay.tip_radius, self.ball_T)
             t1, t2, t3 = (bool(b) for b in touching(d, sc.grasp.touch_tol))
             self.touch[side] = (t1, t2, t3)
             self.spread[side] = thumb_spread(tips, lay.thumb)
@@ -289,8 +294,9 @@ class KinematicHands:
     def _settle_ball_after_release(self) -> None:
         sc = self.scene
         p = self.ball_T[:3, 3]
-        top, name = support_height(p[:2], p[2] - sc.ball.radius, sc.tables)
-        if p[2] - sc.ball.radius - top <= 1e-9:
+        low = sc.carried.rest_height(self.ball_T)
+        top, name = support_height(p[:2], p[2] - low, sc.tables)
+        if p[2] - low - top <= 1e-9:
             self.ball_resting, self.ball_surface = True, name
             self._landed_since_release = True
         else:

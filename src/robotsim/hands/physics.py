@@ -6,8 +6,10 @@ The scene (robot, ball as a free sphere, tables, ground) is compiled through
 joints (speed step, limits, arms locked while both hands hold, setpoint moves that
 would put a fingertip or the palm into the floor or a table are cut short). Then:
 
-- **touch**: a finger touches when any of its links is in contact with the ball
-  (MuJoCo contacts, not bounding spheres); a ``touch`` event is recorded when a finger
+- **touch**: a finger touches when any of its links is in contact with the ball, as a
+  touch sensor on the finger links reads it (MuJoCo contacts, not bounding spheres;
+  :class:`robotsim.sensors.contact.TouchSensor` counting contacts with the ball only,
+  ``touch_forces`` keeps each finger's normal force); a ``touch`` event is recorded when a finger
   starts touching while its hand does not hold the ball (contacts that flicker inside a
   held grip change the per-tick flags only, as in kinematic mode's timeline);
 - **closing** stops at touch: the finger's setpoint is held ``squeeze`` (rad) past the
@@ -61,7 +63,9 @@ class PhysicsOptions:
         arm_gain, finger_gain: position-servo stiffness (N m/rad) of arm and finger joints;
             ``arm_damping``, ``finger_damping`` their damping (N m s/rad).
         release_ticks: ticks with fewer than two touching fingers before a release.
-        weld_frequency: natural frequency (Hz) of the assisting spring.
+        weld_frequency: natural frequency (Hz) of the assisting spring; None: 8 Hz for
+            the ball, 20 Hz for other objects (flat faces do not centre themselves in a
+            three-point grip as a ball does: a softer spring lets them be squeezed out).
         coupling_timeconst: MuJoCo ``solref`` time constant (s) of the phalanx couplings.
         impratio, noslip_iterations: MuJoCo friction options (see ``_tune_model``).
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
@@ -78,7 +82,7 @@ class PhysicsOptions:
     finger_gain: float = 20.0
     finger_damping: float = 0.2
     release_ticks: int = 3
-    weld_frequency: float = 8.0
+    weld_frequency: float | None = None
     coupling_timeconst: float = 0.01
     finger_armature: float = 2e-4
     impratio: float = 10.0
@@ -116,8 +120,13 @@ class PhysicsHands:
         surfaces = {
             "ball": ph.ContactSurface(mu=opts.finger_friction, bounce=scene.ball.bounce),
         }
-        bodies = [
-            ph.Body(
+        if scene.obj is not None:  # any object: its pieces and its own mass properties
+            from robotsim.objects.body import object_body
+
+            ball = object_body(scene.obj, "ball", scene.start_pose, surface="ball",
+                               rgba=(0.9, 0.3, 0.2, 1.0))  # fmt: skip
+        else:
+            ball = ph.Body(
                 "ball",
                 Sphere(scene.ball.radius),
                 make_T(None, scene.ball.position),
@@ -126,7 +135,7 @@ class PhysicsHands:
                 surface="ball",
                 rgba=(0.9, 0.3, 0.2, 1.0),
             )
-        ]
+        bodies = [ball]
         for t in scene.tables:
             bodies.append(
                 ph.Body(t.name, Box(t.size), make_T(None, t.center), rgba=(0.6, 0.45, 0.3, 1))
@@ -146,6 +155,7 @@ class PhysicsHands:
         )
         self.world = ph.World(self.world_scene)
         self._setup_names()
+        self._setup_touch()
         self._tune_model()
         self.observable = HandsObservable(blank_hands_state())
         self.reset()
@@ -174,6 +184,30 @@ class PhysicsHands:
             [w.model.jnt_qposadr[w.model.joint(prefix + j).id] for j in m.joint_names], int
         )
         self._motor = [w.motor(prefix + j) for j in m.joint_names]
+
+    def _setup_touch(self) -> None:
+        """A touch sensor on every finger link, counting contacts with the ball only
+        (any force: a contact is a touch, as in kinematic mode's sphere test); a finger
+        touches when one of its links does."""
+        from robotsim.profile.sensor_spec import TouchSpec
+        from robotsim.sensors import mount_sensors
+        from robotsim.sensors.contact import TouchSensor
+
+        w, m = self.world, self.model
+        ids = {w.body(f"{ROBOT}/{lk}").id: lk for lk in m.link_names}
+        links = [ids[b] for s in SIDES for bodies in self._finger_bodies[s] for b in sorted(bodies)]
+        spec = TouchSpec(type="touch", name="fingers", links=links, threshold=0.0,
+                         rate=1.0 / w.timestep)  # fmt: skip
+        mount = mount_sensors(ROBOT, m, [spec], w.timestep, "fingers")[0]
+        self.touch_sensor = TouchSensor(w, mount, w.seed)
+        ball = int(w.model.body_geomadr[self._ball_id])
+        self.touch_sensor.only_with(range(ball, ball + int(w.model.body_geomnum[self._ball_id])))
+        at = {lk: i for i, lk in enumerate(links)}
+        self._finger_sites = {
+            s: [[at[ids[b]] for b in sorted(bodies)] for bodies in self._finger_bodies[s]]
+            for s in SIDES
+        }
+        self.touch_forces = {s: (0.0, 0.0, 0.0) for s in SIDES}
 
     def _tune_model(self) -> None:
         """Robot-controller choices made on the compiled model.
@@ -205,9 +239,10 @@ class PhysicsHands:
         wm.opt.noslip_iterations = self.options.noslip_iterations
         # The ball rolls with a little resistance (condim 6: torsional and rolling
         # friction), so a dropped ball comes to rest instead of rolling on for ever.
-        g = int(wm.body_geomadr[self._ball_id])
-        wm.geom_condim[g] = 6
-        wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
+        g0 = int(wm.body_geomadr[self._ball_id])
+        for g in range(g0, g0 + int(wm.body_geomnum[self._ball_id])):  # every piece
+            wm.geom_condim[g] = 6
+            wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
         for e in range(wm.neq):
             wm.eq_solref[e] = (self.options.coupling_timeconst, 1.0)
             wm.eq_solimp[e] = (0.99, 0.999, 0.001, 0.5, 2.0)
@@ -398,7 +433,6 @@ class PhysicsHands:
 
     def _update_contacts(self) -> None:
         d, mj = self.world.data, self.world.model
-        touching = {s: [False, False, False] for s in SIDES}
         env: str | None = None
         for i in range(d.ncon):
             c = d.contact[i]
@@ -409,17 +443,15 @@ class PhysicsHands:
             og, ob = (g2, b2) if b1 == self._ball_id else (g1, b1)
             if og == self._ground_geom:
                 env = "floor"
-                continue
-            if ob in self._env_ids:
+            elif ob in self._env_ids:
                 env = env or self._env_ids[ob]
-                continue
-            for s in SIDES:
-                for k, bodies in enumerate(self._finger_bodies[s]):
-                    if ob in bodies:
-                        touching[s][k] = True
         self._ball_contact = env
+        reading = self.touch_sensor.sample()  # the fingers' contacts with the ball
+        touch, force = reading["touch"], reading["force"]
         for s in SIDES:
-            self.touch[s] = tuple(touching[s])  # type: ignore[assignment]
+            sites = self._finger_sites[s]
+            self.touch[s] = tuple(bool(touch[k].any()) for k in sites)  # type: ignore[assignment]
+            self.touch_forces[s] = tuple(float(force[k].sum()) for k in sites)  # type: ignore[assignment]
             self.spread[s] = thumb_spread(self.tip_positions(s), self.layouts[s].thumb)
 
     def _weld_wrench(self) -> None:
@@ -427,9 +459,13 @@ class PhysicsHands:
         damping acts on the velocity relative to that (moving) target."""
         import mujoco
 
-        m, r = self.scene.ball.mass, self.scene.ball.radius
-        inertia = 0.4 * m * r * r
-        w = 2 * np.pi * self.options.weld_frequency
+        wm = self.world.model
+        m = float(wm.body_mass[self._ball_id])
+        inertia = float(np.mean(wm.body_inertia[self._ball_id]))  # 0.4 m r^2 for the ball
+        f = self.options.weld_frequency
+        if f is None:
+            f = 8.0 if self.scene.carried.is_ball else 20.0
+        w = 2 * np.pi * f
         kp, kd = w * w, 2.0 * w
         T_ball = self.ball_T
         lin, ang = self.world.body("ball").velocity

@@ -53,6 +53,7 @@ def make_sim(scene: HandsScene, mode: str, dt: float, spec: HandScenario | None 
                 weld_assist=p.weld_assist,
                 squeeze=p.squeeze * spec.angle_scale,
                 finger_friction=p.finger_friction,
+                weld_frequency=p.weld_frequency,
             )
         return PhysicsHands(scene, dt, opts)
     raise InputError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
@@ -78,18 +79,25 @@ def run_hand_scenario(
     out = None if out_dir is None else Path(out_dir)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    _check_disk(out, recorder, script_seconds(steps, duration), spec.dt)
+    # the replay signals: the robot's root pose and joints, the ball's pose
+    replay_values = 7 + scene.robot.nq + 7
+    _check_disk(out, recorder, script_seconds(steps, duration), spec.dt, replay_values)
     sim = make_sim(scene, mode, spec.dt, spec)
     if mode == "physics":  # the steps the script can take, sized before it runs
-        sim.world.check_work(script_seconds(steps, duration), spec.name)
+        sim.world.check_work(script_seconds(steps, duration), spec.name)  # type: ignore[attr-defined]
+    replay = None
     if recorder is not None:
+        from robotsim.recording.scene import pose_names, write_scene
+
         recorder.start_run(spec.name, {"kind": spec.kind, "mode": mode, "dt": spec.dt})
+        if write_scene(recorder, scene_document(scene, mode)):
+            replay = (pose_names(scene.robot), scene.T_world_robot)
     trace = _TraceWriter(None if out is None else out / "trace.csv")
 
     def tick(state: HandsState) -> None:
         trace.write(state)
         if recorder is not None:
-            _record(recorder, state)
+            _record(recorder, state, replay)
 
     wall = time.perf_counter()
     fault: PhysicsFault | None = None
@@ -151,6 +159,8 @@ def run_hand_scenario(
     if fault is not None:
         summary["fault"] = fault.fault.to_json()
         summary["completed"] = False
+    if scene.obj is not None:  # what was passed instead of the ball
+        summary["object"] = scene.obj.describe()
     if out is not None:
         summary["outputs"] = {"summary": "summary.json", "trace": "trace.csv"}
         (out / "summary.json").write_text(json_dumps(summary, indent=2))
@@ -160,12 +170,15 @@ def run_hand_scenario(
 def script_seconds(steps: list[ScriptStep], duration: float | None = None) -> float:
     """The longest a script can run (s): each step ends by its ``max_time`` (a wait by
     its seconds, if sooner); ``duration`` caps the whole."""
-    total = math.fsum(min(st.max_time, st.seconds) if st.kind == "wait" else st.max_time
-                      for st in steps)  # fmt: skip
+    total = math.fsum(
+        min(st.max_time, st.seconds) if st.kind == "wait" else st.max_time for st in steps
+    )
     return total if duration is None else min(total, duration)
 
 
-def _check_disk(out: Path | None, recorder: Any, seconds: float, dt: float) -> None:
+def _check_disk(
+    out: Path | None, recorder: Any, seconds: float, dt: float, extra_signals: int = 0
+) -> None:
     """Refuse, before stepping, a run whose trace (in ``out``) and recorded signals (in
     an SQLite run store) could not fit the free space of their folders."""
     from robotsim.budget import format_bytes
@@ -176,7 +189,8 @@ def _check_disk(out: Path | None, recorder: Any, seconds: float, dt: float) -> N
         needs[out.resolve()] = ticks * TRACE_ROW_BYTES
     store = store_folder(recorder)
     if store is not None:
-        needs[store] = needs.get(store, 0.0) + ticks * len(SIGNALS) * STORE_VALUE_BYTES
+        per_tick = len(SIGNALS) + extra_signals
+        needs[store] = needs.get(store, 0.0) + ticks * per_tick * STORE_VALUE_BYTES
     for folder, need in needs.items():
         free = shutil.disk_usage(folder).free
         if not math.isfinite(need) or need > free:
@@ -224,11 +238,46 @@ SIGNALS = (
 )
 
 
-def _record(recorder: Any, s: HandsState) -> None:
+def _record(recorder: Any, s: HandsState, replay: Any = None) -> None:
     p = s.ball_position
     flags = [float(s.hands["L"].grasped), float(s.hands["R"].grasped), float(s.held_by_both)]
     touch = [float(b) for side in ("L", "R") for b in s.hands[side].touching]
     recorder.signal("hands", s.t, SIGNALS, [p[0], p[1], p[2], *flags, *touch])
+    if replay is not None and s.q.size:  # the arms' and the ball's poses, for replays
+        from robotsim.recording.scene import ROOT_SIGNALS, pose7, pose_values
+
+        names, T_robot = replay
+        recorder.signal(ROBOT, s.t, names, pose_values(T_robot, s.q))
+        recorder.signal(BALL, s.t, ROOT_SIGNALS, pose7(s.ball_pose))
+
+
+#: Names of the robot and the ball in a recorded run's scene.
+ROBOT, BALL = "robot", "ball"
+
+
+def scene_document(scene: HandsScene, mode: str) -> dict[str, Any]:
+    """The run's 3D scene (:mod:`robotsim.recording.scene`): the robot, the ball (its
+    pose recorded every tick) and the tables, on the floor."""
+    from robotsim.model.geometry import Box, Sphere
+    from robotsim.recording.scene import object_doc, robot_doc, scene_doc
+    from robotsim.spatial import make_T
+
+    ball = object_doc(
+        BALL,
+        Sphere(scene.ball.radius),
+        make_T(None, scene.ball.position),
+        (0.95, 0.45, 0.1, 1.0),
+        moving=True,
+    )
+    tables = [
+        object_doc(b.name, Box(tuple(b.size)), make_T(None, b.center), (0.55, 0.42, 0.3, 1.0))
+        for b in scene.tables
+    ]
+    robot = robot_doc(ROBOT, scene.robot, scene.T_world_robot, scene.q0)
+    engine = "physics" if mode == "physics" else "kinematic"
+    return scene_doc(
+        [robot], [ball, *tables], {"size": None, "rgba": [0.82, 0.84, 0.86, 1.0]}, engine
+    )
 
 
 def _mode_options(sim: HandsSim) -> dict[str, Any]:
@@ -247,8 +296,17 @@ def _mode_options(sim: HandsSim) -> dict[str, Any]:
 #: Bytes a trace.csv row takes at most in practice (measured rows are 60-75 B; used to
 #: check the free space before a run).
 TRACE_ROW_BYTES = 80
-_TRACE_HEADER = ("t", "ball_x", "ball_y", "ball_z", "grasped_by", "held_by_both",
-                 "L_touch", "R_touch", "ball_resting")  # fmt: skip
+_TRACE_HEADER = (
+    "t",
+    "ball_x",
+    "ball_y",
+    "ball_z",
+    "grasped_by",
+    "held_by_both",
+    "L_touch",
+    "R_touch",
+    "ball_resting",
+)
 
 
 class _TraceWriter:

@@ -20,6 +20,7 @@ from robotsim.hands.scene import BallSpec, GraspParams, HandsScene
 from robotsim.hands.script import ScriptStep
 from robotsim.model.builder import xyz_rpy
 from robotsim.model.loader import load_robot
+from robotsim.objects.spec import ObjectSpec
 from robotsim.physics.timestep import HANDS_MAX_TIMESTEP, timestep_field
 from robotsim.shipped import resolve
 from robotsim.validation import fields_at, read_yaml_file
@@ -56,6 +57,18 @@ class BallFile(_Strict):
     friction: float = Field(1.0, ge=0)
 
 
+class ObjectFile(ObjectSpec):
+    """``object:``: any object (docs/objects.md) with where it starts: ``position`` (its
+    origin, m), ``rpy`` (angle units) and ``bounce``."""
+
+    position: Vec3
+    rpy: Vec3 = Field(default_factory=lambda: [0.0, 0.0, 0.0])
+    bounce: float = Field(0.0, ge=0, lt=1)
+
+    def spec(self) -> ObjectSpec:
+        return ObjectSpec.model_validate(self.model_dump(exclude={"position", "rpy", "bounce"}))
+
+
 class TableFile(_Strict):
     name: str = "table"
     center: Vec3
@@ -73,6 +86,9 @@ class PhysicsFile(_Strict):
     timestep: float = timestep_field(HANDS_MAX_TIMESTEP)
     weld_assist: bool = True
     squeeze: float = Field(4.0, ge=0, description="extra closing past touch (angle units)")
+    weld_frequency: float | None = Field(
+        None, gt=0, le=50, description="Hz; default 8 for the ball, 20 for other objects"
+    )
     finger_friction: float = Field(1.5, ge=0)
 
 
@@ -118,13 +134,21 @@ class HandScenario(_Strict):
     speed: float = Field(45.0, gt=0, description="joint speed step (angle units per s)")
     start_pose: str | None = "initial"
     start: dict[str, float] = {}
-    ball: BallFile
+    ball: BallFile | None = None
+    object: ObjectFile | None = None
     tables: list[TableFile] = []
     grasp: GraspFile = Field(default_factory=lambda: GraspFile.model_validate({}))
     gravity: float = Field(9.81, gt=0)
     physics: PhysicsFile = Field(default_factory=lambda: PhysicsFile.model_validate({}))
     script: list[StepFile] = Field(min_length=1)
     expect: list[str] = []
+
+    @model_validator(mode="after")
+    def _ball_or_object(self) -> HandScenario:
+        if (self.ball is None) == (self.object is None):
+            raise ValueError("give either ball: (the paper's ball) or object: (any object), "
+                             "not both or neither")  # fmt: skip
+        return self
 
     # ------------------------------------------------------------- conversion
     @property
@@ -149,11 +173,26 @@ class HandScenario(_Strict):
             if joint in model.joint_names:
                 _within(model, f"start.{joint}", joint, value, s, self.units.angle)
         q0 = model.q_from({k: v * s for k, v in self.start.items()}, base=q0)
-        b = self.ball
+        obj, R = None, np.eye(3)
+        if self.object is not None:
+            from robotsim.objects.load import load_object
+
+            o = self.object
+            try:
+                obj = load_object(o.spec(), base_dir=base_dir)
+            except RobotsimError as exc:
+                raise ScenarioError(f"object: {exc}") from None
+            R = xyz_rpy([0, 0, 0], np.asarray(o.rpy) * s)[:3, :3]
+            b = BallFile(radius=float(np.min(obj.extents)) / 2, position=o.position,
+                         mass=obj.mass, bounce=o.bounce, friction=obj.friction)  # fmt: skip
+        else:
+            b = self.ball  # type: ignore[assignment]
         return HandsScene(
             robot=model,
             T_world_robot=xyz_rpy(self.base.xyz, np.asarray(self.base.rpy) * s),
             q0=q0,
+            obj=obj,
+            obj_rotation=R,
             ball=BallSpec(b.radius, tuple(b.position), b.mass, b.bounce, b.friction),  # type: ignore[arg-type]
             tables=tuple(
                 BoxObstacle(t.name, tuple(t.center), tuple(t.size))  # type: ignore[arg-type]
@@ -238,7 +277,23 @@ def _check_against_scene(spec: HandScenario, scene: HandsScene, source: str) -> 
                 _within(model, where, f"{st.move}_{role}", value, s, spec.units.angle)
     except ScenarioError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
+    if scene.obj is not None:
+        c = scene.carried
+        T = scene.start_pose
+        if c.lowest(T) < -1e-6:
+            raise ScenarioError(
+                f"{source}: object.position: its lowest point is {c.lowest(T):.3g} m, "
+                "below the floor"
+            )
+        for k, t in enumerate(spec.tables):
+            if c.support_depth(T, (BoxObstacle(t.name, tuple(t.center), tuple(t.size)),)) > 1e-4:  # type: ignore[arg-type]
+                raise ScenarioError(
+                    f"{source}: object.position: the object at {tuple(T[:3, 3])} reaches into "
+                    f"tables[{k}] ({t.name!r})"
+                )
+        return
     b = spec.ball
+    assert b is not None
     if b.position[2] < b.radius - 1e-9:
         raise ScenarioError(
             f"{source}: ball.position: centre height {b.position[2]:g} m is below the ball's "

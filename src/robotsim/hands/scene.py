@@ -1,7 +1,11 @@
-"""The hands scene: the dual-arm robot placed in the world, a ball, tables, a floor.
+"""The hands scene: the dual-arm robot placed in the world, a ball (or any object),
+tables, a floor.
 
 One :class:`HandsScene` runs in either mode (kinematic or MuJoCo). Heights are world z
-(m); the floor is the plane z = 0.
+(m); the floor is the plane z = 0. With ``obj`` (a loaded :class:`GraspObject`) the hands
+pass that object instead of the ball: ``ball.position`` is then where its origin starts,
+``obj_rotation`` its start orientation, and ``ball.bounce``/``ball.friction`` still
+apply; its size and mass are the object's.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
+from robotsim.hands.carried import Carried
 from robotsim.hands.contact import BoxObstacle
 from robotsim.hands.layout import HandLayout, hand_layouts
 from robotsim.model.geometry import readonly
 from robotsim.model.robot import RobotModel
+from robotsim.objects.load import GraspObject
 
 __all__ = ["BallSpec", "GraspParams", "HandsScene", "default_scene"]
 
@@ -77,6 +83,8 @@ class HandsScene:
         ball, tables, grasp: see :class:`BallSpec`, :class:`BoxObstacle`,
             :class:`GraspParams`.
         gravity: g (m/s², acting along -z).
+        obj: the object passed instead of the ball (None: the ball).
+        obj_rotation: its start orientation ``(3, 3)`` (world).
     """
 
     robot: RobotModel
@@ -86,8 +94,11 @@ class HandsScene:
     tables: tuple[BoxObstacle, ...] = ()
     grasp: GraspParams = field(default_factory=GraspParams)
     gravity: float = 9.81
+    obj: GraspObject | None = None
+    obj_rotation: np.ndarray = field(default_factory=lambda: readonly(np.eye(3)))
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "obj_rotation", readonly(self.obj_rotation, (3, 3)))
         object.__setattr__(self, "T_world_robot", readonly(self.T_world_robot, (4, 4)))
         if self.q0 is None:
             q0 = self.robot.pose("initial") if "initial" in self.robot.poses else self.robot.zero()
@@ -111,9 +122,26 @@ class HandsScene:
         return self._layouts  # type: ignore[attr-defined,no-any-return]
 
     @property
+    def carried(self) -> Carried:
+        """The ball or the object, for the geometric tests (:mod:`robotsim.hands.carried`)."""
+        c = self.__dict__.get("_carried")
+        if c is None:
+            c = Carried(self.ball.radius, self.obj)
+            object.__setattr__(self, "_carried", c)
+        return c  # type: ignore[no-any-return]
+
+    @property
+    def start_pose(self) -> np.ndarray:
+        """``T_world_object`` ``(4, 4)`` at the start."""
+        T = np.eye(4)
+        T[:3, :3] = self.obj_rotation
+        T[:3, 3] = self.ball.position
+        return T
+
+    @property
     def min_spread(self) -> float:
         g = self.grasp.min_spread
-        return self.ball.radius if g is None else float(g)
+        return self.carried.size if g is None else float(g)
 
     def with_ball(self, position: ArrayLike) -> HandsScene:
         """The same scene with the ball starting at ``position`` (m)."""
@@ -121,19 +149,18 @@ class HandsScene:
         pos = tuple(float(v) for v in np.asarray(position, float))
         ball = BallSpec(b.radius, pos, b.mass, b.bounce, b.friction)  # type: ignore[arg-type]
         return HandsScene(
-            self.robot, self.T_world_robot, self.q0, ball, self.tables, self.grasp, self.gravity
-        )
+            self.robot, self.T_world_robot, self.q0, ball, self.tables, self.grasp, self.gravity,
+            self.obj, self.obj_rotation,
+        )  # fmt: skip
 
 
-def default_scene(robot: RobotModel) -> HandsScene:
-    """The teleoperation scene: the robot at the origin, fingers open, a 6 cm ball on a
-    small table in front of the left hand (as in the shipped ``hand_ball_transfer`` scenario)."""
+def default_scene(robot: RobotModel, obj: GraspObject | None = None) -> HandsScene:
+    """The teleoperation scene: the robot at the origin, fingers open, a 6 cm ball (or
+    ``obj``, resting on its lowest point) on a small table in front of the left hand (as
+    in the shipped ``hand_ball_transfer`` scenario)."""
     q0 = robot.pose("initial") if "initial" in robot.poses else robot.zero()
     if "open" in robot.poses:
         q0 = robot.q_from({k: v for k, v in robot.poses["open"].items() if "finger" in k}, base=q0)
-    return HandsScene(
-        robot,
-        q0=q0,
-        ball=BallSpec(0.03, (0.5, 0.25, 0.5)),
-        tables=(BoxObstacle("table", (0.5, 0.25, 0.235), (0.2, 0.2, 0.47)),),
-    )
+    table = BoxObstacle("table", (0.5, 0.25, 0.235), (0.2, 0.2, 0.47))
+    z = 0.5 if obj is None else table.top - float(obj.bounds[0, 2])
+    return HandsScene(robot, q0=q0, ball=BallSpec(0.03, (0.5, 0.25, z)), tables=(table,), obj=obj)

@@ -79,13 +79,15 @@ def object_body(o: ObjectSpec, base: Path, idx: int, source: str, angle: float =
 
 def servo_joints(rb: RobotSetup) -> tuple[str, ...]:
     """The joints of ``rb`` that get position servos: every actuated joint (movable, not
-    a mimic) except the drive's wheels, joints under a caster link and the joints the
-    scenario gives a spring (``robots[i].joints``: passive by choice)."""
+    a mimic) except the drive's wheels and their passive rollers, joints under a caster
+    link and the joints the scenario gives a spring (``robots[i].joints``: passive by
+    choice)."""
     model = rb.model
     drive = drive_of(model)
     skip = set(rb.spec.joints)
     if drive is not None:
         skip.update(drive.wheel_joints)
+        skip.update(drive.rollers)  # passive
     casters = set() if drive is None else set(drive.casters)
     out = []
     for jn in model.joint_names:

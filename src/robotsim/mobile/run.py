@@ -384,7 +384,8 @@ def run_mobile(
     if recorder is not None:
         period = run.record_every * run.tick
         per_robot = len(SIGNALS) + max((len(pose_names(rb.model)) for rb in robots), default=0)
-        check_run_disk(total, period, len(run.robots), per_robot, recorder)
+        sensed = 0.0 if run.sensors is None else run.sensors.bytes_per_second()
+        check_run_disk(total, period, len(run.robots), per_robot, recorder, sensed)
         recorder.start_run(
             sc.name, {"file": source, "duration": duration or sc.duration}, seed=run.seed
         )

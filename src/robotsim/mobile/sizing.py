@@ -50,11 +50,17 @@ def check_run_budget(duration: float, tick: float, robots: int, formation: bool 
 
 
 def check_run_disk(
-    duration: float, record_period: float, robots: int, signals: int, recorder: Any
+    duration: float,
+    record_period: float,
+    robots: int,
+    signals: int,
+    recorder: Any,
+    sensor_bytes_per_s: float = 0.0,
 ) -> None:
     """Refuse a recorded run whose signals (``signals`` per robot every
-    ``record_period`` s) would not fit the free space of its SQLite run store's folder,
-    naming the bytes needed and free; nothing to check without one."""
+    ``record_period`` s) and sensor readings (``sensor_bytes_per_s`` of simulated time,
+    uncompressed: an upper bound) would not fit the free space of its SQLite run store's
+    folder, naming the bytes needed and free; nothing to check without one."""
     import shutil
 
     from robotsim.budget import format_bytes
@@ -64,11 +70,14 @@ def check_run_disk(
         return
     records = math.floor(duration / record_period) + 1
     need = float(records) * robots * signals * STORE_VALUE_BYTES
+    sensed = float(duration) * sensor_bytes_per_s
     free = shutil.disk_usage(folder).free
-    if need > free:
+    if need + sensed > free:
+        what = f" and {format_bytes(sensed)} of sensor readings" if sensed else ""
         raise InputError(
             f"a mobile run of {duration:g} s records {records:.3g} samples of {signals} "
-            f"signals per robot ({robots}) into {folder}: about {format_bytes(need)}, more "
-            f"than the {format_bytes(free)} free there; give a shorter duration (--duration) "
-            "or a lower record_rate"
+            f"signals per robot ({robots}){what} into {folder}: about "
+            f"{format_bytes(need + sensed)}, more than the {format_bytes(free)} free "
+            "there; give a shorter duration (--duration), a lower record_rate or lower "
+            "sensor rates"
         )

@@ -4,7 +4,8 @@ assimp trusts the counts written in a file: a damaged binary ``.x`` made it allo
 24 GB (the kernel killed the process), and a damaged scene can crash it. So
 :func:`read_triangles` runs the import in a fresh Python process whose address space
 is limited to the memory budget (:mod:`robotsim.budget`) plus the interpreter's own
-needs, with a time limit; the child sends the triangles back in an ``.npz`` file. A
+needs, with a time limit; the child sends the triangles, each face's material and the
+materials back in an ``.npz`` file. A
 failure, a crash, running out of the limit or of time is one :class:`ModelFileError`
 naming the file.
 
@@ -13,18 +14,22 @@ naming the file.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from robotsim.errors import ModelFileError
+from robotsim.jsonable import dumps as json_dumps
 
-__all__ = ["HEADROOM", "TIMEOUT_S", "read_triangles"]
+__all__ = ["HEADROOM", "TIMEOUT_S", "AssimpMaterial", "AssimpMesh", "read_triangles"]
 
 #: Address space the child needs besides the mesh (interpreter, NumPy, assimp).
 HEADROOM = 1024**3
@@ -32,10 +37,43 @@ HEADROOM = 1024**3
 TIMEOUT_S = 60.0
 
 
-def read_triangles(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+@dataclass(frozen=True)
+class AssimpMaterial:
+    """One material of the scene: ``name``, diffuse ``rgba`` (0..1; opacity last) and
+    the texture file as the scene names it (``None`` without one)."""
+
+    name: str
+    rgba: tuple[float, float, float, float]
+    texture: str | None = None
+
+
+@dataclass(frozen=True)
+class AssimpMesh:
     """All triangles of an assimp scene with node transforms applied (file axes):
-    vertices ``(n, 3)``, faces ``(m, 3)`` and the per-vertex UVs ``(n, 2)`` when every
-    mesh has them (else None); read in a bounded child process (module docs)."""
+    ``vertices (n, 3)``, ``faces (m, 3)``, per-vertex ``uv (n, 2)`` when every mesh has
+    them (else None), each face's index into ``materials`` ``(m,)``."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    uv: np.ndarray | None
+    face_material: np.ndarray
+    materials: tuple[AssimpMaterial, ...]
+
+
+def read_triangles(path: Path) -> AssimpMesh:
+    """The scene of a legacy mesh file as :class:`AssimpMesh`, read in a bounded child
+    process (module docs); cached per file and modification time (the mesh and its
+    materials are asked for separately)."""
+    p = Path(path).resolve()
+    return _read_cached(str(p), p.stat().st_mtime)
+
+
+@lru_cache(maxsize=32)
+def _read_cached(path_str: str, mtime: float) -> AssimpMesh:
+    return _read(Path(path_str))
+
+
+def _read(path: Path) -> AssimpMesh:
     from robotsim import budget
 
     limit = budget.current_budget() + HEADROOM
@@ -62,7 +100,9 @@ def read_triangles(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray | Non
             )
         with np.load(out) as z:
             uv = z["uv"] if "uv" in z.files else None
-            return z["vertices"], z["faces"], uv
+            mats = tuple(AssimpMaterial(str(m["name"]), tuple(m["rgba"]), m["texture"])
+                         for m in json.loads(str(z["materials"])))  # fmt: skip
+            return AssimpMesh(z["vertices"], z["faces"], uv, z["face_material"], mats)
 
 
 def _scene_triangles(path: str) -> dict[str, np.ndarray]:
@@ -82,6 +122,7 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
     verts: list[np.ndarray] = []
     faces: list[np.ndarray] = []
     uvs: list[np.ndarray | None] = []
+    face_mat: list[np.ndarray] = []
     count = 0
 
     def walk(node: Any, T_parent: np.ndarray) -> None:
@@ -106,6 +147,7 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
             verts.append(v @ T[:3, :3].T + T[:3, 3])
             faces.append(tri + count)
             uvs.append(uv)
+            face_mat.append(np.full(len(tri), int(mesh.material_index), dtype=np.int32))
             count += len(v)
         for child in node.children:
             walk(child, T)
@@ -113,10 +155,21 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
     walk(scene.root_node, np.eye(4))
     if not faces:
         raise ValueError("file holds no triangles")
-    out = {"vertices": np.concatenate(verts), "faces": np.concatenate(faces)}
+    out = {"vertices": np.concatenate(verts), "faces": np.concatenate(faces),
+           "face_material": np.concatenate(face_mat),
+           "materials": np.array(json_dumps([_material(m) for m in scene.materials]))}  # fmt: skip
     if not any(u is None for u in uvs):
         out["uv"] = np.concatenate(uvs)  # type: ignore[arg-type]
     return out
+
+
+def _material(mat: dict[str, Any]) -> dict[str, Any]:
+    """An assimp material's name, diffuse colour with opacity, and texture file."""
+    rgb = [float(c) for c in mat.get("COLOR_DIFFUSE", [1.0, 1.0, 1.0])[:3]]
+    tex = mat.get("TEXTURE_BASE")
+    rgba = [*rgb, float(mat.get("OPACITY", 1.0))]
+    return {"name": str(mat.get("NAME", "material")), "rgba": rgba,
+            "texture": str(tex) if tex else None}  # fmt: skip
 
 
 def _joined(

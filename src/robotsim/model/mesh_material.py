@@ -10,13 +10,15 @@ format         where the material is read from
                ``<diffuse><texture>`` -> sampler -> ``<image><init_from>``
                (relative to the ``.dae`` file); ``<transparency>``
 .3ds .x        assimp's first material used by a mesh: ``COLOR_DIFFUSE``,
-               ``OPACITY``, ``TEXTURE_BASE`` (relative to the file)
+               ``OPACITY``, ``TEXTURE_BASE`` (relative to the file); every
+               material: :func:`assimp_materials`
 =============  ============================================================
 
 A texture whose file does not exist is dropped (the colour stays): CAD exports often
 name images that were never shipped (the Franka Panda's ``colors.png``). One material
-per file: a file with several keeps the first (the studio shows every face's own
-colour through trimesh where trimesh reads the file; MJCF gets one material per mesh).
+per file here; a 3DS or DirectX file with several gives each of its faces its own
+(:mod:`robotsim.model.mesh_parts`: the studio and the MJCF export draw each material's
+faces with that material's colour and texture).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from robotsim.file_scope import check_readable
 
-__all__ = ["MeshMaterial", "mesh_material"]
+__all__ = ["MeshMaterial", "assimp_materials", "mesh_material"]
 
 
 @dataclass(frozen=True)
@@ -119,20 +123,28 @@ def _dae_material(path: Path) -> MeshMaterial | None:
 
 
 def _assimp_material(path: Path) -> MeshMaterial | None:
-    import assimp_py
+    mats = assimp_materials(path)
+    if not mats:
+        return None
+    from robotsim.model.assimp_reader import read_triangles
 
+    used = np.unique(read_triangles(path).face_material)
+    return mats[int(used[0])] if len(used) and used[0] < len(mats) else mats[0]
+
+
+def assimp_materials(path: str | Path) -> tuple[MeshMaterial, ...]:
+    """Every material of a 3DS or DirectX file, in the file's order (a texture that does
+    not exist beside the file dropped, as for :func:`mesh_material`)."""
+    from robotsim.errors import ModelFileError
+    from robotsim.model.assimp_reader import read_triangles
+
+    p = Path(path)
     try:
-        scene = assimp_py.import_file(str(path), assimp_py.Process_Triangulate)
-    except (RuntimeError, ValueError):
-        return None
-    if not scene.materials:
-        return None
-    used = [m.material_index for m in scene.meshes] or [0]
-    mat = scene.materials[used[0]]
-    rgb = [float(c) for c in mat.get("COLOR_DIFFUSE", [1.0, 1.0, 1.0])[:3]]
-    alpha = float(mat.get("OPACITY", 1.0))
-    texture = _existing(path.parent, mat.get("TEXTURE_BASE"))
-    return MeshMaterial(str(mat.get("NAME", "material")), (*rgb, alpha), texture)  # type: ignore[arg-type]
+        scene = read_triangles(p)
+    except ModelFileError:
+        return ()  # the mesh loader reports a bad file
+    return tuple(MeshMaterial(m.name, m.rgba, _existing(p.parent, m.texture))
+                 for m in scene.materials)  # fmt: skip
 
 
 @lru_cache(maxsize=256)

@@ -195,12 +195,17 @@ def _textured(mesh: trimesh.Trimesh, path: Path, uv: np.ndarray | None) -> trime
 def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
     from robotsim.model.assimp_reader import read_triangles
 
-    v, f, uv = read_triangles(path)  # in a child process, memory and time bounded
+    scene = read_triangles(path)  # in a child process, memory and time bounded
+    v, f, uv = scene.vertices, scene.faces, scene.uv
     T = _UNDO_3DS_ROOT if suffix == ".3ds" else _X_TO_Z_UP
     v = v @ T[:3, :3].T
     if np.linalg.det(T[:3, :3]) < 0:
         f = f[:, ::-1]
     mesh = trimesh.Trimesh(vertices=v, faces=f, process=False)
+    # every face's material, for the parts of a multi-material file (mesh_parts.py)
+    mesh.metadata["face_material"] = np.asarray(scene.face_material)
+    if uv is not None:
+        mesh.metadata["uv"] = np.asarray(uv)
     if uv is not None and mesh_material_texture(path):
         return _textured(mesh, path, uv)
     return mesh

@@ -33,6 +33,10 @@ What is written:
   Visual-only meshes use ``inertia="shell"`` (open visual meshes then compile); flat
   meshes or meshes of fewer than 4 vertices, which MuJoCo refuses, are left out with a
   warning.
+- a 3DS or DirectX file whose faces have several materials
+  (:func:`robotsim.model.mesh_parts.mesh_parts`) is drawn part by part: one inline,
+  visual-only mesh and geom per material, each with its material's colour and texture
+  (a visual and collision shape keeps the whole mesh as a collision geom, group 3);
 - mesh materials (:func:`robotsim.model.mesh_material.mesh_material`: OBJ ``.mtl``,
   DAE effects, 3DS/X materials): a mesh shape with the default colour gets a
   ``<material>`` asset with the file's diffuse ``rgba`` and, when the file names an
@@ -94,6 +98,8 @@ from robotsim.spatial import R_to_quat
 
 if TYPE_CHECKING:
     import mujoco
+
+    from robotsim.model.mesh_material import MeshMaterial
 
 __all__ = ["mjcf_omissions", "save_mjcf", "to_mjcf_string", "to_mjspec"]
 
@@ -204,6 +210,7 @@ class _MjcfWriter:
         self._meshes: dict[tuple[str, tuple[float, ...], bool], str | None] = {}
         self._geom_names: set[str] = set()
         self._mesh_material: dict[str, str] = {}  # mesh asset -> material asset
+        self._parts: dict[tuple[str, tuple[float, ...]], list[tuple[str, str | None]]] = {}
         self._textures: dict[str, str] = {}  # image file -> texture asset
         self.body_names = mjcf_body_names(model, prefix, world_root)
 
@@ -262,8 +269,11 @@ class _MjcfWriter:
         from robotsim.model.mesh_material import mesh_material
 
         mat = mesh_material(path)
-        if mat is None:
-            return
+        if mat is not None:
+            self.material_of(mesh_name, mat, has_uv)
+
+    def material_of(self, mesh_name: str, mat: MeshMaterial, has_uv: bool) -> None:
+        """The ``<material>`` (and ``<texture>``) asset of ``mat`` for ``mesh_name``."""
         el = ET.Element("material", name=f"{mesh_name}_material", rgba=vec(mat.rgba))
         if mat.texture is not None and has_uv:
             tex = self.texture_asset(mat.texture)
@@ -297,21 +307,69 @@ class _MjcfWriter:
         self._textures[key] = name
         return name
 
+    def part_assets(self, geom: Mesh) -> list[tuple[str, str | None]]:
+        """``(mesh asset, material asset)`` per material of a multi-material mesh file
+        (:func:`robotsim.model.mesh_parts.mesh_parts`: each part inline, visual only,
+        with its own colour and texture); empty for a file of one material."""
+        from robotsim.model.mesh_parts import mesh_parts
+
+        path = Path(geom.path).resolve()
+        key = (str(path), tuple(float(s) for s in geom.scale))
+        if key in self._parts:
+            return self._parts[key]
+        parts = mesh_parts(path)
+        out: list[tuple[str, str | None]] = []
+        if len(parts) > 1:
+            for i, part in enumerate(parts):
+                v = np.asarray(part.mesh.vertices, dtype=np.float64)
+                if len(v) < 4 or part.mesh.area <= 0.0:
+                    continue  # MuJoCo needs 4 vertices, and an area for shell inertia
+                name = (
+                    f"{self.prefix}mesh{len(self._meshes) + len(self._parts)}_{path.stem}_part{i}"
+                )
+                el = ET.SubElement(self.asset, "mesh", name=name, inertia="shell")
+                if any(s != 1.0 for s in geom.scale):
+                    el.set("scale", vec(geom.scale))
+                el.set("vertex", vec(v.ravel()))
+                el.set("face", " ".join(str(int(k)) for k in np.asarray(part.mesh.faces).ravel()))
+                uv = getattr(part.mesh.visual, "uv", None)
+                if uv is not None and len(uv) == len(v):
+                    uv = np.asarray(uv, dtype=np.float64)
+                    el.set("texcoord", vec(np.c_[uv[:, 0], 1.0 - uv[:, 1]].ravel()))
+                material = None
+                if part.material is not None:
+                    self.material_of(name, part.material, has_uv=uv is not None)
+                    material = self._mesh_material.get(name)
+                out.append((name, material))
+        self._parts[key] = out
+        return out
+
     # ----------------------------------------------------------------- geoms
     def geom(self, body: ET.Element, shape: Shape, name: str, group: int) -> None:
         geo = shape.geometry
+        if (isinstance(geo, Mesh) and group != GROUP_COLLISION
+                and tuple(shape.rgba) == DEFAULT_SHAPE_RGBA):  # fmt: skip
+            parts = self.part_assets(geo)
+            if parts:  # the file's faces drawn material by material
+                if group == GROUP_BOTH:
+                    self.geom(body, shape, name, GROUP_COLLISION)  # the whole mesh touches
+                for i, (mesh_name, material) in enumerate(parts):
+                    unique = self.unique_name(f"{name}/part{i}")
+                    g = ET.SubElement(body, "geom", name=unique, type="mesh", mesh=mesh_name)
+                    _set_pose(g, np.asarray(shape.T_link_shape))
+                    if material is not None:
+                        g.set("material", material)
+                    g.set("group", str(GROUP_VISUAL))
+                    g.set("contype", "0")
+                    g.set("conaffinity", "0")
+                    g.set("density", "0")
+                return
         mesh_name = None
         if isinstance(geo, Mesh):
             mesh_name = self.mesh_asset(geo, group == GROUP_VISUAL)
             if mesh_name is None:
                 return
-        # URDF names its visual and collision elements freely (often the same name for
-        # both): MuJoCo wants unique geom names, so a repeated one gets "_2", "_3"...
-        unique, k = name, 2
-        while unique in self._geom_names:
-            unique, k = f"{name}_{k}", k + 1
-        self._geom_names.add(unique)
-        g = ET.SubElement(body, "geom", name=unique)
+        g = ET.SubElement(body, "geom", name=self.unique_name(name))
         if isinstance(geo, Box):
             g.set("type", "box")
             g.set("size", vec(np.asarray(geo.size) / 2.0))
@@ -341,6 +399,15 @@ class _MjcfWriter:
             g.set("contype", "0")
             g.set("conaffinity", "0")
             g.set("density", "0")
+
+    def unique_name(self, name: str) -> str:
+        """URDF names its visual and collision elements freely (often the same name for
+        both): MuJoCo wants unique geom names, so a repeated one gets "_2", "_3"..."""
+        unique, k = name, 2
+        while unique in self._geom_names:
+            unique, k = f"{name}_{k}", k + 1
+        self._geom_names.add(unique)
+        return unique
 
     def link_geoms(self, body: ET.Element, link: Link) -> None:
         coll_ids = {id(s) for s in link.collisions}

@@ -107,6 +107,31 @@ def triangulate_polygon(points: ArrayLike) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
+def _simple_planar(p: np.ndarray) -> bool:
+    """Corners ``(n, 3)`` of one plane (within 1e-6 of their extent) forming a simple
+    polygon: no repeated corner, no two edges crossing or touching (but neighbours)."""
+    c = p - p.mean(axis=0)
+    size = float(np.ptp(p, axis=0).max())
+    if size == 0.0 or np.linalg.svd(c, compute_uv=False)[-1] > 1e-6 * size * np.sqrt(len(p)):
+        return False
+    xy = _in_plane(p)
+    n = len(xy)
+    if len(np.unique(np.round(xy / size, 9), axis=0)) < n:
+        return False
+    eps = 1e-12 * size * size
+    for i in range(n):
+        a, b = xy[i], xy[(i + 1) % n]
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue  # neighbours through the closing edge
+            c0, d = xy[j], xy[(j + 1) % n]
+            d1, d2 = _cross(a, b, c0), _cross(a, b, d)
+            d3, d4 = _cross(c0, d, a), _cross(c0, d, b)
+            if d1 * d2 <= eps and d3 * d4 <= eps:
+                return False
+    return True
+
+
 def retriangulate_runs(vertices: ArrayLike, triangles: ArrayLike) -> np.ndarray:
     """Triangles ``(m, 3)`` of the same polygons as ``triangles``, ear-clipped here.
 
@@ -116,7 +141,9 @@ def retriangulate_runs(vertices: ArrayLike, triangles: ArrayLike) -> np.ndarray:
     wrongly (a concave quad, or 11 of 300 random star-shaped polygons, covered up to
     3 times their area). A polygon is found as a run of vertices its triangles connect
     (runs never share vertices); a run whose triangle count is not ``corners - 2`` is
-    kept as given. Each polygon's triangles are wound like the given ones (the sign of
+    kept as given. A run of 5 or more corners no triangle uses (assimp drops such
+    polygons when they are about 1 mm across) is cut here when it is one plane, simple
+    polygon. Each polygon's triangles are wound like the given ones (the sign of
     their summed normal).
     """
     v = np.asarray(vertices, dtype=np.float64)
@@ -134,8 +161,20 @@ def retriangulate_runs(vertices: ArrayLike, triangles: ArrayLike) -> np.ndarray:
             runs[-1] = (a, max(b, int(hi[k])), members)
         else:
             runs.append((int(lo[k]), int(hi[k]), [int(k)]))
-    for i, (a, _, members) in enumerate(runs):
-        end = runs[i + 1][0] if i + 1 < len(runs) else len(v)  # unused corners included
+    # a run of corners no triangle uses: a polygon assimp dropped (it drops polygons of
+    # 5+ corners about 1 mm across, convex ones too), taken back when it is one plane,
+    # simple polygon; several dropped in a row cannot be told apart and stay out
+    starts = [0] + [b + 1 for _, b, _ in runs]
+    ends = [a for a, _, _ in runs] + [len(v)]
+    taken = set()
+    for k, (a, b) in enumerate(zip(starts, ends)):
+        if b - a >= 5 and _simple_planar(v[a:b]):
+            out.append(triangulate_polygon(v[a:b]) + a)
+            taken.add(k)
+    for i, (a, hi, members) in enumerate(runs):
+        # corners no triangle uses after the run are its own (a collinear corner left
+        # out), unless they made a polygon of their own above
+        end = hi + 1 if i + 1 in taken else ends[i + 1]
         given = t[members]
         n = end - a
         if n <= 3 or len(members) != n - 2:

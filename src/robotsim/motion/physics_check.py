@@ -14,6 +14,16 @@ the path of the centre of mass over the support polygon (the soles within 2 mm o
 floor in the simulation) and how far the simulated body drifts from the kinematic
 playback (and from when it drifts more than ``diverge_m``).
 
+**Foot force.** When the robot's profile has feet, a ``force`` sensor on them
+(:mod:`robotsim.sensors.contact`) reads each foot's contact force every tick: the
+measured centre of pressure (``cop``: the feet's contact points weighted by their
+normal forces, world frame) and which feet carry weight (at least 2 % of the robot's;
+``support_force``). ``support="force"`` makes those feet, rather than the soles within
+2 mm of the floor, the support polygon of ``support_margin``; either way the summary
+says how often the two agree, how deep inside the force-support polygon the measured
+centre of pressure stayed, and how often it sat on the polygon's edge (a foot rolling
+on its edge: the robot tipping; a statically stable walk keeps it inside).
+
 The real-time factor counts the simulation loop (settling, servo targets, MuJoCo steps,
 fall test); the CoM and support-polygon analysis runs afterwards in one batch.
 """
@@ -36,6 +46,9 @@ __all__ = ["PhysicsCheck", "check_physics"]
 
 ROBOT = "robot"
 CONTACT_TOL = 2e-3
+#: m: a measured centre of pressure closer than this to the edge of the support polygon
+#: counts as on the edge (the foot rolls on it)
+COP_EDGE = 1e-3
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +72,16 @@ class PhysicsCheck:
     sim_seconds: float
     wall_seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: measured by the feet's force sensor (None: no feet): centre of pressure (T, 3)
+    #: world m (NaN in the air), each sole's normal force (T, S) N and whether it
+    #: carries weight (T, S), in the order of the playback's soles
+    cop: np.ndarray | None = None
+    sole_force: np.ndarray | None = None
+    support_force: np.ndarray | None = None
+    #: (T,) margin (m) of the measured CoP inside the polygon of the soles carrying
+    #: weight (-inf in the air); the geometric support set (T, S) for comparison
+    cop_margin: np.ndarray | None = None
+    support_geometry: np.ndarray | None = None
 
     @property
     def rtf(self) -> float:
@@ -92,7 +115,26 @@ class PhysicsCheck:
                 (self.base_pos_ref[-1, :2] - self.base_pos_ref[0, :2]) @ _heading(self.base_pos_ref)
             ),
             "real_time_factor": self.rtf,
+            **self._force_summary(),
             **self.extra,
+        }
+
+    def _force_summary(self) -> dict[str, Any]:
+        """The foot force sensor's numbers (None where there is none)."""
+        if self.cop_margin is None or self.support_force is None:
+            return {"support_by": "geometry", "min_cop_margin_m": None,
+                    "cop_on_edge_fraction": None, "support_agreement": None}  # fmt: skip
+        cm = self.cop_margin
+        landed = np.isfinite(cm)
+        geo = self.support_geometry
+        agree = None if geo is None else float(np.mean(np.all(geo == self.support_force, axis=1)))
+        return {
+            "support_by": self.extra.get("support_by", "geometry"),
+            "min_cop_margin_m": float(np.min(cm[landed])) if landed.any() else None,
+            # the measured CoP within 1 mm of the support polygon's edge: a foot rolling
+            # on an edge, tipping (a statically stable gait keeps it inside)
+            "cop_on_edge_fraction": float(np.mean(cm[landed] < COP_EDGE)) if landed.any() else None,
+            "support_agreement": agree,
         }
 
 
@@ -128,6 +170,26 @@ def _scene(model: RobotModel, profile: RobotProfile, T0: np.ndarray, q0: np.ndar
     )
 
 
+def _foot_sensor(world: Any, model: RobotModel, soles: Any) -> tuple[Any, np.ndarray] | None:
+    """A force sensor on the soles' links (read from the world's data: the poses and
+    contact forces of the last step, consistently), and the sensor site of each sole
+    (-1: a sole whose link it does not cover); None when no sole's link has one."""
+    from robotsim.profile.sensor_spec import ForceSpec
+    from robotsim.sensors import mount_sensors
+    from robotsim.sensors.contact import ForceSensor
+
+    frame_link = {f.name: f.link for f in model.frames}
+    links = [frame_link.get(s.frame, s.frame) for s in soles]
+    links = [lk for lk in dict.fromkeys(links) if lk in model.link_names]
+    if not links:
+        return None
+    spec = ForceSpec(type="force", name="feet", links=links, rate=1.0 / world.timestep)
+    mount = mount_sensors(ROBOT, model, [spec], world.timestep, "feet")[0]
+    site = np.array([links.index(frame_link[s.frame]) if frame_link.get(s.frame) in links
+                     else -1 for s in soles])  # fmt: skip
+    return ForceSensor(world, mount, world.seed), site
+
+
 def check_physics(
     playback: PlaybackResult,
     profile: RobotProfile,
@@ -135,9 +197,14 @@ def check_physics(
     diverge_m: float = 0.03,
     stop_after_fall: float = 0.5,
     t_end: float | None = None,
+    support: str = "geometry",
 ) -> PhysicsCheck:
     """Run the physics check of one kinematic playback (module docs); ``t_end`` (s of
-    playback) stops it early."""
+    playback) stops it early. ``support``: ``geometry`` (the soles within 2 mm of the
+    floor) or ``force`` (the soles whose feet carry weight, by the foot force sensor)
+    make the support polygon of ``support_margin``."""
+    if support not in ("geometry", "force"):
+        raise PhysicsError(f"support {support!r}: valid: geometry, force")
     from robotsim.physics import World
 
     model = playback.model
@@ -163,6 +230,10 @@ def check_physics(
     soles = playback.soles
     corners = [np.vstack([s.corners().T, np.ones(len(s.corners()))]) for s in soles]
     frames = [s.frame for s in soles]
+    feet = _foot_sensor(world, model, soles) if soles else None
+    if support == "force" and feet is None:
+        raise PhysicsError(f"{model.name}: support='force' needs feet (soles on links)")
+    weight = float(world.model.body_subtreemass[base.id]) * 9.81
 
     def targets(q: np.ndarray) -> None:
         for m, v in zip(motors, q):
@@ -178,6 +249,9 @@ def check_physics(
         n = max(1, min(n, int(np.searchsorted(samples.t, t_end, side="right"))))
     T_base = np.empty((n, 4, 4))
     q_sim = np.empty((n, model.nq))
+    nf = 0 if feet is None else len(feet[0].sites)
+    foot_n = np.zeros((n, nf))  # each foot's normal force, N
+    foot_cop = np.full((n, nf, 3), np.nan)  # each foot's centre of pressure, world m
     fell_at = None
     fall_tick: int | None = None
     reason = "body height and tilt stayed within the thresholds"
@@ -201,6 +275,11 @@ def check_physics(
         T_b = base.pose
         T_base[i] = T_b
         q_sim[i] = qpos[qadr]
+        if feet is not None:
+            r = feet[0].sample()
+            foot_n[i] = r["normal"]
+            R_f, p_f = feet[0].frames()
+            foot_cop[i] = np.einsum("nij,nj->ni", R_f, r["cop"]) + p_f
         k = i + 1
         if fell_at is None and (T_b[2, 3] < fall.min_base_height or T_b[2, 2] < cos_max):
             fell_at = float(samples.t[i])
@@ -219,13 +298,33 @@ def check_physics(
     poses = T_base[:, None] @ model.fk_all(q_sim)
     com = com_world(model, poses)
     S = T_base[:, None] @ model.tree.fk_frames(q_sim, frames)  # (k, F, 4, 4)
+    nsole = len(soles)
+    geo = np.zeros((k, nsole), dtype=bool)
+    sole_pts = np.empty((k, nsole), dtype=object)
+    for i in range(k):
+        for f in range(nsole):
+            c = (S[i, f] @ corners[f])[:3]
+            geo[i, f] = np.min(c[2]) <= CONTACT_TOL
+            sole_pts[i, f] = c[:2].T
+    by_force = cop = cop_margin = sole_force = None
+    if feet is not None:
+        site = feet[1]
+        sole_force = np.where(site >= 0, foot_n[:k][:, np.maximum(site, 0)], 0.0)
+        by_force = sole_force >= 0.02 * weight
+        total = foot_n[:k].sum(axis=1)
+        w = np.nan_to_num(foot_cop[:k]) * foot_n[:k, :, None]
+        cop = np.where(
+            total[:, None] > 0, w.sum(axis=1) / np.maximum(total, 1e-12)[:, None], np.nan
+        )
+        cop_margin = np.full(k, -np.inf)
+        for i in range(k):
+            pts = [sole_pts[i, f] for f in range(nsole) if by_force[i, f]]
+            if pts and np.isfinite(cop[i]).all():
+                cop_margin[i] = polygon_margin(convex_hull(np.vstack(pts)), cop[i])
+    use = by_force if support == "force" and by_force is not None else geo
     margin = np.empty(k)
     for i in range(k):
-        pts = []
-        for f in range(len(soles)):
-            c = (S[i, f] @ corners[f])[:3]
-            if np.min(c[2]) <= CONTACT_TOL:
-                pts.append(c[:2].T)
+        pts = [sole_pts[i, f] for f in range(nsole) if use[i, f]]
         margin[i] = polygon_margin(convex_hull(np.vstack(pts)), com[i]) if pts else -np.inf
     t = samples.t[:k]
     pos = T_base[:, :3, 3]
@@ -233,14 +332,6 @@ def check_physics(
     ref = playback.T_world_root[:k, :3, 3]
     div = np.linalg.norm(pos - ref, axis=1)
     over = np.flatnonzero(div > diverge_m)
-    extra: dict[str, Any] = {
-        "floating_base": True,  # a welded legged robot is refused above
-        "timestep_s": world.timestep,
-        "settle_s": settle,
-        "diverge_threshold_m": diverge_m,
-    }
-    if fault is not None:
-        extra["fault"] = fault.fault.to_json()
     return PhysicsCheck(
         verdict="fault" if fault is not None else "falls" if fell_at is not None else "stands",
         reason=str(fault) if fault is not None else reason,
@@ -258,5 +349,17 @@ def check_physics(
         diverges_during=playback.label_at(int(over[0])) if over.size else None,
         sim_seconds=float(world.time),  # settling included, as in the wall time
         wall_seconds=wall,
-        extra=extra,
+        extra={
+            "floating_base": True,  # a welded legged robot is refused above
+            "timestep_s": world.timestep,
+            "settle_s": settle,
+            "diverge_threshold_m": diverge_m,
+            "support_by": support,
+            **({} if fault is None else {"fault": fault.fault.to_json()}),
+        },
+        cop=cop,
+        sole_force=sole_force,
+        support_force=by_force,
+        cop_margin=cop_margin,
+        support_geometry=geo,
     )

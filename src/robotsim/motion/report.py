@@ -193,9 +193,12 @@ def save_trajectory(res: PlaybackResult, path: Path) -> Path:
 
 def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
     """The playback into a run store: joint values, body pose (m, rad roll/pitch/yaw),
-    support foot and sole heights per tick; support switches as events."""
+    support foot and sole heights per tick; support switches as events. With the run's
+    3D scene and the root pose and joints as replay signals (``base.*``, ``q.*``:
+    :mod:`robotsim.recording.scene`), so the playback exports (``docs/export.md``)."""
     from robotsim.recording import Recorder
-    from robotsim.spatial import R_to_rpy
+    from robotsim.recording.scene import pose_names, robot_doc, scene_doc, write_scene
+    from robotsim.spatial import R_to_quat, R_to_rpy
 
     model = res.model
     rpy = R_to_rpy(res.T_world_root[:, :3, :3])
@@ -220,12 +223,19 @@ def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
                 "detection": res.settings.detection,
             },
         )
+        robot = robot_doc(model.name, model, res.T_world_root[0], res.samples.q[0])
+        ground = {"size": None, "rgba": [0.82, 0.84, 0.86, 1.0]}
+        write_scene(rec, scene_doc([robot], ground=ground, engine="kinematic"))
+        replay_names = pose_names(model)
         for a in range(0, res.ticks + 1, SIGNAL_CHUNK):  # rows go to the store as they come
             b = a + SIGNAL_CHUNK
             values = np.column_stack(
                 [res.samples.q[a:b], body[a:b], res.support[a:b].astype(float), res.heights[a:b]]
             )
             rec.signals(model.name, res.samples.t[a:b], names, values)
+            T = res.T_world_root[a:b]
+            pose = np.column_stack([T[:, :3, 3], R_to_quat(T[:, :3, :3]), res.samples.q[a:b]])
+            rec.signals(model.name, res.samples.t[a:b], replay_names, pose)
         for s in res.switches:
             rec.event(
                 s.t,

@@ -22,10 +22,15 @@ inertia) of at least ``2 kv h`` so the velocity servo stays stable at the step `
 (light wheels and a stiff servo otherwise oscillate); ``wheel_armature`` in the metadata
 raises it.
 
-The wheel body's own collision shapes stop touching the ground (``<exclude>`` world vs
-wheel) but still hit obstacles. Wheel joints get velocity motors (the paper drives its
-wheels through ODE's ``dParamVel``) unless the placement names their motors: a robot
-placed with position servos on its joints still drives by velocity.
+The wheel body's own collision shapes, and those of everything it turns (the passive
+rollers of an omni wheel modelled roller by roller), stop touching the ground
+(``<exclude>`` world vs each) but still hit obstacles; rollers get no motor (they turn
+freely). A wheel or roller whose file inertia its mass and size cannot have
+(:func:`robotsim.profile.wheels.wheel_inertia_fixes`) gets its geometry's in the world
+(one :class:`~robotsim.errors.ModelWarning`); the model keeps the file's. Wheel joints
+get velocity motors (the paper drives its wheels through ODE's ``dParamVel``) unless
+the placement names their motors: a robot placed with position servos on its joints
+still drives by velocity.
 """
 
 from __future__ import annotations
@@ -90,8 +95,10 @@ class WheelDrive:
     """A robot's wheel drive as the physics layer needs it: ``kind`` (``omni`` or
     ``diffdrive``), the wheel joints in drive order with their radii (m) and centres
     ``(3,)`` in each wheel link's frame (``None``: the joint anchor), the caster links,
-    the metadata parameters (``mu``, ``mu2``, ``wheel_armature``) and ``source``
-    (``metadata`` or ``profile``)."""
+    the metadata parameters (``mu``, ``mu2``, ``wheel_armature``), ``source``
+    (``metadata`` or ``profile``), the passive ``rollers`` (joints) on the wheels, and
+    ``inertials``: link -> the :class:`~robotsim.model.Inertial` physics gives a wheel or
+    roller whose file inertia is implausible (``inertia_note`` says which and why)."""
 
     kind: str
     wheel_joints: tuple[str, ...]
@@ -100,6 +107,9 @@ class WheelDrive:
     casters: tuple[str, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
     source: str = "metadata"
+    rollers: tuple[str, ...] = ()
+    inertials: Mapping[str, Any] = field(default_factory=dict)
+    inertia_note: str = ""
 
 
 _DRIVES: weakref.WeakKeyDictionary[Any, WheelDrive | None] = weakref.WeakKeyDictionary()
@@ -179,6 +189,7 @@ def _spinning_joints(model: Any) -> int:
 
 def _profile_drive(model: Any) -> WheelDrive | None:
     from robotsim.profile.resolve import profile_file_for, resolve_profile
+    from robotsim.profile.wheels import wheel_inertia_fixes
 
     if _spinning_joints(model) < 2 and profile_file_for(model) is None:
         return None  # no wheels possible: skip the inference (FK, mesh points)
@@ -199,8 +210,17 @@ def _profile_drive(model: Any) -> WheelDrive | None:
         centres.append((float(c[0]), float(c[1]), float(c[2])))
     kind = "omni" if prof.drive.type == "omni" else "diffdrive"
     radii = tuple(by[j].radius for j in prof.drive.wheels)
+    wheels = [by[j] for j in prof.drive.wheels]
+    rollers = tuple(r for w in wheels for r in w.rollers)
+    fixes = wheel_inertia_fixes(model, wheels)
+    note = ""
+    if fixes:
+        note = (f"robot {model.name!r}: wheel/roller inertias beyond what their mass and "
+                "size allow, replaced in physics by their geometry's: "
+                + "; ".join(why for _, why in fixes.values()))  # fmt: skip
     return WheelDrive(kind, prof.drive.wheels, radii, tuple(centres), prof.drive.casters,
-                      {}, "profile")  # fmt: skip
+                      {}, "profile", rollers, {k: v for k, (v, _) in fixes.items()},
+                      note)  # fmt: skip
 
 
 def _meta_kind(model: Any) -> str | None:
@@ -279,6 +299,8 @@ def placement_motor(placement: Any, joint: str, scene: Any) -> Motor | None:
     d = drive_of(placement.model)
     if d is not None and joint in d.wheel_joints:
         return wheel_motor(placement.model, joint)
+    if d is not None and joint in d.rollers:
+        return None  # passive rollers turn freely
     return default
 
 
@@ -320,6 +342,8 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             arm = max(float(meta.get("wheel_armature", 0.0)), 2.0 * motor.gain * scene.timestep)
             joint.armature = max(float(joint.armature), arm)
         body = joint.parent
+        for name in _turned_links(model, jn):  # wheel and rollers: only the tyre touches
+            spec.add_exclude(bodyname1="world", bodyname2=prefix + name)
         axis = np.asarray(joint.axis, dtype=float)
         axis = axis / np.linalg.norm(axis)
         pos = np.asarray(joint.pos if centre is None else centre, dtype=float)
@@ -335,10 +359,10 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             conaffinity=0,
             group=3,
         )
-        spec.add_exclude(bodyname1="world", bodyname2=body.name)
         pname = f"drive:{prefix}{jn}"
         spec.add_pair(name=pname, geomname1="ground", geomname2=tyre.name, condim=3)
         info.pairs[pname] = (surface, True)
+    _set_inertials(spec, prefix, drive)
     for caster in drive.casters:
         body = spec.body(prefix + str(caster))
         if body is None:
@@ -370,6 +394,47 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             spec.add_pair(name=pname, geomname1="ground", geomname2=g.name, condim=3)
             info.pairs[pname] = (CASTER_SURFACE, False)
     return info
+
+
+def _turned_links(model: Any, joint: str) -> list[str]:
+    """The links a wheel joint turns: its child and everything below (rollers)."""
+    children: dict[str, list[str]] = {}
+    for j in model.joints:
+        children.setdefault(j.parent, []).append(j.child)
+    out, stack = [], [model.joint(joint).child]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children.get(n, []))
+    return out
+
+
+_WARNED: set[str] = set()  # the notes said (one per robot file)
+
+
+def _set_inertials(spec: Any, prefix: str, drive: WheelDrive) -> None:
+    """Give the wheel and roller bodies with implausible file inertias their geometry's
+    (:func:`robotsim.profile.wheels.wheel_inertia_fixes`), with one warning per drive."""
+    if not drive.inertials:
+        return
+    from robotsim.model.principal_inertia import principal_inertia
+    from robotsim.spatial import R_to_quat
+
+    for link, ine in drive.inertials.items():
+        body = spec.body(prefix + link)
+        moments, R = principal_inertia(np.asarray(ine.inertia), link=link)
+        body.mass = float(ine.mass)
+        body.ipos = np.asarray(ine.com, dtype=float)
+        body.iquat = R_to_quat(R) if R is not None else np.array([1.0, 0.0, 0.0, 0.0])
+        body.inertia = moments
+        body.explicitinertial = True
+    if drive.inertia_note not in _WARNED:
+        import warnings
+
+        from robotsim.errors import ModelWarning
+
+        _WARNED.add(drive.inertia_note)
+        warnings.warn(drive.inertia_note, ModelWarning, stacklevel=4)
 
 
 def wheel_matrix(model: Any, data: Any, drive: DriveInfo, base_body: int) -> np.ndarray:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -335,6 +336,12 @@ class World:
         self._slice = 4  # steps per MuJoCo call, grown while a call takes < 25 ms
         self._bounce = list(self._compiled.bounce_geoms)
         self.guard = Guard(self)
+        # a run's checkpoints (physics.checkpoint): this world registers with the
+        # block it is built in, if any
+        from robotsim.physics.checkpoint import current_log
+
+        self._ckpt_log = current_log()
+        self._ckpt_index = self._ckpt_log.register(self) if self._ckpt_log is not None else -1
         self.reset()
         self.guard.default_bounds()
 
@@ -359,6 +366,8 @@ class World:
         self._has_pending = False
         self.rng = np.random.default_rng(self.seed)
         self._next_check = self.check_interval
+        log = self._ckpt_log
+        self._next_ckpt = log.interval if log is not None else math.inf
         self._warn_counts = [0, 0, 0]
         self._forward()
         if self._bounce:
@@ -377,14 +386,24 @@ class World:
         return float(self.data.time)
 
     # -- stepping ---------------------------------------------------------------------
-    def step(self, n: int = 1) -> None:
+    def step(
+        self, n: int = 1, observe: Callable[[int], None] | None = None, at: Sequence[int] = ()
+    ) -> None:
         """Advance ``n`` physics steps (also when paused: single-stepping).
+
+        ``observe(j)`` is called after step ``j`` of this call for each ``j`` in ``at``
+        (ascending, 1..n), between two MuJoCo steps of a chunk: what the world does per
+        chunk (motor ramps, servo feed-forward, divergence and bounce checks) is exactly
+        what it does without observers, so an observer (the sensors) that only reads
+        cannot change the run.
 
         Raises PhysicsFault when the simulation diverges (see the module docstring).
         """
         import mujoco
 
         m, d = self.model, self.data
+        marks = list(at) if observe is not None else []
+        mi, done = 0, 0
         ramped = self._ramped
         if not ramped:
             d.ctrl[:] = self._targets
@@ -402,11 +421,22 @@ class World:
                 d.ctrl[ff.act] = tau
             if ramped:  # targets move at most rate x time, chunk by chunk (10 ms)
                 self._ramp(k * self.timestep)
-            if k <= self._slice:
+            if mi < len(marks) and marks[mi] <= done + k:  # observed inside this chunk
+                j = 0
+                while mi < len(marks) and marks[mi] <= done + k:
+                    if marks[mi] - done > j:
+                        self._step_sliced(marks[mi] - done - j)
+                        j = marks[mi] - done
+                    observe(marks[mi])  # type: ignore[misc]
+                    mi += 1
+                if k > j:
+                    self._step_sliced(k - j)
+            elif k <= self._slice:
                 mujoco.mj_step(m, d, k)
             else:
                 self._step_sliced(k)
             n -= k
+            done += k
             if w[0].number != counts[0] or w[1].number != counts[1] or w[2].number != counts[2]:
                 self._diverged_warning(t0)
             if d.time >= self._next_check:
@@ -414,6 +444,8 @@ class World:
                 self._check_speeds()
                 if d.time >= self.guard.next_time:
                     self.guard.check()
+            if d.time >= self._next_ckpt:
+                self._checkpoint()
             if self._bounce:
                 self._update_bounce()
         if self._has_pending:
@@ -421,6 +453,13 @@ class World:
             self._qfrc_pending[:] = 0.0
             self._has_pending = False
             self.guard.rebase()  # a push from outside: its energy is input, not a fault
+
+    def _checkpoint(self) -> None:
+        """Record the state in the run's checkpoint log (physics.checkpoint)."""
+        log = self._ckpt_log
+        assert log is not None
+        log.take(self._ckpt_index, self.model, self.data)
+        self._next_ckpt = log.next_after(self.data.time)
 
     def _step_sliced(self, k: int) -> None:
         """``k`` MuJoCo steps in calls of 25-100 ms of wall time each (the slice size

@@ -1,5 +1,5 @@
 """Robot profiles: what robotsim infers about how a model is built to be used (legs and
-feet, arms and tools, grippers and fingertips, wheels and drive), overridable by a
+feet, arms and tools, heads, grippers and fingertips, wheels and drive), overridable by a
 profile file. Below the capabilities: it imports only ``model`` and ``kinematics``."""
 
 from robotsim.profile.infer import infer_profile as infer_profile
@@ -7,6 +7,7 @@ from robotsim.profile.types import Arm as Arm
 from robotsim.profile.types import Drive as Drive
 from robotsim.profile.types import Foot as Foot
 from robotsim.profile.types import Gripper as Gripper
+from robotsim.profile.types import Head as Head
 from robotsim.profile.types import Kind as Kind
 from robotsim.profile.types import Leg as Leg
 from robotsim.profile.types import Profile as Profile
@@ -18,6 +19,7 @@ __all__ = [
     "Drive",
     "Foot",
     "Gripper",
+    "Head",
     "Kind",
     "Leg",
     "Profile",

@@ -8,17 +8,24 @@ At the zero pose (root at the origin, z up):
 - a *gripper* is a branch link reached by an arm-like segment (>= 2 joints) from which
   two or more short segments (<= 4 joints, each reaching less than half as far as the
   segment above) hang: the fingers; the fingertip is the finger geometry farthest out;
-- a *wheel* is a continuous (or unlimited) joint whose child geometry is a disc about the
-  joint axis (a cylinder along it, or a mesh/box flat along it and round across) touching
-  the ground plane; two parallel wheels make a differential drive, three or four with
-  non-parallel axles an omnidirectional one; a differential base's *casters* are the
-  lowest links (not wheels) below the axles;
+- *wheels*, their passive *rollers* and the drive: :mod:`robotsim.profile.wheels`
+  (a driven wheel is a spinning joint whose child geometry is a disc touching the
+  ground, or whose child carries three or more rollers round its axle; two parallel
+  wheels make a differential drive, three or four with non-parallel axles an
+  omnidirectional one);
 - a *leg* is a terminal segment of >= 3 joints whose foot geometry reaches the robot's
   lowest point, with the hip above it; the foot is the child of the last joint whose
   subtree holds the whole sole; later joints are toes. The sole polygon is the convex
   hull of the foot's collision geometry within ``SOLE_TOL`` (0.5 mm) of its lowest point; the sole
   frame is a model frame on the foot lying on that plane if there is one, else a frame
   ``<foot>_sole`` added at the polygon's centroid, axes parallel to the base's;
+- a *head* is a limb that sits on the body's middle, on top: its first joint lies on
+  the plane the body is mirrored about (sideways within 15 % of the half width of the
+  mirrored limbs or hips), at the shoulders or above (no lower than the highest
+  mirrored limb's start, else the hips, by half that half width), and its geometry
+  rises from there; it has no mirror twin and
+  ends in no gripper. Only a robot with legs or a mirrored pair of arms has one (a
+  single arm standing on its base is an arm);
 - an *arm* is any other terminal segment of >= 2 joints (or one ending in a gripper);
   its tool frame is a model frame on the end link (names like tool/tcp/ee/grasp
   preferred), the fingertips' midpoint for a gripper, else the end link itself;
@@ -33,9 +40,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Shape, Sphere
-from robotsim.model.robot import JointType, RobotModel
-from robotsim.profile.types import Arm, Drive, Foot, Gripper, Kind, Leg, Profile, SiteFrame, Wheel
+from robotsim.model.robot import RobotModel
+from robotsim.profile.shapes import link_points as _link_points
+from robotsim.profile.shapes import shape_points
+from robotsim.profile.types import Arm, Foot, Gripper, Head, Kind, Leg, Profile, SiteFrame
+from robotsim.profile.wheels import (
+    casters_below,
+    drive_of_wheels,
+    find_wheels,
+    wheel_inertia_fixes,
+)
 
 __all__ = ["SOLE_TOL", "infer_profile", "shape_points"]
 
@@ -45,58 +59,6 @@ _SOLE_HINT = re.compile(r"sole|foot|contact", re.I)
 
 
 # --------------------------------------------------------------------- geometry
-def _sphere_dirs(n: int) -> np.ndarray:
-    i = np.arange(n) + 0.5
-    phi = np.arccos(1 - 2 * i / n)
-    th = np.pi * (1 + 5**0.5) * i
-    return np.column_stack([np.cos(th) * np.sin(phi), np.sin(th) * np.sin(phi), np.cos(phi)])
-
-
-def _circle(n: int) -> np.ndarray:
-    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    return np.column_stack([np.cos(a), np.sin(a)])
-
-
-def shape_points(shape: Shape) -> np.ndarray:
-    """Points ``(n, 3)`` on a shape's surface in its link frame (box corners, circles of
-    cylinders, dense spheres for round ends, mesh vertices): enough to find its lowest
-    points and its extent."""
-    g = shape.geometry
-    if isinstance(g, Box):
-        s = np.asarray(g.size) / 2
-        p = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * s
-    elif isinstance(g, Sphere):
-        p = _sphere_dirs(400) * g.radius
-    elif isinstance(g, Ellipsoid):
-        p = _sphere_dirs(400) * np.asarray(g.radii)
-    elif isinstance(g, Cylinder):
-        c = _circle(64) * g.radius
-        p = np.vstack([np.column_stack([c, np.full(64, z)]) for z in (-g.length / 2, g.length / 2)])
-    elif isinstance(g, Capsule):
-        s = _sphere_dirs(400) * g.radius
-        p = np.vstack([s + np.array([0, 0, -g.length / 2]), s + np.array([0, 0, g.length / 2])])
-    elif isinstance(g, Mesh):
-        from robotsim.model.meshes import load_mesh
-
-        try:
-            p = np.asarray(load_mesh(g.path).vertices, dtype=np.float64) * np.asarray(g.scale)
-        except Exception:  # an unreadable mesh is reported where meshes are used
-            return np.zeros((0, 3))
-    else:
-        return np.zeros((0, 3))
-    T = np.asarray(shape.T_link_shape)
-    return p @ T[:3, :3].T + T[:3, 3]
-
-
-def _link_points(model: RobotModel, link: str, T_world: np.ndarray) -> np.ndarray:
-    lk = model.link(link)
-    shapes = lk.collisions or lk.visuals
-    if not shapes:
-        return np.zeros((0, 3))
-    p = np.vstack([shape_points(s) for s in shapes])
-    return p @ T_world[:3, :3].T + T_world[:3, 3]
-
-
 def _hull2d(p: np.ndarray) -> np.ndarray:
     """Convex hull ``(k, 2)`` counter-clockwise (monotone chain)."""
     pts = np.unique(np.round(p, 12), axis=0)
@@ -162,98 +124,6 @@ def _q_joints(joints: Iterable) -> tuple[str, ...]:
     return tuple(j.name for j in joints if j.actuated)
 
 
-# --------------------------------------------------------------------- wheels
-def _wheel(
-    tree: _Tree, j, zmin: float, height: float
-) -> tuple[float, np.ndarray, np.ndarray] | None:
-    """(radius, axle in world, centre in world) if joint ``j`` turns a wheel."""
-    m = tree.m
-    if j.type is not JointType.CONTINUOUS and not (
-        j.type is JointType.REVOLUTE and not np.isfinite(j.limits.lower)
-    ):
-        return None
-    if any(c.movable for n in tree.subtree(j.child) for c in tree.children.get(n, [])):
-        return None
-    T = tree.T[j.child]
-    axis_child = np.asarray(j.post)[:3, :3].T @ np.asarray(j.axis)
-    axis_w = T[:3, :3] @ axis_child
-    centre = T[:3, :3] @ (-(np.asarray(j.post)[:3, :3].T @ np.asarray(j.post)[:3, 3])) + T[:3, 3]
-    lk = m.link(j.child)
-    radius = None
-    for s in lk.collisions or lk.visuals:
-        g = s.geometry
-        if isinstance(g, Cylinder):
-            zc = np.asarray(s.T_link_shape)[:3, 2]
-            if abs(abs(zc @ axis_child) - 1) < 1e-3:
-                radius = g.radius
-                centre = T @ np.append(np.asarray(s.T_link_shape)[:3, 3], 1.0)
-                centre = centre[:3]
-                break
-    if radius is None:
-        p = tree.points(tree.subtree(j.child))
-        if len(p) < 4:
-            return None
-        c = p.mean(axis=0)
-        along = (p - c) @ axis_w
-        across = np.linalg.norm((p - c) - np.outer(along, axis_w), axis=1)
-        r = float(across.max())
-        thick = float(np.ptp(along))
-        # a disc: thinner along the axle than across, and round across it
-        if r <= 0 or thick > 1.5 * r or np.std(across[across > 0.8 * r]) > 0.1 * r:
-            return None
-        radius, centre = r, c
-    low = centre[2] - radius * np.sqrt(max(0.0, 1 - axis_w[2] ** 2))
-    if abs(axis_w[2]) > 0.2 or low > zmin + max(0.01 * height, 2e-3):
-        return None  # axle not horizontal, or the wheel does not reach the ground
-    return float(radius), axis_w / np.linalg.norm(axis_w), np.asarray(centre, float)
-
-
-def drive_matrix(wheels: list[Wheel]) -> np.ndarray:
-    """``(n, 3)``: wheel speeds (rad/s) from ``[vx, vy, wz]``; see :class:`Drive`."""
-    rows = []
-    for w in wheels:
-        a = np.asarray(w.axis)
-        d = np.cross(a, [0.0, 0.0, 1.0])
-        d = d / np.linalg.norm(d)
-        p = np.asarray(w.position)
-        rows.append([d[0], d[1], p[0] * d[1] - p[1] * d[0]])
-    return np.array(rows) / np.array([[w.radius] for w in wheels])
-
-
-def casters_below(tree: _Tree, wheel_links: set[str], axle_z: float) -> tuple[str, ...]:
-    """The links a differential base rests on besides its wheels: those (not wheels)
-    whose geometry comes within 1 mm of the lowest non-wheel point, if that point lies
-    below the axles (world ``z`` at the zero pose)."""
-    low = {}
-    for n in tree.m.link_names:
-        if n in wheel_links:
-            continue
-        p = tree.points([n])
-        if len(p):
-            low[n] = float(p[:, 2].min())
-    if not low or min(low.values()) >= axle_z:
-        return ()
-    z = min(low.values())
-    return tuple(n for n, v in low.items() if v <= z + 1e-3)
-
-
-def _drive(wheels: list[Wheel]) -> Drive | None:
-    if len(wheels) < 2:
-        return None
-    M = drive_matrix(wheels)
-    axes = np.array([w.axis for w in wheels])
-    parallel = np.all(np.abs(axes @ axes[0]) > 1 - 1e-6)
-    names = tuple(w.joint for w in wheels)
-    mat = tuple(tuple(float(x) for x in row) for row in M)
-    if len(wheels) == 2 and parallel:
-        track = float(abs((np.asarray(wheels[0].position) - wheels[1].position) @ axes[0]))
-        if track > 0:
-            return Drive("diff", names, mat, track)
-    if len(wheels) in (3, 4) and not parallel and np.linalg.matrix_rank(M, tol=1e-9) == 3:
-        return Drive("omni", names, mat)
-    return None
-
-
 # --------------------------------------------------------------------- main
 def infer_profile(model: RobotModel) -> Profile:
     """The profile of ``model`` inferred from its structure and geometry (module doc)."""
@@ -285,23 +155,14 @@ def infer_profile(model: RobotModel) -> Profile:
             mc += ine.mass * (tree.T[n][:3, :3] @ np.asarray(ine.com) + tree.T[n][:3, 3])
     com = mc / mass if mass > 0 else T_base[:3, 3]
 
-    # wheels
-    wheels: list[Wheel] = []
-    wheel_links: set[str] = set()
-    for j in model.joints:
-        if not j.movable or j.mimic is not None:
-            continue
-        w = _wheel(tree, j, zmin, height)
-        if w is None:
-            continue
-        r, axis_w, centre_w = w
-        axis_b = R_base.T @ axis_w
-        contact_w = centre_w - [0, 0, r]
-        pos_b = R_base.T @ (contact_w - T_base[:3, 3])
-        wheels.append(Wheel(j.name, r, tuple(float(x) for x in axis_b),
-                            tuple(float(x) for x in pos_b)))  # fmt: skip
-        wheel_links.update(tree.subtree(j.child))
-    drive = _drive(wheels)
+    # wheels (and their passive rollers): profile/wheels.py
+    wheels, wheel_links = find_wheels(tree, zmin, height, T_base)
+    fixes = wheel_inertia_fixes(model, wheels)
+    if fixes:
+        notes.append("wheel/roller inertia beyond its mass and size: "
+                     + "; ".join(why for _, why in fixes.values())
+                     + "; physics uses its geometry's")  # fmt: skip
+    drive = drive_of_wheels(wheels)
     if drive is not None and drive.type == "diff":
         axle = min(w.position[2] + w.radius for w in wheels)  # base frame
         lowest = R_base @ np.array([0.0, 0.0, axle]) + T_base[:3, 3]
@@ -415,10 +276,17 @@ def infer_profile(model: RobotModel) -> Profile:
             feet.append(Foot(fname, foot.link, foot.sole, foot.polygon, toes))
             legs.append(Leg(name, _q_joints(seg[: ankle_k + 1]), fname))
     leg_ends = {e for b, e, _ in leg_candidates} if legs else set()
+    limbs = []  # (start branch, end link, segment) of everything not a leg
     for b, e in terminal:
-        if e in leg_ends:
+        if e not in leg_ends and segment(b, e):
+            limbs.append((b, e, segment(b, e)))
+    head_ends = _heads(tree, limbs, [c[2] for c in leg_candidates] if legs else [],
+                       T_base, gripper_of)  # fmt: skip
+    heads: list[Head] = []
+    for _, e, seg in limbs:
+        if e in head_ends:
+            heads.append(Head(_unique("head", [h.name for h in heads]), _q_joints(seg), e))
             continue
-        seg = segment(b, e)
         g = gripper_of.get(e)
         if len(seg) < 2 and g is None:
             continue
@@ -451,6 +319,7 @@ def infer_profile(model: RobotModel) -> Profile:
         feet=tuple(feet),
         arms=tuple(arms),
         grippers=tuple(grippers),
+        heads=tuple(heads),
         wheels=tuple(wheels),
         drive=drive,
         notes=tuple(notes),
@@ -458,6 +327,54 @@ def infer_profile(model: RobotModel) -> Profile:
 
 
 # --------------------------------------------------------------------- helpers
+def _heads(
+    tree: _Tree,
+    limbs: list[tuple[str, str, list]],
+    legs: list[list],
+    T_base: np.ndarray,
+    grippers: dict[str, Gripper],
+) -> set[str]:
+    """The end links of the limbs that are heads (module docs): on the body's middle,
+    on top, rising, unpaired. ``limbs``: (start branch, end link, joints) of the
+    non-leg limbs; ``legs``: the legs' joints; base frame at the zero pose."""
+
+    def start(seg: list) -> np.ndarray:
+        j = seg[0]
+        T = tree.T[j.child]
+        post = np.asarray(j.post)
+        anchor = T[:3, :3] @ (-(post[:3, :3].T @ post[:3, 3])) + T[:3, 3]
+        return T_base[:3, :3].T @ (anchor - T_base[:3, 3])  # base frame
+
+    starts = [start(seg) for _, _, seg in limbs]
+    hips = [start(seg) for seg in legs]
+
+    def mirrored(i: int) -> int | None:
+        a = starts[i]
+        for k, b in enumerate(starts):
+            tol = 0.1 * max(abs(a[1]), abs(b[1])) + 1e-3
+            if k != i and abs(a[1] + b[1]) < tol and np.all(np.abs((a - b)[[0, 2]]) < tol):
+                return k
+        return None
+
+    pairs = [i for i in range(len(limbs)) if mirrored(i) is not None and abs(starts[i][1]) > 1e-3]
+    if not pairs and len(hips) < 2:
+        return set()  # nothing to be a head beside: a lone arm is an arm
+    half = max([abs(starts[i][1]) for i in pairs] + [abs(h[1]) for h in hips])
+    top = max([starts[i][2] for i in pairs] or [h[2] for h in hips])
+    out = set()
+    for i, (_, e, seg) in enumerate(limbs):
+        s = starts[i]
+        if i in pairs or e in grippers or abs(s[1]) > 0.15 * half or s[2] < top - 0.5 * half:
+            continue
+        pts = tree.points(tree.subtree(seg[0].child))
+        if len(pts):
+            z = (pts - T_base[:3, 3]) @ T_base[:3, 2]  # base-frame heights
+            if float(np.mean(z)) < s[2]:
+                continue  # hangs down from where it starts: not on top
+        out.add(e)
+    return out
+
+
 def _after(tree: _Tree, above: str, j) -> bool:
     """Whether joint ``j`` lies below link ``above``."""
     return j.child in tree.subtree(above) and j.child != above
@@ -568,24 +485,49 @@ def _fingertip(tree: _Tree, hand: str, end: str, name: str) -> SiteFrame:
     return SiteFrame(name, end, _tl(np.linalg.inv(tree.T[end]) @ T), added=True)
 
 
-def _tool(tree: _Tree, model: RobotModel, end: str, g: Gripper | None) -> SiteFrame:
-    sub = (
-        tree.subtree(end)
-        if g is None
-        else [end] + [n for n in tree.subtree(end) if not tree.movable_below(n) and n == end]
+def _frame_link(model: RobotModel, tree: _Tree, name: str) -> bool:
+    """A link that is only a frame: welded to its parent, no shapes, no mass, nothing
+    below it (URDF's way of naming a point: a TCP, a flange)."""
+    lk = model.link(name)
+    pj = tree.parent_joint.get(name)
+    return (
+        pj is not None
+        and not pj.movable
+        and not lk.collisions
+        and not lk.visuals
+        and (lk.inertial is None or lk.inertial.mass == 0)
+        and not tree.children.get(name)
     )
-    frames = [f for f in model.frames if f.link in tree.subtree(end)]
-    hinted = [f for f in frames if _TOOL_HINT.search(f.name)]
-    if g is None and not hinted:
-        hinted = [f for f in frames if f.link in sub]
+
+
+def _tool(tree: _Tree, model: RobotModel, end: str, g: Gripper | None) -> SiteFrame:
+    """The arm's tool frame: a model frame (or frame link) on the end named like a
+    tool; for a gripper, the frame nearest its fingertips' midpoint (else that midpoint,
+    added); otherwise the frame farthest out from the end link (a flange, a tool0), else
+    the end link itself."""
+    below = tree.subtree(end)
+    cands = [SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+             for f in model.frames if f.link in below]  # fmt: skip
+    cands += [SiteFrame(n, n, _tl(np.eye(4))) for n in below if _frame_link(model, tree, n)]
+    hinted = [f for f in cands if _TOOL_HINT.search(f.name)]
     if hinted:
-        f = hinted[0]
-        return SiteFrame(f.name, f.link, _tl(np.asarray(f.T_link_frame)))
+        return hinted[0]
+
+    def where(f: SiteFrame) -> np.ndarray:
+        return (tree.T[f.link] @ f.T)[:3, 3]
+
+    T_end = tree.T[end]
     if g is not None:
-        T_end = tree.T[end]
         tips = [tree.T[t.link] @ t.T for t in g.fingertips]
+        mid = np.mean([t[:3, 3] for t in tips], axis=0)
+        reach = float(np.linalg.norm(mid - T_end[:3, 3]))
+        near = [f for f in cands if np.linalg.norm(where(f) - mid) < 0.5 * reach]
+        if near:
+            return min(near, key=lambda f: float(np.linalg.norm(where(f) - mid)))
         T = np.eye(4)
         T[:3, :3] = T_end[:3, :3]
-        T[:3, 3] = np.mean([t[:3, 3] for t in tips], axis=0)
+        T[:3, 3] = mid
         return SiteFrame(f"{end}_tool", end, _tl(np.linalg.inv(T_end) @ T), added=True)
+    if cands:
+        return max(cands, key=lambda f: float(np.linalg.norm(where(f) - T_end[:3, 3])))
     return SiteFrame(end, end, _tl(np.eye(4)))

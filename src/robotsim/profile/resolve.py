@@ -16,7 +16,7 @@ import numpy as np
 from robotsim.errors import InputError, UnknownNameError
 from robotsim.model.robot import Frame, RobotModel
 from robotsim.profile.file import RobotProfile, SoleSpec, read_profile_file
-from robotsim.profile.infer import _drive, _tl, drive_matrix, infer_profile
+from robotsim.profile.infer import _tl, infer_profile
 from robotsim.profile.types import (
     Arm,
     Drive,
@@ -28,8 +28,10 @@ from robotsim.profile.types import (
     SiteFrame,
     Wheel,
 )
+from robotsim.profile.wheels import drive_matrix
+from robotsim.profile.wheels import drive_of_wheels as _drive
 
-__all__ = ["profile_file_for", "resolve_profile", "soles_of", "with_frames"]
+__all__ = ["default_tool", "profile_file_for", "resolve_profile", "soles_of", "with_frames"]
 
 
 def profile_file_for(model: RobotModel) -> Path | None:
@@ -236,3 +238,16 @@ def with_frames(model: RobotModel, profile: Profile) -> RobotModel:
 def soles_of(profile: Profile) -> tuple[SoleSpec, ...]:
     """The feet as motion soles (frame + polygon)."""
     return tuple(SoleSpec(frame=f.sole.name, polygon=f.polygon) for f in profile.feet)
+
+
+def default_tool(model: RobotModel) -> tuple[RobotModel, str]:
+    """``(model, frame)``: the frame ``fk``/``ik`` place when none is named: the model's
+    own default frame when its file names one, else the tool of the profile's first arm
+    (the returned model carries it when the profile adds it, e.g. between a gripper's
+    fingertips), else the model's last link."""
+    if model.default_frame is not None:
+        return model, model.default_frame
+    prof = resolve_profile(model)
+    if prof.arms:
+        return with_frames(model, prof), prof.arms[0].tool.name
+    return model, model.tool_frame

@@ -18,6 +18,7 @@ __all__ = [
     "Drive",
     "Foot",
     "Gripper",
+    "Head",
     "Kind",
     "Leg",
     "Profile",
@@ -99,15 +100,28 @@ class Arm:
 
 
 @dataclass(frozen=True)
+class Head:
+    """A head: its joints from the body up (``q`` names) and the link they carry (where
+    a camera sits). Told from an arm by where it is, not by names (see
+    :mod:`robotsim.profile.infer`)."""
+
+    name: str
+    joints: tuple[str, ...]
+    link: str
+
+
+@dataclass(frozen=True)
 class Wheel:
     """A driven wheel: its joint, radius (m), axle ``axis`` and ground contact point
     ``position`` (the centre minus one radius along world z) in the base link frame at
-    the zero pose."""
+    the zero pose; ``rollers``: the joints of its passive rollers (an omni or mecanum
+    wheel modelled roller by roller), never driven."""
 
     joint: str
     radius: float
     axis: tuple[float, float, float]
     position: tuple[float, float, float]
+    rollers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +157,7 @@ class Profile:
     feet: tuple[Foot, ...] = ()
     arms: tuple[Arm, ...] = ()
     grippers: tuple[Gripper, ...] = ()
+    heads: tuple[Head, ...] = ()
     wheels: tuple[Wheel, ...] = ()
     drive: Drive | None = None
     notes: tuple[str, ...] = field(default=())

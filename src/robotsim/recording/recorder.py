@@ -66,6 +66,7 @@ from robotsim.errors import InputError
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.recording import schema
 from robotsim.recording.frames import encode_block, field_layout
+from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
 __all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
@@ -207,6 +208,7 @@ class Recorder:
         )
         self._thread.start()
         _live.add(self)
+        note_run(self.engine, self.run_id)  # a run's receipt is written to it afterwards
         return self.run_id
 
     def finish(

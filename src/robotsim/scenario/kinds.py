@@ -106,6 +106,13 @@ KINDS: Mapping[str, ScenarioKind] = _table(
         studio_opener="robotsim.studio.sweep.opener:open_motion_check",
     ),
     ScenarioKind(
+        "walk", "a humanoid walking in physics on a schedule of commands (seed 000)",
+        schema="robotsim.walk.run:WalkScenario",
+        runner="robotsim.walk.run:run_walk_kind",
+        studio_opener="robotsim.studio.walk.driver:open_walk",
+        studio_panel="robotsim.studio.walk.panel:WalkPanel", panel_tab=("Walk", "walk"),
+    ),
+    ScenarioKind(
         "sweep", "many runs of a base scenario over parameters",
         schema="robotsim.sweep.schema:SweepSpec",
         command="sweep",

@@ -193,6 +193,10 @@ class CameraSensor(Sensor):
                    far=s.range[1], fx=f, fy=f, cx=s.width / 2, cy=s.height / 2)  # fmt: skip
         return out
 
+    def reading_bytes(self) -> int:
+        s = self.mount.spec
+        return s.width * s.height * (3 * s.rgb + 4 * s.depth) + 56
+
     def sample(self) -> dict[str, np.ndarray]:
         s = self.mount.spec
         R, p = self.frame()

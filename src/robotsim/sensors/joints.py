@@ -30,6 +30,9 @@ class JointSensor(Sensor):
         self._std = (float(n.position_std), float(n.velocity_std), float(n.torque_std))
         super().__init__(world, mount, seed, data)
 
+    def reading_bytes(self) -> int:
+        return 3 * 8 * len(self.mount.joints)
+
     def meta(self) -> dict[str, Any]:
         out = super().meta()
         out["joints"] = list(self.mount.joints)

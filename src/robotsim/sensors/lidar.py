@@ -98,6 +98,9 @@ class Lidar(Sensor):
         )
         return out
 
+    def reading_bytes(self) -> int:
+        return 4 * self.n + 56
+
     def directions(self) -> np.ndarray:
         """Unit ray directions ``(layers * rays, 3)`` in the sensor frame (noise-free)."""
         return self._dirs.copy()

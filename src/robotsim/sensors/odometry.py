@@ -49,6 +49,9 @@ class Odometry(Sensor):
         self._last_t = self.world.time
         self._pose = [0.0, 0.0, 0.0]
 
+    def reading_bytes(self) -> int:
+        return 6 * 8  # pose, twist
+
     def sample(self) -> dict[str, np.ndarray]:
         q = self.world.data.qpos[self._qadr]
         dq = q - self._last

@@ -134,6 +134,11 @@ class SensorRig:
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
 
+    def bytes_per_second(self) -> float:
+        """The bytes a recording of every sensor takes per simulated second, before
+        compression (an upper bound for the disk checks)."""
+        return float(sum(s.reading_bytes() * s.mount.rate for s in self.sensors))
+
     def listen(self, callback: Callable[[Reading], None]) -> None:
         """Call ``callback(reading)`` for every reading from now on."""
         self._listeners.append(callback)
@@ -144,24 +149,46 @@ class SensorRig:
 
     def step(self, n: int = 1) -> None:
         """Step the world ``n`` physics steps, reading every sensor when it is due
-        (sensors due at the current step first, where they can read now)."""
+        (sensors due at the current step first, where they can read now). The readings
+        are taken between MuJoCo steps inside the world's own step call
+        (:meth:`robotsim.physics.World.step`'s observers), so the world steps exactly as
+        it would without sensors."""
         if not self.sensors:
             self.world.step(n)
             return
         k = self._step_index()
         if k != self._at:  # someone else stepped the world: its data hold step k - 1
             self._kin, self._at = k - 1, k
-        end = k + int(n)
         if self._read_min <= k:
             self._read_ready(k)
-        world = self.world
-        while k < end:
-            nxt = self._read_min if self._read_min < end else end
-            world.step(nxt - k)
-            k = nxt
-            self._kin, self._at = k - 1, k
-            if self._read_min <= k:
-                self._read_ready(k)
+        end = k + int(n)
+        marks = self._reads_until(end)
+        if marks:
+            base = k
+
+            def observe(j: int) -> None:
+                kk = base + j
+                self._kin, self._at = kk - 1, kk
+                if self._read_min <= kk:
+                    self._read_ready(kk)
+
+            self.world.step(n, observe, [m - base for m in marks])
+        else:
+            self.world.step(n)
+        self._kin, self._at = end - 1, end
+
+    def _reads_until(self, end: int) -> list[int]:
+        """The steps up to ``end`` at which some sensor reads, from the schedules."""
+        out: set[int] = set()
+        for i, p in enumerate(self._periods):
+            c, start = self._count[i], self._start[i]
+            at = self._read_at[i]
+            lag = 1 if self._deferred[i] else 0
+            while at <= end:
+                out.add(at)
+                c += 1
+                at = start + int(c * p + 0.5) + lag
+        return sorted(out)
 
     def sample_due(self) -> None:
         """Read the sensors whose reading can be taken at the world's current step (the

@@ -98,6 +98,10 @@ class Sensor:
     def sample(self) -> dict[str, np.ndarray]:  # pragma: no cover - every kind has one
         raise NotImplementedError
 
+    def reading_bytes(self) -> int:  # pragma: no cover - every kind has one
+        """Bytes of one reading's arrays, from the spec (nothing is sampled)."""
+        raise NotImplementedError
+
     def meta(self) -> dict[str, Any]:
         """What a recording keeps once: type, rate (Hz), mount (link, T_link_sensor)."""
         site = self.mount.site

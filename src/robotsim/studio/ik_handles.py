@@ -1,6 +1,7 @@
 """Drag handles: transform gizmos on end effectors and feet, solved with the model's IK.
 
-A handle sits at a named frame (the tool, a foot sole, a hand...) in world coordinates.
+A handle sits at a frame (an arm's tool, a foot's sole: the robot profile's) in world
+coordinates.
 Dragging it asks :meth:`RobotModel.ik` for the configuration that puts the frame at the
 handle, starting from the current one (no random restarts, so the arm follows the hand
 smoothly); chains with fewer than six joints follow the position only. When the drag
@@ -23,22 +24,27 @@ if TYPE_CHECKING:
 
 __all__ = ["IKHandles", "handle_frames"]
 
-_TOKENS = frozenset(("foot", "sole", "hand", "palm", "tool", "tcp", "ee", "gripper", "flange"))
 _MAX_HANDLES = 4
 
 
 def handle_frames(model: RobotModel) -> list[str]:
-    """Frames worth a drag handle: the default frame, then frames whose name has a
-    word like foot/sole/hand/tool; an arm without frames gets its last link."""
+    """Frames worth a drag handle: the file's default frame, then the robot profile's
+    arm tools and foot soles (the same tool ``robotsim ik`` places by default; a frame
+    the profile adds is handled at its link), else the last link (not for a mobile
+    base)."""
+    from robotsim.profile.resolve import resolve_profile
+
     if model.nq == 0:
         return []
     names: list[str] = []
     if model.default_frame:
         names.append(model.default_frame)
-    for f in model.frame_names:
-        words = set(f.lower().replace("-", "_").split("_"))
-        if words & _TOKENS and f not in names:
-            names.append(f)
+    have = set(model.frame_names) | set(model.link_names)
+    prof = resolve_profile(model)
+    for site in [a.tool for a in prof.arms] + [f.sole for f in prof.feet]:
+        name = site.name if site.name in have else site.link
+        if name not in names:
+            names.append(name)
     if not names and model.kind != "mobile":
         names.append(model.link_names[-1])
     return names[:_MAX_HANDLES]

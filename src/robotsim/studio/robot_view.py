@@ -19,7 +19,7 @@ from robotsim.kinematics.floating import AnchoredState
 from robotsim.model.geometry import Box, Mesh, Shape
 from robotsim.model.robot import RobotModel
 from robotsim.spatial import R_to_quat
-from robotsim.studio.shapes import geometry_mesh, mesh_bounds
+from robotsim.studio.shapes import geometry_mesh, geometry_parts, mesh_bounds
 
 __all__ = ["COLLISION_RGB", "RobotView", "ShapeNode"]
 
@@ -125,6 +125,11 @@ class RobotView:
                 node, np.asarray(mesh.vertices, np.float32), np.asarray(mesh.faces, np.uint32),
                 color=COLLISION_RGB, opacity=0.45, visible=visible, cast_shadow=False, **pose,
             )  # fmt: skip
+        elif tuple(shape.rgba) == _DEFAULT_RGBA and geometry_parts(shape.geometry):
+            # one mesh per material of the file (3DS/X): every texture shows
+            h = scene.add_frame(node, show_axes=False, visible=visible, **pose)
+            for i, part in enumerate(geometry_parts(shape.geometry)):
+                scene.add_mesh_trimesh(f"{node}/part{i}", part)
         elif (
             isinstance(shape.geometry, Mesh)
             and tuple(shape.rgba) == _DEFAULT_RGBA

@@ -18,7 +18,7 @@ import trimesh
 from robotsim.errors import ModelFileError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Geometry, Mesh, Sphere
 
-__all__ = ["geometry_mesh", "mesh_bounds"]
+__all__ = ["geometry_mesh", "geometry_parts", "mesh_bounds"]
 
 _SECTIONS = 32
 
@@ -46,6 +46,33 @@ def geometry_mesh(geometry: Geometry) -> trimesh.Trimesh:
     if isinstance(geometry, Mesh):
         return _file_mesh(Path(geometry.path), tuple(float(s) for s in geometry.scale))
     raise TypeError(f"unknown geometry {type(geometry).__name__}")
+
+
+def geometry_parts(geometry: Geometry) -> tuple[trimesh.Trimesh, ...]:
+    """A mesh file whose faces have several materials (3DS, DirectX) as one mesh per
+    material, each with its material's texture or colour
+    (:func:`robotsim.model.mesh_parts.mesh_parts`), scaled; ``()`` for anything else
+    (draw :func:`geometry_mesh`). Do not modify the result: it is cached."""
+    if not isinstance(geometry, Mesh):
+        return ()
+    return _file_parts(Path(geometry.path), tuple(float(s) for s in geometry.scale))
+
+
+@lru_cache(maxsize=64)
+def _file_parts(path: Path, scale: tuple[float, float, float]) -> tuple[trimesh.Trimesh, ...]:
+    from robotsim.model.mesh_parts import mesh_parts
+
+    parts = mesh_parts(path)
+    if len(parts) < 2:
+        return ()
+    out = []
+    for part in parts:
+        mesh = part.mesh
+        if scale != (1.0, 1.0, 1.0):
+            mesh = mesh.copy()
+            mesh.apply_scale(np.asarray(scale))
+        out.append(mesh)
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)

@@ -24,7 +24,7 @@ import numpy as np
 from robotsim.errors import ScenarioError
 from robotsim.sweep.schema import ParameterSpec, RandomSpec, SweepSpec
 
-__all__ = ["RunTask", "design_digest", "expand"]
+__all__ = ["RunTask", "design_digest", "expand", "first_point"]
 
 
 @dataclass(frozen=True)
@@ -124,3 +124,21 @@ def design_digest(tasks: list[RunTask]) -> str:
     for t in tasks:
         h.update(f"{t.key}|{'|'.join(t.overrides)}|{t.seed}\n".encode())
     return h.hexdigest()[:16]
+
+
+def first_point(spec: SweepSpec) -> dict[str, Any]:
+    """A point of the design without expanding it (an optimiser's, which has no list):
+    each parameter's first value, range start or lower bound; checked against the base
+    scenario before anything runs."""
+    out: dict[str, Any] = {}
+    for name, p in spec.parameters.items():
+        if p.values is not None:
+            out[name] = p.values[0]
+        elif p.range is not None:
+            out[name] = p.range.start
+        else:
+            assert p.random is not None
+            r = p.random
+            low = r.mean if r.low is None else r.low
+            out[name] = int(low) if r.distribution == "integers" else low  # type: ignore[arg-type]
+    return out

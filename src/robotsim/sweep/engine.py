@@ -1,6 +1,7 @@
 """Running a sweep: load and check the file, expand the design, skip finished runs
 (``resume``), hand the rest to an executor, log each row as it comes back, write the
-results table. See ``docs/sweeps.md``."""
+results table. ``design: optimize`` asks its runs of an optimiser as others finish
+(:mod:`robotsim.sweep.optimize`). See ``docs/sweeps.md``."""
 
 from __future__ import annotations
 
@@ -17,14 +18,24 @@ from robotsim.errors import InputError, ScenarioError
 from robotsim.file_scope import OutsideScopeError, check_readable
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
-from robotsim.sweep.design import RunTask, design_digest, expand
+from robotsim.sweep.design import RunTask, design_digest, expand, first_point
 from robotsim.sweep.executors import make_executor
-from robotsim.sweep.results import META, ResultsLog, read_meta, read_rows, write_tables
+from robotsim.sweep.optimize import Spent, drive
+from robotsim.sweep.results import (
+    META,
+    ResultsLog,
+    best_rows,
+    read_meta,
+    read_rows,
+    write_meta,
+    write_tables,
+)
 from robotsim.sweep.schema import SweepSpec, load_sweep_data, parse_sweep
+from robotsim.sweep.shapes import check_metric_paths
 from robotsim.sweep.targets import resolve_base, validate_base
 from robotsim.sweep.worker import SweepJob, run_one
 
-__all__ = ["LoadedSweep", "SweepOutcome", "load_sweep", "run_sweep"]
+__all__ = ["LoadedSweep", "SweepOutcome", "known_tasks", "load_sweep", "run_sweep"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,8 @@ class SweepOutcome:
     executor: str
     interrupted: bool
     tables: tuple[Path, ...]
+    driver_s: float = 0.0
+    best: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -64,7 +77,7 @@ class SweepOutcome:
 
 
 def _check_paths(
-    spec: SweepSpec, tasks: list[RunTask], base: dict[str, Any], src: str, base_src: str
+    spec: SweepSpec, first: dict[str, Any], base: dict[str, Any], src: str, base_src: str
 ) -> None:
     """Each parameter's first value, alone, must give a valid base scenario: a typo in
     a path is reported against the sweep file, before anything runs."""
@@ -75,7 +88,6 @@ def _check_paths(
         validate_base(data, base_src)
     except ScenarioError as exc:
         raise ScenarioError(f"{src}: set: {exc}") from None
-    first = tasks[0].params
     for name in spec.parameters:
         try:
             data = apply_overrides(base, list(overrides_for(spec, {name: first[name]})), base_src)
@@ -109,9 +121,34 @@ def load_sweep(path: str | Path) -> LoadedSweep:
     except OutsideScopeError as exc:
         raise ScenarioError(f"{source}: base: {exc}") from None
     base_data = read_scenario_yaml(base_path)
-    tasks = expand(spec, str(source))
-    _check_paths(spec, tasks, base_data, str(source), base_path.name)
+    if spec.design == "optimize":
+        tasks: list[RunTask] = []
+        first = first_point(spec)
+    else:
+        tasks = expand(spec, str(source))
+        first = tasks[0].params
+    _check_paths(spec, first, base_data, str(source), base_path.name)
+    check_metric_paths(spec, base_data, str(source), base_path.name)
     return LoadedSweep(spec, source, base_path, base_data, tasks)
+
+
+def known_tasks(sw: LoadedSweep, rows: dict[str, dict[str, Any]]) -> list[RunTask]:
+    """The runs of a sweep: its design's, or for an optimiser the runs its folder's
+    log holds (in trial order)."""
+    if sw.spec.design != "optimize":
+        return sw.tasks
+    from robotsim.sweep.optimize import trial_task
+
+    out = []
+    for key in sorted(rows):
+        r = rows[key]
+        params = {p: r.get(p) for p in sw.spec.parameters}
+        out.append(trial_task(sw.spec, int(r["point"]), int(r["repeat"]), params))
+    return out
+
+
+def _budget_runs(spec: SweepSpec) -> int | None:
+    return spec.budget.runs if spec.budget is not None else None
 
 
 def _new_id(name: str) -> str:
@@ -119,8 +156,19 @@ def _new_id(name: str) -> str:
     return f"{name}-{stamp}-{uuid.uuid4().hex[:4]}"
 
 
+def _digest(sw: LoadedSweep) -> str:
+    """The design's digest: its runs, or for an optimiser its file without the budget
+    (a resumed study may be given more)."""
+    if sw.spec.design != "optimize":
+        return design_digest(sw.tasks)
+    import hashlib
+
+    doc = sw.spec.model_dump(mode="json", exclude={"budget", "description", "plots"})
+    return hashlib.sha256(json_dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -> dict[str, Any]:
-    digest = design_digest(sw.tasks)
+    digest = _digest(sw)
     if (out_dir / META).is_file():
         meta = read_meta(out_dir)
         if not resume:
@@ -141,16 +189,22 @@ def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -
         "file": str(sw.source),
         "base": str(sw.base_path),
         "design": sw.spec.design,
-        "runs": len(sw.tasks),
+        "runs": len(sw.tasks) if sw.spec.design != "optimize" else _budget_runs(sw.spec),
         "parameters": list(sw.spec.parameters),
-        "metrics": list(sw.spec.metrics),
+        "metrics": list(sw.spec.metric_columns()),
         "success": sw.spec.success,
+        "objectives": [o.model_dump() for o in sw.spec.objectives],
+        "constraints": list(sw.spec.constraints),
+        "sampler": sw.spec.sampler_name if sw.spec.design == "optimize" else None,
+        "budget": sw.spec.budget.model_dump() if sw.spec.budget is not None else None,
+        "repeats": sw.spec.repeats,
+        "elapsed_s": 0.0,
         "db": db,
         "digest": digest,
         "created": time.time(),
     }
     _write_sweep_copy(sw, out_dir / "sweep.yaml")
-    (out_dir / META).write_text(json_dumps(meta, indent=2), encoding="utf-8")
+    write_meta(out_dir, meta)
     return meta
 
 
@@ -212,23 +266,34 @@ def run_sweep(
     if db is not None and meta.get("db") not in (None, db):
         raise InputError(f"--db {db}: sweep {meta['id']} records into {meta['db']}")
     done = read_rows(out)
+    optimize = sw.spec.design == "optimize"
     todo = [t for t in sw.tasks if t.key not in done]
     job = SweepJob(
         sweep_id=meta["id"],
         base_data=sw.base_data,
         base_source=str(sw.base_path),
-        metrics=dict(sw.spec.metrics),
+        metrics=sw.spec.metric_columns(),
         success=sw.spec.success,
         mode=sw.spec.mode,
         db=store,
     )
     t0 = time.perf_counter()
-    ok = failed = 0
-    runs_time = 0.0
+    spent = Spent()
     interrupted = False
     n_workers = 0
     label = cluster or "local"
-    if todo:
+    if optimize:
+        runs_left = _runs_left(sw.spec, len(done))
+        previous_s = float(meta.get("elapsed_s") or 0.0)
+        budget_time = sw.spec.budget.time if sw.spec.budget is not None else None
+        work = runs_left != 0 and (budget_time is None or previous_s < budget_time)
+        total = _budget_runs(sw.spec) or 0
+    else:
+        work = bool(todo)
+        total = len(sw.tasks)
+    skipped = len(done) if optimize else len(sw.tasks) - len(todo)
+    bar_total = (runs_left or 0) if optimize else len(todo)
+    if work:
         from robotsim.recording import RunStore
 
         RunStore(store).close()  # tables made once here, not raced by the workers
@@ -236,18 +301,29 @@ def run_sweep(
         n_workers = executor.workers
         label = executor.address
         log = ResultsLog(out)
+        goals = sw.spec.goals()
+
+        def on_row(row: dict[str, Any]) -> None:
+            if goals.active:
+                row.setdefault("trial", row["point"])
+            log.append(row)
+            if progress:
+                progress(spent.ok + spent.failed, spent.failed, bar_total, skipped)
+
         try:
             if progress:
-                progress(0, 0, len(todo), len(sw.tasks) - len(todo))
-            for row in executor.map_unordered(run_one, job, todo):
-                log.append(row)
-                runs_time += float(row["wall_time_s"])
-                if row["status"] == "ok":
-                    ok += 1
-                else:
-                    failed += 1
-                if progress:
-                    progress(ok + failed, failed, len(todo), len(sw.tasks) - len(todo))
+                progress(0, 0, bar_total, skipped)
+            if optimize:
+                _optimize(sw, out, resume, executor, job, done, on_row, spent, runs_left,
+                          None if budget_time is None else budget_time - previous_s)  # fmt: skip
+            else:
+                for row in executor.map_unordered(run_one, job, todo):
+                    spent.runs_time_s += float(row["wall_time_s"])
+                    if row["status"] == "ok":
+                        spent.ok += 1
+                    else:
+                        spent.failed += 1
+                    on_row(row)
             executor.close()
         except KeyboardInterrupt:
             interrupted = True
@@ -258,21 +334,63 @@ def run_sweep(
         finally:
             log.close()
             _recover(store)
+            if optimize:
+                meta["elapsed_s"] = float(meta.get("elapsed_s") or 0.0) + (time.perf_counter() - t0)
+                write_meta(out, meta)
     tables = write_tables(out, meta)
     return SweepOutcome(
         sweep_id=meta["id"],
         out_dir=out,
-        total=len(sw.tasks),
-        skipped=len(sw.tasks) - len(todo),
-        ok=ok,
-        failed=failed,
+        total=total if not optimize else len(read_rows(out)),
+        skipped=skipped,
+        ok=spent.ok,
+        failed=spent.failed,
         elapsed_s=time.perf_counter() - t0,
-        runs_time_s=runs_time,
+        runs_time_s=spent.runs_time_s,
         workers=n_workers,
         executor=label,
         interrupted=interrupted,
         tables=tuple(p for p in tables if p is not None),
+        driver_s=spent.driver_s,
+        best=tuple(_shown_best(r, meta) for r in best_rows(out, meta)),
     )
+
+
+def _shown_best(row: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    keep = ["run_key", "trial", *meta["parameters"], *meta["metrics"], "run_id"]
+    return {k: row.get(k) for k in keep}
+
+
+def _runs_left(spec: SweepSpec, done: int) -> int | None:
+    runs = _budget_runs(spec)
+    return None if runs is None else max(0, runs - done)
+
+
+def _optimize(
+    sw: LoadedSweep,
+    out: Path,
+    resume: bool,
+    executor: Any,
+    job: SweepJob,
+    done: dict[str, dict[str, Any]],
+    on_row: Callable[[dict[str, Any]], None],
+    spent: Spent,
+    runs_left: int | None,
+    time_left: float | None,
+) -> None:
+    """The optimiser's session: open (or resume) the study, bring it in line with the
+    run log, and drive it until the budget is spent."""
+    from robotsim.sweep.study import Optimizer, open_study
+
+    study = open_study(out, sw.spec, resume=resume)
+    opt = Optimizer(study, sw.spec, sw.spec.goals())
+    by_trial: dict[int, list[dict[str, Any]]] = {}
+    for row in done.values():
+        by_trial.setdefault(int(row["point"]), []).append(row)
+    opt.recover(by_trial)
+    deadline = None if time_left is None else time.monotonic() + time_left
+    drive(opt, executor, job, sw.spec, runs_left=runs_left, deadline=deadline,
+          on_row=on_row, spent=spent)  # fmt: skip
 
 
 def _recover(db: str) -> None:

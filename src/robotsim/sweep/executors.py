@@ -1,7 +1,10 @@
 """Where the runs of a sweep execute: a local process pool or a Dask distributed cluster.
 
 Both take the same picklable :func:`robotsim.sweep.worker.run_one` and yield result rows
-as runs finish, in completion order. ``stop()`` cancels what has not started (Ctrl-C).
+as runs finish, in completion order (``map_unordered``), or take runs one at a time
+(``submit``) and hand back the next finished one (``next_done``), which the optimiser
+uses to keep every worker busy while it chooses the next runs. ``stop()`` cancels what
+has not started (Ctrl-C).
 
 - :class:`LocalPool`: ``concurrent.futures`` processes (spawned, SIGINT ignored so a
   Ctrl-C reaches only the driver, which then stops them).
@@ -21,7 +24,7 @@ from typing import Any
 
 from robotsim.errors import InputError, RobotsimError
 
-__all__ = ["ClusterError", "DaskCluster", "LocalPool", "make_executor"]
+__all__ = ["ClusterError", "DaskCluster", "InProcess", "LocalPool", "make_executor"]
 
 
 class ClusterError(RobotsimError):
@@ -47,6 +50,8 @@ class LocalPool:
             max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint
         )
         self._futures: list[Any] = []
+        self._pending: set[Any] = set()
+        self._done: list[Any] = []
 
     def map_unordered(
         self, fn: Callable[..., Any], job: Any, tasks: Sequence[Any]
@@ -56,6 +61,29 @@ class LocalPool:
         self._futures = [self._pool.submit(fn, job, t) for t in tasks]
         for fut in as_completed(self._futures):
             yield fut.result()
+
+    def submit(self, fn: Callable[..., Any], job: Any, task: Any) -> None:
+        """Queue one run (its row comes back through :meth:`next_done`)."""
+        fut = self._pool.submit(fn, job, task)
+        self._futures.append(fut)
+        self._pending.add(fut)
+
+    @property
+    def in_flight(self) -> int:
+        """Runs submitted whose rows :meth:`next_done` has not returned yet."""
+        return len(self._pending) + len(self._done)
+
+    def next_done(self) -> Any:
+        """The row of the next run to finish (blocks until one has)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        if not self._done:
+            done, _ = wait(self._pending, return_when=FIRST_COMPLETED)
+            self._pending -= done
+            self._done.extend(done)
+        fut = self._done.pop(0)
+        self._futures.remove(fut)
+        return fut.result()
 
     def stop(self) -> None:
         """Cancel queued runs and end the worker processes (their runs are lost)."""
@@ -68,6 +96,42 @@ class LocalPool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class InProcess:
+    """Runs in the calling process, one at a time, when :meth:`next_done` asks for
+    the next row (benchmarks of the engine, tests of the optimiser's loop)."""
+
+    workers = 1
+    address = "this process"
+
+    def __init__(self) -> None:
+        from collections import deque
+
+        self._queue: deque[tuple[Callable[..., Any], Any, Any]] = deque()
+
+    def map_unordered(
+        self, fn: Callable[..., Any], job: Any, tasks: Sequence[Any]
+    ) -> Iterator[Any]:
+        for t in tasks:
+            yield fn(job, t)
+
+    def submit(self, fn: Callable[..., Any], job: Any, task: Any) -> None:
+        self._queue.append((fn, job, task))
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._queue)
+
+    def next_done(self) -> Any:
+        fn, job, task = self._queue.popleft()
+        return fn(job, task)
+
+    def stop(self) -> None:
+        self._queue.clear()
+
+    def close(self) -> None:
+        self._queue.clear()
 
 
 # Run on every worker when the cluster is joined: imports what a run needs (so no task
@@ -97,6 +161,8 @@ class DaskCluster:
         self.address = address
         self._cluster = None
         self._futures: list[Any] = []
+        self._stream: Any = None  # as_completed of submit()
+        self._scattered: tuple[int, Any] | None = None  # (id(job), its future)
         if address.startswith("local:"):
             n = address.split(":", 1)[1]
             if not n.isdigit() or int(n) < 1:
@@ -165,6 +231,36 @@ class DaskCluster:
             yield fut.result()
             fut.release()
 
+    def submit(self, fn: Callable[..., Any], job: Any, task: Any) -> None:
+        """Queue one run (its row comes back through :meth:`next_done`); the job is sent
+        to every worker once."""
+        import uuid
+
+        from distributed import as_completed
+
+        if self._scattered is None or self._scattered[0] != id(job):
+            [job_f] = self.client.scatter([job], broadcast=True, hash=False)
+            self._scattered = (id(job), job_f)
+        if self._stream is None:
+            self._stream = as_completed(loop=self.client.loop)
+        key = f"robotsim-sweep-{uuid.uuid4().hex[:8]}-{task.key}"
+        fut = self.client.submit(fn, self._scattered[1], task, key=key, pure=False)
+        self._futures.append(fut)
+        self._stream.add(fut)
+
+    @property
+    def in_flight(self) -> int:
+        """Runs submitted whose rows :meth:`next_done` has not returned yet."""
+        return 0 if self._stream is None else self._stream.count()
+
+    def next_done(self) -> Any:
+        """The row of the next run to finish (blocks until one has)."""
+        fut = next(self._stream)
+        row = fut.result()
+        self._futures.remove(fut)
+        fut.release()
+        return row
+
     def stop(self) -> None:
         """Cancel the runs not yet finished (runs already on a worker thread complete)."""
         if self._futures:
@@ -180,9 +276,15 @@ class DaskCluster:
                 self._cluster = None
 
 
-def make_executor(cluster: str | None, workers: int | None) -> LocalPool | DaskCluster:
+def make_executor(cluster: str | None, workers: int | None) -> LocalPool | DaskCluster | InProcess:
+    """``None``: the local pool; ``inline``: this process (:class:`InProcess`);
+    ``local:N`` or ``tcp://...``: Dask."""
     if cluster is None:
         return LocalPool(workers)
+    if cluster == "inline":
+        if workers not in (None, 1):
+            raise InputError("--cluster inline runs in this process: --workers 1 at most")
+        return InProcess()
     if workers is not None:
         raise InputError("--workers is for the local pool; a cluster has its own workers")
     return DaskCluster(cluster)

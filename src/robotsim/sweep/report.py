@@ -3,7 +3,9 @@
 - ``METRIC_vs_PARAM.png``: each run as a dot, the mean per value as a line;
 - ``METRIC_heatmap.png``: the mean over the first two parameters of a grid design;
 - ``METRIC_hist.png``: the distribution over all successful runs;
-- ``success_vs_PARAM.png``: the success rate per value (random designs: per bin).
+- ``success_vs_PARAM.png``: the success rate per value (random designs: per bin);
+- with an objective: ``convergence.png``, ``importance.png``, ``pareto_front.png`` and
+  ``slice_PARAM.png`` (:mod:`robotsim.sweep.report_goals`).
 
 Failed runs are left out of the metric figures and counted in the titles.
 """
@@ -15,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.sweep.results import read_meta, read_rows
+from robotsim.sweep.report_goals import draw_goal_figures, goal_numbers
+from robotsim.sweep.results import read_meta, table_rows
 
 __all__ = ["write_report"]
 
@@ -58,7 +61,7 @@ def write_report(sweep_dir: str | Path, out_dir: str | Path | None = None) -> di
 
     sweep_dir = Path(sweep_dir)
     meta = read_meta(sweep_dir)
-    rows = list(read_rows(sweep_dir).values())
+    rows = table_rows(sweep_dir, meta)  # in the order the runs finished
     out = Path(out_dir) if out_dir is not None else sweep_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
     ok = [r for r in rows if r["status"] == "ok"]
@@ -147,6 +150,10 @@ def write_report(sweep_dir: str | Path, out_dir: str | Path | None = None) -> di
                     fontsize=9,
                 )
                 save(fig, f"{m}_hist.png")
+        numbers = None
+        if meta.get("objectives"):
+            numbers = goal_numbers(rows, meta)
+            draw_goal_figures(rows, meta, save, title, numbers)
         rate = None
         if meta.get("success"):
             s = [r for r in rows if r.get("success") is not None or r["status"] != "ok"]
@@ -177,4 +184,5 @@ def write_report(sweep_dir: str | Path, out_dir: str | Path | None = None) -> di
         "failed": len(rows) - len(ok),
         "success_rate": rate,
         "figures": figures,
+        **({"goals": numbers} if numbers is not None else {}),
     }

@@ -24,7 +24,16 @@ from robotsim.file_scope import check_readable
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.jsonable import read_json
 
-__all__ = ["ResultsLog", "read_meta", "read_rows", "table_columns", "write_tables"]
+__all__ = [
+    "ResultsLog",
+    "best_rows",
+    "read_meta",
+    "read_rows",
+    "table_columns",
+    "table_rows",
+    "write_meta",
+    "write_tables",
+]
 
 LOG = "runs.jsonl"
 META = "sweep.json"
@@ -81,9 +90,33 @@ def read_meta(out_dir: Path) -> dict[str, Any]:
     return meta
 
 
+def write_meta(out_dir: Path, meta: dict[str, Any]) -> None:
+    """``sweep.json``, replaced whole (a reader never sees half of it)."""
+    from robotsim.atomic import write_text_atomic
+
+    write_text_atomic(Path(out_dir) / META, json_dumps(meta, indent=2))
+
+
+GOAL_HEAD = ["trial"]
+GOAL_TAIL = ["feasible", "best_so_far", "pareto"]
+
+
 def table_columns(meta: dict[str, Any]) -> list[str]:
     extra = ["success"] if meta.get("success") else []
-    return [*FIXED_HEAD, *meta["parameters"], *meta["metrics"], *extra, *FIXED_TAIL]
+    goals = bool(meta.get("objectives"))
+    head = [*FIXED_HEAD, *(GOAL_HEAD if goals else [])]
+    tail = [*(GOAL_TAIL if goals else []), *FIXED_TAIL]
+    return [*head, *meta["parameters"], *meta["metrics"], *extra, *tail]
+
+
+def table_rows(out_dir: Path, meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of the run log in the order the runs finished, with the goal columns
+    (``trial``, ``feasible``, ``best_so_far``, ``pareto``) of a sweep with an
+    objective (:func:`robotsim.sweep.goals.annotate`)."""
+    from robotsim.sweep.goals import annotate, goals_from_meta
+
+    rows = list(read_rows(out_dir).values())
+    return annotate(rows, goals_from_meta(meta), int(meta.get("repeats") or 1))
 
 
 def _cell(v: Any) -> Any:
@@ -96,7 +129,7 @@ def write_tables(out_dir: Path, meta: dict[str, Any]) -> tuple[Path, Path | None
     """``results.csv`` and ``results.parquet`` from the run log, rows in run-key order.
     Returns the paths (parquet ``None`` without pyarrow)."""
     cols = table_columns(meta)
-    rows = [read_rows(out_dir)[k] for k in sorted(read_rows(out_dir))]
+    rows = sorted(table_rows(out_dir, meta), key=lambda r: str(r["run_key"]))
     table = [{c: _cell(r.get(c)) for c in cols} for r in rows]
     csv_path = Path(out_dir) / "results.csv"
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
@@ -121,3 +154,14 @@ def write_tables(out_dir: Path, meta: dict[str, Any]) -> tuple[Path, Path | None
         arrays[c] = pa.array(vals)
     pq.write_table(pa.table(arrays), pq_path)
     return csv_path, pq_path
+
+
+def best_rows(out_dir: Path, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The rows of the best feasible trials of a sweep with an objective (one
+    objective: the best, ties kept; several: the Pareto front), in run-key order;
+    ``[]`` without an objective or a feasible trial."""
+    meta = read_meta(out_dir) if meta is None else meta
+    if not meta.get("objectives"):
+        return []
+    rows = table_rows(out_dir, meta)
+    return sorted((r for r in rows if r.get("pareto")), key=lambda r: str(r["run_key"]))

@@ -20,6 +20,12 @@
       time_to_goal: robots.PD.time_to_goal
     success: robots.PD.reached_goal   # optional: a metric path that is true on success
 
+``design: optimize`` searches the parameters' box instead (``range: {start, stop}``,
+``random: {distribution, low, high}``, ``values``) for ``objective: {metric, goal}``
+(one or a list), under ``constraints: ["overshoot <= 0.05", ...]``, within ``budget:
+{runs, time}``, with ``sampler: tpe|cmaes|random|grid-refine|nsga2``
+(:mod:`robotsim.sweep.study`).
+
 Errors name the sweep file and the field (``parameters.kd.range.num``).
 """
 
@@ -35,6 +41,9 @@ from robotsim.errors import ScenarioError
 from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = [
+    "SAMPLERS",
+    "BudgetSpec",
+    "ObjectiveSpec",
     "ParameterSpec",
     "RandomSpec",
     "RangeSpec",
@@ -59,13 +68,15 @@ class RangeSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_way(self) -> RangeSpec:
-        if (self.num is None) == (self.step is None):
+        if self.num is not None and self.step is not None:
             raise ValueError("give exactly one of num or step")
         if self.step is not None and self.stop < self.start:
             raise ValueError(f"empty range: stop {self.stop} < start {self.start}")
         return self
 
     def values(self) -> list[float]:
+        if self.num is None and self.step is None:
+            raise ValueError("give exactly one of num or step")
         if self.num is not None:
             if self.num == 1:
                 return [self.start]
@@ -134,6 +145,38 @@ class ParameterSpec(_Strict):
         return [self.path] if isinstance(self.path, str) else list(self.path)
 
 
+class ObjectiveSpec(_Strict):
+    """``{metric: NAME_OR_PATH, goal: minimize|maximize}``: a metrics column of the file
+    or a dotted path into the run's summary."""
+
+    metric: str = Field(min_length=1)
+    goal: Literal["minimize", "maximize"] = "minimize"
+
+
+class BudgetSpec(_Strict):
+    """How much an optimiser may spend: ``runs`` (at most this many runs, repeats
+    included) and/or ``time`` (wall seconds of the sweep command, resumes added up;
+    runs under way when it runs out are finished)."""
+
+    runs: int | None = Field(None, ge=1, le=1_000_000)
+    time: float | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _some(self) -> BudgetSpec:
+        if self.runs is None and self.time is None:
+            raise ValueError("give runs: N and/or time: SECONDS (an optimiser needs a budget)")
+        return self
+
+
+#: Optimisers of ``design: optimize`` (docs/sweeps.md): Optuna's TPE, CMA-ES (through
+#: the ``cmaes`` package), random search and NSGA-II, and our own grid refinement.
+SAMPLERS = ("tpe", "cmaes", "random", "grid-refine", "nsga2")
+_RESERVED = {
+    "run_key", "point", "repeat", "status", "error", "run_id", "wall_time_s", "worker",
+    "summary", "success", "trial", "best_so_far", "pareto", "feasible",
+}  # fmt: skip
+
+
 class SweepSpec(_Strict):
     format: str = "robotsim-sweep/1"
     kind: Literal["sweep"]
@@ -142,33 +185,160 @@ class SweepSpec(_Strict):
     base: str
     set: dict[str, Any] = Field(default_factory=dict)
     mode: Literal["physics", "kinematic"] | None = None
-    design: Literal["grid", "zip", "random"] = "grid"
+    design: Literal["grid", "zip", "random", "optimize"] = "grid"
     parameters: dict[str, ParameterSpec] = Field(min_length=1)
     samples: int | None = Field(None, ge=1)
     seed: int = 0
     repeats: int = Field(1, ge=1)
     metrics: dict[str, str] = Field(default_factory=dict)
     success: str | None = None
+    objective: ObjectiveSpec | list[ObjectiveSpec] | None = None
+    constraints: list[str] = Field(default_factory=list)
+    budget: BudgetSpec | None = None
+    sampler: Literal["tpe", "cmaes", "random", "grid-refine", "nsga2"] | None = None
     plots: list[dict[str, Any]] = Field(default_factory=list)
+
+    @property
+    def objectives(self) -> list[ObjectiveSpec]:
+        if self.objective is None:
+            return []
+        return list(self.objective) if isinstance(self.objective, list) else [self.objective]
 
     @model_validator(mode="after")
     def _design(self) -> SweepSpec:
+        if self.design != "optimize":
+            for key in ("budget", "sampler"):
+                if getattr(self, key) is not None:
+                    raise ValueError(f"{key}: for design: optimize, not {self.design}")
+        from robotsim.sweep.goals import parse_constraint
+
+        for i, text in enumerate(self.constraints):
+            try:
+                parse_constraint(text)
+            except ValueError as exc:
+                raise ValueError(f"constraints.{i}: {exc}") from None
         if self.design == "random" and self.samples is None:
-            raise ValueError("design random needs samples: N")
+            raise ValueError("samples: design random needs samples: N")
         if self.design != "random" and self.samples is not None:
-            raise ValueError(f"samples is for the random design, not {self.design}")
-        if self.design != "random":
+            raise ValueError(f"samples: for the random design, not {self.design}")
+        if self.design in ("grid", "zip"):
             for name, p in self.parameters.items():
                 if p.random is not None and p.random.count is None:
                     raise ValueError(
                         f"parameters.{name}.random: give count (draws) in a {self.design} design"
                     )
+                if p.range is not None and p.range.num is None and p.range.step is None:
+                    raise ValueError(
+                        f"parameters.{name}.range: give num or step (the values of a "
+                        f"{self.design} design)"
+                    )
         clash = set(self.parameters) & set(self.metrics)
-        reserved = {"run_key", "point", "repeat", "status", "error", "run_id", "wall_time_s"}
-        bad = (set(self.parameters) | set(self.metrics)) & reserved
+        bad = (set(self.parameters) | set(self.metrics)) & _RESERVED
         if clash or bad:
             raise ValueError(f"column names used twice or reserved: {sorted(clash | bad)}")
+        if self.constraints and not self.objectives:
+            raise ValueError("constraints: they need an objective: {metric: ..., goal: ...}")
+        if self.design == "optimize":
+            self._check_optimize()
         return self
+
+    def _check_optimize(self) -> None:
+        objs = self.objectives
+        if not objs:
+            raise ValueError("objective: design optimize needs one: {metric: M, goal: minimize}")
+        if self.budget is None:
+            raise ValueError("budget: design optimize needs one: {runs: N} and/or {time: S}")
+        if len({o.metric for o in objs}) != len(objs):
+            raise ValueError("objective: the same metric twice")
+        sampler = self.sampler_name
+        if len(objs) > 1 and sampler in ("cmaes", "grid-refine"):
+            raise ValueError(
+                f"sampler: {sampler} optimises one objective; with {len(objs)} use nsga2, "
+                "tpe or random"
+            )
+        for name, p in self.parameters.items():
+            where = f"parameters.{name}"
+            if p.random is not None and p.random.distribution == "normal":
+                raise ValueError(
+                    f"{where}.random: an optimiser needs bounds; give uniform, loguniform "
+                    "or integers (low, high), or a range"
+                )
+            if p.values is not None:
+                if sampler == "cmaes":
+                    raise ValueError(
+                        f"{where}.values: sampler cmaes needs numbers in a range; give "
+                        "range: {start, stop} (or use tpe, random, grid-refine)"
+                    )
+                bad = [v for v in p.values if not isinstance(v, (int, float, str, bool))]
+                if bad:
+                    raise ValueError(
+                        f"{where}.values: an optimiser's choices are numbers, strings or "
+                        f"true/false, not {bad[0]!r}"
+                    )
+            if p.range is not None and p.range.stop <= p.range.start:
+                raise ValueError(
+                    f"{where}.range: stop {p.range.stop} must be above start {p.range.start}"
+                )
+        budget = self.budget
+        assert budget is not None
+        if budget.runs is not None:
+            if budget.runs < self.repeats:
+                raise ValueError(
+                    f"budget.runs: {budget.runs} runs cannot hold one trial of "
+                    f"{self.repeats} repeats"
+                )
+            need, what = self.min_runs()
+            if budget.runs < need:
+                raise ValueError(f"budget.runs: {budget.runs} is too few for {what}")
+
+    def metric_columns(self) -> dict[str, str]:
+        """Every metrics column -> its summary path: the file's ``metrics``, then each
+        objective or constraint metric that is not one of them (named by its path)."""
+        from robotsim.sweep.goals import parse_constraint
+
+        cols = dict(self.metrics)
+        names = [o.metric for o in self.objectives]
+        names += [parse_constraint(c)[0] for c in self.constraints]
+        for name in names:
+            if name not in cols:
+                cols[name] = name
+        return cols
+
+    def goals(self) -> Any:
+        """The objectives and constraints as :class:`robotsim.sweep.goals.Goals`."""
+        from robotsim.sweep.goals import Constraint, Goals, Objective, parse_constraint
+
+        cols = self.metric_columns()
+        objs = tuple(Objective(o.metric, cols[o.metric], o.goal) for o in self.objectives)
+        cons = []
+        for text in self.constraints:
+            name, op, bound = parse_constraint(text)
+            cons.append(Constraint(name, cols[name], op, bound, text.strip()))
+        return Goals(objs, tuple(cons))
+
+    @property
+    def sampler_name(self) -> str:
+        """The optimiser: the file's ``sampler``, else tpe (nsga2 for several objectives)."""
+        if self.sampler is not None:
+            return self.sampler
+        return "nsga2" if len(self.objectives) > 1 else "tpe"
+
+    def min_runs(self) -> tuple[int, str]:
+        """``(runs, what)``: the fewest runs the sampler can work with, and why."""
+        sampler = self.sampler_name
+        n = len(self.parameters)
+        r = self.repeats
+        if sampler == "cmaes":
+            if n < 2:
+                return 2**62, "sampler cmaes, which needs 2 or more parameters (use tpe)"
+            pop = 4 + math.floor(3 * math.log(n))  # CMA-ES's default population
+            return pop * r, f"one CMA-ES generation ({pop} trials x {r} run(s), {n} parameters)"
+        if sampler == "grid-refine":
+            from robotsim.sweep.refine import coarse_grid_size
+
+            size = coarse_grid_size(self)
+            return size * r, f"grid-refine's first grid ({size} points x {r} run(s))"
+        return r, "one trial"
 
 
 def load_sweep_data(path: str | Path) -> dict[str, Any]:

@@ -105,6 +105,12 @@ class Resolved:
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
+    def as_params(self) -> WalkParams:
+        """These numbers as :class:`WalkParams` (every field given)."""
+        d = asdict(self)
+        d.pop("leg_length")
+        return WalkParams(**d)
+
 
 def resolve_params(biped: Biped, params: WalkParams | None = None) -> Resolved:
     """All parameters of ``params`` as numbers, the missing ones sized from ``biped``;

@@ -17,7 +17,7 @@ to bring it back between the feet); its mean speed is ``d`` over that time.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,8 +32,8 @@ from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
 
 #: the largest foot or CoM miss (m) and foot rotation miss (rad) a pattern accepts
-FOOT_TOL = 1e-5
-ROT_TOL = 1e-4
+FOOT_TOL = 1e-4
+ROT_TOL = 1e-3
 
 __all__ = [
     "WalkPattern",
@@ -73,6 +73,7 @@ class WalkPattern:
     torso_lean: np.ndarray
     sole_roll: np.ndarray
     goal: tuple[float, float, float]
+    pairs: int = 0
 
     @property
     def duration(self) -> float:
@@ -150,13 +151,13 @@ def _choose_steps(
     goal: tuple[float, float, float],
     speed: float | None,
     name: str,
-) -> tuple[list[Footstep], float]:
-    """``(footsteps, mean speed asked for)`` of a goal."""
+) -> tuple[list[Footstep], float, int]:
+    """``(footsteps, mean speed asked for, pairs of steps)`` of a goal."""
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
     if dist < 1e-9:
-        return goal_footsteps(res, feet0, d, lat, turn, pairs=need), 0.0
+        return goal_footsteps(res, feet0, d, lat, turn, pairs=need), 0.0, need
     fastest = goal_footsteps(res, feet0, d, lat, turn, pairs=need)
     v_max = dist / walk_duration(res, len(fastest))
     if speed is None:
@@ -175,8 +176,8 @@ def _choose_steps(
     for pairs in range(est, need - 1, -1):
         steps = goal_footsteps(res, feet0, d, lat, turn, pairs=pairs)
         if dist / walk_duration(res, len(steps)) >= speed * (1 - 1e-9):
-            return steps, speed
-    return fastest, speed
+            return steps, speed, pairs
+    return fastest, speed, need
 
 
 def generate_walk(
@@ -243,7 +244,7 @@ def _first_that_solves(
             want = sp
             if default is not None and sp is not None and sp < 1.0:
                 want = sp * default
-            steps, used = _choose_steps(res, feet0, goal, want, biped.name)
+            steps, used, pairs = _choose_steps(res, feet0, goal, want, biped.name)
             if sp is None and default is None:
                 default = used
             plan = timed_plan(
@@ -251,7 +252,7 @@ def _first_that_solves(
                 hold=res.preview,
             )  # fmt: skip
             try:
-                return pattern_from_plan(biped, res, plan, goal)
+                return replace(pattern_from_plan(biped, res, plan, goal), pairs=pairs)
             except KinematicsError as exc:
                 failure = failure or exc
     assert failure is not None
@@ -288,7 +289,7 @@ def pattern_from_plan(
     T0[:3, :3] = R[0]
     T0[:3, 3] = [com[0, 0], com[0, 1], com[0, 2] + biped.sole_height - biped.com_height]
     q1, T1, _ = ik.solve(feet[0], com[0], R[0], seed, T0)
-    sol = ik.path(feet, com, R, q1, T1)
+    sol = ik.path(feet, com, R, q1, T1, stop=(FOOT_TOL, ROT_TOL))
     bad = np.flatnonzero(
         (sol.errors[:, 0] > FOOT_TOL) | (sol.errors[:, 1] > ROT_TOL) | (sol.errors[:, 2] > FOOT_TOL)
     )

@@ -74,7 +74,7 @@ def walk_report(
     from robotsim.walk.biped import biped_of
     from robotsim.walk.pattern import generate_walk
     from robotsim.walk.program import walk_program
-    from robotsim.walk.simulate import simulate_walk
+    from robotsim.walk.simulate import simulate_goal, simulate_walk
     from robotsim.walk.stabilizer import BalanceGains
 
     model = load_robot(robot)
@@ -95,9 +95,14 @@ def walk_report(
     )
     check_capacity(program, profile_for(model.name), "walk.yaml")
     prog_path = save_program(program, out / "walk.yaml")
-    run = simulate_walk(
-        pattern, gains=BalanceGains(enabled=not request.open_loop), friction=request.friction
-    )
+    gains = BalanceGains(enabled=not request.open_loop)
+    if request.open_loop:  # the pattern as generated: no feedback, no replanning
+        run = simulate_walk(pattern, gains=gains, friction=request.friction)
+    else:  # the online engine: feedback, and each landed foot re-anchors the plan
+        run = simulate_goal(
+            biped, pattern.goal, pattern.pairs, pattern.params.as_params(), gains,
+            friction=request.friction,
+        )  # fmt: skip
     summary: dict[str, Any] = {
         "robot": model.name,
         **run.summary(),
@@ -107,7 +112,9 @@ def walk_report(
             "turn_deg": request.turn_deg,
             "speed_m_s": request.speed,
         },
-        "balance": "open loop" if request.open_loop else "capture-point feedback",
+        "balance": "open loop"
+        if request.open_loop
+        else "capture-point feedback, footsteps re-anchored at each touchdown",
         "pattern": pattern.summary(),
         "params": pattern.params.to_dict(),
         "biped": biped.describe(),
@@ -132,8 +139,7 @@ def record_walk(run: WalkRun, db: Path) -> Path:
     from robotsim.recording import Recorder
     from robotsim.spatial import R_to_rpy
 
-    pat = run.pattern
-    model = pat.biped.model
+    model = run.biped.model
     rpy = R_to_rpy(run.root[:, :3, :3])
     names = (
         *model.joint_names,
@@ -152,18 +158,18 @@ def record_walk(run: WalkRun, db: Path) -> Path:
             run.zmp,
             run.zmp_ref,
             run.dcm_error,
-            pat.support[: len(run.t)].astype(float),
+            run.support.astype(float),
         ]
     )
     with Recorder(db) as rec:
         rec.start_run(
             f"walk {model.name}",
-            {"robot": model.name, "goal": list(pat.goal), "fell": run.fell},
+            {"robot": model.name, "goal": list(run.goal), "fell": run.fell},
         )
         for a in range(0, len(run.t), SIGNAL_CHUNK):
             b = a + SIGNAL_CHUNK
             rec.signals(model.name, run.t[a:b], names, np.nan_to_num(values[a:b], nan=0.0))
-        for i, s in enumerate(pat.plan.steps):
+        for i, s in enumerate(run.steps):
             if s.t_land <= run.t[-1]:
                 foot = "left" if s.side == 0 else "right"
                 x, y, yaw = s.pose
@@ -184,8 +190,7 @@ def side_view(run: WalkRun, path: Path, panels: int = 8, size: int = 200) -> Pat
 
     from robotsim.motion.render import SIDE_VIEW_FOVY_DEG, PoseRenderer
 
-    pat = run.pattern
-    model = pat.biped.model
+    model = run.biped.model
     ticks = np.linspace(0, len(run.t) - 1, panels).round().astype(int)
     P = run.root[ticks, None] @ model.fk_all(run.q[ticks])
     z = P[..., 2, 3]
@@ -212,7 +217,7 @@ def side_view(run: WalkRun, path: Path, panels: int = 8, size: int = 200) -> Pat
     for ax, img, i in zip(np.atleast_1d(axes), imgs, ticks):
         ax.imshow(img)
         ax.set_title(
-            f"t={run.t[i]:.1f}s  x={run.root[i, 0, 3]:.2f}m\nsupport {support[pat.support[i]]}",
+            f"t={run.t[i]:.1f}s  x={run.root[i, 0, 3]:.2f}m\nsupport {support[run.support[i]]}",
             fontsize=7,
         )
         ax.axis("off")

@@ -26,7 +26,8 @@ ROBOT_NAME = "hands"
 
 
 class _HandsView:
-    """Draws the ball and the tables of a hands simulation and moves robot and ball;
+    """Draws the ball (or the object) and the tables of a hands simulation and moves robot
+    and ball;
     records ``(q, ball pose)`` at every studio tick it simulates, so a time slider can
     show them again (``recorded_end``, ``show_at``)."""
 
@@ -43,9 +44,15 @@ class _HandsView:
         """Draw the ball and the tables once (under ``/hands``)."""
         scene = self.sim.scene  # type: ignore[attr-defined]
         srv = studio.scene
-        self.ball = srv.add_icosphere(
-            "/hands/ball", radius=scene.ball.radius, color=(230, 120, 40), subdivisions=3
-        )
+        if scene.obj is not None:  # any object: its surface, moved as the ball is
+            v, f = scene.obj.surface
+            v32, f32 = np.asarray(v, np.float32), np.asarray(f, np.uint32)
+            self.ball = srv.add_mesh_simple("/hands/ball", vertices=v32, faces=f32,
+                                            color=(230, 120, 40))  # fmt: skip
+        else:
+            self.ball = srv.add_icosphere(
+                "/hands/ball", radius=scene.ball.radius, color=(230, 120, 40), subdivisions=3
+            )
         nodes = [self.ball]
         for t in scene.tables:
             nodes.append(srv.add_box(f"/hands/{t.name}", dimensions=t.size,

@@ -52,6 +52,17 @@ class MobilePanel:
                                            hint="Click the ground in the 3D view to send the "
                                            "chosen robot there")  # fmt: skip
         self.map = gui.add_image(_PLACEHOLDER, label="Top-down map", format="png")
+        self.save_replay = gui.add_button(
+            "Save replay (HTML)",
+            hint="One HTML file in the workspace folder that replays what the studio has "
+            "shown so far, in any browser, offline (docs/export.md)",
+        )
+
+        @self.save_replay.on_click
+        @studio.guarded("save the replay")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.export_html()
+
         self.plot_error = time_plot(gui, "Distance to goal", "distance (m)", ("to goal (m)",))
         self.plot_wheels = time_plot(gui, "Wheel speeds", "speed (rad/s)", ("wheel",), ("red",))
         from robotsim.studio.mobile.sensors import CameraImages
@@ -82,6 +93,30 @@ class MobilePanel:
         studio.on("clock", self.on_clock)
         studio.on("stop", self.on_stop)
         self.show_widgets(self.driver is not None)
+
+    def export_html(self) -> Path | None:
+        """Write what the studio recorded of the mobile run (its link poses at every
+        tick shown) as a one-file HTML replay in the workspace folder; returns it."""
+        from robotsim.export.files import write_replay
+        from robotsim.export.replay import replay_of_poses
+
+        studio = self.studio
+        driver = studio.driver_as(MobileDriver)
+        if driver is None or not len(driver.log):
+            studio.notify("Nothing to save", "Open a mobile scenario and play it first.")
+            return None
+        times = np.array(driver.log.times)
+        names = [rb.name for rb in driver.robots]
+        poses = {
+            n: np.stack([f[n] for f in driver.log.frames])
+            for n in names
+            if all(n in f for f in driver.log.frames)
+        }
+        replay = replay_of_poses(driver.run.scene_doc(), times, poses, driver.sc.name)
+        path = studio.workspace.root / f"{driver.sc.name}_replay.html"
+        write_replay(replay, "html", path, {})
+        studio.notify("Replay saved", str(path))
+        return path
 
     @property
     def driver(self) -> MobileDriver | None:
@@ -174,7 +209,15 @@ class MobilePanel:
 
     def show_widgets(self, visible: bool) -> None:
         """The controls, map and plots only while a mobile scenario is open."""
-        for w in (self.robot, self.click_goal, self.map, self.plot_error, self.plot_wheels):
+        widgets = (
+            self.robot,
+            self.click_goal,
+            self.map,
+            self.save_replay,
+            self.plot_error,
+            self.plot_wheels,
+        )
+        for w in widgets:
             if w.visible != visible:
                 w.visible = visible
 

@@ -85,7 +85,8 @@ def profile_markdown(profile: Profile) -> str:
         tips = ", ".join(f"`{t.name}`" for t in g.fingertips)
         lines.append(f"- gripper `{g.name}` on `{g.link}`: {len(g.fingers)} fingers, tips {tips}")
     for w in p.wheels:
-        lines.append(f"- wheel `{w.joint}`: r {w.radius * 100:.1f} cm at ({_fmt(w.position)}) m")
+        lines.append(f"- wheel `{w.joint}`: r {w.radius * 100:.1f} cm at ({_fmt(w.position)}) m"
+                     + (f", {len(w.rollers)} passive rollers" if w.rollers else ""))  # fmt: skip
     if p.drive is not None:
         rows = "; ".join(_fmt(r) for r in p.drive.matrix)
         lines.append(

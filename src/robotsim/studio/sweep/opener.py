@@ -26,12 +26,15 @@ def _open_task(studio: Studio, sweep_file: Path, key: str | None, rows: dict[str
     from robotsim.scenario.kinds import kind_of
     from robotsim.scenario_yaml import apply_overrides
     from robotsim.sweep import load_sweep
+    from robotsim.sweep.engine import known_tasks
 
     sw = load_sweep(sweep_file)
-    tasks = {t.key: t for t in sw.tasks}
+    tasks = {t.key: t for t in known_tasks(sw, rows)}
+    if not tasks:
+        raise InputError(f"{sweep_file}: the optimiser has run nothing yet (no runs to open)")
     if key is None:
         done = [k for k in tasks if rows.get(k, {}).get("status") == "ok"]
-        key = done[0] if done else sw.tasks[0].key
+        key = done[0] if done else next(iter(tasks))
     if key not in tasks:
         raise InputError(f"{sweep_file}: no run {key!r}; runs: {', '.join(list(tasks)[:10])} ...")
     task = tasks[key]

@@ -1,4 +1,4 @@
-"""The Sweep tab: pick any run of a sweep and replay it.
+"""The Sweep tab: pick any run of a sweep and replay it; follow an optimiser live.
 
 A sweep opens in the studio as one of its runs (:mod:`robotsim.studio.sweep.opener`);
 this tab then lists every run of that sweep, each with its parameters, its status and
@@ -6,20 +6,34 @@ its first metric when the sweep folder holds its result, and "Replay run" opens 
 chosen one (the base scenario with that run's parameters and seed, through the base
 kind's own opener; press play to run it). A sweep folder (``robotsim sweep --out DIR``)
 or a sweep file can also be typed in and loaded here.
+
+A sweep with an objective also shows its best run (or Pareto front), the number of
+feasible trials and the convergence plot (:func:`robotsim.sweep.report_goals.plot_convergence`);
+"Open best run" replays the best one. While a sweep runs, the tab follows its folder:
+the run log is looked at every second and the list, the best run and the plot are
+redrawn (in a thread of their own, one at a time) when it has grown.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from robotsim.errors import InputError
+from robotsim.studio.coalesce import Coalesced
 
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
-__all__ = ["RunChoice", "SweepPanel", "run_choices"]
+__all__ = ["GoalView", "RunChoice", "SweepPanel", "goal_view", "run_choices"]
+
+_PLACEHOLDER = np.full((8, 8, 3), 248, np.uint8)
+POLL_S = 1.0  # seconds between looks at a listed sweep folder's run log
 
 _IDLE = "_open a sweep (a sweep folder's `sweep.yaml`, Open tab) or load one below_"
 
@@ -41,11 +55,59 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+@dataclass(frozen=True)
+class GoalView:
+    """What the tab shows of a sweep with an objective: ``text`` (markdown: the best
+    run or the front, feasible trials), ``best`` (run keys, best first) and ``image``
+    (the convergence plot, RGB ``(H, W, 3)`` uint8)."""
+
+    text: str
+    best: tuple[str, ...]
+    image: np.ndarray
+
+
+def goal_view(folder: Path, width_px: int = 480, height_px: int = 300) -> GoalView | None:
+    """The goal view of a sweep folder (``None``: no objective, or nothing run yet)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from robotsim.sweep.goals import goals_from_meta
+    from robotsim.sweep.report_goals import plot_convergence, trials_of
+    from robotsim.sweep.results import read_meta, table_rows
+
+    meta = read_meta(folder)
+    goals = goals_from_meta(meta)
+    if not goals.active:
+        return None
+    trials = trials_of(table_rows(folder, meta))
+    if not trials:
+        return None
+    best = [r for r in trials if r.get("pareto")]
+    col = goals.objectives[0].column
+    if len(goals.objectives) == 1:
+        best.sort(key=lambda r: goals.objectives[0].sign * float(r[col]))
+    feasible = sum(bool(r.get("feasible")) for r in trials)
+    lines = [f"{feasible} of {len(trials)} trials feasible"]
+    what = "best" if len(goals.objectives) == 1 else f"Pareto front ({len(best)})"
+    for r in best[:3]:
+        params = ", ".join(f"{p}={_fmt(r.get(p))}" for p in meta["parameters"])
+        vals = ", ".join(f"{o.column}={_fmt(r.get(o.column))}" for o in goals.objectives)
+        lines.append(f"**{what}** {r['run_key']}: {params} · {vals}")
+    fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100)
+    canvas = FigureCanvasAgg(fig)
+    plot_convergence(fig.add_subplot(), trials, goals)
+    fig.tight_layout(pad=0.4)
+    canvas.draw()
+    image = np.asarray(canvas.buffer_rgba())[..., :3].copy()
+    return GoalView("\n\n".join(lines), tuple(str(r["run_key"]) for r in best), image)
+
+
 def run_choices(sweep: Path) -> tuple[Path, list[RunChoice]]:
     """``(sweep file, runs)`` of a sweep folder or a sweep file: every run of its design
     in order, with the result of those the folder holds (a sweep file outside a folder
     lists its runs without results)."""
     from robotsim.sweep import load_sweep, read_rows
+    from robotsim.sweep.engine import known_tasks
 
     sweep = Path(sweep)
     file = sweep / "sweep.yaml" if sweep.is_dir() else sweep
@@ -53,9 +115,9 @@ def run_choices(sweep: Path) -> tuple[Path, list[RunChoice]]:
         raise InputError(f"{sweep}: neither a sweep folder nor a sweep file")
     sw = load_sweep(file)
     rows = read_rows(file.parent)
-    metrics = list(sw.spec.metrics)
+    metrics = list(sw.spec.metric_columns())
     out = []
-    for t in sw.tasks:
+    for t in known_tasks(sw, rows):
         params = ", ".join(f"{k}={_fmt(v)}" for k, v in t.params.items())
         row = rows.get(t.key)
         if row is None:
@@ -91,9 +153,17 @@ class SweepPanel:
         self.run = gui.add_dropdown("Run", ("",), initial_value="")
         self.replay_button = gui.add_button("Replay run", icon="player-play")  # type: ignore[arg-type]
         self.detail = gui.add_markdown("")
+        self.goals = gui.add_markdown("")
+        self.best_button = gui.add_button("Open best run", icon="trophy", visible=False)  # type: ignore[arg-type]
+        self.plot = gui.add_image(_PLACEHOLDER, label="Convergence", format="png",
+                                  visible=False)  # fmt: skip
         self.file: Path | None = None
         self.choices: dict[str, RunChoice] = {}
+        self.best: tuple[str, ...] = ()
         self._seen: Path | None = None  # the studio's source last looked at
+        self._log_stat: tuple[int, int] | None = None  # (size, mtime) of the run log shown
+        self._next_poll = 0.0
+        self._live = Coalesced(lambda _force: self._refresh_if_grown())
 
         @self.load.on_click
         @studio.guarded("load sweep")
@@ -113,7 +183,13 @@ class SweepPanel:
                 raise InputError("no run chosen: open or load a sweep first")
             self.replay(choice.key)
 
+        @self.best_button.on_click
+        @studio.guarded("open best run")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.open_best()
+
         studio.on("driver", self._follow_open)
+        studio.on("clock", self._poll)
 
     def _follow_open(self) -> None:
         """A sweep opened from the Open tab (or the command line): list its runs."""
@@ -138,14 +214,19 @@ class SweepPanel:
         return self.show(self.studio.workspace.resolve(text))
 
     def show(self, sweep: Path) -> list[RunChoice]:
-        """List the runs of a sweep folder or file (the first finished one chosen)."""
+        """List the runs of a sweep folder or file (the run chosen before kept, else the
+        first finished one), and its goals when it has an objective."""
         file, choices = run_choices(sweep)
+        same = self.file == file.resolve()
+        chosen = self.choices.get(self.run.value) if same else None
         self.file = file.resolve()
+        self._log_stat = self._stat()
         self.choices = {c.label: c for c in choices}
         labels = tuple(self.choices) or ("",)
         self.run.options = labels
         done = [c.label for c in choices if c.status == "ok"]
-        self.run.value = done[0] if done else labels[0]
+        keep = [c.label for c in choices if chosen is not None and c.key == chosen.key]
+        self.run.value = keep[0] if keep else done[0] if done else labels[0]
         folder = file.name == "sweep.yaml" and file.parent.joinpath("sweep.json").is_file()
         self.path.value = str(file.parent if folder else file)
         finished = sum(c.status != "not run" for c in choices)
@@ -153,7 +234,52 @@ class SweepPanel:
         self.header.content = f"**{name}**: {len(choices)} runs, {finished} finished"
         choice = self.choices.get(self.run.value)
         self.detail.content = choice.detail if choice is not None else ""
+        self.show_goals()
         return choices
+
+    def _folder(self) -> Path | None:
+        f = self.file
+        if f is None or f.name != "sweep.yaml" or not f.parent.joinpath("sweep.json").is_file():
+            return None
+        return f.parent
+
+    def _poll(self) -> None:
+        """The studio's clock (4 Hz): once a second, redraw in a thread if the listed
+        folder's run log has grown."""
+        now = time.monotonic()
+        if now < self._next_poll or self._folder() is None or self._live.running:
+            return
+        self._next_poll = now + POLL_S
+        threading.Thread(target=self._live, name="sweep-live", daemon=True).start()
+
+    def _stat(self) -> tuple[int, int] | None:
+        folder = self._folder()
+        try:
+            st = (folder / "runs.jsonl").stat() if folder is not None else None
+        except OSError:
+            return None
+        return None if st is None else (st.st_size, st.st_mtime_ns)
+
+    def _refresh_if_grown(self) -> None:
+        if self.file is not None and self._stat() != self._log_stat:
+            self.show(self.file)
+
+    def show_goals(self) -> GoalView | None:
+        """Redraw the best run and the convergence plot of the listed sweep folder."""
+        folder = self._folder()
+        view = goal_view(folder) if folder is not None else None
+        self.best = view.best if view is not None else ()
+        self.goals.content = view.text if view is not None else ""
+        self.best_button.visible = bool(self.best)
+        self.plot.visible = view is not None
+        self.plot.image = view.image if view is not None else _PLACEHOLDER
+        return view
+
+    def open_best(self) -> str:
+        """Replay the best run of the listed sweep (the first of its Pareto front)."""
+        if not self.best:
+            raise InputError("no best run: the listed sweep has no objective or no feasible run")
+        return self.replay(self.best[0])
 
     def replay(self, key: str) -> str:
         """Open run ``key`` of the listed sweep in the studio (press play to run it)."""

@@ -1,0 +1,1 @@
+"""A humanoid walking in the studio (``kind: walk``): driver and panel."""

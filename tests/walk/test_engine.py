@@ -1,0 +1,95 @@
+"""The online engine: the same walk as the offline generator for the same footsteps,
+velocity commands (forward, sideways, turn in place, stop), goals, re-anchoring."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from robotsim.errors import InputError
+from robotsim.walk.biped import Biped
+from robotsim.walk.engine import WalkEngine
+from robotsim.walk.footsteps import relative, walk_frame
+from robotsim.walk.pattern import generate_walk
+
+
+def _run(engine: WalkEngine, seconds: float) -> list:  # type: ignore[type-arg]
+    out = []
+    for _ in range(round(seconds / engine.dt)):
+        ref = engine.tick()
+        q, T = engine.solve(ref)
+        out.append((ref, q.copy(), T.copy()))
+    return out
+
+
+def test_same_walk_as_the_offline_generator(h17: Biped) -> None:
+    pat = generate_walk(h17, 0.6)
+    eng = WalkEngine(h17, pat.params.as_params())
+    hold = round(pat.plan.t_start / eng.dt)
+    _run(eng, hold * eng.dt)  # stands as long as the offline walk holds
+    eng.set_goal(*pat.goal, pairs=pat.pairs)
+    rows = _run(eng, pat.t[-1] - eng.t + 1e-9)
+    k0 = hold + 1
+    com = np.array([r[0].com for r in rows])
+    n = min(len(com), len(pat.com) - k0)
+    # the offline CoM starts moving a little before the walk (its preview sees it
+    # coming, the engine's cannot); the difference fades and the footsteps are the same
+    err = np.linalg.norm(com[:n] - pat.com[k0 : k0 + n], axis=1)
+    assert err.max() < 0.01 and err[-1] < 1e-3 and err[-1] < err.max() / 5
+    np.testing.assert_allclose(eng.rest, pat.feet[-1][:, [0, 1, 1], [3, 3, 0]] * [1, 1, 0],
+                               atol=1e-9)  # fmt: skip
+    assert eng.t > pat.plan.t_walk and not eng.walking
+
+
+def test_velocity_commands_walk_turn_sidestep_and_stop(urdfbot: Biped) -> None:
+    eng = WalkEngine(urdfbot)
+    eng.set_velocity(0.2, 0.0, 0.0)
+    _run(eng, 4.0)
+    assert eng.walking and walk_frame(eng.rest)[0] > 0.4
+    eng.set_velocity(0.0, 0.0, math.radians(20))  # turn in place
+    _run(eng, 4.0)
+    eng.set_velocity(0.0, 0.08, 0.0)  # sideways, to the left of the new heading
+    _run(eng, 3.0)
+    eng.stop()
+    rows = _run(eng, 4.0)
+    assert not eng.walking
+    yaw = walk_frame(eng.rest)[2]
+    assert math.degrees(yaw) > 30  # it turned left
+    # stopped: feet side by side, the CoM still between them
+    d = relative(eng.rest[1], eng.rest[0])
+    assert abs(d[0]) < 1e-6 and abs(d[2]) < 1e-6
+    mid = (eng.rest[0, :2] + eng.rest[1, :2]) / 2
+    assert np.linalg.norm(rows[-1][0].com[:2] - mid - np.array([0, 0])) < 0.05
+    # the IK followed every reference: soles where planned
+    for ref, q, T in rows[::20]:
+        for f, sole in enumerate(urdfbot.soles):
+            np.testing.assert_allclose(T @ urdfbot.model.fk(q, sole), ref.feet[f], atol=1e-6)
+
+
+def test_a_goal_is_reached_and_reanchoring_walks_a_slip_back(urdfbot: Biped) -> None:
+    eng = WalkEngine(urdfbot)
+    start = walk_frame(eng.rest)
+    eng.set_goal(1.5, 0.0, 0.0)
+    slipped = False
+    for _ in range(round(12.0 / eng.dt)):
+        eng.tick()
+        for swing in eng.lifted:
+            stance = 1 - swing
+            pose = eng.rest[stance].copy()
+            if not slipped and eng.t > 1.0:  # the stance foot slid 3 cm to the right
+                pose[1] -= 0.03
+                slipped = True
+            eng.reanchor(stance, tuple(pose))
+    assert slipped and not eng.walking
+    end = walk_frame(eng.rest)
+    # the engine's world moved with the slip (3 cm to the right): it walked back to the
+    # goal, which is now 3 cm to the left of where its plan started
+    np.testing.assert_allclose(end, start + np.array([1.5, 0.0, 0.0]), atol=1e-6)
+
+
+def test_bad_commands(h17: Biped) -> None:
+    eng = WalkEngine(h17)
+    with pytest.raises(InputError, match="finite"):
+        eng.set_velocity(float("nan"))
