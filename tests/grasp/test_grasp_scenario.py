@@ -25,8 +25,8 @@ def test_errors_name_the_field() -> None:
 @pytest.mark.slow
 def test_run_and_studio(panda_path, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     f = tmp_path / "g.yaml"
-    f.write_text(f"kind: grasp\nrobot: {panda_path}\nobject: {{type: box, size: [0.05, 0.03, 0.06]}}\n"
-                 "trials: 1\nseed: 3\n")  # fmt: skip
+    box = "{type: box, size: [0.05, 0.03, 0.06]}"
+    f.write_text(f"kind: grasp\nrobot: {panda_path}\nobject: {box}\ntrials: 1\nseed: 3\n")
     assert main(["run", str(f), "--out", str(tmp_path / "o")]) == 0
     d = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert d["kind"] == "grasp" and d["trials"] == 1 and d["sim_time"] > 2.0
