@@ -49,6 +49,8 @@ class PlanOptions:
         mu: friction the planner counts on (below the physical one: a margin).
         torsion: torsional friction of a pad (N m per N).
         min_hold: weights the contacts must hold at the grip force.
+        min_margin: the smallest GWS margin kept (a grasp barely in force closure slips
+            at the first disturbance).
         ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
         approach, lift: pre-grasp distance and lift height.
         max_up: largest upward component of the approach direction.
@@ -63,8 +65,9 @@ class PlanOptions:
     mu: float = 0.5
     torsion: float = 0.002
     min_hold: float = 2.0
+    min_margin: float = 0.015
     ik_batch: int = 24
-    ik_rounds: int = 2
+    ik_rounds: int = 4
     approach: float = 0.08
     lift: float = 0.15
     max_up: float = 0.3
@@ -141,8 +144,9 @@ class Planner:
         others: list[str] = []
         for j in other_arms or []:
             others += moving_links(m, j)
+        fingers = tuple(lk for links in hand.finger_links for lk in links)
         self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
-                                 self.T_world_base, tables)  # fmt: skip
+                                 self.T_world_base, tables, finger_links=fingers)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
         self._map = None  # reachable hand poses, built when first needed
@@ -157,15 +161,20 @@ class Planner:
         # (for the check before any IK)
         index = {n: i for i, n in enumerate(m.link_names)}
         self.hand_points: dict[int, np.ndarray] = {}
+        links = [lk for lk in hand.hand_links if lk in pts]
+        margin = np.concatenate([np.full(len(pts[lk]), self.collider.finger_table_margin
+                                         if lk in fingers else self.collider.table_margin)
+                                 for lk in links]) if links else np.zeros(0)  # fmt: skip
+        keep = np.arange(len(margin))
+        if len(keep) > 160:  # a spread-out subset: the first check is a coarse one
+            keep = np.linspace(0, len(keep) - 1, 160).astype(int)
+        self.hand_margin = margin[keep]
         for si in range(0, len(hand.closures), COARSE):
             q_open = hand.q_fingers(float(hand.closures[si]), hand.home)
             Ts = m.fk_all(q_open)
             T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
-            hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3]
-                  for lk in hand.hand_links if lk in pts]  # fmt: skip
-            P = np.concatenate(hp) if hp else np.zeros((0, 3))
-            if len(P) > 160:  # a spread-out subset: the first check is a coarse one
-                P = P[np.linspace(0, len(P) - 1, 160).astype(int)]
+            hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3] for lk in links]
+            P = np.concatenate(hp)[keep] if hp else np.zeros((0, 3))
             self.hand_points[si] = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
 
     def _hand_clear(
@@ -193,10 +202,10 @@ class Planner:
         hp = self.hand_points[si]
         local = np.einsum("bij,nj->bni", T_obj_tool[:, :3, :3], hp) + T_obj_tool[:, None, :3, 3]
         world = local @ To[:3, :3].T + To[:3, 3]
-        m = self.collider.table_margin
-        ok = world[..., 2].min(axis=1) >= m
+        m = self.hand_margin
+        ok = np.all(world[..., 2] >= m, axis=1)
         for t in self.tables:
-            ok &= t.signed_distance(world).min(axis=1) >= m
+            ok &= np.all(t.signed_distance(world) >= m, axis=1)
         rows = np.flatnonzero(ok)
         if obj is not None and len(rows):
             d, _ = signed_distance(obj.piece_set, local[rows], far=0.01)
@@ -284,7 +293,7 @@ class Planner:
                     continue
                 margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj,
                                               o.mu, o.torsion, h.grip_force)  # fmt: skip
-                if margin <= 0 or held < o.min_hold:
+                if margin < o.min_margin or held < o.min_hold:
                     weak += 1
                     continue
                 plan = self._finish(
@@ -352,7 +361,7 @@ class Planner:
                 continue
             margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj, o.mu,
                                           o.torsion, h.grip_force)  # fmt: skip
-            if margin <= 0 or held < o.min_hold:
+            if margin < o.min_margin or held < o.min_hold:
                 continue
             plan = self._finish(obj, To, q_start, q_g, T_tool, T_point[j], con, margin, held, hits)
             if plan is not None:
