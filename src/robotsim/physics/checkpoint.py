@@ -21,6 +21,7 @@ sweep worker's run), not for other threads of the process.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -98,13 +99,16 @@ class CheckpointLog:
     models: list[str] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
     model_objects: list[Any] = field(default_factory=list)  # each world's MjModel
+    cost_s: float = 0.0  # wall time spent digesting models and taking checkpoints
     _worlds: list[Any] = field(default_factory=list)
 
     def register(self, world: Any) -> int:
         """A new world of the run (its model digested now); returns its index."""
+        t0 = time.perf_counter()
         self._worlds.append(world)
         self.model_objects.append(world.model)
         self.models.append(model_digest(world.model))
+        self.cost_s += time.perf_counter() - t0
         return len(self._worlds) - 1
 
     def next_after(self, t: float) -> float:
@@ -114,13 +118,16 @@ class CheckpointLog:
 
     def take(self, index: int, model: Any, data: Any) -> None:
         """Record world ``index``'s state now."""
+        t0 = time.perf_counter()
         state = _state(model, data)
         self.checkpoints.append(
             Checkpoint(len(self.checkpoints), index, float(data.time), state_digest(state), state)
         )
+        self.cost_s += time.perf_counter() - t0
 
     def close(self) -> None:
         """Each world's final state (unless its last checkpoint is that very state)."""
+        t0 = time.perf_counter()
         for i, w in enumerate(self._worlds):
             last = [c for c in self.checkpoints if c.world == i]
             state = _state(w.model, w.data)
@@ -130,6 +137,7 @@ class CheckpointLog:
                 Checkpoint(len(self.checkpoints), i, float(w.data.time), state_digest(state), state)
             )
         self._worlds.clear()
+        self.cost_s += time.perf_counter() - t0
 
 
 _active: ContextVar[CheckpointLog | None] = ContextVar("robotsim_checkpoints", default=None)
