@@ -41,8 +41,8 @@ RECEIPT_FORMAT = "robotsim-receipt/1"
 #: Summary keys that differ between two runs of the same physics (wall-clock time, where
 #: the files went, which store row): left out when summaries are compared.
 VOLATILE_KEYS = frozenset(
-    {"wall_time_s", "real_time_factor", "rtf", "wall_seconds", "elapsed_s", "outputs",
-     "file", "run_id"}
+    {"wall_time_s", "real_time_factor", "rtf", "cpu_rtf", "wall_seconds", "elapsed_s",
+     "outputs", "file", "run_id"}
 )  # fmt: skip
 
 
@@ -142,6 +142,7 @@ class Receipting:
         source: str,
         options: RunOptions,
         interval: float | None = None,
+        keep_models: bool = False,
     ) -> None:
         from robotsim.physics.checkpoint import DEFAULT_INTERVAL
 
@@ -149,6 +150,7 @@ class Receipting:
         self.source = str(source)
         self.options = options
         self.interval = float(interval if interval is not None else DEFAULT_INTERVAL)
+        self.keep_models = keep_models  # the worlds' models kept (a re-run compares)
         self.status = "ok"
         self.error: str | None = None
         self.files: dict[str, str | None] = {}
@@ -168,7 +170,7 @@ class Receipting:
         stack = ExitStack()
         self._reads = stack.enter_context(tracking_reads())
         self.runs = stack.enter_context(capturing_runs())
-        self._log = stack.enter_context(checkpointing(self.interval))
+        self._log = stack.enter_context(checkpointing(self.interval, self.keep_models))
         self._stack = stack
         self.cost_s += time.perf_counter() - t0
         return self
