@@ -230,7 +230,9 @@ def _store(folder: Path, pieces: list[np.ndarray]) -> list[ConvexPiece]:
             name = f"piece_{i:03d}.obj"
             _write_obj(tmp / name, h.vertices, h.faces)
             names.append(name)
-        (tmp / "pieces.json").write_text(json.dumps({"format": _FORMAT, "pieces": names}))
+        (tmp / "pieces.json").write_text(
+            json.dumps({"format": _FORMAT, "pieces": names}, allow_nan=False)
+        )
         try:
             os.replace(tmp, folder)
         except OSError:  # another process stored it first: use theirs
