@@ -124,6 +124,12 @@ def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: P
     assert f"**best** {best['run_key']}: x0=" in panel.goals.content
     assert "3 of 3 trials feasible" in panel.goals.content
     assert panel.plot.visible and panel.best_button.visible
+    # the plots of `robotsim sweep report`, one at a time (importance: 4+ feasible trials)
+    assert panel.figure.options == ("convergence", "slice_x0")
+    assert panel.plot.image is panel.images["convergence"]
+    panel.figure.value = "slice_x0"
+    panel.show_goals()  # a redraw keeps the plot chosen
+    assert panel.figure.value == "slice_x0" and panel.plot.image is panel.images["slice_x0"]
     shown = panel.open_best()
     assert f"run {best['run_key']}" in shown
     assert studio.robots["PD"].initial_T_world_root[0, 3] == pytest.approx(best["x0"])
@@ -133,4 +139,21 @@ def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: P
         fh.write(json.dumps(extra) + "\n")
     panel._live()  # what the 1 s poll runs in its thread
     assert panel.best == ("t00009-r0",) and "4 of 4 trials feasible" in panel.goals.content
+    assert panel.figure.options == ("convergence", "importance", "slice_x0")
+    assert panel.images["importance"].shape[1] == 480 and panel.figure.value == "slice_x0"
     assert any(c.key == "t00009-r0" for c in panel.choices.values())
+
+
+def test_the_goal_view_of_two_objectives_draws_the_front(tmp_path: Path) -> None:
+    from tests.sweep.test_report_goals import _folder
+
+    from robotsim.studio.sweep.panel import goal_view
+
+    folder = _folder(tmp_path, [{"metric": "y", "goal": "minimize"},
+                                {"metric": "z", "goal": "maximize"}], n=12)  # fmt: skip
+    view = goal_view(folder)
+    assert view is not None
+    assert list(view.images) == ["convergence", "importance", "pareto_front", "slice_a", "slice_b"]
+    assert all(im.shape[1] == 480 and im.shape[2] == 3 for im in view.images.values())
+    assert view.text.splitlines()[0].endswith(" of 12 trials feasible")
+    assert f"**Pareto front ({len(view.best)})**" in view.text and view.best
