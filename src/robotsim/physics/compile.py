@@ -141,6 +141,12 @@ def _add_motor(spec: Any, name: str, motor: Motor, motors: list[MotorInfo]) -> N
     act = spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
     if motor.kind == "velocity":
         act.set_to_velocity(kv=motor.gain)
+        # The servo's kv is integrated explicitly (always under euler; under implicitfast
+        # too once its force limit clips it): kv h / inertia <= 1/2 needs a rotor-inertia
+        # floor of 2 kv h, the wheels' rule (drives.py) on every joint: a 10 g flap at
+        # kv 5 with a force limit chattered between 0 and 40 rad/s, or diverged.
+        joint = spec.joint(name)
+        joint.armature = max(float(joint.armature), 2.0 * motor.gain * spec.option.timestep)
         if math.isfinite(motor.velocity):
             act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
             act.ctrlrange = [-motor.velocity, motor.velocity]
