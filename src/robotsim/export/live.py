@@ -185,7 +185,8 @@ class FoxgloveServer:
                         "supportedEncodings": [],
                         "metadata": {},
                         "sessionId": str(time.time_ns()),
-                    }
+                    },
+                    allow_nan=False,
                 )
             )
             await ws.send(
@@ -205,7 +206,8 @@ class FoxgloveServer:
                             }
                             for ch in self.channels
                         ],
-                    }
+                    },
+                    allow_nan=False,
                 )
             )
             async for text in ws:
