@@ -145,13 +145,26 @@ def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: P
 
 
 def test_the_goal_view_of_two_objectives_draws_the_front(tmp_path: Path) -> None:
-    from tests.sweep.test_report_goals import _folder
+    import json
+
+    import numpy as np
 
     from robotsim.studio.sweep.panel import goal_view
 
-    folder = _folder(tmp_path, [{"metric": "y", "goal": "minimize"},
-                                {"metric": "z", "goal": "maximize"}], n=12)  # fmt: skip
-    view = goal_view(folder)
+    meta = {"id": "syn-1", "name": "syn", "design": "optimize", "parameters": ["a", "b"],
+            "metrics": ["y", "z"], "success": None, "constraints": ["z <= 0.8"], "repeats": 1,
+            "objectives": [{"metric": "y", "goal": "minimize"},
+                           {"metric": "z", "goal": "maximize"}]}  # fmt: skip
+    (tmp_path / "sweep.json").write_text(json.dumps(meta))
+    rng = np.random.default_rng(0)
+    with (tmp_path / "runs.jsonl").open("w") as fh:
+        for i in range(12):
+            a, b = rng.uniform(0, 1, 2)
+            row = {"run_key": f"t{i:05d}-r0", "point": i, "repeat": 0, "trial": i, "a": a,
+                   "b": b, "y": (a - 0.3) ** 2, "z": b, "status": "ok", "error": None,
+                   "run_id": i + 1, "wall_time_s": 1.0, "worker": "w"}  # fmt: skip
+            fh.write(json.dumps(row) + "\n")
+    view = goal_view(tmp_path)
     assert view is not None
     assert list(view.images) == ["convergence", "importance", "pareto_front", "slice_a", "slice_b"]
     assert all(im.shape[1] == 480 and im.shape[2] == 3 for im in view.images.values())
