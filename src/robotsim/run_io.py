@@ -169,7 +169,6 @@ def open_recorder(options: RunOptions) -> RunRecorder:
     run (a sweep's id and run key: ``runs list --sweep ID``)."""
     if options.db or options.out_dir is not None:
         from robotsim.recording import Recorder
-
         from robotsim.recording.engine import DEFAULT_DB_NAME
 
         # the output folder is a folder even when its name has a dot (runs/v1.0)

@@ -428,8 +428,10 @@ class Planner:
             return None
         straight = lift_ok[:2]
         high = np.where(lift_ok & (np.arange(len(lifts)) % 2 == 0), turn, np.inf)
-        pick = (int(np.argmax(straight)) if straight.any()
-                else int(np.argmin(high)) if np.isfinite(high).any() else int(np.argmin(turn)))  # fmt: skip
+        if straight.any():
+            pick = int(np.argmax(straight))
+        else:
+            pick = int(np.argmin(high)) if np.isfinite(high).any() else int(np.argmin(turn))
         fingers = [h.model.joint_index(d) for d in h.drive_joints]
         q_pre = res.q[int(np.argmax(pre_ok))].copy()
         q_lift = res.q[nb + pick].copy()
