@@ -66,6 +66,14 @@ class WholeBodyIK:
         self.model = m
         self.tol = float(tol)
         self.max_iter = int(max_iter)
+        # legs that share a joint (NAO's right hip yaw-pitch mimics the left): a step the
+        # torso's secondary task pulls off the feet is retried without it (up to 3 times);
+        # independent legs never need it, and their walks stay as they were
+        legs = {m.joint_names[c] for cols in biped.leg_cols for c in cols}
+        coupled = any(
+            j.mimic is not None and (j.name in legs or j.mimic.joint in legs) for j in m.joints
+        )
+        self.retries = 3 if coupled else 0
         self.tree = (
             np.ascontiguousarray(tr.parent, dtype=np.int64),
             np.ascontiguousarray(tr.jt, dtype=np.int64),
@@ -147,7 +155,7 @@ class WholeBodyIK:
             self.com_local, self.foot_link, self.foot_T, self.on_path, self.var, self.lo,
             self.hi, np.ascontiguousarray(np.asarray(feet, dtype=np.float64)[:, :3]),
             np.asarray(com, dtype=np.float64), self.wrot, self.wroll, self.primary, self.tol,
-            self.max_iter, err,
+            self.max_iter, self.retries, err,
         )  # fmt: skip
         T = np.eye(4)
         T[:3, :3] = R
@@ -182,7 +190,7 @@ class WholeBodyIK:
             np.array(q0, dtype=np.float64), np.array(T0[:3, 3]), np.array(T0[:3, :3]), R,
             self.tree, self.mass, self.com_local, self.foot_link, self.foot_T, self.on_path,
             self.var, self.lo, self.hi, F, C, self.wrot, self.wroll, self.primary, self.tol,
-            self.max_iter, Q, P, RR, E, float(stop[0]), float(stop[1]),
+            self.max_iter, self.retries, Q, P, RR, E, float(stop[0]), float(stop[1]),
         )  # fmt: skip
         Q, P, RR, E = Q[:done], P[:done], RR[:done], E[:done]
         n = done
