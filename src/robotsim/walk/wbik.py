@@ -66,14 +66,6 @@ class WholeBodyIK:
         self.model = m
         self.tol = float(tol)
         self.max_iter = int(max_iter)
-        # legs that share a joint (NAO's right hip yaw-pitch mimics the left): a step the
-        # torso's secondary task pulls off the feet is retried without it (up to 3 times);
-        # independent legs never need it, and their walks stay as they were
-        legs = {m.joint_names[c] for cols in biped.leg_cols for c in cols}
-        coupled = any(
-            j.mimic is not None and (j.name in legs or j.mimic.joint in legs) for j in m.joints
-        )
-        self.retries = 3 if coupled else 0
         self.tree = (
             np.ascontiguousarray(tr.parent, dtype=np.int64),
             np.ascontiguousarray(tr.jt, dtype=np.int64),
@@ -114,6 +106,11 @@ class WholeBodyIK:
             self.primary[[3, 9]] = False  # the soles' roll
         if biped.yaw_range == (0.0, 0.0):
             self.primary[[5, 11]] = False  # the soles' yaw: no joint turns them
+        # a step the torso's secondary task pulls off the feet or the CoM is retried
+        # without it (up to 3 times; NAO's shared hip yaw-pitch needs it, an OP3 walks
+        # better for it) where the feet are wholly primary: legs whose soles' roll or yaw
+        # is secondary (five joints) would let those wander, and walk worse for it
+        self.retries = 3 if bool(self.primary[:12].all()) else 0
         self.wroll = 0.3
 
     def measure(self, T_root: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
