@@ -158,3 +158,17 @@ def test_ctrl_c_stops_robotsim_run_and_keeps_what_was_recorded(tmp_path: Path) -
     assert stopped < 10.0, stopped
     with RunStore(out / "runs.sqlite") as store:
         assert store.runs()[0].status.value == "interrupted"
+
+
+def test_the_shipped_motion_check_by_name_sizes_its_work_first(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`run walk_forward_check` from any folder finds its program (``../motions/`` beside
+    the shipped scenario: it looked in the current folder's parent), and a tiny step is
+    refused in one line before the foot sensor is built (it was a pydantic traceback)."""
+    monkeypatch.chdir(tmp_path)
+    rc = main(["run", "walk_forward_check", "--set", "physics.timestep=1e-9", "--out", "o"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and err.count("\n") == 0 and "Traceback" not in err, err
+    assert err.startswith("error: humanoid17: physics check: timestep 1e-09 s for"), err
+    assert "work budget" in err and not (tmp_path / "o" / "summary.json").exists()

@@ -61,8 +61,15 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
     sc = validate_as(MotionCheckScenario, data, source, ScenarioError)
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: motion_check runs in physics only")
-    base = Path(source).resolve().parent if Path(source).is_file() else Path.cwd()
+    from robotsim.shipped import find_shipped
+
+    # the scenario's own folder (a shipped scenario given by name: the package's), so
+    # ``program: ../motions/x.yaml`` works from any folder; a shipped motion by name too
+    src = Path(source) if Path(source).is_file() else find_shipped(source, "scenario")
+    base = src.resolve().parent if src is not None else Path.cwd()
     prog_path = (base / sc.program).resolve()
+    if not prog_path.is_file():
+        prog_path = find_shipped(sc.program, "motion") or prog_path
     if not prog_path.is_file():
         raise ScenarioError(f"{source}: program: no such file {prog_path}")
     program = load_program(prog_path)

@@ -183,7 +183,8 @@ def _foot_sensor(world: Any, model: RobotModel, soles: Any) -> tuple[Any, np.nda
     links = [lk for lk in dict.fromkeys(links) if lk in model.link_names]
     if not links:
         return None
-    spec = ForceSpec(type="force", name="feet", links=links, rate=1.0 / world.timestep)
+    # every physics step, up to the sensor schema's 100 kHz (a finer step samples less often)
+    spec = ForceSpec(type="force", name="feet", links=links, rate=min(1.0 / world.timestep, 1e5))
     mount = mount_sensors(ROBOT, model, [spec], world.timestep, "feet")[0]
     site = np.array([links.index(frame_link[s.frame]) if frame_link.get(s.frame) in links
                      else -1 for s in soles])  # fmt: skip
@@ -230,6 +231,8 @@ def check_physics(
     soles = playback.soles
     corners = [np.vstack([s.corners().T, np.ones(len(s.corners()))]) for s in soles]
     frames = [s.frame for s in soles]
+    span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
+    world.check_work(settle + span, f"{model.name}: physics check")  # before anything else
     feet = _foot_sensor(world, model, soles) if soles else None
     if support == "force" and feet is None:
         raise PhysicsError(f"{model.name}: support='force' needs feet (soles on links)")
@@ -241,8 +244,6 @@ def check_physics(
 
     qadr = np.array([j.qadr for j in joints])
     qpos = world.data.qpos
-    span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
-    world.check_work(settle + span, f"{model.name}: physics check")
     wall0 = time.perf_counter()
     n = samples.ticks + 1
     if t_end is not None:
