@@ -6,7 +6,9 @@ tests of profiles, gaits and physics checks.
   are NAO H25 V5's as Aldebaran/SoftBank document them ("NAO - Links", "Masses",
   "Joints" pages of the NAOqi documentation): hip offsets 50/85 mm, thigh 100 mm,
   tibia 102.9 mm, foot height 45.19 mm, 5.29 kg in all, 6 joints per leg with the
-  diagonal hip yaw-pitch axis, 5-joint arms, a 2-joint head carrying a camera frame.
+  diagonal hip yaw-pitch axis (one motor for both hips, as in NAO's URDF from
+  ros-naoqi/nao_robot: ``RHipYawPitch`` mimics ``LHipYawPitch``), 5-joint arms, a
+  2-joint head carrying a camera frame.
   Shapes are boxes (the real file's meshes are not needed). The leg joint order can
   be shuffled (``leg_order``) to test that nothing depends on it.
 - :func:`write_h1_like_mjcf`: a Unitree-H1-sized MJCF humanoid (1.8 m, ~47 kg): legs
@@ -85,11 +87,16 @@ _NAO_SHAPES = {  # link -> (box size, box centre) in the link frame
 
 
 def write_nao_like_urdf(
-    path: Path, leg_order: tuple[int, ...] = (0, 1, 2, 3, 4, 5), name: str = "nao_like"
+    path: Path,
+    leg_order: tuple[int, ...] = (0, 1, 2, 3, 4, 5),
+    name: str = "nao_like",
+    mimic_hip: bool = True,
 ) -> Path:
     """A NAO-like humanoid URDF at ``path`` (module docs). ``leg_order`` permutes the six
     leg joints from the hip down (the links keep their places, so any order is a
-    different but valid leg). Root ``base_link`` (massless) fixed to ``torso``."""
+    different but valid leg). Root ``base_link`` (massless) fixed to ``torso``. As in
+    NAO's own file, ``RHipYawPitch`` mimics ``LHipYawPitch`` (one motor drives both:
+    the right leg has 5 joints of its own) unless ``mimic_hip`` is False."""
     out = [f'<?xml version="1.0"?>\n<robot name="{name}">\n', '  <link name="base_link"/>\n']
     out.append(_link("torso", 1.0496, (0.08, 0.12, 0.16), (0, 0, 0.05), (-0.00413, 0, 0.04342)))
     out.append('  <joint name="base_link_fixedjoint" type="fixed"><parent link="base_link"/>'
@@ -134,7 +141,10 @@ def write_nao_like_urdf(
             size, at = _NAO_SHAPES.get(child, (None, (0, 0, 0)))
             out.append(_link(f"{side}{child}", mass, size, at))
             off = (xyz[0], xyz[1] * sy, xyz[2])
-            out.append(_joint(f"{side}{jn}", parent, f"{side}{child}", off, ax, lo, hi))
+            joint = _joint(f"{side}{jn}", parent, f"{side}{child}", off, ax, lo, hi)
+            if mimic_hip and side == "R" and jn == "HipYawPitch":  # one motor, as NAO's
+                joint = joint.replace("</joint>", '<mimic joint="LHipYawPitch"/></joint>')
+            out.append(joint)
             parent = f"{side}{child}"
         out.append(f'  <link name="{side.lower()}_sole"/>\n  <joint name="{side}Leg_sole_'
                    f'fixedjoint" type="fixed"><parent link="{side}Foot"/><child link='

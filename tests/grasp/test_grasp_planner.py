@@ -66,3 +66,20 @@ def test_the_collision_check_says_no(panda_hand) -> None:  # type: ignore[no-unt
     block = BoxObstacle("block", tuple(g + np.array([0, 0, 0.06])), (0.2, 0.2, 0.04))
     c = Planner(panda_hand, np.eye(4), (TABLE, block)).collider.check(p.q_grasp)
     assert c.hit == "table" and c.clearance < 0
+
+
+def test_reach_map_poses_are_reachable_and_over_the_table(dual_hands) -> None:  # type: ignore[no-untyped-def]
+    from robotsim.grasp.reachmap import ReachMap
+    from robotsim.grasp.setup import place_table
+
+    h = dual_hands["L_hand"]
+    table = place_table(h, np.eye(4)).table
+    rm = ReachMap(h, np.eye(4), table, samples=4000)
+    assert len(rm) > 10
+    # each stored frame is where forward kinematics of its stored joints puts the hand
+    again = h.model.fk(rm.q, h.tool) @ rm.T_point
+    np.testing.assert_allclose(again, rm.T, atol=1e-12)
+    c = rm.T[:, :3, 3]
+    assert np.all(c[:, 2] >= table.top) and np.all(rm.T[:, 2, 2] <= 0.3)
+    near = rm.nearest(np.array([*table.center[:2], table.top + 0.05]), 5)
+    assert 1 <= len(near) <= 5

@@ -5,6 +5,9 @@ meshes go through the same loaders and convex decomposition as a user's): boxes 
 aspect ratios, two cylinders, a torus-like ring, a thin plate, an L-shaped part, a random
 convex blob and a non-convex (lumpy) blob, all a few centimetres across.
 
+Transfer: the shipped hand-to-hand transfer script with each object in place of the ball
+(and four more of the ball's size), the share that completes in each mode.
+
 Hands: the three-finger hand of the built-in ``dual_arm_hands`` always; the Franka Panda
 when its URDF is found (``$ROBOTSIM_PANDA_URDF``, else ``../shared/fixtures`` next to a
 checkout). Figures: per hand the success rate over every trial and per object, the mean
@@ -145,9 +148,43 @@ def run(quick: bool = False) -> dict[str, Any]:
             out[f"{key}_success_rate"] = fig["success_rate"]
             if fig["trials_per_s"]:
                 tps.append((fig["trials"], fig["trials"] / fig["trials_per_s"]))
+        # the hand-to-hand transfer of the same set (the shipped script, fitted to the
+        # 6 cm ball) and a few more objects of the ball's size
+        extra = {"cube_4.5": "box:0.045,0.045,0.045", "ellipsoid": "ellipsoid:0.03,0.025,0.028",
+                 "capsule": "capsule:0.022,0.03", "short_can": "cylinder:0.025,0.06"}  # fmt: skip
+        chosen = {k: objects[k] for k in ("brick", "can")} if quick else {**objects, **extra}
+        out.update(transfer_figures(chosen, ("kinematic",) if quick else ("kinematic", "physics")))
     n = sum(t for t, _ in tps)
     s = sum(c for _, c in tps)
     out["grasp_trials_per_s"] = n / s if s > 0 else None
     out["trials_per_object"] = trials
     out["load_average_1min"] = os.getloadavg()[0]
+    return out
+
+
+def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[str, Any]:
+    """The shipped hand-to-hand transfer with each object in place of the ball (resting
+    on its lowest point where the ball rested): the share that completes, per mode."""
+    from robotsim.errors import ScenarioError
+    from robotsim.hands.run import run_hand_scenario
+    from robotsim.hands.scenario_spec import hand_scenario_from_data
+    from robotsim.objects import load_object, parse_object_arg
+    from robotsim.shipped import shipped_dir
+    from robotsim.validation import read_yaml_file
+
+    base = read_yaml_file(shipped_dir("scenario") / "hand_ball_transfer.yaml", ScenarioError)
+    ball = base.pop("ball")
+    table_top = ball["position"][2] - ball["radius"]
+    out: dict[str, Any] = {}
+    for mode in modes:
+        per: dict[str, bool] = {}
+        for name, text in objects.items():
+            spec = parse_object_arg(text)
+            lowest = float(load_object(spec).bounds[0, 2])
+            obj = spec.model_dump(exclude_none=True)
+            obj["position"] = [ball["position"][0], ball["position"][1], table_top - lowest]
+            s, scene = hand_scenario_from_data({**base, "object": obj}, "bench-transfer.yaml")
+            per[name] = bool(run_hand_scenario(s, scene, mode)["completed"])
+        out[f"transfer_{mode}_success_rate"] = sum(per.values()) / len(per)
+        out[f"transfer_{mode}"] = per
     return out

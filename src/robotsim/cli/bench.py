@@ -17,6 +17,7 @@ AREAS: dict[str, str] = {
     "io": "robotsim.bench.io",
     "studio": "robotsim.bench.studio",
     "motion": "robotsim.bench.motion",
+    "walk": "robotsim.bench.walk",
     "hands": "robotsim.bench.hands",
     "grasp": "robotsim.bench.grasp",
     "physics": "robotsim.bench.physics",

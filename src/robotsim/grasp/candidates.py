@@ -27,7 +27,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -70,6 +70,7 @@ class Candidates:
     """Scored candidates (object frame): ``T_obj_tool`` ``(B, 4, 4)``, their
     ``contacts``, estimated GWS ``margin`` ``(B,)`` and ``score`` ``(B,)``, best first;
     ``frame`` ``(B,)``: the closure sample whose contact frame placed the hand;
+    ``opening`` ``(B,)``: the closure sample the hand opens to before closing;
     ``counts`` says how many survived each stage (for the reason when none do)."""
 
     T_obj_tool: np.ndarray
@@ -78,16 +79,23 @@ class Candidates:
     score: np.ndarray
     frame: np.ndarray
     counts: dict[str, int]
+    opening: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
     def __len__(self) -> int:
         return len(self.score)
 
 
 def close_fingers(
-    hand: GraspHand, obj: GraspObject, T_obj_tool: np.ndarray, tol: float = 2e-4
+    hand: GraspHand,
+    obj: GraspObject,
+    T_obj_tool: np.ndarray,
+    tol: float = 2e-4,
+    start: np.ndarray | None = None,
 ) -> Contacts:
-    """Close every finger from open along its path until its tip touches ``obj``,
-    for hand poses ``T_obj_tool`` ``(B, 4, 4)`` (tool frame in the object frame)."""
+    """Close every finger from ``start`` (a closure sample per pose ``(B,)``, a multiple
+    of ``COARSE``; default fully open) along its path until its tip touches ``obj``,
+    for hand poses ``T_obj_tool`` ``(B, 4, 4)`` (tool frame in the object frame). A pose
+    is ``clear`` when no tip touches at its start."""
     T = np.asarray(T_obj_tool, float).reshape(-1, 4, 4)
     B, k0, S = len(T), hand.n_fingers, len(hand.closures)
     m = len(hand.pad_offsets)
@@ -104,10 +112,12 @@ def close_fingers(
     Pc = np.einsum("bij,ksj->bksi", T[:, :3, :3], paths[:, coarse]) + T[:, None, None, :3, 3]
     dc, _ = signed_distance(obj.piece_set, Pc, far=far)
     hit_c = dc - r[..., None] <= tol
+    c0 = np.zeros(B, int) if start is None else np.asarray(start, int) // COARSE
+    clear = ~hit_c[np.arange(B), :, c0].any(axis=1)
+    hit_c &= np.arange(len(coarse))[None, None, :] >= c0[:, None, None]  # closing from start
     touched = hit_c.any(axis=2)
-    clear = ~hit_c[:, :, 0].any(axis=1)
     ci = np.where(touched, hit_c.argmax(axis=2), len(coarse) - 1)
-    lo = coarse[np.maximum(ci - 1, 0)]  # last free coarse sample (or 0)
+    lo = coarse[np.maximum(ci - 1, c0[:, None])]  # last free coarse sample (or the start)
     hi = coarse[ci]
     span = np.arange(COARSE + 1)
     fine = np.minimum(lo[..., None] + span, hi[..., None])  # (B, k, COARSE + 1)
@@ -203,15 +213,18 @@ def sample_candidates(
     max_up: float = 0.3,
     max_pairs: int = 48,
     max_poses: int = 192,
-    pose_ok: Callable[[np.ndarray], np.ndarray] | None = None,
+    pose_ok: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    open_margin: float = 0.02,
 ) -> Candidates:
     """Sample, place, close and score candidates (module docstring). ``mu`` is the
     friction the planner counts on (below the physical one, for margin);
     ``max_up``: the largest upward component of the approach direction (world), so the
     hand does not come from under the table. ``pose_ok``: a quick test of hand poses
-    ``(B, 4, 4)`` (object frame) before the fingers close (the planner's: the open hand
-    clear of the table); at most ``max_poses`` poses are closed, those approaching most
-    from above with the most level closing axis first."""
+    ``(B, 4, 4)`` (object frame) and their openings ``(B,)`` (closure samples) before the
+    fingers close (the planner's: the open hand clear of the table); at most
+    ``max_poses`` poses are closed, those approaching most from above with the most level
+    closing axis first. ``open_margin`` (m): how much wider than the object the hand
+    opens before closing."""
     counts = {"surface points": 0, "within opening": 0, "antipodal": 0, "poses": 0,
               "closing": 0, "force closure": 0}  # fmt: skip
     pts, nrm = sample_surface(obj.pieces, 4 * n_points, rng)
@@ -256,6 +269,12 @@ def sample_candidates(
     b = np.cross(x, a)
     mid = pts[idx] + 0.5 * w[idx, None] * x
     si = np.argmin(np.abs(hand.widths[None, :] - w[idx, None]), axis=1)
+    # open only so far: the pre-shape leaves ``open_margin`` around the object (a finger
+    # may have to enter a hole, or stand between the object and its neighbour)
+    wide = hand.widths[None, :] >= (w[idx] + open_margin)[:, None]
+    wide &= (np.arange(len(hand.widths)) % COARSE == 0)[None, :]
+    last = len(hand.widths) - 1 - np.argmax(wide[:, ::-1], axis=1)
+    s_open = np.where(wide.any(axis=1), last, 0)
     T_gc_tool = np.linalg.inv(hand.contact_frames[si])  # (n, 4, 4)
     z = np.cos(phis)[None, :, None] * a[:, None] + np.sin(phis)[None, :, None] * b[:, None]
     up_ok = z @ up_obj <= max_up  # (n, rolls)
@@ -271,21 +290,22 @@ def sample_candidates(
         shift[:, :3, 3] = -hand.pad_offsets
         poses = (poses[:, None] @ shift[None]).reshape(-1, 4, 4)
         pair = np.repeat(pair, len(hand.pad_offsets))
+    opening = s_open[pair]
     counts["poses"] = len(poses)
     if pose_ok is not None and len(poses):
-        ok_pose = pose_ok(poses)
-        poses, pair = poses[ok_pose], pair[ok_pose]
+        ok_pose = pose_ok(poses, opening)
+        poses, pair, opening = poses[ok_pose], pair[ok_pose], opening[ok_pose]
         counts["hand clear"] = len(poses)
     if len(poses) > max_poses:
         down = -np.einsum("bi,i->b", poses[:, :3, :3] @ hand.T_tool_grasp[:3, 2], up_obj)
         lvl = np.abs(np.einsum("bi,i->b", poses[:, :3, :3] @ hand.T_tool_grasp[:3, 0], up_obj))
         pre = down - lvl + 0.05 * rng.random(len(poses))
         keep_p = np.argsort(-pre)[:max_poses]
-        poses, pair = poses[keep_p], pair[keep_p]
+        poses, pair, opening = poses[keep_p], pair[keep_p], opening[keep_p]
     if not len(poses):
         return empty
     T_all = poses
-    con = close_fingers(hand, obj, T_all)
+    con = close_fingers(hand, obj, T_all, start=opening)
     counts["closing"] = int(con.complete.sum())
     margin = rank_contacts(obj, con, mu, torsion)
     counts["force closure"] = int((margin > 0).sum())
@@ -306,4 +326,5 @@ def sample_candidates(
     order = np.flatnonzero(keep)[np.argsort(-score[keep])]
     sub = Contacts(con.touched[order], con.s[order], con.points[order], con.normals[order],
                    con.clear[order])  # fmt: skip
-    return Candidates(T_all[order], sub, margin[order], score[order], si[pair][order], counts)
+    return Candidates(T_all[order], sub, margin[order], score[order], si[pair][order], counts,
+                      opening[order])  # fmt: skip

@@ -3,7 +3,9 @@ ground, the object and the other arms.
 
 Each link's collision surface is sampled once (:func:`robotsim.grasp.hand.link_points`);
 a configuration moves the points by forward kinematics. The arm that grasps (every link
-its first joint moves) must keep ``table_margin`` from every table and the ground,
+its first joint moves) must keep ``table_margin`` from every table and the ground (its
+fingers may brush them: ``finger_table_margin``, 2 mm of contact, as fingertips scrape
+a table picking a small object up),
 ``object_margin`` from the object while it approaches with the hand open, and
 ``arm_margin`` from the links of the robot's other arms (at their current joints).
 A check answers with the first thing hit (``"table"``, ``"ground"``, ``"object"``,
@@ -56,15 +58,24 @@ class Collider:
         table_margin: float = 0.003,
         object_margin: float = 0.002,
         arm_margin: float = 0.01,
+        finger_links: tuple[str, ...] = (),
+        finger_table_margin: float = -0.002,
     ) -> None:
         self.model = model
         self.T = np.asarray(T_world_base, float)
         index = {n: i for i, n in enumerate(model.link_names)}
         self._arm = [(index[lk], points[lk]) for lk in arm_links if lk in points]
+        # per point: the clearance it must keep from the tables and the ground
+        fingers = set(finger_links)
+        self._margin = np.concatenate([
+            np.full(len(points[lk]), finger_table_margin if lk in fingers else table_margin)
+            for lk in arm_links if lk in points
+        ]) if self._arm else np.zeros(0)  # fmt: skip
         self._other = [(index[lk], points[lk]) for lk in other_links if lk in points]
         self.tables = tables
         self.table_margin, self.object_margin, self.arm_margin = (
             table_margin, object_margin, arm_margin)  # fmt: skip
+        self.finger_table_margin = finger_table_margin
         self._tree = None
         self.set_others(np.asarray(model.zero()))
 
@@ -91,12 +102,13 @@ class Collider:
         """Check one configuration ``q`` ``(nq,)`` (see the module docstring)."""
         P = self.arm_points(q)
         ground = float(P[:, 2].min()) if len(P) else np.inf
-        if ground < self.table_margin:
+        if len(P) and np.any(P[:, 2] < self._margin):
             return Clearance("ground", ground)
         best = ground
         for t in self.tables:
-            d = float(t.signed_distance(P).min())
-            if d < self.table_margin:
+            sd = t.signed_distance(P)
+            d = float(sd.min()) if len(P) else np.inf
+            if np.any(sd < self._margin):
                 return Clearance("table", d)
             best = min(best, d)
         if obj is not None and T_world_obj is not None:

@@ -9,7 +9,9 @@ on and lift it, with the proof of each step.
    weight at the hand's grip force;
 3. a pre-grasp ``approach`` m back along the approach direction and a lift ``lift`` m up
    are reached too;
-4. the arm's links keep clear of the tables, the ground, the object (hand open) and the
+4. (when no candidate passes: hand poses the arm is known to reach, centred on the
+   object's centre of mass, :mod:`robotsim.grasp.reachmap`, go through 2 and 3 too);
+5. the arm's links keep clear of the tables, the ground, the object (hand open) and the
    other arms at the pre-grasp, along the way in, at the grasp and at the lift, and on
    the way from the start pose to the pre-grasp (:mod:`robotsim.grasp.collide`).
 
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from robotsim.grasp.candidates import close_fingers, sample_candidates, score_contacts
+from robotsim.grasp.candidates import COARSE, close_fingers, sample_candidates, score_contacts
 from robotsim.grasp.collide import Collider, moving_links
 from robotsim.grasp.hand import GraspHand, link_points
 from robotsim.grasp.reach import ReachResult, reach
@@ -47,9 +49,13 @@ class PlanOptions:
         mu: friction the planner counts on (below the physical one: a margin).
         torsion: torsional friction of a pad (N m per N).
         min_hold: weights the contacts must hold at the grip force.
+        min_margin: the smallest GWS margin kept (a grasp barely in force closure slips
+            at the first disturbance).
         ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
         approach, lift: pre-grasp distance and lift height.
         max_up: largest upward component of the approach direction.
+        near_pos, near_axis: how close (m, rad) the arm must bring the hand to a
+            candidate for the fingers to be closed again where it stands.
     """
 
     n_points: int = 120
@@ -59,11 +65,14 @@ class PlanOptions:
     mu: float = 0.5
     torsion: float = 0.002
     min_hold: float = 2.0
+    min_margin: float = 0.015
     ik_batch: int = 24
-    ik_rounds: int = 2
+    ik_rounds: int = 4
     approach: float = 0.08
     lift: float = 0.15
     max_up: float = 0.3
+    near_pos: float = 0.006
+    near_axis: float = 0.3
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,10 +144,12 @@ class Planner:
         others: list[str] = []
         for j in other_arms or []:
             others += moving_links(m, j)
+        fingers = tuple(lk for links in hand.finger_links for lk in links)
         self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
-                                 self.T_world_base, tables)  # fmt: skip
+                                 self.T_world_base, tables, finger_links=fingers)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
+        self._map = None  # reachable hand poses, built when first needed
         # a second IK start: the middle of every arm joint's range
         q_mid = np.array(hand.home, float)
         for j in hand.arm_joints:
@@ -146,31 +157,55 @@ class Planner:
             lo, hi = float(m.lower[i]), float(m.upper[i])
             q_mid[i] = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else 0.0
         self.q_mid = q_mid
-        # the open hand's points in the tool frame (for the check before any IK)
-        q_open = hand.q_fingers(0.0, hand.home)
-        Ts = m.fk_all(q_open)
-        T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
+        # the hand's points in the tool frame at each opening the candidates may take
+        # (for the check before any IK)
         index = {n: i for i, n in enumerate(m.link_names)}
-        hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3]
-              for lk in hand.hand_links if lk in pts]  # fmt: skip
-        P = np.concatenate(hp) if hp else np.zeros((0, 3))
-        if len(P) > 160:  # a spread-out subset: the first check is a coarse one
-            P = P[np.linspace(0, len(P) - 1, 160).astype(int)]
-        self.hand_points = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
+        self.hand_points: dict[int, np.ndarray] = {}
+        links = [lk for lk in hand.hand_links if lk in pts]
+        margin = np.concatenate([np.full(len(pts[lk]), self.collider.finger_table_margin
+                                         if lk in fingers else self.collider.table_margin)
+                                 for lk in links]) if links else np.zeros(0)  # fmt: skip
+        keep = np.arange(len(margin))
+        if len(keep) > 160:  # a spread-out subset: the first check is a coarse one
+            keep = np.linspace(0, len(keep) - 1, 160).astype(int)
+        self.hand_margin = margin[keep]
+        for si in range(0, len(hand.closures), COARSE):
+            q_open = hand.q_fingers(float(hand.closures[si]), hand.home)
+            Ts = m.fk_all(q_open)
+            T_tool_inv = np.linalg.inv(m.fk(q_open, hand.tool))
+            hp = [pts[lk] @ Ts[index[lk], :3, :3].T + Ts[index[lk], :3, 3] for lk in links]
+            P = np.concatenate(hp)[keep] if hp else np.zeros((0, 3))
+            self.hand_points[si] = P @ T_tool_inv[:3, :3].T + T_tool_inv[:3, 3]
 
     def _hand_clear(
-        self, obj: GraspObject | None, To: np.ndarray, T_obj_tool: np.ndarray
+        self,
+        obj: GraspObject | None,
+        To: np.ndarray,
+        T_obj_tool: np.ndarray,
+        opening: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Which hand poses ``(B, 4, 4)`` (object frame) keep the open hand clear of the
-        tables, the ground and (given ``obj``) the object ``(B,)``, before any arm is
+        """Which hand poses ``(B, 4, 4)`` (object frame), the hand opened to ``opening``
+        ``(B,)`` (closure samples, multiples of COARSE; default fully open), keep clear of
+        the tables, the ground and (given ``obj``) the object ``(B,)``, before any arm is
         asked."""
-        hp = self.hand_points
+        B = len(T_obj_tool)
+        op = np.zeros(B, int) if opening is None else np.asarray(opening, int)
+        ok = np.zeros(B, bool)
+        for si in np.unique(op):
+            rows = np.flatnonzero(op == si)
+            ok[rows] = self._hand_clear_at(obj, To, T_obj_tool[rows], int(si) - int(si) % COARSE)
+        return ok
+
+    def _hand_clear_at(
+        self, obj: GraspObject | None, To: np.ndarray, T_obj_tool: np.ndarray, si: int
+    ) -> np.ndarray:
+        hp = self.hand_points[si]
         local = np.einsum("bij,nj->bni", T_obj_tool[:, :3, :3], hp) + T_obj_tool[:, None, :3, 3]
         world = local @ To[:3, :3].T + To[:3, 3]
-        m = self.collider.table_margin
-        ok = world[..., 2].min(axis=1) >= m
+        m = self.hand_margin
+        ok = np.all(world[..., 2] >= m, axis=1)
         for t in self.tables:
-            ok &= t.signed_distance(world).min(axis=1) >= m
+            ok &= np.all(t.signed_distance(world) >= m, axis=1)
         rows = np.flatnonzero(ok)
         if obj is not None and len(rows):
             d, _ = signed_distance(obj.piece_set, local[rows], far=0.01)
@@ -178,19 +213,21 @@ class Planner:
         return ok
 
     def _reach(self, T_world_target: np.ndarray, T_tool_point: np.ndarray, q0: np.ndarray,
-               q_alt: np.ndarray | None = None) -> ReachResult:  # fmt: skip
+               q_alt: np.ndarray | None = None, pos_tol: float = 2e-3,
+               axis_tol: float = 0.03) -> ReachResult:  # fmt: skip
         """IK from ``q0``, and (one batch) from ``q_alt`` too, keeping the better."""
         h = self.hand
         T = self.T_base_world @ np.asarray(T_world_target).reshape(-1, 4, 4)
         n = len(T)
         Tp = np.broadcast_to(np.asarray(T_tool_point), (n, 4, 4))
+        tol = {"pos_tol": pos_tol, "axis_tol": axis_tol}
         if q_alt is None:
-            return reach(h.model, h.tool, h.arm_joints, T, Tp, q0, symmetric=self.symmetric)
+            return reach(h.model, h.tool, h.arm_joints, T, Tp, q0, symmetric=self.symmetric, **tol)
         q_starts = np.concatenate(
             [np.broadcast_to(q0, (n, len(q0))), np.broadcast_to(q_alt, (n, len(q0)))]
         )
         r = reach(h.model, h.tool, h.arm_joints, np.concatenate([T, T]), np.concatenate([Tp, Tp]),
-                  q_starts, symmetric=self.symmetric)  # fmt: skip
+                  q_starts, symmetric=self.symmetric, **tol)  # fmt: skip
         use = ~r.ok[:n] & (r.ok[n:] | (r.position_error[n:] < r.position_error[:n]))
         k = np.where(use, np.arange(n) + n, np.arange(n))
         return ReachResult(r.q[k], r.position_error[k], r.axis_error[k], r.ok[k])
@@ -212,7 +249,8 @@ class Planner:
         cand = sample_candidates(h, obj, To, rng, n_points=o.n_points, rolls=o.rolls, mu=o.mu,
                                  torsion=o.torsion, max_up=o.max_up, max_pairs=o.max_pairs,
                                  max_poses=o.max_poses,
-                                 pose_ok=lambda T: self._hand_clear(None, To, T))  # fmt: skip
+                                 pose_ok=lambda T, op: self._hand_clear(None, To, T, op),
+                                 )  # fmt: skip
         counts = dict(cand.counts)
 
         def fail(reason: str) -> GraspPlan:
@@ -222,7 +260,7 @@ class Planner:
         if not len(cand):
             return fail(self._why_none(obj, counts, rng))
         top = min(len(cand), 3 * o.ik_batch * o.ik_rounds)
-        clear = self._hand_clear(obj, To, cand.T_obj_tool[:top])
+        clear = self._hand_clear(obj, To, cand.T_obj_tool[:top], cand.opening[:top])
         counts["hand clear of object"] = int(clear.sum())
         if not clear.any():
             return fail(f"no grasp leaves the open hand clear of the object "
@@ -238,19 +276,24 @@ class Planner:
                 break
             T_tool_point = h.contact_frames[cand.frame[rows]]
             T_target = To @ cand.T_obj_tool[rows] @ T_tool_point
-            res = self._reach(T_target, T_tool_point, q_start, self.q_mid)
+            # near misses too: what counts is that the hand, where the arm puts it,
+            # still closes on the object in force closure (an arm short of joints may
+            # only come near the candidate's closing axis)
+            res = self._reach(T_target, T_tool_point, q_start, self.q_mid,
+                              pos_tol=o.near_pos, axis_tol=o.near_axis)  # fmt: skip
             reached += int(res.ok.sum())
             for j in np.flatnonzero(res.ok):
-                q_g = res.q[j]
+                s_open = float(h.closures[cand.opening[rows[j]]])
+                q_g = h.q_fingers(s_open, res.q[j])  # the pre-shape: open only so far
                 T_tool = self.T_world_base @ h.model.fk(q_g, h.tool)
                 T_obj_tool = np.linalg.inv(To) @ T_tool
-                con = close_fingers(h, obj, T_obj_tool[None])
+                con = close_fingers(h, obj, T_obj_tool[None], start=cand.opening[rows[j : j + 1]])
                 if not con.complete[0]:
                     weak += 1
                     continue
                 margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj,
                                               o.mu, o.torsion, h.grip_force)  # fmt: skip
-                if margin <= 0 or held < o.min_hold:
+                if margin < o.min_margin or held < o.min_hold:
                     weak += 1
                     continue
                 plan = self._finish(
@@ -261,6 +304,10 @@ class Planner:
                     return GraspPlan(
                         **{**plan, "counts": counts, "plan_s": time.perf_counter() - t0}
                     )
+        plan = self._from_reach_map(obj, To, q_start, up_obj, hits)
+        if plan is not None:
+            counts.update(reached=reached, reach_map=1, **{f"hit {k}": v for k, v in hits.items()})
+            return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
         counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
         tried = min(len(order), o.ik_batch * o.ik_rounds)
         if reached == 0:
@@ -273,6 +320,53 @@ class Planner:
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.min_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
                     f"{h.grip_force:.3g} N per finger")  # fmt: skip
+
+    def _from_reach_map(self, obj, To, q_start, up_obj, hits):  # type: ignore[no-untyped-def]
+        """Grasps from hand poses the arm is known to reach (:mod:`robotsim.grasp.reachmap`):
+        centred on the object's centre of mass, closed where the arm puts them; the
+        first that holds and clears, as GraspPlan fields (None if none does)."""
+        from robotsim.grasp.reachmap import ReachMap
+
+        o, h = self.options, self.hand
+        if self._map is None:
+            self._map = ReachMap(h, self.T_world_base, self.tables[0], max_up=o.max_up)
+        com = To[:3, :3] @ obj.inertial.com + To[:3, 3]
+        idx = self._map.nearest(com, o.ik_batch)
+        if not len(idx):
+            return None
+        # open each hand just wider than the object along its closing axis
+        pts = obj.hull_points @ To[:3, :3].T + To[:3, 3]
+        x = self._map.T[idx, :3, 0]
+        ext = np.ptp(pts @ x.T, axis=0)
+        si = np.argmin(np.abs(h.widths[None, :] - ext[:, None]), axis=1)
+        wide = (h.widths[None, :] >= ext[:, None] + 0.02) & (
+            np.arange(len(h.widths)) % COARSE == 0)[None, :]  # fmt: skip
+        opening = np.where(
+            wide.any(axis=1), len(h.widths) - 1 - np.argmax(wide[:, ::-1], axis=1), 0
+        )
+        T_point = h.contact_frames[si]
+        T_t = self._map.T[idx].copy()
+        T_t[:, :3, 3] = com
+        res = reach(h.model, h.tool, h.arm_joints, self.T_base_world @ T_t, T_point,
+                    self._map.q[idx], symmetric=self.symmetric, pos_tol=o.near_pos,
+                    axis_tol=o.near_axis)  # fmt: skip
+        for j in np.flatnonzero(res.ok):
+            q_g = h.q_fingers(float(h.closures[opening[j]]), res.q[j])
+            T_tool = self.T_world_base @ h.model.fk(q_g, h.tool)
+            T_obj_tool = np.linalg.inv(To) @ T_tool
+            if not self._hand_clear(obj, To, T_obj_tool[None], opening[j : j + 1])[0]:
+                continue
+            con = close_fingers(h, obj, T_obj_tool[None], start=opening[j : j + 1])
+            if not con.complete[0]:
+                continue
+            margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj, o.mu,
+                                          o.torsion, h.grip_force)  # fmt: skip
+            if margin < o.min_margin or held < o.min_hold:
+                continue
+            plan = self._finish(obj, To, q_start, q_g, T_tool, T_point[j], con, margin, held, hits)
+            if plan is not None:
+                return plan
+        return None
 
     def _finish(self, obj, To, q_start, q_g, T_tool, T_tool_point, con, margin, held, hits):  # type: ignore[no-untyped-def]
         """Pre-grasp, lift and collision checks for one reachable grasp; a dict of
@@ -293,13 +387,15 @@ class Planner:
             T = T_point.copy()
             T[:3, 3] += [0.0, 0.0, up]
             targets.append(T)
-        res = self._reach(np.stack(targets), T_tool_point, q_g)
+        res = self._reach(np.stack(targets), T_tool_point, q_g, pos_tol=0.005, axis_tol=0.1)
         pre_ok, lift_ok = res.ok[: len(backs)], res.ok[len(backs) :]
         if not pre_ok.any() or not lift_ok.any():
             hits["unreachable pre-grasp or lift"] = hits.get("unreachable pre-grasp or lift", 0) + 1
             return None
-        q_pre = res.q[int(np.argmax(pre_ok))]
-        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))]
+        fingers = [h.model.joint_index(d) for d in h.drive_joints]
+        q_pre = res.q[int(np.argmax(pre_ok))].copy()
+        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))].copy()
+        q_pre[fingers] = q_lift[fingers] = q_g[fingers]  # the pre-shape all the way
         checks = [(q_pre, True), (q_g, True)]
         checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]
         checks += [(q_start + a * (q_pre - q_start), True) for a in (0.25, 0.5, 0.75)]

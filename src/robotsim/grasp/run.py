@@ -153,7 +153,7 @@ def _reasons(results: list[TrialResult]) -> dict[str, int]:
     out: dict[str, int] = {}
     for r in results:
         if r.reason:
-            key = r.reason.split(":")[0].split(";")[0].strip()
+            key = r.reason.split(":")[0].split(";")[0].split("(")[0].strip()
             out[key] = out.get(key, 0) + 1
     return out
 

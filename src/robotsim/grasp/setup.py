@@ -6,8 +6,10 @@ random joint samples). The table goes in the direction the tool points from the 
 root at the start pose (an arm's working side), its top ``d`` below the shoulder and its
 centre ``r`` out, for a few ``(r, d)`` in fractions of ``R``; each layout is scored by
 how many of nine points on its top (3 x 3, 3 cm up) the hand reaches from above with two
-level closing axes (:func:`robotsim.grasp.reach.reach`), and the best one is kept. The
-table's sides are ``0.3 R`` (at least 0.15 m), its height down to the ground.
+level closing axes (:func:`robotsim.grasp.reach.reach`), plus how often the hand is over
+that table top at all in random configurations (relative to the best layout: an arm
+short of joints reaches a point with few hand orientations), and the best one is kept.
+The table's sides are ``0.3 R`` (at least 0.15 m), its height down to the ground.
 """
 
 from __future__ import annotations
@@ -31,9 +33,7 @@ class TableLayout:
         self.table, self.score, self.reach_m = table, score, reach_m
 
 
-def arm_reach(hand: GraspHand, samples: int = 600, seed: int = 0) -> tuple[np.ndarray, float]:
-    """The shoulder's position ``(3,)`` (model frame) and the tool's largest distance
-    from it (m) over ``samples`` random configurations of the arm."""
+def _samples(hand: GraspHand, samples: int, seed: int) -> np.ndarray:
     m = hand.model
     rng = np.random.default_rng(seed)
     q = np.tile(hand.home, (samples, 1))
@@ -42,8 +42,15 @@ def arm_reach(hand: GraspHand, samples: int = 600, seed: int = 0) -> tuple[np.nd
         lo, hi = float(m.lower[i]), float(m.upper[i])
         lo, hi = (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else (-np.pi, np.pi)
         q[:, i] = rng.uniform(lo, hi, samples)
+    return q
+
+
+def arm_reach(hand: GraspHand, samples: int = 600, seed: int = 0) -> tuple[np.ndarray, float]:
+    """The shoulder's position ``(3,)`` (model frame) and the tool's largest distance
+    from it (m) over ``samples`` random configurations of the arm."""
+    m = hand.model
     shoulder = m.fk(hand.home, m.joint(hand.arm_joints[0]).child)[:3, 3]
-    tool = m.fk(q, hand.tool)[:, :3, 3]
+    tool = m.fk(_samples(hand, samples, seed), hand.tool)[:, :3, 3]
     return shoulder, float(np.linalg.norm(tool - shoulder, axis=1).max())
 
 
@@ -81,6 +88,18 @@ def place_table(hand: GraspHand, T_world_base: np.ndarray) -> TableLayout:
                 symmetric=hand.n_fingers == 2, iterations=60)  # fmt: skip
     owners_a = np.array(owners)
     scores = np.array([res.ok[owners_a == i].mean() for i in range(len(layouts))])
+    # and how often the hand is there at all: random configurations whose grasp centre
+    # lies over the table, under 0.15 m above it, not approaching from below
+    q = _samples(hand, 8000, 1)
+    Tg = m.fk(q, hand.tool) @ Tp
+    c, up = Tg[:, :3, 3], Tg[:, 2, 2]
+    density = np.zeros(len(layouts))
+    for i, (c_xy, top) in enumerate(layouts):
+        inside = np.all(np.abs(c[:, :2] - c_xy) <= side / 2, axis=1)
+        inside &= (c[:, 2] >= top) & (c[:, 2] <= top + 0.15) & (up <= 0.3)
+        density[i] = inside.mean()
+    if density.max() > 0:
+        scores = scores + density / density.max()
     best = int(np.argmax(scores))
     c_xy, top = layouts[best]
     centre = Tb @ np.array([c_xy[0], c_xy[1], top / 2, 1.0])

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["PRIMITIVES", "cast_scan", "finish_ranges", "ray_primitive"]
+__all__ = ["PRIMITIVES", "cast_scan", "finish_ranges", "mat_to_quat", "ray_primitive"]
 
 MINVAL = 1e-15
 PLANE, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX = 0, 2, 3, 4, 5, 6
@@ -196,7 +196,7 @@ def cast_scan(body_pos, body_mat, R_bs, p_bs, dirs, geom_type, geom_size, geom_p
                 best[r] = x
                 geoms[r] = g
     pose[0], pose[1], pose[2] = o[0], o[1], o[2]
-    _mat_quat(R, pose)
+    mat_to_quat(R, pose)
     return w
 
 
@@ -216,7 +216,7 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
 
 
 @njit(cache=True)
-def _mat_quat(R, out):  # type: ignore[no-untyped-def]
+def mat_to_quat(R, out):  # type: ignore[no-untyped-def]
     """``out[3:7]`` = the unit quaternion (w, x, y, z, w >= 0) of rotation ``R``."""
     tr = R[0, 0] + R[1, 1] + R[2, 2]
     if tr > 0:

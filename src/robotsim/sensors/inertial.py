@@ -1,6 +1,7 @@
 """The IMU: specific force, angular velocity and orientation of the sensor frame.
 
-Read from MuJoCo's state at the sample time, not integrated: the linear acceleration is
+Read from MuJoCo's state at the sample time, not integrated (one compiled call,
+:func:`imu_frame`, after MuJoCo's velocity and acceleration of the body): the linear acceleration is
 that of the sensor point, ``a_o + alpha x r + w x (w x r)`` from the acceleration of the
 body origin (``mj_objectAcceleration`` after ``mj_rnePostConstraint``, contacts
 included; MuJoCo counts gravity as an upward acceleration of the world, so a resting
@@ -22,12 +23,46 @@ import math
 from typing import Any
 
 import numpy as np
+from numba import njit
 
+from robotsim.sensors._raycast import mat_to_quat
 from robotsim.sensors.mount import Mount
 from robotsim.sensors.types import Sensor
-from robotsim.spatial import axis_angle_to_R
+from robotsim.spatial import R_to_quat, axis_angle_to_R, quat_to_R
 
-__all__ = ["Imu"]
+__all__ = ["Imu", "imu_frame"]
+
+
+@njit(cache=True)
+def imu_frame(acc, vel, body_mat, R_bs, p_bs, bias, accel, gyro, quat):  # type: ignore[no-untyped-def]
+    """The IMU's reading from its body's 6D acceleration ``acc`` and velocity ``vel``
+    (MuJoCo's ``[rot, lin]`` at the body origin, world orientation), the body rotation
+    ``body_mat`` ``(9,)`` and the mount ``R_bs``, ``p_bs``: ``accel`` = R^T (a_o + alpha
+    x r + w x (w x r)) + bias[0], ``gyro`` = R^T w + bias[1], ``quat`` = the sensor frame
+    (w >= 0), with ``r`` = the mount offset in the world and ``R`` = the sensor frame."""
+    R = np.empty((3, 3))
+    r = np.empty(3)
+    for i in range(3):
+        for j in range(3):
+            R[i, j] = (body_mat[3 * i] * R_bs[0, j] + body_mat[3 * i + 1] * R_bs[1, j]
+                       + body_mat[3 * i + 2] * R_bs[2, j])  # fmt: skip
+        r[i] = (
+            body_mat[3 * i] * p_bs[0]
+            + body_mat[3 * i + 1] * p_bs[1]
+            + body_mat[3 * i + 2] * p_bs[2]
+        )
+    wx, wy, wz = vel[0], vel[1], vel[2]
+    ax, ay, az = acc[3], acc[4], acc[5]
+    cx, cy, cz = wy * r[2] - wz * r[1], wz * r[0] - wx * r[2], wx * r[1] - wy * r[0]
+    ax += acc[1] * r[2] - acc[2] * r[1] + wy * cz - wz * cy
+    ay += acc[2] * r[0] - acc[0] * r[2] + wz * cx - wx * cz
+    az += acc[0] * r[1] - acc[1] * r[0] + wx * cy - wy * cx
+    for j in range(3):
+        accel[j] = R[0, j] * ax + R[1, j] * ay + R[2, j] * az + bias[0, j]
+        gyro[j] = R[0, j] * wx + R[1, j] * wy + R[2, j] * wz + bias[1, j]
+    tmp = np.empty(7)
+    mat_to_quat(R, tmp)
+    quat[:] = tmp[3:]
 
 
 class Imu(Sensor):
@@ -47,7 +82,6 @@ class Imu(Sensor):
         self._std = np.array(stds) if any(v > 0 for v in stds[0] + stds[1]) else None
         self._orient_std = math.radians(n.orientation_std_deg)
         super().__init__(world, mount, seed, data)
-        self._offset = bool(np.any(self._p_bs != 0.0))
 
     def reset(self) -> None:
         super().reset()
@@ -75,28 +109,15 @@ class Imu(Sensor):
         b = self.body
         mj.mj_objectAcceleration(m, d, self._xbody, b, acc, 0)
         mj.mj_objectVelocity(m, d, self._xbody, b, vel, 0)
-        R_wb = d.xmat[b].reshape(3, 3)
-        R = R_wb @ self._R_bs
-        wx, wy, wz, ax, ay, az = vel[0], vel[1], vel[2], acc[3], acc[4], acc[5]
-        if self._offset:  # the sensor point is r from the body origin
-            rx, ry, rz = (R_wb @ self._p_bs).tolist()
-            alx, aly, alz = acc[0], acc[1], acc[2]
-            # w x r, then alpha x r + w x (w x r)
-            cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
-            ax += aly * rz - alz * ry + wy * cz - wz * cy
-            ay += alz * rx - alx * rz + wz * cx - wx * cz
-            az += alx * ry - aly * rx + wx * cy - wy * cx
-        both = np.array([[ax, ay, az], [wx, wy, wz]]) @ R  # rows: R^T a, R^T w
-        both += self._bias
+        accel, gyro, quat = np.empty(3), np.empty(3), np.empty(4)
+        imu_frame(acc, vel, d.xmat[b], self._R_bs, self._p_bs, self._bias, accel, gyro, quat)
         if self._std is not None:
-            both += self._std * self.rng.standard_normal((2, 3))
+            noise = self._std * self.rng.standard_normal((2, 3))
+            accel += noise[0]
+            gyro += noise[1]
         if self._orient_std > 0:
             rv = self.rng.normal(0.0, self._orient_std, 3)
             angle = float(np.linalg.norm(rv))
             if angle > 0:
-                R = axis_angle_to_R(rv / angle, angle) @ R
-        quat = np.empty(4)
-        mj.mju_mat2Quat(quat, R.ravel())
-        if quat[0] < 0:
-            quat = -quat
-        return {"accel": both[0], "gyro": both[1], "orientation": quat}
+                quat = R_to_quat(axis_angle_to_R(rv / angle, angle) @ quat_to_R(quat))
+        return {"accel": accel, "gyro": gyro, "orientation": quat}

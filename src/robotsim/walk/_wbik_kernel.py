@@ -350,7 +350,7 @@ def wbik_solve(  # type: ignore[no-untyped-def]
     ``err`` (6,) receives the largest foot position error (m), the largest foot
     rotation error among the primary rows (rad, as sin), the CoM error (m), the
     iterations used, the torso's deviation from its target (rad) and the largest
-    secondary foot roll (rad)."""
+    secondary sole roll or yaw (rad)."""
     L = tree[0].shape[0]
     nv = var.shape[0]
     n = 6 + nv
@@ -412,11 +412,12 @@ def wbik_solve(  # type: ignore[no-untyped-def]
             r,
             Jm,
         )
-        for f in range(2):  # a secondary roll row counts less than the torso
-            if not primary[6 * f + 3]:
-                r[6 * f + 3] *= wroll
-                for c in range(n):
-                    Jm[6 * f + 3, c] *= wroll
+        for f in range(2):  # a secondary sole row counts less than the torso
+            for k in (3, 5):
+                if not primary[6 * f + k]:
+                    r[6 * f + k] *= wroll
+                    for c in range(n):
+                        Jm[6 * f + k, c] *= wroll
         ep, er, eroll = 0.0, 0.0, 0.0
         for f in range(2):
             o = 6 * f
@@ -426,8 +427,9 @@ def wbik_solve(  # type: ignore[no-untyped-def]
                 if primary[o + 3 + k]:
                     rot += r[o + 3 + k] ** 2
             er = max(er, np.sqrt(rot) / wrot)
-            if not primary[o + 3]:
-                eroll = max(eroll, abs(r[o + 3]) / (wrot * wroll))
+            for k in (3, 5):
+                if not primary[o + k]:
+                    eroll = max(eroll, abs(r[o + k]) / (wrot * wroll))
         ec = np.sqrt(r[12] ** 2 + r[13] ** 2 + r[14] ** 2)
         e2 = 0.0
         for i in range(m1, 18):
@@ -493,17 +495,22 @@ def wbik_path(  # type: ignore[no-untyped-def]
     P,
     RR,
     E,
+    stop_pos,
+    stop_rot,
 ):
     """Solve a path of ``n`` samples, each warm-started from the one before: torso
     targets ``Rts`` (n, 3, 3), foot targets ``targets`` (n, 2, 3, 4), CoM targets
     ``coms`` (n, 3); the first from ``q0``, ``p0``, ``R0``. Out: joints ``Q`` (n, nq),
     root positions ``P`` (n, 3) and orientations ``RR`` (n, 3, 3), errors ``E`` (n, 6)
-    as in :func:`wbik_solve`."""
+    as in :func:`wbik_solve`. Stops at the first sample that misses its feet or CoM by
+    more than ``stop_pos`` (m) or its primary rotation rows by ``stop_rot`` (rad);
+    returns the number of samples solved (that one included)."""
     q = q0.copy()
     p = p0.copy()
     R = R0.copy()
     err = np.empty(6)
-    for k in range(Rts.shape[0]):
+    n = Rts.shape[0]
+    for k in range(n):
         wbik_solve(
             q,
             p,
@@ -531,6 +538,9 @@ def wbik_path(  # type: ignore[no-untyped-def]
         P[k] = p
         RR[k] = R
         E[k] = err
+        if err[0] > stop_pos or err[2] > stop_pos or err[1] > stop_rot:
+            return k + 1
+    return n
 
 
 @njit(cache=True)

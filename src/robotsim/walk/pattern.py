@@ -32,8 +32,8 @@ from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
 
 #: the largest foot or CoM miss (m) and foot rotation miss (rad) a pattern accepts
-FOOT_TOL = 1e-5
-ROT_TOL = 1e-4
+FOOT_TOL = 1e-4
+ROT_TOL = 1e-3
 
 __all__ = [
     "WalkPattern",
@@ -289,7 +289,7 @@ def pattern_from_plan(
     T0[:3, :3] = R[0]
     T0[:3, 3] = [com[0, 0], com[0, 1], com[0, 2] + biped.sole_height - biped.com_height]
     q1, T1, _ = ik.solve(feet[0], com[0], R[0], seed, T0)
-    sol = ik.path(feet, com, R, q1, T1)
+    sol = ik.path(feet, com, R, q1, T1, stop=(FOOT_TOL, ROT_TOL))
     bad = np.flatnonzero(
         (sol.errors[:, 0] > FOOT_TOL) | (sol.errors[:, 1] > ROT_TOL) | (sol.errors[:, 2] > FOOT_TOL)
     )

@@ -230,9 +230,17 @@ class _PatternDriver:
 
 
 def _scene(
-    biped: Biped, q0: np.ndarray, T0: np.ndarray, physics: Any, friction: float | None
+    biped: Biped,
+    q0: np.ndarray,
+    T0: np.ndarray,
+    physics: Any,
+    friction: float | None,
+    ground: Ground | None = None,
 ) -> Any:
-    from robotsim.physics import ContactSurface, Motor, RobotPlacement, Scene
+    """The world of a walk: the robot on its servos, on the floor or on a slope (a
+    static slab whose top is the ``ground`` plane, 40 x 40 m)."""
+    from robotsim.model.geometry import Box
+    from robotsim.physics import Body, ContactSurface, Motor, Plane, RobotPlacement, Scene
 
     model = biped.model
     motors = {}
@@ -251,8 +259,19 @@ def _scene(
         collide_with_robots=False,
     )
     mu = physics.friction if friction is None else friction
+    flat = ground is None or (ground.slope_x == 0 and ground.slope_y == 0 and ground.height == 0)
+    bodies: tuple[Body, ...] = ()
+    if not flat:
+        assert ground is not None
+        R = ground.tilt()
+        T = np.eye(4)
+        T[:3, :3] = R
+        T[:3, 3] = np.array([0.0, 0.0, ground.height]) - 0.5 * R[:, 2]  # top through (0, 0, h)
+        bodies = (Body("slope", Box((40.0, 40.0, 1.0)), T),)
     return Scene(
         robots=(placement,),
+        bodies=bodies,
+        ground=Plane() if flat else None,
         timestep=physics.timestep,
         default_surface=ContactSurface(mu=mu),
         integrator="implicitfast",  # the servos' damping implicit: stable at any gain
@@ -455,7 +474,8 @@ class WalkSim:
             physics = motion_profile(model)[1].physics
         self.physics = physics
         self.friction = physics.friction if friction is None else friction
-        world = self.world = World(_scene(biped, driver.q, driver.T, physics, friction))
+        scene = _scene(biped, driver.q, driver.T, physics, friction, driver.ground)
+        world = self.world = World(scene)
         joints = [world.joint(f"{ROBOT}/{n}") for n in model.joint_names]
         world.model.dof_armature[[j.vadr for j in joints]] = np.maximum(
             world.model.dof_armature[[j.vadr for j in joints]], physics.armature

@@ -21,6 +21,7 @@ obvious version (SciPy least squares on our FK) the tests compare it with.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,6 +104,8 @@ class WholeBodyIK:
         self.primary[15:] = False  # the torso
         if not biped.rolls_soles:
             self.primary[[3, 9]] = False  # the soles' roll
+        if biped.yaw_range == (0.0, 0.0):
+            self.primary[[5, 11]] = False  # the soles' yaw: no joint turns them
         self.wroll = 0.3
 
     def measure(self, T_root: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -130,8 +133,8 @@ class WholeBodyIK:
         (left, right), the CoM target ``com`` (3,), the torso's target orientation
         ``R_torso`` (3, 3), from the guess ``q0`` (nq,) and root pose ``T0`` (4, 4).
         ``errors``: foot position (m), foot rotation (rad; the rows of the primary task),
-        CoM (m), iterations, torso deviation (rad), sole roll (rad; legs that cannot
-        roll their soles)."""
+        CoM (m), iterations, torso deviation (rad), sole roll or yaw (rad; legs that
+        cannot roll or turn their soles)."""
         from robotsim.walk._wbik_kernel import wbik_solve
 
         q = np.array(q0, dtype=np.float64)
@@ -158,10 +161,12 @@ class WholeBodyIK:
         R_torso: ArrayLike,
         q0: ArrayLike,
         T0: ArrayLike,
+        stop: tuple[float, float] = (math.inf, math.inf),
     ) -> IKPath:
         """Solve ``n`` samples in order, each from the one before: ``feet`` (n, 2, 4, 4),
         ``com`` (n, 3), ``R_torso`` (n, 3, 3); the first from ``q0`` and the root pose
-        ``T0`` (4, 4)."""
+        ``T0`` (4, 4). ``stop``: (m, rad) a miss that ends the path there (the result
+        then holds the samples up to that one)."""
         from robotsim.walk._wbik_kernel import wbik_path
 
         F = np.ascontiguousarray(np.asarray(feet, dtype=np.float64)[..., :3, :])
@@ -173,12 +178,14 @@ class WholeBodyIK:
         P = np.empty((n, 3))
         RR = np.empty((n, 3, 3))
         E = np.empty((n, 6))
-        wbik_path(
+        done = wbik_path(
             np.array(q0, dtype=np.float64), np.array(T0[:3, 3]), np.array(T0[:3, :3]), R,
             self.tree, self.mass, self.com_local, self.foot_link, self.foot_T, self.on_path,
             self.var, self.lo, self.hi, F, C, self.wrot, self.wroll, self.primary, self.tol,
-            self.max_iter, Q, P, RR, E,
+            self.max_iter, Q, P, RR, E, float(stop[0]), float(stop[1]),
         )  # fmt: skip
+        Q, P, RR, E = Q[:done], P[:done], RR[:done], E[:done]
+        n = done
         T = np.zeros((n, 4, 4))
         T[:, :3, :3] = RR
         T[:, :3, 3] = P
