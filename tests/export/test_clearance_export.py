@@ -113,7 +113,7 @@ def test_a_recorder_without_scenes_gets_nothing(tmp_path) -> None:
 @pytest.mark.slow
 def test_plan_records_the_planned_study(tmp_path, capsys) -> None:
     out = tmp_path / "plan"
-    args = ["plan", "three_puma_clearance", "--method", "delay", "--dt", DT, "--out", str(out)]
+    args = ["plan", "three_puma_clearance", "--out", str(out)]
     assert main([*args, "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["collision_free"] is True

@@ -83,7 +83,7 @@ class ClearanceRecording:
         free = shutil.disk_usage(folder).free
         if need > free:
             raise InputError(
-                f"clearance: {samples:.3g} samples of {dt:g} s would record about "
+                f"clearance: {samples:.3g} samples of {dt:g} s would write about "
                 f"{format_bytes(need)} into the run store, more than the "
                 f"{format_bytes(free)} free in {folder}; use a larger dt or a shorter run"
             )

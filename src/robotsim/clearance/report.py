@@ -210,13 +210,13 @@ def stream_outputs(
     )  # fmt: skip
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    _check_disk(stream, out, link_pairs)
     recording = None
     if recorder is not None:
         from robotsim.clearance.record import ClearanceRecording
 
         recording = ClearanceRecording(recorder, scene, trajectories)
         recording.check_space(stream.samples, stream.dt)
-    _check_disk(stream, out, link_pairs)
     paths: dict[str, Path] = {
         "csv": out / "distances.csv",
         "json": out / "intervals.json",
