@@ -16,6 +16,10 @@ scenarios and motions: everything inside the installed package) stay readable.
 
 The scope is a :mod:`contextvars` variable: it holds for the thread (or task) that
 entered the block, not for other threads the process runs.
+
+Inside a :func:`tracking_reads` block (a run's receipt), every file checked is also
+noted, resolved, so that the run can say which files it read; a loader that serves a
+file from a cache notes it with :func:`note_read`.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from pathlib import Path
 
 from robotsim.errors import InputError
 
-__all__ = ["OutsideScopeError", "Scope", "check_readable", "confined", "current_scope"]
+__all__ = [
+    "OutsideScopeError",
+    "Scope",
+    "check_readable",
+    "confined",
+    "current_scope",
+    "note_read",
+    "tracking_reads",
+]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -66,10 +78,39 @@ def confined(root: str | Path, name: str = "the allowed folder", hint: str = "")
         _scope.reset(token)
 
 
+_reads: ContextVar[set[Path] | None] = ContextVar("robotsim_file_reads", default=None)
+
+
+@contextmanager
+def tracking_reads() -> Iterator[set[Path]]:
+    """Inside the block, every file :func:`check_readable` or :func:`note_read` sees is
+    added (resolved) to the set yielded."""
+    seen: set[Path] = set()
+    token = _reads.set(seen)
+    try:
+        yield seen
+    finally:
+        _reads.reset(token)
+
+
+def note_read(path: str | Path) -> None:
+    """Note a file read (or served from a loader's cache) in the active
+    :func:`tracking_reads` block, if any."""
+    seen = _reads.get()
+    if seen is not None:
+        try:
+            seen.add(Path(path).expanduser().resolve())
+        except (OSError, RuntimeError, ValueError):
+            pass
+
+
 def check_readable(path: str | Path) -> None:
     """Nothing, unless a :func:`confined` block is active and ``path`` resolves
     outside its root and outside robotsim's own package files:
-    :class:`OutsideScopeError` then, naming the path and the root."""
+    :class:`OutsideScopeError` then, naming the path and the root. A
+    :func:`tracking_reads` block notes the file."""
+    if _reads.get() is not None:
+        note_read(path)
     scope = _scope.get()
     if scope is None:
         return

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from robotsim.cli import main
+from tests.doc_numbers import quoted
 from tests.humanoid_files import write_nao_like_urdf, write_planar_walker_urdf
 
 LIFT = """format: robotsim-program/1
@@ -45,6 +46,8 @@ def test_a_urdf_humanoid_walks_its_generated_walk_in_physics(nao: Path, tmp_path
     planned = s["distance_walked_ref_m"]
     assert planned == pytest.approx(5 * 0.04, rel=1e-6)  # the closing step joins the feet
     assert s["distance_walked_m"] >= 0.9 * planned  # welded, it walked 0.000 m
+    walked, plan = quoted("physics.md", r"walks ([\d.]+) m of the ([\d.]+) m planned")
+    assert walked.holds(s["distance_walked_m"]) and plan.holds(planned)
     assert s["max_tilt_deg"] < 5.0 and s["com_outside_fraction"] < 0.01
     assert 0.0 < s["min_support_margin_m"] and s["airborne_fraction"] == 0.0
 

@@ -9,6 +9,7 @@ from robotsim.motion.profile import load_profile
 from robotsim.motion.schema import load_program, program_from_dict
 from robotsim.motion.timeline import compile_program
 from robotsim.shipped import shipped_dir
+from tests.doc_numbers import quoted
 from tests.motion.programs import LIFT_WITHOUT_SHIFT
 
 WALK = shipped_dir("motion") / "walk_forward.yaml"
@@ -25,6 +26,18 @@ def test_walk_stands_and_follows_the_kinematic_playback() -> None:
     assert abs(s["distance_walked_m"] - s["distance_walked_ref_m"]) < 0.02
     assert s["distance_walked_m"] > 0.3
     assert s["max_tilt_deg"] < 10
+    assert s["floating_base"] is True
+    # the numbers docs/motion.md quotes are this run's
+    tilt, margin_mm, div_mm, walked, ref = quoted(
+        "motion.md",
+        r"Measured on the walk: stands; tilt ≤ ([\d.]+)°; CoM ≥ ([\d.]+) mm inside the "
+        r"support polygon; body within (\d+) mm of the kinematic playback; ([\d.]+) m walked "
+        r"\(([\d.]+) m kinematic\)",
+    )
+    assert s["max_tilt_deg"] <= tilt.value + tilt.half_unit
+    assert margin_mm.holds(1000 * s["min_support_margin_m"])
+    assert div_mm.holds(1000 * s["max_divergence_m"])
+    assert walked.holds(s["distance_walked_m"]) and ref.holds(s["distance_walked_ref_m"])
 
 
 def test_lifting_a_foot_without_shifting_weight_falls() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.doc_numbers import quoted
 from tests.humanoid_files import write_nao_like_urdf
 from tests.paths import FIXTURES
 
@@ -66,7 +67,10 @@ def test_panda_holds_its_ready_pose(panda) -> None:
     q = panda.zero()
     q[:7] = PANDA_READY
     assert _hold(panda, q, None) < 0.01  # the default: gravity feed-forward
-    assert _hold(panda, q, "none") > 0.05  # the PD servo alone sags (0.098 rad)
+    sag = _hold(panda, q, "none")
+    assert sag > 0.05  # the PD servo alone sags
+    (quoted_sag,) = quoted("physics.md", r"a Panda in its ready pose ([\d.]+) rad")
+    assert quoted_sag.holds(sag)
 
 
 def test_ur5e_holds_an_outstretched_pose() -> None:
@@ -74,7 +78,10 @@ def test_ur5e_holds_an_outstretched_pose() -> None:
     q = np.array([0.0, -1.2, 1.0, -1.0, -1.57, 0.0])
     assert _hold(arm, q, "gravity") < 0.01
     assert _hold(arm, q, "inverse_dynamics") < 0.01
-    assert _hold(arm, q, "none") > 0.1  # 0.21 rad of sag
+    sag = _hold(arm, q, "none")
+    assert sag > 0.1
+    (quoted_sag,) = quoted("physics.md", r"a UR5e reaching out ([\d.]+) rad")
+    assert quoted_sag.holds(sag)
 
 
 def test_inverse_dynamics_tracks_a_moving_reference_best() -> None:
@@ -101,8 +108,14 @@ def test_inverse_dynamics_tracks_a_moving_reference_best() -> None:
             if k >= 100:  # after the start-up transient
                 errs.append(got - ref((k + 1) * 0.01))
         rms[ff] = float(np.sqrt(np.mean(np.square(errs))))
-    # measured: none 0.118 rad, gravity 0.067, inverse dynamics 0.0021
     assert rms["gravity"] < 0.7 * rms["none"], rms
+    figures = quoted(
+        "physics.md",
+        r"the RMS tracking error is ([\d.]+) rad \(`none`\), ([\d.]+) \(`gravity`\), "
+        r"([\d.]+) \(`inverse_dynamics`\)",
+    )
+    for fig, ff in zip(figures, ("none", "gravity", "inverse_dynamics")):
+        assert fig.holds(rms[ff]), (ff, rms[ff])
     assert rms["inverse_dynamics"] < 0.1 * rms["gravity"], rms
 
 

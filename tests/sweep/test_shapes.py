@@ -31,6 +31,7 @@ CASES = [
     ("pid_p_vs_pd", ["duration=0.2"], None),
     ("three_puma_clearance", ["dt=0.1"], None),
     ("hand_ball_transfer", [], "kinematic"),
+    ("walk_commands", ["duration=1.0"], None),
 ]
 
 

@@ -105,3 +105,17 @@ def test_bad_requests_are_one_line_errors(h17: Biped, tmp_path) -> None:  # type
         with pytest.raises(exc) as info:
             generate_walk(h17, 1.0, speed=5.0)
         assert "\n" not in str(info.value)
+
+
+def test_a_hip_yaw_shared_by_both_legs_still_turns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # NAO's right hip yaw-pitch mimics the left (one motor): the turning range is read
+    # through the coupling, and the IK turns both feet with the one joint
+    from tests.humanoid_files import write_nao_like_urdf
+
+    nao = biped_of(load_robot(write_nao_like_urdf(tmp_path / "nao.urdf")))
+    assert any(j.mimic is not None for j in nao.model.joints)
+    assert nao.yaw_range[1] > math.radians(20)
+    pat = generate_walk(nao, 0.0, turn=math.radians(90))
+    yaw = [math.atan2(pat.root[k, 1, 0], pat.root[k, 0, 0]) for k in (0, -1)]
+    assert math.degrees(yaw[1] - yaw[0]) == pytest.approx(90.0, abs=0.5)
+    assert pat.summary()["max_foot_error_m"] < 1e-8

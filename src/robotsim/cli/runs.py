@@ -123,6 +123,33 @@ def show_cmd(run: str, db: str | None, as_json: bool) -> None:
         click.echo(f"    ... {len(ev) - 50} more (use --json)")
 
 
+@runs_group.command("verify")
+@click.argument("run")
+@click.option("--db", default=None, help=_DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
+def verify_cmd(run: str, db: str | None, as_json: bool) -> None:
+    """Re-run RUN (an id or 'last') from its receipt and compare: 'identical', or the
+    first checkpoint that differs (time, bodies, by how much). Exit 0 identical, 1
+    differs."""
+    from robotsim.scenario.verify import verify_run
+
+    store_db = db or _default_db()
+    open_store_for_reading(store_db).close()  # a missing store is an error, not a new one
+    v = verify_run(store_db, run)
+    if as_json:
+        echo_json(v.to_json())
+    else:
+        click.echo(v.line())
+        for f in v.files_changed:
+            click.echo(f"  file changed since the run: {f['file']}")
+        for k, d in v.versions_changed.items():
+            click.echo(f"  {k}: {d['recorded']} then, {d['now']} now")
+        if v.error and v.first_difference is not None:
+            click.echo(f"  {v.error}")
+    if not v.identical:
+        raise click.exceptions.Exit(1)
+
+
 @runs_group.command("plot")
 @click.argument("run")
 @click.option("--robot", default=None, help="Robot to plot (default: the first one).")

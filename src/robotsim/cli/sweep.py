@@ -183,5 +183,48 @@ def report_cmd(sweep_dir: Path, out_dir: Path | None, as_json: bool) -> None:
             click.echo(f"wrote {p}")
 
 
+@sweep_group.command("verify")
+@click.argument("sweep_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--sample", type=int, default=None, help="Verify K runs (default: all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sample.")
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="tcp://HOST:PORT|local:N|inline",
+    help="Re-run on a Dask scheduler, a local Dask cluster of N workers, or inline.",
+)
+@click.option("--workers", type=int, default=None, help="Local pool size (default: cores).")
+@click.option("--db", default=None, help="Run store (default: the sweep's).")
+@click.option("--json", "as_json", is_flag=True, help="Print every verification as JSON.")
+def verify_cmd(
+    sweep_dir: Path,
+    sample: int | None,
+    seed: int,
+    cluster: str | None,
+    workers: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Re-run K runs of a sweep from their receipts and compare them bit for bit.
+    Exit 0 when every one is identical, 1 otherwise."""
+    from robotsim.scenario.verify import Verification
+    from robotsim.sweep.verify import verify_sweep
+
+    res = verify_sweep(sweep_dir, sample, seed=seed, cluster=cluster, workers=workers, db=db)
+    if as_json:
+        echo_json(res.to_json())
+    else:
+        click.echo(
+            f"sweep {res.sweep_id}: {res.identical} of {res.sampled} runs identical "
+            f"(re-run on {res.executor} in {res.elapsed_s:.1f} s)"
+        )
+        for r in res.results:
+            if r["verdict"] != "identical":
+                fields = {k: r[k] for k in Verification.__dataclass_fields__}
+                click.echo(f"  {r['run_key']}: {Verification(**fields).line()}")
+    if res.identical != res.sampled:
+        raise click.exceptions.Exit(1)
+
+
 def register(group: click.Group) -> None:
     group.add_command(sweep_group)

@@ -33,6 +33,7 @@ the hold). Success: ``lifted_m >= lift_success`` and ``slip_m <= max_slip`` (0.1
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +203,8 @@ class GraspWorld:
             name=f"grasp {obj.name}",
         )
         self.world = ph.World(self.scene)
+        self._on_tick: Callable[[float, np.ndarray, np.ndarray], None] | None = None
+        self._t_start = 0.0
         self._setup()
 
     # ------------------------------------------------------------------ setup
@@ -285,6 +288,9 @@ class GraspWorld:
         for k, motor in enumerate(self._motors.values()):
             motor.set(float(targets[k]))
         self.world.step(max(1, round(self.o.dt / self.o.timestep)))
+        if self._on_tick is not None:
+            self._t_start += self.o.dt  # ticks of this trial, drops included
+            self._on_tick(self._t_start, self.q, self.object_pose())
 
     # ------------------------------------------------------------------ trial
     def drop(self, rng: np.random.Generator, attempts: int = 4) -> np.ndarray | None:
@@ -321,8 +327,21 @@ class GraspWorld:
                 return T
         return None
 
-    def trial(self, rng: np.random.Generator, recorder: Any = None) -> TrialResult:
-        """One trial (module docstring)."""
+    def trial(
+        self,
+        rng: np.random.Generator,
+        recorder: Any = None,
+        on_tick: Callable[[float, np.ndarray, np.ndarray], None] | None = None,
+    ) -> TrialResult:
+        """One trial (module docstring). ``on_tick(t, q, T_world_object)`` is called after
+        every control tick (``t`` from the start of the trial, s; what the studio plays)."""
+        self._on_tick, self._t_start = on_tick, 0.0
+        try:
+            return self._trial(rng)
+        finally:
+            self._on_tick = None
+
+    def _trial(self, rng: np.random.Generator) -> TrialResult:
         o, h = self.o, self.hand
         wall0 = time.perf_counter()
         events: list[tuple[float, str, str | None]] = []

@@ -140,6 +140,7 @@ def grasp_trials(
         "success_rate": n_ok / len(results),
         "mean_plan_s": float(np.mean(plan_times)),
         "trials_per_s": len(results) / wall if wall > 0 else None,
+        "sim_time": float(sum(max(r.sim_time, 0.0) for r in results)),
         "seed": int(seed),
         "criteria": {"lifted_m": o.lift_success, "max_slip_m": o.max_slip, "hold_s": o.hold},
         "reasons": _reasons(results),
@@ -195,7 +196,7 @@ def write_outputs(out_dir: str | Path, summary: dict[str, Any], run: GraspRun,
                 f"{summary['robot']} / {summary['hand']['name']} / {run.obj.name}: "
                 f"{summary['successes']} of {summary['trials']} held")  # fmt: skip
     files = {"summary": str(out / "summary.json"), "png": str(png)}
-    summary["files"] = files
+    summary["outputs"] = {"summary": "summary.json", "png": "grasps.png"}
     write_text_atomic(
         out / "summary.json", json.dumps(to_jsonable(summary), indent=2, allow_nan=False)
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robotsim.errors import ModelFileError, UnknownNameError
-from robotsim.file_scope import check_readable
+from robotsim.file_scope import check_readable, note_read
 
 if TYPE_CHECKING:
     from robotsim.model.robot import RobotModel
@@ -42,6 +42,7 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
     """
     s = str(name_or_path)
     if s in library_names():
+        note_read(LIBRARY_DIR / f"{s}.yaml")  # a run's receipt names it (cached or not)
         return _load_library(s)
     path = Path(s)
     suffix = path.suffix.lower()

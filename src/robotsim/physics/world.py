@@ -329,6 +329,12 @@ class World:
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._slice = 4  # steps per MuJoCo call, grown while a call takes < 25 ms
         self._bounce = list(self._compiled.bounce_geoms)
+        # a run's checkpoints (physics.checkpoint): this world registers with the
+        # block it is built in, if any
+        from robotsim.physics.checkpoint import current_log
+
+        self._ckpt_log = current_log()
+        self._ckpt_index = self._ckpt_log.register(self) if self._ckpt_log is not None else -1
         self.reset()
 
     # -- life cycle -------------------------------------------------------------------
@@ -352,6 +358,8 @@ class World:
         self._has_pending = False
         self.rng = np.random.default_rng(self.seed)
         self._next_check = self.check_interval
+        log = self._ckpt_log
+        self._next_ckpt = log.interval if log is not None else math.inf
         self._warn_counts = [0, 0, 0]
         self._forward()
         if self._bounce:
@@ -425,12 +433,21 @@ class World:
             if d.time >= self._next_check:
                 self._next_check = d.time + self.check_interval
                 self._check_speeds()
+            if d.time >= self._next_ckpt:
+                self._checkpoint()
             if self._bounce:
                 self._update_bounce()
         if self._has_pending:
             d.qfrc_applied[:] = 0.0
             self._qfrc_pending[:] = 0.0
             self._has_pending = False
+
+    def _checkpoint(self) -> None:
+        """Record the state in the run's checkpoint log (physics.checkpoint)."""
+        log = self._ckpt_log
+        assert log is not None
+        log.take(self._ckpt_index, self.model, self.data)
+        self._next_ckpt = log.next_after(self.data.time)
 
     def _step_sliced(self, k: int) -> None:
         """``k`` MuJoCo steps in calls of 25-100 ms of wall time each (the slice size

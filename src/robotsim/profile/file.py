@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from robotsim.errors import InputError, UnknownNameError
+from robotsim.file_scope import note_read
 from robotsim.profile.sensor_spec import SensorSpec
 from robotsim.validation import first_duplicate, read_yaml_file, validate_as
 
@@ -235,4 +236,5 @@ def read_profile_file(path: str | Path) -> RobotProfile:
     if not p.is_file():
         raise InputError(f"{p}: no such file")
     p = p.resolve()
+    note_read(p)  # a run's receipt names it (cached or not)
     return _read(str(p), p.stat().st_mtime)

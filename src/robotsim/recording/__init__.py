@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from robotsim.recording.export import FORMATS as FORMATS
     from robotsim.recording.export import export_run as export_run
     from robotsim.recording.frames import SensorSeries as SensorSeries
+    from robotsim.recording.receipts import StoredReceipt as StoredReceipt
+    from robotsim.recording.receipts import read_receipt as read_receipt
     from robotsim.recording.recorder import DEFAULT_FLUSH_INTERVAL as DEFAULT_FLUSH_INTERVAL
     from robotsim.recording.recorder import Recorder as Recorder
     from robotsim.recording.store import RecordingError as RecordingError
@@ -38,6 +40,8 @@ _LAZY = {
     "export_run": "robotsim.recording.export",
     "DEFAULT_FLUSH_INTERVAL": "robotsim.recording.recorder",
     "Recorder": "robotsim.recording.recorder",
+    "StoredReceipt": "robotsim.recording.receipts",
+    "read_receipt": "robotsim.recording.receipts",
     "RecordingError": "robotsim.recording.store",
     "RunInfo": "robotsim.recording.store",
     "RunStatus": "robotsim.recording.store",
@@ -64,8 +68,10 @@ __all__ = [
     "SensorInfo",
     "SensorSeries",
     "SignalTable",
+    "StoredReceipt",
     "StoredRun",
     "export_run",
     "normalize_db",
     "open_run",
+    "read_receipt",
 ]

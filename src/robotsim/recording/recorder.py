@@ -65,6 +65,7 @@ from sqlalchemy.engine import Engine
 from robotsim.errors import InputError
 from robotsim.recording import schema
 from robotsim.recording.frames import encode_block, field_layout
+from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
 __all__ = ["DEFAULT_FLUSH_INTERVAL", "Recorder", "default_versions"]
@@ -206,6 +207,7 @@ class Recorder:
         )
         self._thread.start()
         _live.add(self)
+        note_run(self.engine, self.run_id)  # a run's receipt is written to it afterwards
         return self.run_id
 
     def finish(

@@ -20,6 +20,13 @@ Layout (documented in ``docs/recording.md``):
 - ``sensor_channels``: one row per recorded sensor of a run: ``(run_id, channel)`` ->
   ``(robot, name, type, meta)``, ``meta`` JSON text: the fields of a reading (name,
   dtype, shape) and the sensor's own description (rays' angles, camera intrinsics...).
+- ``run_receipts`` (schema version 3): ``run_id -> (version, receipt)``, what a run
+  needs to be re-run and checked (:mod:`robotsim.recording.receipts`): the scenario
+  after overrides, the digests of every file it read and of each compiled model, seed,
+  options, versions, platform, its summary. ``run_checkpoints``: ``(run_id, seq) ->
+  (world, t, digest, state)``, the physics state every N simulated seconds (digest and
+  the state's bytes). Stores made before them gain them on open; their runs have no
+  receipt.
 - ``sensor_blocks``: ``(run_id, channel, t_first, t_last, n, data)``: the ``n``
   readings of one sensor that one commit wrote, as one binary blob
   (``robotsim.recording.frames``): a 360-ray scan is a share of one row, not 360 rows.
@@ -52,6 +59,8 @@ __all__ = [
     "ensure_schema",
     "events",
     "metadata",
+    "run_checkpoints",
+    "run_receipts",
     "run_scenes",
     "run_tags",
     "runs",
@@ -60,7 +69,7 @@ __all__ = [
     "signals",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = MetaData()
 
@@ -128,6 +137,25 @@ run_scenes = Table(
     Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
     Column("version", Integer, nullable=False),
     Column("scene", Text, nullable=False),
+)
+
+run_receipts = Table(
+    "run_receipts",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("receipt", Text, nullable=False),
+)
+
+run_checkpoints = Table(
+    "run_checkpoints",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("world", Integer, nullable=False),
+    Column("t", Float, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("state", LargeBinary, nullable=False),
 )
 
 sensor_channels = Table(

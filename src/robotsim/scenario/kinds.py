@@ -91,6 +91,12 @@ KINDS: Mapping[str, ScenarioKind] = _table(
         studio_opener="robotsim.studio.hands.driver:open_hand_scenario",
     ),
     ScenarioKind(
+        "grasp", "grasp trials of any object with any hand, in MuJoCo (seed 001's next step)",
+        schema="robotsim.grasp.scenario:GraspScenario",
+        runner="robotsim.grasp.scenario:run_grasp_kind",
+        studio_opener="robotsim.studio.grasp.driver:open_grasp",
+    ),
+    ScenarioKind(
         "clearance", "robot-pair distance curves and collision intervals (seed 004)",
         schema="robotsim.clearance.scenario:ClearanceScenario",
         command="clearance",

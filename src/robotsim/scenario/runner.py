@@ -2,7 +2,9 @@
 through the registry (:mod:`robotsim.scenario.kinds`).
 
 Recording goes through a :class:`~robotsim.run_io.RunRecorder`: the run store
-(:mod:`robotsim.recording`) in the output folder or the database given.
+(:mod:`robotsim.recording`) in the output folder or the database given. A recorded run
+gets its receipt (:mod:`robotsim.scenario.receipt`), so ``robotsim runs verify`` can
+re-run it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from robotsim.run_io import RunOptions
 from robotsim.scenario.kinds import kind_of
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 
-__all__ = ["run_file"]
+__all__ = ["run_file", "run_receipted"]
 
 
 def run_file(
@@ -36,4 +38,26 @@ def run_file(
             f"{source}: {said} is {what}, not a run scenario; "
             f"use 'robotsim {kind.command} {source}'"
         )
-    return kind.load_runner()(data, source, opts)
+    return run_receipted(kind.load_runner(), data, source, opts)
+
+
+def run_receipted(runner: Any, data: dict[str, Any], source: str, opts: RunOptions) -> Any:
+    """``runner(data, source, opts)`` with the run's receipt written to the runs it
+    recorded (``opts.extra["receipt"] = False``: none; ``opts.extra["checkpoint_s"]``:
+    the checkpoint interval)."""
+    from robotsim.scenario.receipt import Receipting
+
+    if opts.extra.get("receipt") is False:
+        return runner(data, source, opts)
+    rc = Receipting(data, source, opts, opts.extra.get("checkpoint_s"))
+    try:
+        with rc:
+            summary = runner(data, source, opts)
+    except Exception:
+        try:
+            rc.write(None)  # the failure's receipt, when the run got as far as recording
+        except Exception:  # the original error is the one to see
+            pass
+        raise
+    rc.write(summary)
+    return summary

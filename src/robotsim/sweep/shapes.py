@@ -81,7 +81,23 @@ def _hands(data: Mapping[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-_SHAPES = {"mobile": _mobile, "clearance": _clearance, "hand_ball_transfer": _hands}
+def _walk(data: Mapping[str, Any]) -> dict[str, Any]:
+    del data
+    return {
+        "scenario": None, "kind": None, "file": None, "robot": None, "fell": None,
+        "fell_at_s": None, "reason": None, "leg_length_m": None, "displacement_m": LIST,
+        "path_length_m": None, "heading_change_deg": None, "max_tilt_deg": None,
+        "max_zmp_error_m": None, "steps": None, "commands": LIST, "sim_time": None,
+        "rtf": None, "cpu_rtf": None, "outputs": OPEN,
+    }  # fmt: skip
+
+
+_SHAPES = {
+    "mobile": _mobile,
+    "clearance": _clearance,
+    "hand_ball_transfer": _hands,
+    "walk": _walk,
+}
 
 
 def summary_shape(kind: str, data: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +33,7 @@ class SweepJob:
     success: str | None = None
     mode: str | None = None
     db: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # RunOptions.extra of every run
 
 
 def lookup(summary: Any, path: str) -> Any:
@@ -96,6 +97,9 @@ def prepare() -> str:
     import robotsim.scenario.kinds
     import robotsim.scenario_yaml
     import robotsim.sweep.targets  # noqa: F401
+    from robotsim.scenario.receipt import source_digest
+
+    source_digest()  # computed once per process, for every run's receipt
 
     try:
         return version("robotsim")
@@ -107,6 +111,7 @@ def run_one(job: SweepJob, task: RunTask) -> dict[str, Any]:
     """Run ``task``; returns the result row (parameters, metrics, status, error, run id,
     wall time, worker) plus the run's whole ``summary`` (``None`` when it failed)."""
     from robotsim.scenario.kinds import RunOptions
+    from robotsim.scenario.runner import run_receipted
     from robotsim.scenario_yaml import apply_overrides
     from robotsim.sweep.targets import run_base
 
@@ -126,9 +131,9 @@ def run_one(job: SweepJob, task: RunTask) -> dict[str, Any]:
             seed=task.seed,
             mode=job.mode,
             db=job.db,
-            extra={"tags": {"sweep": job.sweep_id, "sweep_run": task.key}},
+            extra={"tags": {"sweep": job.sweep_id, "sweep_run": task.key}, **job.extra},
         )
-        summary = run_base(data, job.base_source, opts)
+        summary = run_receipted(run_base, data, job.base_source, opts)
         for name, path in job.metrics.items():
             value = lookup(summary, path)
             if value is _MISSING:

@@ -387,6 +387,10 @@ def wbik_solve(  # type: ignore[no-untyped-def]
     y2 = np.empty((m2, 1))
     it = 0
     best = 1e300
+    q_old, p_old, R_old = q.copy(), p.copy(), R.copy()
+    e1_old = 1e300
+    retry = 0  # a step that made the primary task worse is retried: 1 without the
+    # secondary task, 2 and 3 at half and a quarter of it
     for it in range(max_iter + 1):
         _residual_jacobian(
             q,
@@ -431,6 +435,15 @@ def wbik_solve(  # type: ignore[no-untyped-def]
                 if not primary[o + k]:
                     eroll = max(eroll, abs(r[o + k]) / (wrot * wroll))
         ec = np.sqrt(r[12] ** 2 + r[13] ** 2 + r[14] ** 2)
+        e1 = 0.0
+        for i in range(m1):
+            e1 += r[order[i]] ** 2
+        if e1 > e1_old * (1 + 1e-9) + 1e-30 and retry < 3 and it < max_iter:
+            q[:] = q_old  # the last step made the feet or the CoM worse: back, retry
+            p[:] = p_old
+            R[:, :] = R_old
+            retry += 1
+            continue
         e2 = 0.0
         for i in range(m1, 18):
             e2 += r[order[i]] ** 2
@@ -449,16 +462,19 @@ def wbik_solve(  # type: ignore[no-untyped-def]
         # 2011): large far from a solution, vanishing at it; robust near singularities.
         # The secondary step is damped the same way, with a floor (1e-4 of the squared
         # toe-length lever) for the directions the legs leave it almost no control over
-        e1 = 0.0
-        for i in range(m1):
-            e1 += r[order[i]] ** 2
-        _solve_hierarchy(
-            Jm, r, order, m1, e1 + 1e-14, e2 + 1e-4 * wrot * wrot, dx, A, Y, P, J2N, B, y2
-        )
+        mu = e2 + 1e-4 * wrot * wrot if retry == 0 else 1e30  # retries: primary only
+        _solve_hierarchy(Jm, r, order, m1, e1 + 1e-14, mu, dx, A, Y, P, J2N, B, y2)
         big = 0.0
         for k in range(3, n):
             big = max(big, abs(dx[k]))
         s = 1.0 if big <= 0.3 else 0.3 / big
+        if retry >= 2:
+            s *= 0.5 ** (retry - 1)
+        q_old[:] = q
+        p_old[:] = p
+        R_old[:, :] = R
+        e1_old = e1
+        retry = 0
         for a in range(3):
             p[a] += s * dx[a]
         _rotate_left(R, s * dx[3], s * dx[4], s * dx[5])

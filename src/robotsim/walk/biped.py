@@ -85,39 +85,56 @@ class Biped:
         }
 
 
-def _along(model: RobotModel, cols: np.ndarray, T_all: np.ndarray, d: np.ndarray) -> int:
-    """How many of the joints ``cols`` have their axis (zero pose, world) within 60 deg
-    of the direction ``d``."""
-    idx = {n: i for i, n in enumerate(model.link_names)}
-    count = 0
-    for c in cols:
-        j = model.joint(model.joint_names[c])
-        T = T_all[idx[j.child]]
-        post = np.asarray(j.post)
-        axis = T[:3, :3] @ (post[:3, :3].T @ np.asarray(j.axis))
-        if abs(float(axis @ d)) > 0.5:
-            count += 1
-    return count
-
-
-def _yaw_range(model: RobotModel, cols: np.ndarray, T_all: np.ndarray) -> tuple[float, float]:
-    """How far the foot of one leg can yaw relative to the root (rad): the range of its
-    joint closest to vertical, scaled by how vertical it is (an oblique yaw-pitch hip
-    turns the foot by its vertical component); ``(0, 0)`` with none above 30 deg."""
-    names = [model.joint_names[c] for c in cols]
-    idx = {n: i for i, n in enumerate(model.link_names)}
-    best = (0.0, 0.0, 0.0)
-    for n in names:
-        j = model.joint(n)
-        T = T_all[idx[j.child]]
-        post = np.asarray(j.post)
-        axis = T[:3, :3] @ (post[:3, :3].T @ np.asarray(j.axis))
-        vert = float(axis[2])
-        if abs(vert) < 0.5 or abs(vert) <= abs(best[2]):
+def _path_joints(model: RobotModel, sole: str) -> list[tuple[object, float, float]]:
+    """The movable joints from the root to the link carrying ``sole``, each with its
+    range (rad): its own, or for a joint that mimics another (NAO's right hip yaw-pitch
+    follows the left) the other's range mapped through the coupling."""
+    tree = model.tree
+    names = model.link_names
+    by_child = {j.child: j for j in model.joints}
+    out = []
+    for i in tree.path(tree.frame(sole)[0]):
+        j = by_child[names[i]]
+        if not j.movable:
             continue
-        lo, hi = j.limits.lower, j.limits.upper
+        if j.mimic is not None:
+            src = model.joint(j.mimic.joint).limits
+            m, o = j.mimic.multiplier, j.mimic.offset
+            lo, hi = sorted((m * src.lower + o, m * src.upper + o))
+        else:
+            lo, hi = j.limits.lower, j.limits.upper
         lo = -np.pi if not np.isfinite(lo) else lo
         hi = np.pi if not np.isfinite(hi) else hi
+        out.append((j, float(lo), float(hi)))
+    return out
+
+
+def _axis(model: RobotModel, j: object, T_all: np.ndarray) -> np.ndarray:
+    """A joint's axis in the world at the pose of ``T_all`` (link poses)."""
+    idx = {n: i for i, n in enumerate(model.link_names)}
+    T = T_all[idx[j.child]]  # type: ignore[attr-defined]
+    post = np.asarray(j.post)  # type: ignore[attr-defined]
+    return T[:3, :3] @ (post[:3, :3].T @ np.asarray(j.axis))  # type: ignore[attr-defined]
+
+
+def _along(model: RobotModel, sole: str, T_all: np.ndarray, d: np.ndarray) -> int:
+    """How many joints on the way to ``sole`` have their axis (zero pose, world) within
+    60 deg of the direction ``d``."""
+    return sum(
+        1 for j, _, _ in _path_joints(model, sole) if abs(float(_axis(model, j, T_all) @ d)) > 0.5
+    )
+
+
+def _yaw_range(model: RobotModel, sole: str, T_all: np.ndarray) -> tuple[float, float]:
+    """How far the foot of one leg can yaw relative to the root (rad): the range of the
+    joint on its way closest to vertical, scaled by how vertical it is (an oblique
+    yaw-pitch hip turns the foot by its vertical component); ``(0, 0)`` with none above
+    30 deg."""
+    best = (0.0, 0.0, 0.0)
+    for j, lo, hi in _path_joints(model, sole):
+        vert = float(_axis(model, j, T_all)[2])
+        if abs(vert) < 0.5 or abs(vert) <= abs(best[2]):
+            continue
         a, b = sorted((lo * vert, hi * vert))
         best = (a, b, vert)
     return best[0], best[1]
@@ -175,12 +192,12 @@ def biped_of(model: RobotModel) -> Biped:
     R_up = T_soles[0][:3, :3].T  # root orientation that lays the left sole flat
     sole_z = float(np.mean([Ts[2, 3] for Ts in T_soles]))
     com = com_world(m, T_all)
-    yaws = [_yaw_range(m, c, T_all) for c in cols]
+    yaws = [_yaw_range(m, s, T_all) for s in soles]
     yaw = (max(yaws[0][0], yaws[1][0]), min(yaws[0][1], yaws[1][1]))
     if yaw[0] > 0 or yaw[1] < 0:
         yaw = (0.0, 0.0)
     centres = tuple(polygon_centroid(p) for p in polys)
-    rolls = all(_along(m, c, T_all, Ts[:3, 0]) >= 2 for c, Ts in zip(cols, T_soles))
+    rolls = all(_along(m, s, T_all, Ts[:3, 0]) >= 2 for s, Ts in zip(soles, T_soles))
     return Biped(
         model=m,
         soles=soles,
