@@ -127,3 +127,18 @@ def test_plan_records_the_planned_study(tmp_path, capsys) -> None:
     for r in planned.scene.robots:
         tr = replay.track(r.name)
         assert np.array_equal(tr.q, planned.trajectories[r.name].q(tr.t))
+
+
+def test_a_sweeps_clearance_run_replays_too(tmp_path) -> None:
+    from robotsim.run_io import RunOptions
+    from robotsim.scenario.any_kind import run_clearance
+    from robotsim.scenario_yaml import read_scenario_yaml
+
+    data = {**read_scenario_yaml("three_puma_clearance"), "dt": 0.1}
+    summary = run_clearance(data, "three_puma_clearance", RunOptions(db=str(tmp_path)))
+    assert summary["collides"] is True
+    with RunStore(tmp_path) as store:
+        replay = load_replay(store, "last")
+        kinds = {e["type"] for e in store.events("last")}
+    assert {t.name for t in replay.robots} == {"A", "B", "C"} and len(replay.track("A").t) == 41
+    assert {"collision", "collision_end", "closest"} <= kinds
