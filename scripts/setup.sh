@@ -40,7 +40,7 @@ install_once() {
     touch "$stamp"
   fi
 }
-install_once stamp dev,io,browser,cluster,export,gym "robotsim and its dependencies"
+install_once stamp dev,io,browser,cluster,export,gym,objects,optimize "robotsim and its dependencies"
 # `make bench` also installs the peers the benchmarks time side by side (pinocchio,
 # coal, python-fcl, the Robotics Toolbox, PyBullet: the 'bench' extra).
 if [ "${ROBOTSIM_BENCH_PEERS:-0}" = "1" ]; then

@@ -265,12 +265,11 @@ class PhysicsHands:
         wm.actuator_biasprm[:, 1:3] = bias * scale
 
     def _substep(self) -> None:
-        """One MuJoCo step with the arm controller's gravity compensation (the bias
-        forces of the robot's own links, fed forward as applied joint torques) and, when
-        enabled and a hand grasps, the weld-assist wrench on the ball."""
+        """One MuJoCo step (the servos hold the arms against gravity with their gravity
+        feed-forward, :mod:`robotsim.physics.feedforward`) and, when enabled and a hand
+        grasps, the weld-assist wrench on the ball."""
         d = self.world.data
         d.qfrc_applied[:] = 0.0
-        d.qfrc_applied[self._robot_dofs] = d.qfrc_bias[self._robot_dofs]
         if self.options.weld_assist and self.grasped_by:
             self._weld_wrench()
         self.world.step(1)
@@ -289,6 +288,7 @@ class PhysicsHands:
         self._landed_since_release = True
         self._ball_contact: str | None = None
         self._weld_prev: dict[str, np.ndarray] = {}
+        self._opening = {s: False for s in SIDES}
         self._update_contacts()
         self.observable.reset(self.snapshot())
 
@@ -354,6 +354,7 @@ class PhysicsHands:
         for side in SIDES:
             cmd = commands.get(side)
             self.blocked[side] = False
+            self._opening[side] = cmd is not None and cmd.grip is Grip.OPEN
             if cmd is None or cmd.idle:
                 continue
             lay = self.layouts[side]
@@ -471,7 +472,10 @@ class PhysicsHands:
         lin, ang = self.world.body("ball").velocity
         force, torque = np.zeros(3), np.zeros(3)
         h = self.options.timestep
-        for s in self.grasped_by:
+        # a hand that is opening lets go of the object (its weld pulls no more), so the
+        # other hand carries it and the opening fingers come free
+        holding = [s for s in self.grasped_by if not self._opening[s]] or list(self.grasped_by)
+        for s in holding:
             T_t = self.palm_pose(s) @ self.T_palm_ball[s]
             prev = self._weld_prev.get(s)
             v_t = np.zeros(3) if prev is None else (T_t[:3, 3] - prev[:3, 3]) / h
@@ -482,9 +486,9 @@ class PhysicsHands:
             force += m * (kp * e + kd * (v_t - lin))
             torque += inertia * (kp * er + kd * (w_t - ang))
         for s in SIDES:
-            if s not in self.grasped_by:
+            if s not in holding:
                 self._weld_prev.pop(s, None)
-        n = len(self.grasped_by)
+        n = len(holding)
         wd = self.world
         p = wd.data.xipos[self._ball_id].copy()
         mujoco.mj_applyFT(
