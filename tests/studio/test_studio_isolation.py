@@ -53,7 +53,18 @@ def pair():
 def test_each_studio_shows_what_it_was_given(pair) -> None:
     a, b = pair
     assert list(a.kinds) == list(KINDS) and dict(b.kinds) == {}
-    shown = {"sim", "live", "pose", "motion", "walk", "mobile", "clearance", "sweep", "open", "view"}
+    shown = {
+        "sim",
+        "live",
+        "pose",
+        "motion",
+        "walk",
+        "mobile",
+        "clearance",
+        "sweep",
+        "open",
+        "view",
+    }
     assert set(a.panels) == shown
     assert set(b.panels) == {"sim", "live", "view"}
     assert a.params is not b.params and a.live is not b.live
