@@ -41,6 +41,26 @@ def test_checkpoints_fall_on_the_interval_and_digest_the_whole_state() -> None:
     assert log.models == [model_digest(m)] and len(log.models[0]) == 64
 
 
+def test_a_world_per_trial_gets_its_last_state_and_is_not_held() -> None:
+    import gc
+    import weakref
+
+    with checkpointing(10.0) as log:
+        w = World(_scene())
+        w.step(40)
+        end_of_first = float(w.data.time)
+        ref = weakref.ref(w)
+        w = World(_scene())  # the next trial: the first world's state is taken now
+        gc.collect()
+        assert ref() is None  # not held by the log
+        w.step(10)
+    assert [(c.world, round(c.t, 6)) for c in log.checkpoints] == [
+        (0, round(end_of_first, 6)),
+        (1, round(10 * w.timestep, 6)),
+    ]
+    assert log.model_objects == []
+
+
 def test_no_block_no_checkpoints() -> None:
     w = World(_scene())
     assert w._ckpt_log is None and math.isinf(w._next_ckpt)
@@ -61,9 +81,10 @@ def test_the_same_run_twice_gives_the_same_digests_and_a_nudge_does_not() -> Non
 
 
 def test_state_difference_names_the_body_the_joint_and_the_amount() -> None:
-    with checkpointing(10.0) as log:
+    with checkpointing(10.0, keep_models=True) as log:
         w = World(_scene())
         w.step(50)
+    assert log.model_objects == [w.model]
     base = log.checkpoints[-1].state
     x = np.frombuffer(base, np.float64).copy()
     m = w.model

@@ -111,3 +111,45 @@ def test_export_writes_sensors_to_parquet_and_small_ones_to_csv(tmp_path: Path) 
     assert files == {"scan": None, "imu": "sensor_r0_imu.csv"}
     head = (tmp_path / "csv" / "sensor_r0_imu.csv").read_text().splitlines()
     assert head[0] == "t,accel[0],accel[1],accel[2]" and len(head) == 7
+
+
+def test_readings_given_in_chunks_make_the_same_blob() -> None:
+    from robotsim.recording.frames import encode_block, encode_chunks
+
+    readings = _readings(7)
+    names = ("ranges", "image", "ok")
+    dtypes = [np.dtype("<f4"), np.dtype("u1"), np.dtype("?")]
+    ts = [t for t, _ in readings]
+    want = encode_block(ts, [[d[k] for k in names] for _, d in readings], dtypes)
+    cut = [slice(0, 3), slice(3, 7)]  # two chunks, and one
+    for parts in (cut, [slice(0, 7)]):
+        got, raw = encode_chunks(
+            [np.asarray(ts)[s] for s in parts],
+            [[np.stack([d[k] for _, d in readings])[s] for s in parts] for k in names],
+            dtypes,
+        )
+        assert got == want and raw == 7 * (8 + 2 * 90 * 4 + 12 * 16 * 3 + 2 * 90)
+
+
+def test_stacked_rows_are_recorded_and_checked(tmp_path: Path) -> None:
+    dt = np.dtype([("t", "<f8"), ("accel", "<f8", (3,))])
+    rows = np.zeros(6, dt)
+    rows["t"] = np.arange(6) * 0.01
+    rows["accel"] = np.arange(18.0).reshape(6, 3)
+    with Recorder(tmp_path) as rec:
+        rec.start_run("x")
+        rec.sensor_rows("r", "imu", rows, {"type": "imu"}, 0, 2)
+        rec.sensor_rows("r", "imu", rows, None, 2, 5)  # joined with the range before
+        rec.sensor("r", "imu", 0.05, {"accel": rows["accel"][5]})  # a single reading too
+        bad = np.zeros(2, [("t", "<f8"), ("gyro", "<f8", (3,))])
+        with pytest.raises(InputError, match=r"sensor r/imu: rows with fields \['t', 'gyro'\]"):
+            rec.sensor_rows("r", "imu", bad)
+        short = np.zeros(2, [("t", "<f8"), ("accel", "<f8", (2,))])
+        with pytest.raises(InputError, match=r"field 'accel' is float64 \[2\]"):
+            rec.sensor_rows("r", "imu", short)
+        with pytest.raises(InputError, match=r"rows need the fields t, then"):
+            rec.sensor_rows("r", "other", np.zeros(2, [("x", "<f8")]))
+    with RunStore(tmp_path) as store:
+        s = store.sensor(1, "r", "imu")
+        np.testing.assert_array_equal(s.t, rows["t"])
+        np.testing.assert_array_equal(s["accel"], rows["accel"])

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from robotsim.cli import main
 from robotsim.cli.serve import build_target
 from robotsim.errors import InputError
 from robotsim.remote import Client, RemoteError, RemoteServer
+from tests.procs import default_sigint
 from tests.walk.robots import urdf_humanoid
 
 pytestmark = pytest.mark.slow
@@ -55,6 +59,48 @@ def test_udp_walks_where_set_base_velocity_says(tmp_path: Path) -> None:
         assert "fell" not in st and st["footsteps"] == []
         with pytest.raises(RemoteError, match="unknown joint"):  # the walk owns the legs
             c.set_joints(name, {"left_knee": 0.5})
+
+
+def test_serve_a_walk_scenario_steered_over_udp(tmp_path: Path) -> None:
+    """``robotsim serve`` of a ``kind: walk`` scenario, a real process on a real socket:
+    set_base_velocity walks humanoid17 forward, the planned footsteps come with the
+    state, a zero twist stands it still; the file's own commands are left out."""
+    f = tmp_path / "walk_here.yaml"
+    f.write_text(
+        "format: robotsim-scenario/1\nkind: walk\nname: walk_here\nrobot: humanoid17\n"
+        "duration: 60\nfriction: 1.0\ncommands:\n  - {t: 0.1, vx: 0.0, vy: 0.05}\n"
+    )
+    cmd = [sys.executable, "-m", "robotsim", "serve", str(f), "--udp", "127.0.0.1:0",
+           "--json", "--paused"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=default_sigint)
+    try:
+        assert proc.stdout is not None
+        hello = json.loads(proc.stdout.readline())
+        (name,) = hello["robots"]
+        assert name == "humanoid17" and hello["robots"][name]["mobile"]
+        with Client((hello["host"], hello["port"]), timeout=10.0) as c:
+            c.step(20)
+            st = c.state()["robots"][name]
+            x0, y0, _ = st["base"]["position"]
+            assert st["footsteps"] == []  # the file's sideways command is not run
+            c.set_base_velocity(name, vx=0.1)
+            _walk(c, 3.0, 0.01)
+            st = c.state()["robots"][name]
+            assert "fell" not in st and st["footsteps"]
+            assert all(s["foot"] in ("left", "right") for s in st["footsteps"])
+            x1, y1, _ = st["base"]["position"]
+            assert x1 - x0 > 0.15 and abs(y1 - y0) < 0.05, (x1 - x0, y1 - y0)
+            c.set_base_velocity(name)
+            _walk(c, 2.0, 0.01)
+            st = c.state()["robots"][name]
+            assert "fell" not in st and st["footsteps"] == []
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
 
 
 def test_walk_needs_a_robot_and_physics(tmp_path: Path) -> None:

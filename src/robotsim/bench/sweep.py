@@ -1,6 +1,8 @@
 """``robotsim bench sweep``: runs/s of a small sweep serially, on the local process pool
 and on a 2-worker Dask cluster (``local:2``), the engine's overhead against the runs'
-own time, and memory per worker.
+own time, and memory per worker; then the optimiser against the grid, its overhead,
+the receipts' cost and the determinism across executors
+(:mod:`robotsim.bench.sweep_optimize`; ``--quick`` runs smaller versions).
 
 The sweep: the P vs PD scenario for 2 simulated seconds over a kp grid, recorded into a
 run store in a temporary folder, as ``robotsim sweep`` does. Each executor first runs one
@@ -122,4 +124,25 @@ def run(quick: bool = False) -> dict[str, Any]:
         out["dask_runs_per_s"] = res["runs_per_s"]
         out["dask_overhead_pct"] = res["overhead_pct"]
         out["dask_worker_rss_mb"] = max(mem)
+    out.update(_issue28(quick))
+    return out
+
+
+def _issue28(quick: bool) -> dict[str, Any]:
+    from robotsim.bench.sweep_optimize import (
+        optimize_vs_grid,
+        receipt_overhead,
+        verified_identical,
+    )
+
+    out: dict[str, Any] = {}
+    if quick:  # the grid alone is 36 runs of 22 simulated s: not a smoke test
+        out["optimize_vs_grid_pct"] = None
+        out["optimize_vs_grid_note"] = "not measured with --quick"
+        out.update(receipt_overhead(pairs=1, duration=3.0))
+        out.update(verified_identical(runs=6))
+        return out
+    out.update(optimize_vs_grid())
+    out.update(receipt_overhead())
+    out.update(verified_identical())
     return out

@@ -7,7 +7,7 @@ Example (angles in degrees, lengths in metres)::
     contact_threshold: 0.0      # collision when distance <= this (m)
     robots:
       - name: A
-        model: puma560          # library name or path to a robot file
+        model: puma560          # library name or robot file (relative to this file's folder)
         base: {xyz: [0, 0, 0], rpy: [0, 0, 0]}
         volumes:
           - {link: link3, type: ellipsoid, radii: [0.12, 0.125, 0.25], xyz: [0, 0, 0.2159]}
@@ -258,6 +258,21 @@ def _legacy_note(path: Path) -> None:
         )
 
 
+def model_target(name: str, scenario: Path | str | None) -> str:
+    """What to load for a robot's ``model:``: a relative path is read from the scenario
+    file's folder (as mobile scenarios do), else from the working directory; a name that
+    is no file there is a library robot. ``scenario``: the file's path (or a label such
+    as ``"<scenario>"`` for a document without a file)."""
+    p = Path(name)
+    if p.is_absolute() or scenario is None:
+        return name
+    folder = Path(str(scenario)).parent
+    candidate = folder / p
+    if candidate.suffix and candidate.is_file() and Path(str(scenario)).is_file():
+        return str(candidate)
+    return name
+
+
 def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedScenario:
     deg = spec.units.get("angle", "deg") == "deg"
     robots, trajs = [], {}
@@ -267,7 +282,7 @@ def build(spec: ClearanceScenario, path: Path | str = "<scenario>") -> LoadedSce
         if names.count(rs.name) > 1:
             raise ScenarioError(f"{where}.name: robot name {rs.name!r} is used twice")
         try:
-            model = load_robot(rs.model)
+            model = load_robot(model_target(rs.model, path))
         except RobotsimError as exc:
             raise ScenarioError(f"{where}.model: {exc}") from None
         ang = np.radians if deg else np.asarray

@@ -1,6 +1,7 @@
 """``robotsim serve SCENARIO|ROBOT --udp HOST:PORT [--rate R]``: remote control over UDP.
 
-SCENARIO is a scenario YAML (its physics world is built as ``robotsim run`` would);
+SCENARIO is a scenario YAML (its physics world is built as ``robotsim run`` would; a
+``kind: walk`` scenario serves its humanoid walking, steered by ``set_base_velocity``);
 ROBOT is a library robot name or a robot file, served alone on a ground plane in the
 physics engine (a wheeled base floats with its wheels on the ground and velocity motors
 on them, so ``set_base_velocity`` drives it), or without dynamics with ``--kinematic``.
@@ -62,6 +63,29 @@ def _scenario_world(path: Path, seed: int | None) -> tuple[Any, Any]:
     return world, rig_of(world, sc, robots, str(path))
 
 
+def _walk_scenario(path: Path, kinematic: bool) -> SimulationTarget | None:
+    """A ``kind: walk`` scenario as a walking target (its robot, friction and walk
+    parameters; the remote client steers it instead of the file's commands); None for
+    other kinds."""
+    from robotsim.scenario_yaml import read_scenario_yaml
+
+    data = read_scenario_yaml(path)
+    if data.get("kind") != "walk":
+        return None
+    if kinematic:
+        raise InputError("--kinematic: a walk scenario runs in physics; drop --kinematic")
+    from robotsim.errors import ScenarioError
+    from robotsim.model import load_robot
+    from robotsim.validation import validate_as
+    from robotsim.walk.biped import biped_of
+    from robotsim.walk.remote import WalkTarget
+    from robotsim.walk.run import WalkScenario, scenario_params, scenario_robot
+
+    sc = validate_as(WalkScenario, data, str(path), ScenarioError)
+    model = load_robot(scenario_robot(sc.robot, str(path)))
+    return WalkTarget(biped_of(model), sc.friction, scenario_params(sc.params, str(path)))
+
+
 def _robot_sensors(world: Any, model: Any) -> Any:
     """The sensors of a robot served alone: its profile file's (docs/sensors.md)."""
     from robotsim.sensors import SensorRig, mount_sensors, sensor_list
@@ -85,8 +109,13 @@ def build_target(
     if not path.exists():  # a path that exists wins over a shipped scenario's name
         path = find_shipped(spec, "scenario") or path
     if _is_scenario(path):
+        walk_sc = _walk_scenario(path, kinematic)
+        if walk_sc is not None:
+            return walk_sc
         if walk:
-            raise InputError("--walk: serves a robot (a name or a robot file), not a scenario")
+            raise InputError(
+                f"--walk: serves a robot (a name or a robot file) or a 'walk' scenario, not {path}"
+            )
         if kinematic:
             raise InputError("--kinematic: serves a single robot; scenarios run in physics")
         from robotsim.remote.world_target import WorldTarget

@@ -6,8 +6,10 @@ before the run changes anything), and after each 10 ms step chunk that reaches t
 multiple of ``interval`` simulated seconds the world's whole integration state is
 copied and digested (``mj_getState`` with ``mjSTATE_INTEGRATION``: time, positions,
 velocities, actuator and history state, warm start, controls, applied forces, equality
-flags, mocap poses, user data, plugin state; BLAKE2b, 16 bytes). When the block ends,
-each world's final state is taken too. Outside a block nothing is registered and the
+flags, mocap poses, user data, plugin state; BLAKE2b, 16 bytes). Each world's last state
+is taken too: when the block ends, and for earlier worlds when a new one is built (a run
+that makes one world per trial; the log holds its worlds weakly, so a finished trial's
+world is freed). Outside a block nothing is registered and the
 step loop pays one float comparison per chunk.
 
 Two runs are bit-identical when every checkpoint's digest matches; where one does not,
@@ -21,6 +23,8 @@ sweep worker's run), not for other threads of the process.
 from __future__ import annotations
 
 import hashlib
+import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -97,14 +101,23 @@ class CheckpointLog:
     interval: float = DEFAULT_INTERVAL
     models: list[str] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
-    model_objects: list[Any] = field(default_factory=list)  # each world's MjModel
-    _worlds: list[Any] = field(default_factory=list)
+    keep_models: bool = False  # hold each world's MjModel (to name bodies afterwards)
+    model_objects: list[Any] = field(default_factory=list)  # with keep_models
+    cost_s: float = 0.0  # wall time spent digesting models and taking checkpoints
+    _worlds: list[Any] = field(default_factory=list)  # weak references
+    _last: list[str | None] = field(default_factory=list)  # each world's last digest
 
     def register(self, world: Any) -> int:
-        """A new world of the run (its model digested now); returns its index."""
-        self._worlds.append(world)
-        self.model_objects.append(world.model)
+        """A new world of the run (its model digested now; the worlds before it get
+        their current state taken); returns its index."""
+        t0 = time.perf_counter()
+        self._final_states()
+        self._worlds.append(weakref.ref(world))
+        self._last.append(None)
+        if self.keep_models:
+            self.model_objects.append(world.model)
         self.models.append(model_digest(world.model))
+        self.cost_s += time.perf_counter() - t0
         return len(self._worlds) - 1
 
     def next_after(self, t: float) -> float:
@@ -114,22 +127,31 @@ class CheckpointLog:
 
     def take(self, index: int, model: Any, data: Any) -> None:
         """Record world ``index``'s state now."""
-        state = _state(model, data)
-        self.checkpoints.append(
-            Checkpoint(len(self.checkpoints), index, float(data.time), state_digest(state), state)
-        )
+        t0 = time.perf_counter()
+        self._append(index, float(data.time), _state(model, data))
+        self.cost_s += time.perf_counter() - t0
+
+    def _append(self, index: int, t: float, state: bytes) -> None:
+        digest = state_digest(state)
+        self.checkpoints.append(Checkpoint(len(self.checkpoints), index, t, digest, state))
+        self._last[index] = digest
+
+    def _final_states(self) -> None:
+        """Each world still alive: its state now, unless its last checkpoint is it."""
+        for i, ref in enumerate(self._worlds):
+            w = ref()
+            if w is None:
+                continue
+            state = _state(w.model, w.data)
+            if self._last[i] != state_digest(state):
+                self._append(i, float(w.data.time), state)
 
     def close(self) -> None:
-        """Each world's final state (unless its last checkpoint is that very state)."""
-        for i, w in enumerate(self._worlds):
-            last = [c for c in self.checkpoints if c.world == i]
-            state = _state(w.model, w.data)
-            if last and last[-1].state == state:
-                continue
-            self.checkpoints.append(
-                Checkpoint(len(self.checkpoints), i, float(w.data.time), state_digest(state), state)
-            )
+        """Each world's final state (module doc)."""
+        t0 = time.perf_counter()
+        self._final_states()
         self._worlds.clear()
+        self.cost_s += time.perf_counter() - t0
 
 
 _active: ContextVar[CheckpointLog | None] = ContextVar("robotsim_checkpoints", default=None)
@@ -141,11 +163,15 @@ def current_log() -> CheckpointLog | None:
 
 
 @contextmanager
-def checkpointing(interval: float = DEFAULT_INTERVAL) -> Iterator[CheckpointLog]:
-    """Worlds built inside the block checkpoint every ``interval`` simulated seconds."""
+def checkpointing(
+    interval: float = DEFAULT_INTERVAL, keep_models: bool = False
+) -> Iterator[CheckpointLog]:
+    """Worlds built inside the block checkpoint every ``interval`` simulated seconds
+    (``keep_models``: the log holds their compiled models, for
+    :func:`state_difference`)."""
     if not interval > 0:
         raise ValueError(f"checkpoint interval must be > 0 s, got {interval}")
-    log = CheckpointLog(float(interval))
+    log = CheckpointLog(float(interval), keep_models=keep_models)
     token = _active.set(log)
     try:
         yield log

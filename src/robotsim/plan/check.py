@@ -82,12 +82,15 @@ class MarginCheck:
         t1: float | None = None,
         quick: bool = True,
         dt: float | None = None,
+        level: float | None = None,
     ) -> RobotCheck:
         """Whether ``name`` on ``traj`` keeps every pair it is in above the margin over
         ``[t0, t1]`` (default: the whole run, the others on their planned
         trajectories). ``quick``: stop each pair at its first sample below; ``dt``:
         the sampling step (default the check's; the bound holds between samples at any
-        step, a coarser one refines more near the others)."""
+        step, a coarser one refines more near the others); ``level``: the distance (m)
+        to stay above, default the margin (a search may ask for a little more, so that
+        what it finds is not proved only at the margin's edge)."""
         m = self.motions[name].following(traj)
         trajs = {**self.trajectories, name: traj}
         a = 0.0 if t0 is None else t0
@@ -105,7 +108,7 @@ class MarginCheck:
                 m,
                 mo,
                 times,
-                self.level,
+                self.level if level is None else max(float(level), self.level),
                 samples=(mine, mo.at(times)),
                 time_tol=self.time_tol,
                 tight_tol=math.inf,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from robotsim.plan.check import MarginCheck
 from robotsim.plan.limits import JointLimits
 from robotsim.plan.outcome import Budget, Change, Outcome
+from robotsim.plan.smooth import smooth_states
 from robotsim.plan.spacetime import plan_spacetime, shortcut, states_to_trajectory
 
 __all__ = ["plan_replan"]
@@ -21,8 +22,10 @@ def plan_replan(
     *,
     seed: int = 0,
     edge_dt: float = 0.05,
+    smooth: bool = True,
 ) -> Outcome:
-    """Replan robot ``name`` (see the module)."""
+    """Replan robot ``name`` (see the module); ``smooth``: time the path without
+    stopping at its waypoints where that is proved clear (else rest to rest)."""
     traj = check.trajectories[name]
     n0 = check.checks
     t0 = traj.start if traj.warp is None else float(traj.warp.inverse(traj.start))
@@ -37,8 +40,20 @@ def plan_replan(
     states = shortcut(
         res.states, check, name, limits, budget, seed=seed, edge_dt=edge_dt, hold_until=others_end
     )
-    new = states_to_trajectory(states)
+    chain = states_to_trajectory(states)
+    new, timing, pieces = chain, "rest-to-rest", ()
+    if smooth:
+        sm = smooth_states(
+            states, check, name, limits, budget, hold_until=others_end, edge_dt=edge_dt
+        )
+        if sm.trajectory.end <= chain.end + 1e-9:
+            new, pieces = sm.trajectory, sm.pieces
+            kinds = {str(p["timing"]) for p in pieces}
+            timing = kinds.pop() if len(kinds) == 1 else "mixed"
     final = check.robot_clear(name, new, quick=False)
+    if not final.clear and new is not chain:  # each piece was proved clear: said, not hidden
+        new, timing, pieces = chain, "rest-to-rest (smoothed failed its final check)", ()
+        final = check.robot_clear(name, new, quick=False)
     if not final.clear:  # every edge was proved clear: this would be a bug, said plainly
         return Outcome(
             None,
@@ -48,6 +63,9 @@ def plan_replan(
         )
     params = {
         "waypoints": [{"t": t, "q": q.tolist()} for q, t in states],
+        "timing": timing,
+        "pieces": list(pieces),
+        "rest_to_rest_added_time_s": chain.end - traj.end,
         "states_grown": res.nodes,
         "edges_checked": res.edges_checked,
         "iterations": res.iterations,

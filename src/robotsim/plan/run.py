@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from robotsim.clearance.scenario import load_scenario
+from robotsim.clearance.scenario import load_scenario, model_target
 from robotsim.errors import ScenarioError
 from robotsim.plan.report import write_plan
 from robotsim.plan.solve import Method, PlanResult, plan
@@ -41,6 +41,14 @@ def plan_scenario(
             "robotsim plan reads kind: clearance files"
         )
     sc = load_scenario(scenario)
+    # the planned file lives in out_dir: robot files named relative to the scenario's
+    # folder (or the working directory) are written as absolute paths
+    source = _source_path(scenario)
+    for r in doc.get("robots") or []:
+        if isinstance(r, dict) and isinstance(r.get("model"), str):
+            target = Path(model_target(r["model"], source))
+            if target.suffix and target.is_file():
+                r["model"] = str(target.resolve())
     step = sc.dt if dt is None else dt
     result = plan(
         sc.scene,
@@ -73,3 +81,13 @@ def _record_planned(
         record_study(recorder, written.scene, written.trajectories, dt,
                      t_end=written.t_end, cutoff=written.cutoff)  # fmt: skip
         return getattr(recorder, "run_id", None)
+
+
+def _source_path(scenario: str | Path) -> Path | None:
+    """The scenario file behind ``scenario`` (a path or a shipped name), or None."""
+    from robotsim.shipped import resolve
+
+    try:
+        return Path(resolve(scenario, "scenario"))
+    except ScenarioError:  # not a file nor a shipped name: load_scenario said so
+        return None

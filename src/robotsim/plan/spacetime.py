@@ -318,8 +318,10 @@ def shortcut(
     tries: int = 40,
     edge_dt: float = 0.05,
     hold_until: float | None = None,
+    greedy: bool = True,
 ) -> list[tuple[np.ndarray, float]]:
-    """Join random pairs of states directly where that edge is valid, then move every
+    """Join states directly where that edge is valid (greedily from the start, each to
+    the farthest it reaches, then random pairs), then move every
     state as early as its edges allow (bisection to 1 ms; the last one only while the
     robot can then stay at its goal until ``hold_until``)."""
     rng = np.random.default_rng(seed)
@@ -333,6 +335,16 @@ def shortcut(
         (qa, ta), (qb, tb) = P[i], P[j]
         if edges.valid(qa, ta, qb, tb):
             P = P[: i + 1] + P[j:]
+    # greedy: from each state, the farthest later state joined directly
+    i = 0
+    while greedy and i < len(P) - 2 and not budget.spent():
+        for j in range(len(P) - 1, i + 1, -1):
+            if budget.spent():
+                break
+            if edges.valid(P[i][0], P[i][1], P[j][0], P[j][1]):
+                P = P[: i + 1] + P[j:]
+                break
+        i += 1
     # drop states that repeat their predecessor's configuration, then retime
     for k in range(1, len(P)):
         if budget.spent():

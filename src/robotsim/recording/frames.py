@@ -11,6 +11,9 @@ little-endian, C order. A 360-ray scan is a row's share of 1.5 kB, not 360 rows;
 IMU's hundred readings a second make a few rows a second. One row per block rather than
 per reading keeps the recorder's per-reading work to an append: the writer stacks,
 compresses (without holding the GIL) and inserts a block per sensor per commit.
+Readings handed over already stacked (rows of a structured array, ``t`` then the
+fields: :meth:`robotsim.recording.Recorder.sensor_rows`) are joined field by field
+(:func:`encode_chunks`); the blob is the same.
 
 :class:`SensorSeries` is what :meth:`robotsim.recording.RunStore.sensor` returns: the
 times ``t`` ``(T,)`` and each field stacked ``(T, *shape)``.
@@ -32,6 +35,7 @@ __all__ = [
     "SensorSeries",
     "decode_block",
     "encode_block",
+    "encode_chunks",
     "field_layout",
 ]
 
@@ -60,6 +64,31 @@ def encode_block(
     if len(raw) >= COMPRESS_FROM:
         return b"Z" + zlib.compress(raw, 1)
     return b"R" + raw
+
+
+def encode_chunks(
+    t: Sequence[np.ndarray],
+    fields: Sequence[Sequence[np.ndarray]],
+    dtypes: Sequence[np.dtype],
+    compress: bool = True,
+) -> tuple[bytes, int]:
+    """The blob of readings given in chunks (``t``: the chunks of times ``(n_i,)``;
+    ``fields[j]``: the chunks of field ``j`` ``(n_i, *shape)``, any strides, stored in
+    ``dtypes[j]``), the same as :func:`encode_block` of the readings one by one, and
+    the bytes before compression. ``compress=False``: raw (``R``) whatever the size."""
+    parts = [_joined(t, np.dtype("<f8"))]
+    for chunks, dt in zip(fields, dtypes):
+        parts.append(_joined(chunks, dt))
+    raw = b"".join(parts)
+    if compress and len(raw) >= COMPRESS_FROM:
+        return b"Z" + zlib.compress(raw, 1), len(raw)
+    return b"R" + raw, len(raw)
+
+
+def _joined(chunks: Sequence[np.ndarray], dt: np.dtype) -> bytes:
+    if len(chunks) == 1:
+        return np.asarray(chunks[0]).astype(dt, copy=False).tobytes()
+    return np.concatenate(chunks).astype(dt, copy=False).tobytes()
 
 
 def decode_block(

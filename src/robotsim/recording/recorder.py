@@ -64,7 +64,7 @@ from sqlalchemy.engine import Engine
 
 from robotsim.errors import InputError
 from robotsim.recording import schema
-from robotsim.recording.frames import encode_block, field_layout
+from robotsim.recording.frames import encode_chunks, field_layout
 from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
@@ -145,6 +145,8 @@ class Recorder:
         self._frames: deque[tuple[Any, ...]] = deque()
         self._sensor_chan: dict[tuple[str, str], tuple[int, tuple[str, ...], Any, str]] = {}
         self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
+        self._rows_dtype: dict[int, np.dtype] = {}  # per channel: the rows' dtype checked
+        self._raw_blocks: dict[int, int] = {}  # per channel: blocks to store uncompressed
         self._new_sensor_channels: list[tuple[int, str, str, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
@@ -401,6 +403,66 @@ class Recorder:
         self._appended += 1
         self._after_signal(float(t))
 
+    def sensor_rows(
+        self,
+        robot: str,
+        name: str,
+        rows: np.ndarray,
+        meta: Mapping[str, Any] | None = None,
+        start: int = 0,
+        stop: int | None = None,
+    ) -> None:
+        """Record readings of sensor ``name`` of ``robot`` given stacked: ``rows[start:
+        stop]`` of a structured array whose first field is ``t`` (s, float64) and the
+        others the reading's fields in order (each ``(*shape)`` of its dtype), as
+        :class:`robotsim.sensors.SensorRig` hands over the rows its IMUs write. The
+        same channel and blocks as :meth:`sensor` (``meta`` kept with the first rows).
+        The rows are kept as given, not copied: nobody may write to them again. (Given
+        the whole array and the range, the ranges one array is handed over in are
+        joined again before they are stored.)"""
+        if self._error is not None or self.status is not RunStatus.RUNNING:
+            self._not_running()
+        stop = len(rows) if stop is None else int(stop)
+        if stop <= start:
+            return
+        dt = rows.dtype
+        entry = self._sensor_chan.get((robot, name))
+        if entry is None:
+            names = dt.names or ()
+            if len(names) < 2 or names[0] != "t":
+                raise InputError(
+                    f"sensor {robot}/{name}: rows need the fields t, then the reading's; "
+                    f"got {list(names)}"
+                )
+            with self._lock:
+                sub = {k: np.empty(dt.fields[k][0].shape, dt.fields[k][0].base) for k in names[1:]}
+                entry = self._sensor_channel(robot, name, sub, meta or {})
+        ch = entry[0]
+        known = self._rows_dtype.get(ch)
+        if known is not dt and (known is None or known != dt):
+            self._check_rows(robot, name, entry, dt)
+        self._frames.append((ch, rows, start, stop))
+        self._appended += 1
+        self._after_signal(float(rows["t"][stop - 1]))
+
+    def _check_rows(self, robot: str, name: str, entry: tuple[Any, ...], dt: np.dtype) -> None:
+        """Rows of dtype ``dt`` must carry the channel's fields (once per new dtype)."""
+        ch, names, dtypes, _ = entry
+        got = dt.names or ()
+        if tuple(got[1:]) != tuple(names) or not got or got[0] != "t":
+            raise InputError(
+                f"sensor {robot}/{name}: rows with fields {list(got)}, but it records "
+                f"{['t', *names]}"
+            )
+        for k, want, shape in zip(names, dtypes, self._sensor_shapes[ch]):
+            sub = dt.fields[k][0]
+            if sub.shape != shape or sub.base.newbyteorder("<") != want.newbyteorder("<"):
+                raise InputError(
+                    f"sensor {robot}/{name}: field {k!r} is {sub.base} {list(sub.shape)}, "
+                    f"but it records {want} {list(shape)}"
+                )
+        self._rows_dtype[ch] = dt
+
     def _sensor_channel(
         self, robot: str, name: str, data: Mapping[str, Any], meta: Mapping[str, Any]
     ) -> tuple[int, tuple[str, ...], Any, str]:
@@ -616,18 +678,64 @@ class Recorder:
 
     def _encode_frames(self, rid: int, frames: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """Rows of ``sensor_blocks`` for the drained readings: one per sensor (zlib runs
-        without the GIL, so the simulation thread goes on while the writer encodes)."""
+        without the GIL, so the simulation thread goes on while the writer encodes).
+        A drained item is one reading ``(channel, t, arrays)`` or a range of stacked
+        rows ``(channel, rows, start, stop)``; ranges that continue one another in the
+        same array are joined first.
+
+        A channel whose blocks zlib shrinks by less than 15 % (an IMU's noisy floats)
+        is stored raw for its next 31 blocks, then tried again: the blob says which."""
         with self._lock:
-            dtypes = {ch: dts for ch, _, dts, _ in self._sensor_chan.values()}
-        by_channel: dict[int, tuple[list[float], list[Any]]] = {}
-        for ch, t, arrays in frames:
-            ts, rs = by_channel.setdefault(ch, ([], []))
-            ts.append(t)
-            rs.append(arrays)
-        return [
-            (rid, ch, ts[0], ts[-1], len(ts), encode_block(ts, rs, dtypes[ch]))
-            for ch, (ts, rs) in by_channel.items()
-        ]
+            chans = {ch: (names, dts) for ch, names, dts, _ in self._sensor_chan.values()}
+        # per channel: runs of rows (array, start, stop) and single readings, in order
+        by_channel: dict[int, list[Any]] = {}
+        for item in frames:
+            parts = by_channel.get(item[0])
+            if parts is None:
+                parts = by_channel[item[0]] = []
+            if len(item) == 4 and parts and isinstance(parts[-1], list):
+                last = parts[-1]
+                if last[0] is item[1] and last[2] == item[2]:  # continues the last run
+                    last[2] = item[3]
+                    continue
+            parts.append([item[1], item[2], item[3]] if len(item) == 4 else item)
+        out = []
+        for ch, parts in by_channel.items():
+            names, dtypes = chans[ch]
+            ts: list[np.ndarray] = []
+            fields: list[list[np.ndarray]] = [[] for _ in names]
+            single: list[tuple[Any, ...]] = []
+            for part in parts:
+                if isinstance(part, tuple):
+                    single.append(part)
+                    continue
+                if single:
+                    _stack_readings(single, ts, fields, dtypes)
+                rows = part[0][part[1] : part[2]]
+                ts.append(rows["t"])
+                for j, k in enumerate(names):
+                    fields[j].append(rows[k])
+            if single:
+                _stack_readings(single, ts, fields, dtypes)
+            skip = self._raw_blocks.get(ch, 0)
+            blob, raw = encode_chunks(ts, fields, dtypes, compress=skip == 0)
+            if skip:
+                self._raw_blocks[ch] = skip - 1
+            elif blob[:1] == b"Z" and len(blob) > 0.85 * raw:
+                self._raw_blocks[ch] = 31
+            n = sum(len(c) for c in ts)
+            out.append((rid, ch, float(ts[0][0]), float(ts[-1][-1]), n, blob))
+        return out
+
+
+def _stack_readings(
+    single: list[tuple[Any, ...]], ts: list[Any], fields: list[list[Any]], dtypes: Any
+) -> None:
+    """Stack the single readings ``(channel, t, arrays)`` into one chunk of each."""
+    ts.append(np.asarray([t for _, t, _ in single], dtype="<f8"))
+    for j, dt in enumerate(dtypes):
+        fields[j].append(np.asarray([r[2][j] for r in single], dtype=dt))
+    single.clear()
 
 
 class _Wake:

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import platform
+import time
 from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
@@ -40,8 +41,8 @@ RECEIPT_FORMAT = "robotsim-receipt/1"
 #: Summary keys that differ between two runs of the same physics (wall-clock time, where
 #: the files went, which store row): left out when summaries are compared.
 VOLATILE_KEYS = frozenset(
-    {"wall_time_s", "real_time_factor", "rtf", "wall_seconds", "elapsed_s", "outputs",
-     "file", "run_id"}
+    {"wall_time_s", "real_time_factor", "rtf", "cpu_rtf", "wall_seconds", "elapsed_s",
+     "outputs", "file", "run_id"}
 )  # fmt: skip
 
 
@@ -84,22 +85,36 @@ def source_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def versions() -> dict[str, str]:
-    """The software that ran: robotsim (version and source digest), Python, MuJoCo,
-    NumPy."""
+@lru_cache(maxsize=1)
+def _versions() -> tuple[tuple[str, str], ...]:
     from robotsim.recording.recorder import default_versions
 
-    return {**default_versions(), "robotsim_source": source_digest()}
+    return tuple({**default_versions(), "robotsim_source": source_digest()}.items())
+
+
+def versions() -> dict[str, str]:
+    """The software that ran: robotsim (version and source digest), Python, MuJoCo,
+    NumPy (looked up once per process)."""
+    return dict(_versions())
+
+
+@lru_cache(maxsize=1)
+def _platform() -> tuple[tuple[str, str], ...]:
+    return tuple(
+        {
+            "system": platform.system(),
+            "release": platform.release(),
+            "machine": platform.machine(),
+            "processor": platform.processor() or platform.machine(),
+            "python_build": " ".join(platform.python_build()),
+        }.items()
+    )
 
 
 def platform_info() -> dict[str, str]:
-    return {
-        "system": platform.system(),
-        "release": platform.release(),
-        "machine": platform.machine(),
-        "processor": platform.processor() or platform.machine(),
-        "python_build": " ".join(platform.python_build()),
-    }
+    """The machine: system, release, machine, processor, Python build (once per
+    process: ``platform.processor()`` may start a program)."""
+    return dict(_platform())
 
 
 def _resolved(source: str) -> str:
@@ -127,6 +142,7 @@ class Receipting:
         source: str,
         options: RunOptions,
         interval: float | None = None,
+        keep_models: bool = False,
     ) -> None:
         from robotsim.physics.checkpoint import DEFAULT_INTERVAL
 
@@ -134,6 +150,7 @@ class Receipting:
         self.source = str(source)
         self.options = options
         self.interval = float(interval if interval is not None else DEFAULT_INTERVAL)
+        self.keep_models = keep_models  # the worlds' models kept (a re-run compares)
         self.status = "ok"
         self.error: str | None = None
         self.files: dict[str, str | None] = {}
@@ -141,6 +158,7 @@ class Receipting:
         self.model_objects: list[Any] = []
         self.checkpoints: list[Any] = []
         self.runs: list[tuple[str, int]] = []
+        self.cost_s = 0.0  # wall time the receipt took: collecting, digesting, writing
         self._stack: ExitStack | None = None
 
     def __enter__(self) -> Receipting:
@@ -148,11 +166,13 @@ class Receipting:
         from robotsim.physics.checkpoint import checkpointing
         from robotsim.recording.receipts import capturing_runs
 
+        t0 = time.perf_counter()
         stack = ExitStack()
         self._reads = stack.enter_context(tracking_reads())
         self.runs = stack.enter_context(capturing_runs())
-        self._log = stack.enter_context(checkpointing(self.interval))
+        self._log = stack.enter_context(checkpointing(self.interval, self.keep_models))
         self._stack = stack
+        self.cost_s += time.perf_counter() - t0
         return self
 
     def __exit__(
@@ -162,6 +182,7 @@ class Receipting:
         tb: TracebackType | None,
     ) -> None:
         assert self._stack is not None
+        t0 = time.perf_counter()
         self._stack.close()  # the checkpoint log takes each world's final state
         self.checkpoints = list(self._log.checkpoints)
         self.models = list(self._log.models)
@@ -171,6 +192,7 @@ class Receipting:
         if src.is_file():  # the scenario file itself (read before the block)
             reads.add(src)
         self.files = {str(p): file_digest(p) for p in sorted(reads)}
+        self.cost_s += time.perf_counter() - t0 + self._log.cost_s
         if ev is not None:
             self.status = "failed"
             text = str(ev).strip().splitlines()
@@ -204,14 +226,19 @@ class Receipting:
             "summary": summary,
         }
 
-    def write(self, summary: dict[str, Any] | None) -> list[int]:
+    def write(self, summary: dict[str, Any] | None, keep_open: bool = False) -> list[int]:
         """Store the receipt with every run recorded inside the block; returns their
-        ids (none when the run recorded nothing)."""
+        ids (none when the run recorded nothing). ``keep_open``: leave the store's
+        connection open for the next run's receipt (a sweep worker); else it is closed
+        (on SQLite that checkpoints the write-ahead log: the command's folder is left
+        with the database file alone)."""
         if not self.runs:
             return []
         from robotsim.recording.receipts import write_receipt
 
+        t0 = time.perf_counter()
         doc = self.document(summary)
         for url, run_id in self.runs:
-            write_receipt(url, run_id, doc, self.checkpoints)
+            write_receipt(url, run_id, doc, self.checkpoints, keep_open=keep_open)
+        self.cost_s += time.perf_counter() - t0
         return [rid for _, rid in self.runs]

@@ -41,10 +41,12 @@ def run_file(
     return run_receipted(kind.load_runner(), data, source, opts)
 
 
-def run_receipted(runner: Any, data: dict[str, Any], source: str, opts: RunOptions) -> Any:
+def run_receipted(
+    runner: Any, data: dict[str, Any], source: str, opts: RunOptions, keep_open: bool = False
+) -> Any:
     """``runner(data, source, opts)`` with the run's receipt written to the runs it
     recorded (``opts.extra["receipt"] = False``: none; ``opts.extra["checkpoint_s"]``:
-    the checkpoint interval)."""
+    the checkpoint interval; ``keep_open``: :meth:`Receipting.write`'s)."""
     from robotsim.scenario.receipt import Receipting
 
     if opts.extra.get("receipt") is False:
@@ -55,9 +57,9 @@ def run_receipted(runner: Any, data: dict[str, Any], source: str, opts: RunOptio
             summary = runner(data, source, opts)
     except Exception:
         try:
-            rc.write(None)  # the failure's receipt, when the run got as far as recording
+            rc.write(None, keep_open)  # the failure's receipt, if it got to recording
         except Exception:  # the original error is the one to see
             pass
         raise
-    rc.write(summary)
+    rc.write(summary, keep_open)
     return summary

@@ -159,7 +159,9 @@ def verify_receipt(stored: Any) -> Verification:
     files = _files_changed(doc.get("files") or {})
     vers = _versions_changed(doc)
     t0 = time.perf_counter()
-    rc = Receipting(dict(doc["scenario"]), source, opts, doc.get("checkpoint_interval_s"))
+    rc = Receipting(
+        dict(doc["scenario"]), source, opts, doc.get("checkpoint_interval_s"), keep_models=True
+    )
     summary = None
     try:
         with rc:

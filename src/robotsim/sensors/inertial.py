@@ -1,20 +1,27 @@
 """The IMU: specific force, angular velocity and orientation of the sensor frame.
 
-Read from MuJoCo's state at the sample time, not integrated (one compiled call,
-:func:`imu_frame`, after MuJoCo's velocity and acceleration of the body): the linear acceleration is
-that of the sensor point, ``a_o + alpha x r + w x (w x r)`` from the acceleration of the
-body origin (``mj_objectAcceleration`` after ``mj_rnePostConstraint``, contacts
-included; MuJoCo counts gravity as an upward acceleration of the world, so a resting
-IMU reads +9.81 m/s^2 along the world's up, as a real accelerometer does). Nothing is
-computed while the sensor is not due: MuJoCo's own accelerometer would run the
-post-constraint pass at every physics step.
+Read from MuJoCo's state at the sample time, not integrated: one compiled call
+(:func:`imu_row`) takes the body's com-based velocity and acceleration as the step
+computed them (``cvel``, ``cacc`` after ``mj_rnePostConstraint``, contacts included),
+moves them to the body origin as ``mj_objectAcceleration`` does (``a_o = a_c - d x
+alpha + w x v_o``, ``d`` from the subtree's centre of mass to the body origin), then to
+the sensor point ``a_o + alpha x r + w x (w x r)`` and into the sensor frame, adds the
+biases and the noise, and writes the reading's row (time, ``accel``, ``gyro``,
+``orientation``) where it is told. MuJoCo counts gravity as an upward acceleration of
+the world, so a resting IMU reads +9.81 m/s^2 along the world's up, as a real
+accelerometer does. Nothing is computed while the sensor is not due: MuJoCo's own
+accelerometer would run the post-constraint pass at every physics step.
 
 Reading fields (sensor frame unless said): ``accel`` ``(3,)`` m/s^2, ``gyro`` ``(3,)``
 rad/s, ``orientation`` ``(4,)`` the sensor frame in the world, wxyz.
 
 Noise: white Gaussian (``accel_std``, ``gyro_std``), constant biases (the file's vector
 plus one drawn from the seed with ``*_bias_std``), and the orientation turned by a
-rotation vector with Gaussian components (``orientation_std_deg``).
+rotation vector with Gaussian components (``orientation_std_deg``). The normal numbers
+are drawn from the sensor's generator 64 readings at a time, in the order the readings
+use them (accel, gyro, then the rotation vector of each reading): the same numbers as
+drawn one reading at a time, so the same seed gives the same readings however they are
+taken.
 """
 
 from __future__ import annotations
@@ -23,65 +30,161 @@ import math
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-from robotsim.sensors._raycast import mat_to_quat
+from robotsim.kinematics.kernels import entry_point
 from robotsim.sensors.mount import Mount
 from robotsim.sensors.types import Sensor
-from robotsim.spatial import R_to_quat, axis_angle_to_R, quat_to_R
 
-__all__ = ["Imu", "imu_frame"]
+__all__ = ["IMU_ROW", "Imu", "imu_row"]
+
+#: One reading's row: time, then the fields, float64, contiguous (88 bytes).
+IMU_ROW = np.dtype([("t", "<f8"), ("accel", "<f8", (3,)), ("gyro", "<f8", (3,)),
+                    ("orientation", "<f8", (4,))])  # fmt: skip
+_NOISE_ROWS = 64  # readings' noise drawn at once
+_PAR = 20  # R_bs (9), p_bs (3), accel and gyro bias (6), white noise (0/1), rotation noise (0/1)
 
 
-@njit(cache=True)
-def imu_frame(acc, vel, body_mat, R_bs, p_bs, bias, accel, gyro, quat):  # type: ignore[no-untyped-def]
-    """The IMU's reading from its body's 6D acceleration ``acc`` and velocity ``vel``
-    (MuJoCo's ``[rot, lin]`` at the body origin, world orientation), the body rotation
-    ``body_mat`` ``(9,)`` and the mount ``R_bs``, ``p_bs``: ``accel`` = R^T (a_o + alpha
-    x r + w x (w x r)) + bias[0], ``gyro`` = R^T w + bias[1], ``quat`` = the sensor frame
-    (w >= 0), with ``r`` = the mount offset in the world and ``R`` = the sensor frame."""
-    R = np.empty((3, 3))
-    r = np.empty(3)
-    for i in range(3):
-        for j in range(3):
-            R[i, j] = (body_mat[3 * i] * R_bs[0, j] + body_mat[3 * i + 1] * R_bs[1, j]
-                       + body_mat[3 * i + 2] * R_bs[2, j])  # fmt: skip
-        r[i] = (
-            body_mat[3 * i] * p_bs[0]
-            + body_mat[3 * i + 1] * p_bs[1]
-            + body_mat[3 * i + 2] * p_bs[2]
-        )
-    wx, wy, wz = vel[0], vel[1], vel[2]
-    ax, ay, az = acc[3], acc[4], acc[5]
-    cx, cy, cz = wy * r[2] - wz * r[1], wz * r[0] - wx * r[2], wx * r[1] - wy * r[0]
-    ax += acc[1] * r[2] - acc[2] * r[1] + wy * cz - wz * cy
-    ay += acc[2] * r[0] - acc[0] * r[2] + wz * cx - wx * cz
-    az += acc[0] * r[1] - acc[1] * r[0] + wx * cy - wy * cx
-    for j in range(3):
-        accel[j] = R[0, j] * ax + R[1, j] * ay + R[2, j] * az + bias[0, j]
-        gyro[j] = R[0, j] * wx + R[1, j] * wy + R[2, j] * wz + bias[1, j]
-    tmp = np.empty(7)
-    mat_to_quat(R, tmp)
-    quat[:] = tmp[3:]
+@intrinsic
+def _f8(typingctx, address):  # type: ignore[no-untyped-def]
+    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
+    sig = types.CPointer(types.float64)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
+
+    return sig, codegen
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # type: ignore[no-untyped-def]
+    """One IMU reading into the row at address ``row`` (float64: ``t``, accel (3),
+    gyro (3), orientation (4) wxyz with w >= 0), from the MuJoCo data arrays at the
+    addresses ``cacc``, ``cvel`` (nbody, 6), ``xmat`` (nbody, 9), ``xpos``, ``scom``
+    (``subtree_com``, nbody, 3) of body ``body`` whose tree root is ``root``.
+    ``par`` (20,): the mount ``R_bs`` (row-major) and ``p_bs``, the accel and gyro
+    biases, then 1.0 when ``noise`` holds white noise (accel, gyro: 6 values) and 1.0
+    when it holds a rotation vector (3 values, after them); ``noise``: the address of
+    this reading's noise (already scaled), or 0."""
+    A = _f8(cacc)
+    V = _f8(cvel)
+    X = _f8(xmat)
+    P = _f8(xpos)
+    S = _f8(scom)
+    Q = _f8(par)
+    out = _f8(row)
+    a6, b9, b3 = 6 * body, 9 * body, 3 * body
+    c3 = 3 * root
+    # R = R_wb R_bs (the sensor frame), r = R_wb p_bs (the mount offset in the world)
+    m00, m01, m02 = X[b9], X[b9 + 1], X[b9 + 2]
+    m10, m11, m12 = X[b9 + 3], X[b9 + 4], X[b9 + 5]
+    m20, m21, m22 = X[b9 + 6], X[b9 + 7], X[b9 + 8]
+    R0 = m00 * Q[0] + m01 * Q[3] + m02 * Q[6]
+    R1 = m00 * Q[1] + m01 * Q[4] + m02 * Q[7]
+    R2 = m00 * Q[2] + m01 * Q[5] + m02 * Q[8]
+    R3 = m10 * Q[0] + m11 * Q[3] + m12 * Q[6]
+    R4 = m10 * Q[1] + m11 * Q[4] + m12 * Q[7]
+    R5 = m10 * Q[2] + m11 * Q[5] + m12 * Q[8]
+    R6 = m20 * Q[0] + m21 * Q[3] + m22 * Q[6]
+    R7 = m20 * Q[1] + m21 * Q[4] + m22 * Q[7]
+    R8 = m20 * Q[2] + m21 * Q[5] + m22 * Q[8]
+    rx = m00 * Q[9] + m01 * Q[10] + m02 * Q[11]
+    ry = m10 * Q[9] + m11 * Q[10] + m12 * Q[11]
+    rz = m20 * Q[9] + m21 * Q[10] + m22 * Q[11]
+    # the body origin's velocity and acceleration from the com-based ones
+    dx, dy, dz = P[b3] - S[c3], P[b3 + 1] - S[c3 + 1], P[b3 + 2] - S[c3 + 2]
+    wx, wy, wz = V[a6], V[a6 + 1], V[a6 + 2]
+    vx = V[a6 + 3] - (dy * wz - dz * wy)
+    vy = V[a6 + 4] - (dz * wx - dx * wz)
+    vz = V[a6 + 5] - (dx * wy - dy * wx)
+    alx, aly, alz = A[a6], A[a6 + 1], A[a6 + 2]
+    ax = A[a6 + 3] - (dy * alz - dz * aly) + (wy * vz - wz * vy)
+    ay = A[a6 + 4] - (dz * alx - dx * alz) + (wz * vx - wx * vz)
+    az = A[a6 + 5] - (dx * aly - dy * alx) + (wx * vy - wy * vx)
+    # the sensor point: a_o + alpha x r + w x (w x r)
+    cx, cy, cz = wy * rz - wz * ry, wz * rx - wx * rz, wx * ry - wy * rx
+    ax += aly * rz - alz * ry + wy * cz - wz * cy
+    ay += alz * rx - alx * rz + wz * cx - wx * cz
+    az += alx * ry - aly * rx + wx * cy - wy * cx
+    out[0] = t  # R^T a + bias, R^T w + bias
+    out[1] = R0 * ax + R3 * ay + R6 * az + Q[12]
+    out[2] = R1 * ax + R4 * ay + R7 * az + Q[13]
+    out[3] = R2 * ax + R5 * ay + R8 * az + Q[14]
+    out[4] = R0 * wx + R3 * wy + R6 * wz + Q[15]
+    out[5] = R1 * wx + R4 * wy + R7 * wz + Q[16]
+    out[6] = R2 * wx + R5 * wy + R8 * wz + Q[17]
+    k = 0
+    if noise != 0:
+        N = _f8(noise)
+        if Q[18] != 0.0:
+            for j in range(6):
+                out[1 + j] += N[j]
+            k = 6
+    # the orientation of R (w >= 0)
+    tr = R0 + R4 + R8
+    if tr > 0:
+        s = math.sqrt(tr + 1.0) * 2
+        w, x, y, z = 0.25 * s, (R7 - R5) / s, (R2 - R6) / s, (R3 - R1) / s
+    elif R0 > R4 and R0 > R8:
+        s = math.sqrt(1.0 + R0 - R4 - R8) * 2
+        w, x, y, z = (R7 - R5) / s, 0.25 * s, (R1 + R3) / s, (R2 + R6) / s
+    elif R4 > R8:
+        s = math.sqrt(1.0 + R4 - R0 - R8) * 2
+        w, x, y, z = (R2 - R6) / s, (R1 + R3) / s, 0.25 * s, (R5 + R7) / s
+    else:
+        s = math.sqrt(1.0 + R8 - R0 - R4) * 2
+        w, x, y, z = (R3 - R1) / s, (R2 + R6) / s, (R5 + R7) / s, 0.25 * s
+    if noise != 0 and Q[19] != 0.0:  # turned by the rotation vector: q_noise * q
+        N = _f8(noise)
+        ux, uy, uz = N[k], N[k + 1], N[k + 2]
+        angle = math.sqrt(ux * ux + uy * uy + uz * uz)
+        if angle > 0:
+            h = math.sin(angle / 2) / angle
+            nw, nx, ny, nz = math.cos(angle / 2), ux * h, uy * h, uz * h
+            w, x, y, z = (
+                nw * w - nx * x - ny * y - nz * z,
+                nw * x + nx * w + ny * z - nz * y,
+                nw * y - nx * z + ny * w + nz * x,
+                nw * z + nx * y - ny * x + nz * w,
+            )
+    if w < 0:
+        w, x, y, z = -w, -x, -y, -z
+    nrm = math.sqrt(w * w + x * x + y * y + z * z)
+    out[7], out[8], out[9], out[10] = w / nrm, x / nrm, y / nrm, z / nrm
+
+
+_I = types.intp
+IMU_ROW_SIG = (_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, types.float64)
 
 
 class Imu(Sensor):
     type = "imu"
     deferred = True
     needs_accelerations = True
+    row_dtype = IMU_ROW
 
     def __init__(self, world: Any, mount: Mount, seed: int, data: Any = None) -> None:
-        import mujoco
-
-        self._mj = mujoco
-        self._xbody = int(mujoco.mjtObj.mjOBJ_XBODY)
-        self._acc = np.zeros(6)
-        self._vel = np.zeros(6)
         n = mount.spec.noise
-        stds = [[float(n.accel_std)] * 3, [float(n.gyro_std)] * 3]
-        self._std = np.array(stds) if any(v > 0 for v in stds[0] + stds[1]) else None
-        self._orient_std = math.radians(n.orientation_std_deg)
+        self._root = int(world.model.body_rootid[world.body(mount.site.body).id])
+        white = [float(n.accel_std)] * 3 + [float(n.gyro_std)] * 3
+        scale = (white if any(v > 0 for v in white) else []) + (
+            [math.radians(n.orientation_std_deg)] * 3 if n.orientation_std_deg > 0 else []
+        )
+        self._scale = np.array(scale)
+        self._k = len(scale)  # normal numbers a reading takes
+        self._bound: Any = None  # the MuJoCo data the addresses below are of
+        self._addr: tuple[int, ...] = ()
+        self._row = np.zeros(1, IMU_ROW)  # sample()'s reading
+        self._kernel = None
         super().__init__(world, mount, seed, data)
+        par = np.zeros(_PAR)
+        par[:9] = self._R_bs.ravel()
+        par[9:12] = self._p_bs
+        par[18] = 1.0 if any(v > 0 for v in white) else 0.0
+        par[19] = 1.0 if n.orientation_std_deg > 0 else 0.0
+        self._par = par
+        self._set_bias()
 
     def reset(self) -> None:
         super().reset()
@@ -92,7 +195,14 @@ class Imu(Sensor):
             self.accel_bias += self.rng.normal(0.0, n.accel_bias_std, 3)
         if n.gyro_bias_std > 0:
             self.gyro_bias += self.rng.normal(0.0, n.gyro_bias_std, 3)
-        self._bias = np.array([self.accel_bias, self.gyro_bias])
+        self._noise = None  # the normal numbers drawn, _NOISE_ROWS readings' worth
+        self._noise_at, self._next = 0, _NOISE_ROWS
+        if hasattr(self, "_par"):
+            self._set_bias()
+
+    def _set_bias(self) -> None:
+        self._par[12:15] = self.accel_bias
+        self._par[15:18] = self.gyro_bias
 
     def reading_bytes(self) -> int:
         return 10 * 8  # accel, gyro, orientation
@@ -102,22 +212,35 @@ class Imu(Sensor):
         out.update(accel_bias=self.accel_bias.tolist(), gyro_bias=self.gyro_bias.tolist())
         return out
 
+    def read_row(self, address: int, t: float) -> None:
+        """Write the reading of the state :attr:`data` holds into the :data:`IMU_ROW`
+        at ``address`` (time ``t``): one compiled call, no arrays made."""
+        d = self.data
+        if d is not self._bound:
+            self._bind(d)
+        noise = 0
+        if self._k:
+            if self._next == _NOISE_ROWS:
+                self._noise = self.rng.standard_normal((_NOISE_ROWS, self._k))
+                self._noise *= self._scale
+                self._noise_at, self._next = int(self._noise.ctypes.data), 0
+            noise = self._noise_at + 8 * self._k * self._next
+            self._next += 1
+        self._kernel(*self._addr, noise, address, t)  # type: ignore[misc]
+
+    def _bind(self, d: Any) -> None:
+        if self._kernel is None:
+            self._kernel = entry_point(imu_row, IMU_ROW_SIG)
+        self._bound = d
+        self._addr = (
+            int(d.cacc.ctypes.data), int(d.cvel.ctypes.data), int(d.xmat.ctypes.data),
+            int(d.xpos.ctypes.data), int(d.subtree_com.ctypes.data), self.body, self._root,
+            int(self._par.ctypes.data),
+        )  # fmt: skip
+
     def sample(self) -> dict[str, np.ndarray]:
-        mj = self._mj
-        m, d = self.world.model, self.data
-        acc, vel = self._acc, self._vel
-        b = self.body
-        mj.mj_objectAcceleration(m, d, self._xbody, b, acc, 0)
-        mj.mj_objectVelocity(m, d, self._xbody, b, vel, 0)
-        accel, gyro, quat = np.empty(3), np.empty(3), np.empty(4)
-        imu_frame(acc, vel, d.xmat[b], self._R_bs, self._p_bs, self._bias, accel, gyro, quat)
-        if self._std is not None:
-            noise = self._std * self.rng.standard_normal((2, 3))
-            accel += noise[0]
-            gyro += noise[1]
-        if self._orient_std > 0:
-            rv = self.rng.normal(0.0, self._orient_std, 3)
-            angle = float(np.linalg.norm(rv))
-            if angle > 0:
-                quat = R_to_quat(axis_angle_to_R(rv / angle, angle) @ quat_to_R(quat))
-        return {"accel": accel, "gyro": gyro, "orientation": quat}
+        row = self._row
+        self.read_row(int(row.ctypes.data), 0.0)
+        r = row[0]
+        return {"accel": r["accel"].copy(), "gyro": r["gyro"].copy(),
+                "orientation": r["orientation"].copy()}  # fmt: skip

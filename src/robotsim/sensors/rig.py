@@ -27,12 +27,25 @@ the data brought up to the current state instead.
 Each reading is kept as the sensor's latest (:meth:`SensorRig.latest`), handed to the
 listeners (:meth:`SensorRig.listen`) and, when a recorder with a ``sensor`` method is
 attached, recorded (:meth:`robotsim.recording.Recorder.sensor`).
+
+**Rows.** A sensor with a ``row_dtype`` and a ``read_row`` method (the IMU) writes each
+reading straight into the next row of a block of readings (a structured array: ``t``
+then the fields) in one compiled call: no arrays, no dictionary and no
+:class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
+made from its row when asked for (read-only views of the row), and the rows read during
+a :meth:`SensorRig.step` go to the recorder in one call at its end
+(:meth:`robotsim.recording.Recorder.sensor_rows`), so the recorder holds every reading
+when ``step`` returns, as it did reading by reading. A row once written is never
+written again: a full block is left to the recorder and the latest readings, and a new
+one is started.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
@@ -44,7 +57,7 @@ from robotsim.sensors.mount import Mount
 from robotsim.sensors.odometry import Odometry
 from robotsim.sensors.types import Reading, Sensor
 
-__all__ = ["KINDS", "SensorRig"]
+__all__ = ["BLOCK_BYTES", "KINDS", "SensorRig"]
 
 KINDS: dict[str, type[Sensor]] = {
     "lidar": Lidar,
@@ -56,12 +69,16 @@ KINDS: dict[str, type[Sensor]] = {
     "joint": JointSensor,
 }
 
+#: Bytes of one block of a row-writing sensor's readings (256 IMU readings).
+BLOCK_BYTES = 256 * 88
+
 
 class SensorRig:
     """Every sensor of ``world``'s robots (``mounts``, from
     :func:`robotsim.sensors.mount.mount_sensors`); noise seeded from ``world.seed``.
     ``recorder``: where readings go (anything with ``sensor(robot, name, t, data,
-    meta)``; others are ignored)."""
+    meta)``, and ``sensor_rows(robot, name, rows, meta)`` for blocks of rows; others
+    are ignored)."""
 
     def __init__(self, world: Any, mounts: Sequence[Mount], recorder: Any = None) -> None:
         import mujoco
@@ -85,6 +102,7 @@ class SensorRig:
             else:
                 self.sensors.append(KINDS[m.type](world, m, seed))
         self._by_name = {(s.robot, s.name): s for s in self.sensors}
+        self._index = {(s.robot, s.name): i for i, s in enumerate(self.sensors)}
         self._periods = [s.mount.period for s in self.sensors]
         self._deferred = [s.deferred for s in self.sensors]
         self._acc = [s.needs_accelerations for s in self.sensors]
@@ -92,8 +110,24 @@ class SensorRig:
         self._meta: list[dict[str, Any] | None] = [None] * len(self.sensors)
         self._listeners: list[Callable[[Reading], None]] = []
         self._record: Callable[..., None] | None = None
+        self._record_rows: Callable[..., None] | None = None
+        n = len(self.sensors)
+        # the sensors that write rows (see the module doc) and their blocks of readings
+        self._row_of: list[Callable[[int, float], None] | None] = [
+            s.read_row if getattr(s, "row_dtype", None) is not None else None  # type: ignore[attr-defined]
+            for s in self.sensors
+        ]
+        self._rowed = [i for i in range(n) if self._row_of[i] is not None]
+        self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
+        self._item = [0 if dt is None else int(dt.itemsize) for dt in self._dtype]
+        self._rows = [max(1, BLOCK_BYTES // k) if k else 0 for k in self._item]
+        self._block: list[np.ndarray | None] = [None] * n  # the block being filled
+        self._block_at = [0] * n  # its address
+        self._filled = list(self._rows)  # rows written in it (full: none yet)
+        self._sent = list(self._rows)  # of those, rows the recorder has
+        self._last: list[tuple[np.ndarray, int] | None] = [None] * n  # the latest row
+        self._latest: list[Reading | None] = [None] * n
         self.recorder = recorder
-        self._latest: dict[tuple[str, str], Reading] = {}
         self.samples = 0
         self.reset()
 
@@ -118,7 +152,24 @@ class SensorRig:
     def latest(self, robot: str, name: str) -> Reading | None:
         """The newest reading of a sensor (None before its first)."""
         self.sensor(robot, name)
-        return self._latest.get((robot, name))
+        return self._latest_of(self._index[(robot, name)])
+
+    def _latest_of(self, i: int) -> Reading | None:
+        reading = self._latest[i]
+        if reading is None and self._last[i] is not None:
+            block, row = self._last[i]  # type: ignore[misc]
+            reading = self._latest[i] = self._reading_of_row(i, block, row)
+        return reading
+
+    def _reading_of_row(self, i: int, block: np.ndarray, row: int) -> Reading:
+        """The reading in row ``row`` of a block: read-only views of its fields."""
+        s = self.sensors[i]
+        data = {}
+        for k in block.dtype.names[1:]:  # type: ignore[index]
+            v = block[k][row, ...]
+            v.flags.writeable = False
+            data[k] = v
+        return Reading(s.robot, s.name, s.type, float(block["t"][row]), data)
 
     def meta(self, robot: str, name: str) -> dict[str, Any]:
         return self.sensor(robot, name).meta()
@@ -133,6 +184,9 @@ class SensorRig:
     def recorder(self, value: Any) -> None:
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
+        self._record_rows = getattr(value, "sensor_rows", None) if value is not None else None
+        for i in self._rowed:  # a new recorder records from the next reading on
+            self._sent[i] = self._filled[i]
 
     def bytes_per_second(self) -> float:
         """The bytes a recording of every sensor takes per simulated second, before
@@ -172,9 +226,15 @@ class SensorRig:
                 if self._read_min <= kk:
                     self._read_ready(kk)
 
-            self.world.step(n, observe, [m - base for m in marks])
+            try:
+                self.world.step(n, observe, [m - base for m in marks])
+            finally:
+                if self._rowed:
+                    self._hand_over()
         else:
             self.world.step(n)
+            if self._rowed:
+                self._hand_over()
         self._kin, self._at = end - 1, end
 
     def _reads_until(self, end: int) -> list[int]:
@@ -199,17 +259,18 @@ class SensorRig:
                 self._kin, self._at = k - 1, k
             if self._read_min <= k:
                 self._read_ready(k)
+                self._hand_over()
 
     def sample_now(self) -> list[Reading]:
         """A reading of every sensor at the world's current state, due or not (their
         schedules are kept): from the sensing copy brought up to date."""
         self._refresh()
         k = self._step_index()
-        out = []
         for i, s in enumerate(self.sensors):
-            out.append(self._read(i, s, k * self.timestep, self.data))
-        self.samples += len(out)
-        return out
+            self._read(i, s, k * self.timestep, self.data)
+        self._hand_over()
+        self.samples += len(self.sensors)
+        return [self._latest_of(i) for i in range(len(self.sensors))]  # type: ignore[misc]
 
     def _refresh(self) -> None:
         """Bring the sensing copy up to the world's current state: positions,
@@ -263,13 +324,27 @@ class SensorRig:
         self.samples += n
         self._read_min = min(self._read_at)
 
-    def _read(self, i: int, s: Sensor, t: float, data: Any) -> Reading:
+    def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
+        write = self._row_of[i]
+        if write is not None:  # into the next row of its block
+            row = self._filled[i]
+            if row == self._rows[i]:
+                row = self._new_block(i)
+            write(self._block_at[i] + row * self._item[i], t)
+            self._filled[i] = row + 1
+            self._last[i] = (self._block[i], row)  # type: ignore[assignment]
+            self._latest[i] = None  # made from the row when asked for
+            if self._listeners:
+                reading = self._latest_of(i)
+                for cb in self._listeners:
+                    cb(reading)  # type: ignore[arg-type]
+            return
         values = s.sample()
         for a in values.values():
             a.flags.writeable = False
         reading = Reading(s.robot, s.name, s.type, t, values)
-        self._latest[self._keys[i]] = reading
+        self._latest[i] = reading
         if self._record is not None:
             meta = self._meta[i]
             if meta is None:
@@ -277,18 +352,55 @@ class SensorRig:
             self._record(s.robot, s.name, t, values, meta)
         for cb in self._listeners:
             cb(reading)
-        return reading
+
+    def _new_block(self, i: int) -> int:
+        """Start a new block for sensor ``i`` (the full one's rows recorded first)."""
+        self._hand_over_one(i)
+        block = np.empty(self._rows[i], self._dtype[i])
+        self._block[i] = block
+        self._block_at[i] = int(block.ctypes.data)
+        self._filled[i] = self._sent[i] = 0
+        return 0
+
+    def _hand_over(self) -> None:
+        """Give the recorder the rows read since it was last given any."""
+        for i in self._rowed:
+            if self._filled[i] > self._sent[i]:
+                self._hand_over_one(i)
+
+    def _hand_over_one(self, i: int) -> None:
+        a, b = self._sent[i], self._filled[i]
+        if b <= a:
+            return
+        self._sent[i] = b
+        block = self._block[i]
+        if self._record_rows is not None:
+            s = self.sensors[i]
+            meta = self._meta[i]
+            if meta is None:
+                meta = self._meta[i] = s.meta()
+            self._record_rows(s.robot, s.name, block, meta, a, b)
+        elif self._record is not None:  # a recorder of single readings
+            s = self.sensors[i]
+            meta = self._meta[i]
+            if meta is None:
+                meta = self._meta[i] = s.meta()
+            for j in range(a, b):
+                r = self._reading_of_row(i, block, j)  # type: ignore[arg-type]
+                self._record(s.robot, s.name, r.t, r.data, meta)
 
     def reset(self) -> None:
         """At the world's start (and after ``world.reset()``): fresh noise generators,
         schedules from the current step, no latest readings. The world's data must hold
         its current state (a reset or ``mj_forward`` does that)."""
+        self._hand_over()
         for s in self.sensors:
             s.reset()
-        self._latest.clear()
+        n = len(self.sensors)
+        self._latest = [None] * n
+        self._last = [None] * n
         k = self._step_index()
         self._kin = self._at = k  # the world's data hold the state at step k
-        n = len(self.sensors)
         self._start = [k] * n  # the step of reading 0 of each sensor
         self._count = [0] * n  # readings taken since then
         self._due = [k] * n
@@ -298,6 +410,7 @@ class SensorRig:
         self._read_min = min(self._read_at, default=k)
 
     def close(self) -> None:
+        self._hand_over()
         if self.renderer is not None:
             self.renderer.close()
             self.renderer = None

@@ -133,7 +133,7 @@ def run_one(job: SweepJob, task: RunTask) -> dict[str, Any]:
             db=job.db,
             extra={"tags": {"sweep": job.sweep_id, "sweep_run": task.key}, **job.extra},
         )
-        summary = run_receipted(run_base, data, job.base_source, opts)
+        summary = run_receipted(run_base, data, job.base_source, opts, keep_open=True)
         for name, path in job.metrics.items():
             value = lookup(summary, path)
             if value is _MISSING:

@@ -8,6 +8,10 @@ The legs are the walk's, so ``set_joints`` takes no joint. ``state`` gives the r
 pose, the joints, the measured body twist, the walk's planned footsteps (``footsteps``:
 foot, x, y, yaw, lift and land times) and, after a fall, ``fell``/``reason``.
 ``reset`` puts it back standing where it started.
+
+A ``kind: walk`` scenario served (``robotsim serve walk_commands``) is the same target,
+with the file's robot, floor friction and walk parameters; its scheduled commands and
+pushes are left out: the remote client is the controller.
 """
 
 from __future__ import annotations
@@ -28,17 +32,18 @@ __all__ = ["WalkTarget"]
 class WalkTarget:
     """One biped walking in MuJoCo, steered over UDP (module docs)."""
 
-    def __init__(self, biped: Biped, friction: float | None = None) -> None:
+    def __init__(self, biped: Biped, friction: float | None = None, params: Any = None) -> None:
         self.biped = biped
         self.name = biped.name
         self.friction = friction
+        self.params = params  # WalkParams (None: sized from the robot)
         self._build()
 
     def _build(self) -> None:
         from robotsim.walk.engine import WalkEngine
         from robotsim.walk.simulate import CommandDriver, WalkSim
 
-        self.driver = CommandDriver(WalkEngine(self.biped))
+        self.driver = CommandDriver(WalkEngine(self.biped, self.params))
         self.sim = WalkSim(self.driver, friction=self.friction, record=False)
         self._prev: tuple[float, np.ndarray] | None = None
 

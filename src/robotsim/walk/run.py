@@ -37,7 +37,14 @@ from robotsim.errors import InputError, ScenarioError
 from robotsim.run_io import RunOptions
 from robotsim.validation import validate_as
 
-__all__ = ["WalkCommand", "WalkPushSpec", "WalkScenario", "run_walk_kind"]
+__all__ = [
+    "WalkCommand",
+    "WalkPushSpec",
+    "WalkScenario",
+    "run_walk_kind",
+    "scenario_params",
+    "scenario_robot",
+]
 
 
 class WalkCommand(BaseModel):
@@ -89,7 +96,9 @@ class WalkScenario(BaseModel):
     pushes: list[WalkPushSpec] = Field(default_factory=list)
 
 
-def _robot_path(robot: str, source: str) -> str:
+def scenario_robot(robot: str, source: str) -> str:
+    """The file's ``robot``: a robot file next to the scenario ``source`` if there is
+    one, else as given (a library name or a path)."""
     p = Path(robot)
     if p.suffix and not p.is_absolute() and Path(source).is_file():
         near = Path(source).resolve().parent / p
@@ -98,7 +107,7 @@ def _robot_path(robot: str, source: str) -> str:
     return robot
 
 
-def _params(given: dict[str, float], source: str) -> Any:
+def scenario_params(given: dict[str, float], source: str) -> Any:
     """The file's ``params`` as :class:`~robotsim.walk.params.WalkParams` (names checked;
     values are checked when the walk sizes itself)."""
     from dataclasses import fields
@@ -127,8 +136,8 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     sc = validate_as(WalkScenario, data, source, ScenarioError)
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: walk scenarios run in physics only")
-    params = _params(sc.params, source)
-    biped = biped_of(load_robot(_robot_path(sc.robot, source)))
+    params = scenario_params(sc.params, source)
+    biped = biped_of(load_robot(scenario_robot(sc.robot, source)))
     engine = WalkEngine(biped, params)
     driver = CommandDriver(engine)
     pushes = tuple(Push(p.t, p.impulse, p.direction, p.duration) for p in sc.pushes)

@@ -42,12 +42,12 @@ class WalkDriver:
         from robotsim.model.loader import load_robot
         from robotsim.validation import validate_as
         from robotsim.walk.biped import biped_of
-        from robotsim.walk.run import WalkScenario, _params, _robot_path
+        from robotsim.walk.run import WalkScenario, scenario_params, scenario_robot
 
         self.sc = validate_as(WalkScenario, doc, source, ScenarioError)
         self.source = source
-        self.biped = biped_of(load_robot(_robot_path(self.sc.robot, source)))
-        self.params = _params(self.sc.params, source)
+        self.biped = biped_of(load_robot(scenario_robot(self.sc.robot, source)))
+        self.params = scenario_params(self.sc.params, source)
         self.velocity = (0.0, 0.0, 0.0)  # what the panel asks (m/s, m/s, rad/s)
         self._steered = False
         self._footprints: list[Any] = []
