@@ -176,3 +176,51 @@ def write_robotino_urdf(path: Path) -> Path:
 """
     )
     return path
+
+
+def write_bare_robotino_urdf(path: Path) -> Path:
+    """A base with the traits of Festo's published Robotino URDF: ``base_link`` has no
+    inertial (physics gives it its collision cylinder's mass) and that cylinder is drawn
+    down to the floor (its bottom level with the wheel bottoms); the 10 mg wheels have
+    1 kg m^2 of inertia and no collision shape, only a visual mesh (an STL written here);
+    a box on a fixed joint weighs 10 mg with 1 kg m^2 too."""
+    import trimesh
+
+    mesh = path.with_name(path.stem + "_wheel.stl")
+    trimesh.creation.cylinder(radius=ROBOTINO_WHEEL_R, height=0.03, sections=48).apply_transform(
+        trimesh.transformations.rotation_matrix(math.pi / 2, [0, 1, 0])
+    ).export(mesh)
+    absurd = ('<inertial><mass value="0.00001"/>'
+              '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>')  # fmt: skip
+    wheels = ""
+    for i, a_deg in enumerate((60.0, 180.0, 300.0)):
+        a = math.radians(a_deg)
+        x, y = ROBOTINO_R * math.cos(a), ROBOTINO_R * math.sin(a)
+        wheels += f"""
+  <joint name="wheel{i}_joint" type="continuous">
+    <parent link="base_link"/><child link="wheel{i}_link"/>
+    <origin xyz="{x:.9f} {y:.9f} {ROBOTINO_WHEEL_R}" rpy="0 0 {a:.12f}"/>
+    <axis xyz="-1 0 0"/>
+  </joint>
+  <link name="wheel{i}_link">
+    <visual><geometry><mesh filename="{mesh.name}"/></geometry></visual>
+    {absurd}
+  </link>"""
+    path.write_text(
+        f"""<?xml version="1.0"?>
+<robot name="robotino_bare">
+  <link name="base_link">
+    <collision><origin xyz="0 0 0.025"/>
+      <geometry><cylinder radius="0.18" length="0.05"/></geometry></collision>
+  </link>{wheels}
+  <link name="bridge_link">
+    {absurd}
+    <collision><geometry><box size="0.25 0.11 0.16"/></geometry></collision>
+  </link>
+  <joint name="bridge_joint" type="fixed">
+    <parent link="base_link"/><child link="bridge_link"/><origin xyz="-0.05 0 0.13"/>
+  </joint>
+</robot>
+"""
+    )
+    return path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 
 class RobotsimError(Exception):
@@ -80,6 +81,17 @@ class KinematicsError(RobotsimError):
 
 class PhysicsError(RobotsimError):
     """The physics simulation diverged or was set up wrongly."""
+
+
+class PhysicsFault(PhysicsError):
+    """The simulation left physics while it ran (NaN/Inf, a body out of the world's
+    bounds, a speed far above every limit, energy from nowhere): a run stops and writes
+    ``fault`` (a :class:`robotsim.physics.guard.Fault`: body, time, quantity, value,
+    limit) in its summary instead of results."""
+
+    def __init__(self, message: str, fault: Any) -> None:
+        super().__init__(message)
+        self.fault = fault
 
 
 class ScenarioError(InputError):

@@ -12,7 +12,7 @@ import math
 import sys
 from typing import Any
 
-__all__ = ["MAX_JSON_DEPTH", "json_depth", "read_json", "to_jsonable"]
+__all__ = ["MAX_JSON_DEPTH", "NULL_REASONS", "dumps", "json_depth", "read_json", "to_jsonable"]
 
 #: Deepest nesting of arrays/objects accepted from outside (as for YAML files).
 MAX_JSON_DEPTH = 100
@@ -64,28 +64,52 @@ def read_json(data: bytes | str, what: str, max_depth: int = MAX_JSON_DEPTH) -> 
         raise InputError(f"{what}: not valid JSON: {exc}") from None
 
 
-def to_jsonable(obj: Any) -> Any:
+def to_jsonable(obj: Any, reasons: dict[str, str] | None = None, path: str = "") -> Any:
     """Numpy arrays/scalars and non-finite floats -> plain JSON values.
 
-    Dicts (keys as ``str``), lists and tuples are converted recursively; ``nan`` becomes
-    ``None`` and ``±inf`` the strings ``"inf"``/``"-inf"`` (JSON has no infinities).
+    Dicts (keys as ``str``), lists and tuples are converted recursively; ``nan`` and
+    ``±inf`` become ``None`` (JSON has neither; a number is never written as a string).
+    With ``reasons``, each such ``None`` is noted there by its path (``"robots.omni.gap"``,
+    ``"t[3]"``) with the value it replaced; :func:`dumps` writes them beside the values.
     """
     if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
+        return {
+            str(k): to_jsonable(v, reasons, f"{path}.{k}" if path else str(k))
+            for k, v in obj.items()
+        }
     if isinstance(obj, list | tuple):
-        return [to_jsonable(v) for v in obj]
+        return [to_jsonable(v, reasons, f"{path}[{i}]") for i, v in enumerate(obj)]
     np = sys.modules.get("numpy")  # not imported yet: no NumPy value can exist
     if np is not None:
         if isinstance(obj, np.ndarray):
-            return to_jsonable(obj.tolist())
+            return to_jsonable(obj.tolist(), reasons, path)
         if isinstance(obj, np.bool_):
             return bool(obj)
         if isinstance(obj, np.integer):
             return int(obj)
         if isinstance(obj, np.floating):
             obj = float(obj)
-    if isinstance(obj, float):
-        if math.isfinite(obj):
-            return obj
-        return None if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, float) and not math.isfinite(obj):
+        if reasons is not None:
+            what = "NaN" if math.isnan(obj) else ("+inf" if obj > 0 else "-inf")
+            reasons[path or "(value)"] = f"{what}: not a finite number"
+        return None
     return obj
+
+
+#: The key :func:`dumps` adds to a JSON object in which it replaced values by ``null``.
+NULL_REASONS = "null_reasons"
+
+
+def dumps(obj: Any, **kwargs: Any) -> str:
+    """Strict JSON text of ``obj`` (the one writer: every JSON file and ``--json``
+    output robotsim writes goes through here). NumPy values become plain ones; a NaN or
+    an infinity becomes ``null``, and an object gets ``"null_reasons": {path: why}``
+    saying which values were replaced by what; ``allow_nan=False`` makes any value
+    that slipped through an error, never ``NaN``/``Infinity`` in a file. ``kwargs``
+    go to :func:`json.dumps` (``indent``, ``sort_keys``, ``separators``)."""
+    reasons: dict[str, str] = {}
+    doc = to_jsonable(obj, reasons)
+    if reasons and isinstance(doc, dict):
+        doc[NULL_REASONS] = {**doc.get(NULL_REASONS, {}), **reasons}
+    return json.dumps(doc, allow_nan=False, **kwargs)

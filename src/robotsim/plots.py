@@ -20,7 +20,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["save_com_path", "save_grasps", "save_map", "save_responses", "save_signals"]
+__all__ = [
+    "save_com_path",
+    "save_grasps",
+    "save_map",
+    "save_responses",
+    "save_signals",
+    "soccer_markings",
+]
 
 PALETTE = (
     "#1f77b4",
@@ -46,17 +53,34 @@ def _figure(figsize: tuple[float, float]) -> tuple[Any, Any]:
     return fig, fig.add_subplot(1, 1, 1)
 
 
-def _soccer_markings(ax: Any, sx: float, sy: float) -> None:
-    from matplotlib.patches import Circle, Rectangle
+def soccer_markings(sx: float, sy: float, arc_segments: int = 48) -> np.ndarray:
+    """The soccer markings of a field ``sx`` x ``sy`` m centred on the origin, as line
+    segments ``(N, 2, 2)`` (m): the outline, the halfway line, the centre circle (radius
+    13 % of the shorter side, ``arc_segments`` chords) and the two penalty boxes (10 %
+    of the length deep, 45 % of the width wide). The 2D map and the studio's 3D field
+    draw these same lines."""
+    hx, hy = sx / 2, sy / 2
+    corners = np.array([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]])
+    segs = [np.stack([corners[i], corners[(i + 1) % 4]]) for i in range(4)]
+    segs.append(np.array([[0.0, -hy], [0.0, hy]]))
+    r = min(sx, sy) * 0.13
+    a = np.linspace(0.0, 2 * np.pi, arc_segments + 1)
+    ring = np.column_stack([r * np.cos(a), r * np.sin(a)])
+    segs += [ring[i : i + 2] for i in range(arc_segments)]
+    bw, bh = sx * 0.1, sy * 0.45
+    for side in (-1.0, 1.0):
+        x0, x1 = side * hx, side * (hx - bw)
+        box = np.array([[x0, -bh / 2], [x1, -bh / 2], [x1, bh / 2], [x0, bh / 2]])
+        segs += [box[i : i + 2] for i in range(3)]
+    return np.array(segs, dtype=float)
 
-    kw = {"fill": False, "color": "white", "lw": 1.2, "alpha": 0.9}
-    ax.add_patch(Rectangle((-sx / 2, -sy / 2), sx, sy, **kw))
-    ax.plot([0, 0], [-sy / 2, sy / 2], color="white", lw=1.2, alpha=0.9)
-    ax.add_patch(Circle((0, 0), min(sx, sy) * 0.13, **kw))
-    box_w, box_h = sx * 0.1, sy * 0.45
-    for side in (-1, 1):
-        x = side * sx / 2 - (box_w if side > 0 else 0)
-        ax.add_patch(Rectangle((x, -box_h / 2), box_w, box_h, **kw))
+
+def _soccer_markings(ax: Any, sx: float, sy: float) -> None:
+    from matplotlib.collections import LineCollection
+
+    ax.add_collection(
+        LineCollection(soccer_markings(sx, sy), colors="white", linewidths=1.2, alpha=0.9)
+    )
 
 
 def save_map(

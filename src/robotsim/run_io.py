@@ -14,7 +14,6 @@ or every ``max_rows`` rows, whichever comes first: a fast headless loop holds at
 from __future__ import annotations
 
 import csv
-import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 
 #: Bytes a recorded signal value takes in an SQLite run store, at least (a 30 s run of
 #: one robot with 10 signals at 50 Hz measured 39 B per value).
@@ -119,7 +119,7 @@ class CsvRecorder:
         self._ev = csv.writer(self._ev_file)
         self._ev.writerow(["t", "type", "robot", "data"])
         meta = {"scenario": scenario, "seed": seed, "parameters": dict(parameters or {})}
-        (self.out_dir / "run.json").write_text(json.dumps(meta, indent=2, default=str))
+        (self.out_dir / "run.json").write_text(json_dumps(meta, indent=2, default=str))
         self.status = "running"
 
     def signal(self, robot: str, t: float, names: Sequence[str], values: ArrayLike) -> None:
@@ -143,7 +143,7 @@ class CsvRecorder:
     def event(
         self, t: float, type: str, robot: str | None = None, data: Mapping[str, Any] | None = None
     ) -> None:
-        self._ev.writerow([f"{t:.6f}", type, robot or "", json.dumps(dict(data or {}))])
+        self._ev.writerow([f"{t:.6f}", type, robot or "", json_dumps(dict(data or {}))])
 
     def _flush(self) -> None:
         self._sig.writerows(self._rows)

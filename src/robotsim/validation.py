@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, get_args, get_origin
+from types import UnionType
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -90,16 +91,38 @@ def _models_in(tp: Any) -> tuple[list[type[BaseModel]], bool]:
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
     cur: Any = model
+    keys = 0  # dict keys to skip next (``gains.x``: ``x`` names an entry, not a field)
     for part in loc:
         if isinstance(part, int):
+            continue
+        if keys:
+            keys -= 1
             continue
         if not (isinstance(cur, type) and issubclass(cur, BaseModel)):
             return None
         f = cur.model_fields.get(str(part))
         if f is None:
             return None
+        keys = _dict_depth(f.annotation)
         cur = _unwrap(f.annotation)
     return cur if isinstance(cur, type) and issubclass(cur, BaseModel) else None
+
+
+def _dict_depth(tp: Any) -> int:
+    """How many dict levels (keyed by strings) lead from ``tp`` to its model."""
+    n = 0
+    while True:
+        args, origin = get_args(tp), get_origin(tp)
+        if origin is dict and args:
+            n, tp = n + 1, args[1]
+        elif origin in (list, tuple) and args:
+            tp = args[0]
+        elif args and any(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+            tp = next(a for a in args if isinstance(a, type) and issubclass(a, BaseModel))
+        elif origin in (Union, UnionType) and any(get_origin(a) is dict for a in args):
+            tp = next(a for a in args if get_origin(a) is dict)  # dict[...] | None
+        else:
+            return n
 
 
 def fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:

@@ -51,7 +51,23 @@ def test_too_heavy_is_a_reason(panda_hand) -> None:  # type: ignore[no-untyped-d
     brick = load_object({"type": "box", "size": [0.05, 0.03, 0.07], "mass": 40.0})
     p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(brick, _on_table(brick), panda_hand.home,
                                                       np.random.default_rng(0))  # fmt: skip
-    assert not p.ok and "do not hold 2 x the weight (392 N) at 20 N per finger" in p.reason
+    assert not p.ok and "do not hold 1 x the weight (392 N) at 20 N per finger" in p.reason
+    best = float(p.reason.rsplit("(the best ", 1)[1].split(" x)")[0])
+    assert 0 < best < 1  # the strongest reachable grasp, measured
+
+
+def test_weaker_grasps_are_tried_when_none_holds_twice(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    """A grasp holding less than ``min_hold`` but at least ``least_hold`` weights is a
+    plan (the strongest such) when no reachable grasp holds ``min_hold``."""
+    from robotsim.grasp.planner import PlanOptions
+
+    obj = load_object("box:0.05,0.03,0.07")
+    To = _on_table(obj)
+    opts = PlanOptions(min_hold=1e6, least_hold=1.0)
+    p = Planner(panda_hand, np.eye(4), (TABLE,), options=opts).plan(
+        obj, To, panda_hand.home, np.random.default_rng(0)
+    )
+    assert p.ok and p.counts["weaker"] == 1 and 1.0 <= p.held < 1e6
 
 
 def test_the_collision_check_says_no(panda_hand) -> None:  # type: ignore[no-untyped-def]

@@ -200,6 +200,11 @@ def test_malformed_files_give_one_line_errors_with_the_field_path(
     err = _err(tmp_path, bad, capsys)
     assert "bad.yaml: robots[0].controler: unknown key 'controler'; valid: name, model" in err
 
+    bad = json.loads(json.dumps(BASE))  # inside a dict entry too (gains.x), issue 29
+    bad["robots"][0]["controller"] = {"gains": {"x": {"kpp": 1}}}
+    err = _err(tmp_path, bad, capsys)
+    assert "controller.gains.x.kpp: unknown key 'kpp'; valid: kp, ki, kd, integral_limit" in err
+
     bad = json.loads(json.dumps(BASE))
     bad["robots"][0]["controller"] = {"gains": {"x": {"kp": "fast"}}}
     err = _err(tmp_path, bad, capsys)

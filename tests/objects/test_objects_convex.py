@@ -121,3 +121,36 @@ def test_vhacd_on_request(tmp_path: Path) -> None:
     assert sum(p.volume for p in pieces) == pytest.approx(
         0.1 * 0.03 * 0.03 + 0.03 * 0.05 * 0.03, rel=0.1
     )
+
+
+def _capped_at_t_junctions(a: float) -> tuple[np.ndarray, np.ndarray]:
+    """A cube of side ``a`` whose top cap is a fan around its centre through the
+    midpoints of its edges: the cap shares corners with the sides but no edge (T
+    junctions, as modelling tools write bevelled parts)."""
+    h = a / 2
+    c = [(-h, -h), (h, -h), (h, h), (-h, h)]
+    v = [(x, y, -h) for x, y in c] + [(x, y, h) for x, y in c]
+    mids = [
+        ((c[i][0] + c[(i + 1) % 4][0]) / 2, (c[i][1] + c[(i + 1) % 4][1]) / 2) for i in range(4)
+    ]
+    v += [(x, y, h) for x, y in mids]
+    v.append((0.0, 0.0, h))  # 12: the cap's centre
+    f = [(0, 2, 1), (0, 3, 2)]  # bottom, outward -z
+    for i in range(4):
+        j = (i + 1) % 4
+        f += [(i, j, 4 + j), (i, 4 + j, 4 + i)]  # side i: the full top edge 4+i .. 4+j
+        f += [(12, 4 + i, 8 + i), (12, 8 + i, 4 + j)]  # cap: through the edge's midpoint
+    return np.array(v, float), np.array(f, np.int64)
+
+
+def test_a_piece_joined_at_t_junctions_stays_one(tmp_path: Path) -> None:
+    import trimesh
+
+    v, f = _capped_at_t_junctions(0.04)
+    by_edges = trimesh.Trimesh(v, f, process=False).split(only_watertight=False)
+    assert len(by_edges) == 2  # what an edge-connected split makes of it
+    comps = split_components(v, f)
+    assert len(comps) == 1 and len(comps[0][0]) == 13
+    pieces, how = convex_pieces(v, f, cache=tmp_path)
+    assert how == "hull" and len(pieces) == 1
+    assert pieces[0].volume == pytest.approx(0.04**3, rel=1e-9)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from tests.wheeled_urdf import (
     TURTLEBOT,
+    write_bare_robotino_urdf,
     write_omni_urdf,
     write_onshape_omni_urdf,
     write_robotino_urdf,
@@ -24,8 +25,9 @@ from tests.wheeled_urdf import (
 from robotsim.control.wheeled_base import MobileBase
 from robotsim.errors import ModelWarning
 from robotsim.model import load_robot
-from robotsim.physics import Motor, RobotPlacement, Scene, World
-from robotsim.physics.drives import drive_of
+from robotsim.physics import Motor, RobotPlacement, Scene, World, drives
+from robotsim.physics import compile as compile_mod
+from robotsim.physics.drives import drive_of, resting_links
 from robotsim.physics.freebase import on_ground, set_free
 from robotsim.remote.world_target import robot_scene
 
@@ -33,6 +35,7 @@ TOLERANCE = 0.10  # of the commanded speed
 FILES = {
     "onshape_omni": write_onshape_omni_urdf,
     "robotino_like": write_robotino_urdf,
+    "robotino_bare": write_bare_robotino_urdf,
     "tri_omni": write_omni_urdf,
 }
 
@@ -71,7 +74,16 @@ def _error(twist, measured) -> float:
 
 
 @pytest.mark.parametrize(
-    "name", ["onshape_omni", "robotino_like", "tri_omni", "omni3", "diffdrive", "turtlebot3"]
+    "name",
+    [
+        "onshape_omni",
+        "robotino_like",
+        "robotino_bare",
+        "tri_omni",
+        "omni3",
+        "diffdrive",
+        "turtlebot3",
+    ],
 )
 def test_mobile_base_follows_forward_sideways_and_turn(name: str, tmp_path: Path) -> None:
     model = _model(name, tmp_path)
@@ -131,3 +143,42 @@ def test_the_check_says_no_when_the_wheels_cannot_follow(tmp_path: Path) -> None
     world.advance(0.3)
     got = measured_twist(world, base, np.array([0.15, 0.0, 0.0]))
     assert _error((0.15, 0.0, 0.0), got) > TOLERANCE
+
+
+def test_a_chassis_drawn_to_the_floor_rests_on_its_wheels(tmp_path: Path) -> None:
+    """Robotino's traits (base without inertial, its cylinder's bottom level with the
+    wheel bottoms, shapeless 10 mg wheels of 1 kg m^2): physics weighs the base from
+    its cylinder (1000 kg/m^3) and says so, and the base stands on its wheels, not its
+    cylinder, with one warning naming the link."""
+    model = _model("robotino_bare", tmp_path)
+    drive = drive_of(model)
+    assert drive.kind == "omni" and len(drive.wheel_joints) == 3
+    assert drive.radii[0] == pytest.approx(0.04, abs=1e-3)  # from the visual mesh
+    assert resting_links(model, drive) == ("base_link",)
+    drives._WARNED.clear()  # said once per file and process: say it again here
+    compile_mod._SAID.clear()
+    with pytest.warns(ModelWarning) as said:
+        world = World(robot_scene(model))
+    text = " | ".join(str(w.message) for w in said)
+    assert "'base_link' reach(es) down to the ground" in text
+    assert "no inertial" in text and "5.09 kg" in text
+    mjm = world.model
+    bid = mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_BODY, "robotino_bare/base_link")
+    assert mjm.body_mass[bid] == pytest.approx(1000 * math.pi * 0.18**2 * 0.05, rel=1e-6)
+    world.advance(0.5)
+    touching = {b for a, b, _ in world.contacts() if a == "ground"}
+    assert touching == {f"robotino_bare/wheel{i}_link" for i in range(3)}
+
+
+def test_the_check_says_no_when_the_chassis_drags(tmp_path: Path, monkeypatch) -> None:
+    """The same base with its cylinder left touching the ground (the exclusion undone):
+    the cylinder carries the weight, the wheels slip, and the check fails it."""
+    model = _model("robotino_bare", tmp_path)
+    monkeypatch.setattr(drives, "resting_links", lambda model, drive: ())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ModelWarning)
+        world = World(robot_scene(model))
+    base = MobileBase(world, model.name)
+    world.advance(0.3)
+    got = measured_twist(world, base, np.array([0.3, 0.0, 0.0]))
+    assert _error((0.3, 0.0, 0.0), got) > 0.5

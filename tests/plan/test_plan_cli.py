@@ -58,24 +58,39 @@ def test_plan_three_puma_replan(tmp_path: Path, capsys) -> None:  # type: ignore
     assert all(not p["collision_intervals"] for p in c["pairs"].values())
 
 
+def _one_line_error(capsys) -> tuple[dict, str]:  # type: ignore[no-untyped-def,type-arg]
+    cap = capsys.readouterr()
+    err = cap.err.strip()
+    assert err.startswith("error: ") and "\n" not in err and "Traceback" not in err
+    return json.loads(cap.out), err
+
+
 def test_plan_delay_that_cannot_help_says_why(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, s = _run(
-        [
-            "plan",
-            "three_puma_clearance",
-            "--method",
-            "delay",
-            "--out",
-            str(tmp_path),
-            "--json",
-            "--budget",
-            "20",
-        ],
-        capsys,
-    )
-    assert code == 0 and s["collision_free"] is False and s["changes"] == []
+    """No plan found is a bad request: exit 2 with the reason on one line, the files and
+    the summary (printed with --json) written all the same."""
+    args = ["plan", "three_puma_clearance", "--method", "delay", "--out", str(tmp_path)]
+    code = main([*args, "--json", "--budget", "20"])
+    s, err = _one_line_error(capsys)
+    assert code == 2 and s["collision_free"] is False and s["changes"] == []
     assert any("no start delay of A" in r for r in s["reasons"])
+    assert "no start delay of" in err and "summary.json" in err
     assert s["after"]["pairs"]["A-B"]["min_distance_lower_bound_m"] < 0
+    assert json.loads((tmp_path / "summary.json").read_text())["collision_free"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # the start configurations are within 5 m of each other: said at once
+        (["--margin", "5"], "start configurations of A and B are 0.4212 m apart"),
+        (["--budget", "1e-6"], "time budget of 1e-06 s spent"),
+    ],
+)
+def test_plan_that_cannot_be_found_exits_2(tmp_path: Path, capsys, args, message) -> None:  # type: ignore[no-untyped-def]
+    code = main(["plan", "three_puma_clearance", "--out", str(tmp_path), "--json", *args])
+    s, err = _one_line_error(capsys)
+    assert code == 2 and s["collision_free"] is False
+    assert message in err
 
 
 @pytest.mark.parametrize(

@@ -107,7 +107,7 @@ def test_a_diverging_world_pauses_with_the_error_and_the_server_lives_on() -> No
             time.sleep(0.02)
         st = c.state()
         assert st["paused"] is True and "simulation diverged" in st["fault"]
-        assert "PhysicsError" in c.request("ping")["fault"]  # still answering
+        assert "PhysicsFault" in c.request("ping")["fault"]  # still answering
         with pytest.raises(RemoteError, match=r"stopped on an error .* send 'reset' first"):
             c.resume()
         with pytest.raises(RemoteError, match="send 'reset' first"):

@@ -46,6 +46,20 @@ def socat_pair() -> Iterator[tuple[str, str]]:
 
 @pytest.fixture
 def emulator(socat_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from _emulator(socat_pair, tmp_path)
+
+
+@pytest.fixture
+def slow_emulator(socat_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The emulator answering every servo packet 60 ms late: longer than the SDK's fixed
+    wait for a status packet (2 x 16 ms latency timer + 2 ms), what a loaded machine
+    did to `robotlink stream` (issue 29)."""
+    yield from _emulator(socat_pair, tmp_path, "--latency", "0.06")
+
+
+def _emulator(
+    socat_pair: tuple[str, str], tmp_path: Path, *extra: str
+) -> Iterator[tuple[str, Path]]:
     robot_end, host_end = socat_pair
     store = tmp_path / "flash.json"
     proc = subprocess.Popen(
@@ -59,6 +73,7 @@ def emulator(socat_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str,
             robot_end,
             "--store",
             str(store),
+            *extra,
         ],
         stderr=subprocess.PIPE,
         text=True,
@@ -93,6 +108,24 @@ def test_servo_ping_and_stream(emulator, capsys) -> None:
 
     assert main(["robotlink", "stream", str(WALK), "--port", dev, "--tick", "0.5", "--fast"]) == 0
     assert "largest error 0 ticks" in capsys.readouterr().out
+
+
+def test_timeouts_follow_the_measured_round_trip(slow_emulator, capsys) -> None:
+    dev, _ = slow_emulator
+    assert main(["robotlink", "ping", "--port", dev]) == 0  # 17 servos, each 60 ms late
+    assert capsys.readouterr().out.count("model 1060") == 17
+    assert main(["robotlink", "stream", str(WALK), "--port", dev, "--tick", "0.5", "--fast"]) == 0
+    assert "largest error 0 ticks" in capsys.readouterr().out
+    # the SDK's own fixed timeout on the same line: no status packet (the failure before)
+    import dynamixel_sdk as sdk
+
+    port = sdk.PortHandler(dev)
+    assert port.openPort() and port.setBaudRate(1_000_000)
+    try:
+        _, result, _ = sdk.PacketHandler(2.0).ping(port, 1)
+        assert result == sdk.COMM_RX_TIMEOUT
+    finally:
+        port.closePort()
 
 
 def test_no_robot_on_the_line_is_a_clear_error(socat_pair, capsys) -> None:

@@ -28,8 +28,9 @@ def test_open_builds_the_field_and_the_physics_driver(soccer):
     d = soccer.driver
     assert isinstance(d, MobileDriver)
     assert list(soccer.robots) == ["omni"]
-    # field + 8 obstacles + start and goal markers
-    assert len(soccer.objects) == 1 + len(d.obstacles) + 2
+    # field + its soccer markings (the lines of the 2D map) + 8 obstacles + start and goal
+    assert d.sc.field.markings == "soccer"
+    assert len(soccer.objects) == 2 + len(d.obstacles) + 2
     base = soccer.robots["omni"].scene_link_poses()[0]
     np.testing.assert_allclose(base[:2], [-9.0, -5.0], atol=1e-3)
     panel = soccer.panels["mobile"]

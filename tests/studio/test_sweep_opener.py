@@ -124,6 +124,12 @@ def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: P
     assert f"**best** {best['run_key']}: x0=" in panel.goals.content
     assert "3 of 3 trials feasible" in panel.goals.content
     assert panel.plot.visible and panel.best_button.visible
+    # the plots of `robotsim sweep report`, one at a time (importance: 4+ feasible trials)
+    assert panel.figure.options == ("convergence", "slice_x0")
+    assert panel.plot.image is panel.images["convergence"]
+    panel.figure.value = "slice_x0"
+    panel.show_goals()  # a redraw keeps the plot chosen
+    assert panel.figure.value == "slice_x0" and panel.plot.image is panel.images["slice_x0"]
     shown = panel.open_best()
     assert f"run {best['run_key']}" in shown
     assert studio.robots["PD"].initial_T_world_root[0, 3] == pytest.approx(best["x0"])
@@ -133,4 +139,34 @@ def test_the_sweep_tab_shows_the_best_run_live_and_opens_it(studio, optimized: P
         fh.write(json.dumps(extra) + "\n")
     panel._live()  # what the 1 s poll runs in its thread
     assert panel.best == ("t00009-r0",) and "4 of 4 trials feasible" in panel.goals.content
+    assert panel.figure.options == ("convergence", "importance", "slice_x0")
+    assert panel.images["importance"].shape[1] == 480 and panel.figure.value == "slice_x0"
     assert any(c.key == "t00009-r0" for c in panel.choices.values())
+
+
+def test_the_goal_view_of_two_objectives_draws_the_front(tmp_path: Path) -> None:
+    import json
+
+    import numpy as np
+
+    from robotsim.studio.sweep.panel import goal_view
+
+    meta = {"id": "syn-1", "name": "syn", "design": "optimize", "parameters": ["a", "b"],
+            "metrics": ["y", "z"], "success": None, "constraints": ["z <= 0.8"], "repeats": 1,
+            "objectives": [{"metric": "y", "goal": "minimize"},
+                           {"metric": "z", "goal": "maximize"}]}  # fmt: skip
+    (tmp_path / "sweep.json").write_text(json.dumps(meta))
+    rng = np.random.default_rng(0)
+    with (tmp_path / "runs.jsonl").open("w") as fh:
+        for i in range(12):
+            a, b = rng.uniform(0, 1, 2)
+            row = {"run_key": f"t{i:05d}-r0", "point": i, "repeat": 0, "trial": i, "a": a,
+                   "b": b, "y": (a - 0.3) ** 2, "z": b, "status": "ok", "error": None,
+                   "run_id": i + 1, "wall_time_s": 1.0, "worker": "w"}  # fmt: skip
+            fh.write(json.dumps(row) + "\n")
+    view = goal_view(tmp_path)
+    assert view is not None
+    assert list(view.images) == ["convergence", "importance", "pareto_front", "slice_a", "slice_b"]
+    assert all(im.shape[1] == 480 and im.shape[2] == 3 for im in view.images.values())
+    assert view.text.splitlines()[0].endswith(" of 12 trials feasible")
+    assert f"**Pareto front ({len(view.best)})**" in view.text and view.best

@@ -93,3 +93,36 @@ def test_bad_commands(h17: Biped) -> None:
     eng = WalkEngine(h17)
     with pytest.raises(InputError, match="finite"):
         eng.set_velocity(float("nan"))
+
+
+def test_soles_standing_a_few_mm_apart_are_the_robots_stance(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A robot whose right sole stands 4 mm ahead of the left (a maker's file may):
+    standing, the engine takes no step (it took two at once, with no weight shift,
+    before); a walk to a goal ends with the feet in that same stance."""
+    from robotsim.model.loader import load_robot
+    from robotsim.walk.biped import biped_of
+    from tests.walk.robots import urdf_humanoid
+
+    path = urdf_humanoid(tmp_path)
+    text = path.read_text()
+    i = text.index('<joint name="right_ankle_pitch"')
+    j = text.index('<origin xyz="0 0 -0.32"/>', i)
+    path.write_text(text[:j] + '<origin xyz="0.004 0 -0.32"/>' + text[j + 25 :])
+    eng = WalkEngine(biped_of(load_robot(path)))
+    rest0 = eng.rest.copy()
+    assert rest0[1, 0] - rest0[0, 0] == pytest.approx(0.004, abs=1e-9)
+    for _ in range(round(1.0 / eng.dt)):
+        eng.tick()
+    assert not eng.walking and eng.steps == []
+    eng.set_goal(0.4, 0.0, 0.0)
+    for _ in range(round(8.0 / eng.dt)):
+        eng.tick()
+    assert not eng.walking
+    end = eng.rest
+    for k in (0, 1):
+        np.testing.assert_allclose(
+            relative(walk_frame(end), end[k]), relative(walk_frame(rest0), rest0[k]), atol=1e-9
+        )
+    np.testing.assert_allclose(
+        walk_frame(end), walk_frame(rest0) + np.array([0.4, 0.0, 0.0]), atol=1e-6
+    )

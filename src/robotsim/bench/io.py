@@ -139,7 +139,11 @@ def _pipelined(host: str, port: int, requests: int, window: int) -> float:
         t0 = time.perf_counter()
         while done < requests:
             while sent < requests and sent - done < window:
-                s.send(json.dumps({"id": sent, "op": "state", "cookie": cookie}).encode())
+                s.send(
+                    json.dumps(
+                        {"id": sent, "op": "state", "cookie": cookie}, allow_nan=False
+                    ).encode()
+                )
                 sent += 1
             s.recv(65536)
             done += 1

@@ -12,7 +12,6 @@ each series' minimum and maximum per bucket of samples (an envelope: no dip is l
 from __future__ import annotations
 
 import csv
-import json
 import math
 from collections.abc import Mapping
 from contextlib import ExitStack
@@ -26,6 +25,7 @@ from robotsim.clearance.monitor import ClearanceResult, PairClearance
 from robotsim.clearance.scene import Scene
 from robotsim.clearance.stream import ClearanceStream, ClearanceSummary
 from robotsim.clearance.trajectory import Trajectory
+from robotsim.jsonable import dumps as json_dumps
 
 __all__ = [
     "PLOT_FULL",
@@ -42,10 +42,11 @@ __all__ = [
 PLOT_FULL = 200_000
 
 
-def _num(x: float) -> float | str | None:
-    if math.isnan(x):
-        return None
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+def _num(x: float) -> float:
+    """A number for the JSON files (written by ``jsonable.dumps``: a NaN or an infinity,
+    such as the distance of a pair that never came close, becomes ``null`` with its
+    reason in ``null_reasons``; never a string)."""
+    return float(x)
 
 
 def write_outputs(
@@ -68,7 +69,7 @@ def write_outputs(
             w.writerow([f"{v:.9g}" for v in row])
     json_path = out / "intervals.json"
     payload = _intervals_json(result)
-    json_path.write_text(json.dumps(payload, indent=2) + "\n")
+    json_path.write_text(json_dumps(payload, indent=2) + "\n")
     png_path = out / "distance_curves.png"
     paths: dict[str, Path] = {"csv": csv_path, "json": json_path, "png": png_path}
     contact = None
@@ -84,7 +85,7 @@ def write_outputs(
         paths["contact_csv"] = contact_path
         paths["paths_png"] = plot_paths(scene, trajectories, result.times, out / "paths.png")
         paths["volumes"] = out / "volumes.json"
-        paths["volumes"].write_text(json.dumps(volumes_json(scene), indent=2) + "\n")
+        paths["volumes"].write_text(json_dumps(volumes_json(scene), indent=2) + "\n")
     plot_distance_curves(result, png_path, contact)
     return paths
 
@@ -274,9 +275,9 @@ def stream_outputs(
     summary = stream.summary()
     if recording is not None:
         recording.finish(summary)
-    paths["json"].write_text(json.dumps(_intervals_json(summary), indent=2) + "\n")
+    paths["json"].write_text(json_dumps(_intervals_json(summary), indent=2) + "\n")
     paths["volumes"] = out / "volumes.json"
-    paths["volumes"].write_text(json.dumps(volumes_json(scene), indent=2) + "\n")
+    paths["volumes"].write_text(json_dumps(volumes_json(scene), indent=2) + "\n")
     if not plots:
         return summary, paths
     t_plot, series = plot.arrays()

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from robotsim.cli.common import echo_json, max_memory_option
+from robotsim.jsonable import dumps as json_dumps
 
 __all__ = ["register"]
 
@@ -95,15 +96,12 @@ def clearance_cmd(
     payload = summary.to_json()
     cert = None
     if certified:
-        import json
-
         from robotsim.clearance.certified import certified_run
-        from robotsim.jsonable import to_jsonable
 
         cert = certified_run(sc.scene, sc.trajectories, step, t_end=sc.t_end)
         payload = merge_certified(payload, cert.to_json())
         paths["certified"] = out_dir / "certified.json"
-        paths["certified"].write_text(json.dumps(to_jsonable(cert.to_json()), indent=2) + "\n")
+        paths["certified"].write_text(json_dumps(cert.to_json(), indent=2) + "\n")
     if as_json:
         echo_json(payload)
     else:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from robotsim.errors import InputError
-from robotsim.jsonable import to_jsonable
+from robotsim.jsonable import dumps as json_dumps
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,7 +53,7 @@ def max_work_option(f: Any) -> Any:
 
 
 def echo_json(obj: Any) -> None:
-    click.echo(json.dumps(to_jsonable(obj), indent=2))
+    click.echo(json_dumps(obj, indent=2))
 
 
 def parse_floats(text: str, option: str, count: tuple[int, ...] | None = None) -> np.ndarray:

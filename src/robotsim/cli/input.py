@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 import click
 
 from robotsim.cli.common import echo_json
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 
 __all__ = ["register"]
 
@@ -124,7 +124,7 @@ def watch_cmd(
                 "params": mapper.params.as_dict(),
             }
             click.echo(
-                json.dumps(line) if as_json else " ".join(f"{k}={v}" for k, v in line.items())
+                json_dumps(line) if as_json else " ".join(f"{k}={v}" for k, v in line.items())
             )
             time.sleep(1.0 / hz)
     except KeyboardInterrupt:

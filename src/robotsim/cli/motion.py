@@ -168,7 +168,8 @@ def check_cmd(
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Would the real robot fall? Exit status 0 stands, 1 falls."""
+    """Would the real robot fall? Exit status 0 stands, 1 falls (or the physics
+    diverged: a fault, named in the summary)."""
     from robotsim.motion.report import check_report
 
     del physics
@@ -196,7 +197,9 @@ def check_cmd(
             f"RTF {chk.rtf:.0f}"
             + (f" -> {Path(out_dir)}/physics_check.json, com_path.png" if out_dir else "")
         )
-    if chk.verdict == "falls":
+    if chk.verdict == "fault":
+        click.echo(f"error: {chk.reason}; the check stopped there", err=True)
+    if chk.verdict in ("falls", "fault"):
         raise click.exceptions.Exit(1)
 
 

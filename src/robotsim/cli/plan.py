@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from robotsim.cli.common import echo_json
+from robotsim.errors import InputError
 
 __all__ = ["register"]
 
@@ -87,7 +88,31 @@ def plan_cmd(
     )
     if as_json:
         echo_json(summary)
-        return
+    else:
+        _echo_text(summary, paths)
+        if summary.get("run_id") is not None:
+            click.echo(f"recorded the planned study as run {summary['run_id']} "
+                       f"({db or out_dir / 'runs.sqlite'})")  # fmt: skip
+    if not summary["collision_free"]:
+        raise InputError(_not_found(scenario, summary, paths))
+
+
+def _not_found(scenario: Path, summary: dict, paths: dict) -> str:  # type: ignore[type-arg]
+    """The one line of a plan that is not collision free: a spent budget, else the
+    first reason (the rest and every number are in summary.json, written all the
+    same)."""
+    reasons = [" ".join(str(r).split()) for r in summary.get("reasons") or []]
+    reasons.sort(key=lambda r: not r.startswith("time budget"))  # the budget first
+    first = reasons[0] if reasons else "no method cleared every pair"
+    more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
+    where = paths.get("summary", "summary.json")
+    return (
+        f"{scenario}: no collision-free plan at margin {summary['margin_m']:g} m "
+        f"(method {summary['method']}): {first}{more}; see {where}"
+    )
+
+
+def _echo_text(summary: dict, paths: dict) -> None:  # type: ignore[type-arg]
     verdict = "collision free (certified)" if summary["collision_free"] else "NOT collision free"
     click.echo(
         f"{verdict}: method {summary['method']}, added time {summary['added_time_s']:.3f} s, "
@@ -101,9 +126,6 @@ def plan_cmd(
         for r in summary["reasons"]:  # type: ignore[attr-defined]
             click.echo(f"  {r}")
     click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
-    if summary.get("run_id") is not None:
-        click.echo(f"recorded the planned study as run {summary['run_id']} "
-                   f"({db or out_dir / 'runs.sqlite'})")  # fmt: skip
 
 
 def register(group: click.Group) -> None:

@@ -26,13 +26,20 @@ def robotlink_group() -> None:
     help="File that keeps the stored program across restarts (the 'flash').",
 )
 @click.option("--baud", type=int, default=1_000_000, show_default=True)
-def emulate_cmd(port: str, robot: str, store: str | None, baud: int) -> None:
+@click.option(
+    "--latency",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.0,
+    show_default=True,
+    help="Seconds before each servo answer (a slow adapter or a loaded machine).",
+)
+def emulate_cmd(port: str, robot: str, store: str | None, baud: int, latency: float) -> None:
     """Act as the robot: Dynamixel servos (Protocol 2.0) and the program controller."""
     from pathlib import Path
 
     from robotsim.model import load_robot
     from robotsim.motion.profile import load_profile
-    from robotsim.robotlink import RobotEmulator, SerialTransport
+    from robotsim.robotlink import FaultPlan, RobotEmulator, SerialTransport
 
     model = load_robot(robot)
     emu = RobotEmulator(
@@ -40,6 +47,7 @@ def emulate_cmd(port: str, robot: str, store: str | None, baud: int) -> None:
         model,
         load_profile(model.name),
         store=Path(store) if store else None,
+        faults=FaultPlan(servo_latency=latency),
     )
     click.echo(
         f"emulating {model.name} on {port} ({len(emu.tables)} servos, controller); Ctrl-C to stop",

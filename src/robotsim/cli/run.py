@@ -94,6 +94,14 @@ def run_cmd(
         echo_json(summary)
     else:
         _print_summary(summary, scenario, out_dir)
+    fault = summary.get("fault")
+    if isinstance(fault, dict):  # the physics diverged: the results are not results
+        click.echo(
+            f"error: {summary.get('scenario', scenario)}: {fault.get('message')}; the run "
+            "stopped there (its summary has the 'fault')",
+            err=True,
+        )
+        raise click.exceptions.Exit(1)
     if summary.get("completed") is False and "missing_events" in summary:
         # a scripted run (hands) that did not do what it is for: say what is missing;
         # exit 3 unless the user cut it short on purpose with --duration

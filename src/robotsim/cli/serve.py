@@ -9,7 +9,6 @@ on them, so ``set_base_velocity`` drives it), or without dynamics with ``--kinem
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ import click
 
 from robotsim.cli.common import echo_json
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.remote.server import RemoteServer, ServerLimits, parse_address
 
 if TYPE_CHECKING:
@@ -278,7 +278,7 @@ def serve_cmd(
         "foxglove": None if live is None else live[0].server.url,  # type: ignore[union-attr]
     }
     if as_json:
-        click.echo(json.dumps(hello))
+        click.echo(json_dumps(hello))
     else:
         click.echo(
             f"serving {target} on udp://{h}:{p} (robots: {', '.join(sim.robots())}; "

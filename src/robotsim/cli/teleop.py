@@ -45,7 +45,7 @@ def _slots(text: str) -> list[int]:
     "gamepad",
     default=None,
     help="Gamepad slots in arm order (left, right), or 'none'. Default: 0,1 when the "
-    "'io' extra (pygame) is installed, else none.",
+    "'io' extra (pygame) is installed and --keyboard is not given, else none.",
 )
 @click.option("--keyboard", is_flag=True, help="Drive one arm from the keyboard.")
 @click.option(
@@ -124,6 +124,8 @@ def teleop_cmd(robot: str, gamepad: str | None, keyboard: bool, keyboard_source:
     source = keyboard_source or ("terminal" if headless else "page")
     if headless and source == "page":
         raise InputError("--keyboard-source page needs the studio (drop --headless)")
+    if gamepad is None and keyboard:
+        gamepad = "none"  # the keyboard drives: no gamepad slots to report as missing
     if gamepad is None:
         import importlib.util
 

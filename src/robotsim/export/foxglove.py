@@ -84,7 +84,7 @@ def proto_channel(topic: str, cls: type) -> Channel:
 
 def json_channel(topic: str, name: str, schema: Mapping[str, Any]) -> Channel:
     """A channel of JSON messages described by a JSON Schema."""
-    return Channel(topic, name, "jsonschema", json.dumps(schema).encode(), "json")
+    return Channel(topic, name, "jsonschema", json.dumps(schema, allow_nan=False).encode(), "json")
 
 
 def stamp(ns: int) -> Any:
@@ -213,7 +213,7 @@ def _nest(names: Sequence[str]) -> dict[str, Any]:
 def _template(tree: dict[str, Any], order: list[int]) -> str:
     parts = []
     for key, v in tree.items():
-        k = json.dumps(key).replace("%", "%%")
+        k = json.dumps(key, allow_nan=False).replace("%", "%%")
         if isinstance(v, dict):
             parts.append(f"{k}:{_template(v, order)}")
         else:

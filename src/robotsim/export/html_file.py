@@ -43,7 +43,7 @@ def _b64(a: np.ndarray, dtype: str) -> str:
 
 
 def _shape_key(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, sort_keys=True)
+    return json.dumps(doc, sort_keys=True, allow_nan=False)
 
 
 def page_data(replay: Replay) -> dict[str, Any]:

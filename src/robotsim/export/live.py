@@ -190,7 +190,8 @@ class FoxgloveServer:
                         "supportedEncodings": [],
                         "metadata": {},
                         "sessionId": str(time.time_ns()),
-                    }
+                    },
+                    allow_nan=False,
                 )
             )
             await ws.send(
@@ -210,7 +211,8 @@ class FoxgloveServer:
                             }
                             for ch in self.channels
                         ],
-                    }
+                    },
+                    allow_nan=False,
                 )
             )
             async for text in ws:

@@ -38,6 +38,7 @@ from robotsim.export.foxglove import (
     scene_update,
 )
 from robotsim.export.replay import Replay
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.spatial import R_to_quat
 
 __all__ = ["SCENE_PERIOD", "mcap_messages", "write_mcap"]
@@ -188,6 +189,6 @@ def write_mcap(replay: Replay, path: str | os.PathLike[str]) -> Path:
 
 def _run_metadata(replay: Replay) -> dict[str, str]:
     info: dict[str, Any] = replay.info.to_json()
-    out = {k: v if isinstance(v, str) else json.dumps(v, default=str) for k, v in info.items()}
+    out = {k: v if isinstance(v, str) else json_dumps(v, default=str) for k, v in info.items()}
     out["scene"] = json.dumps(replay.scene, allow_nan=False) if replay.scene else ""
     return out

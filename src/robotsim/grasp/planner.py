@@ -48,7 +48,11 @@ class PlanOptions:
             closing axis, antipodal pairs kept, hand poses closed.
         mu: friction the planner counts on (below the physical one: a margin).
         torsion: torsional friction of a pad (N m per N).
-        min_hold: weights the contacts must hold at the grip force.
+        min_hold: weights the contacts should hold at the grip force (the grasps that
+            do are tried first).
+        least_hold: weights a grasp must hold at the least: when no reachable grasp
+            holds ``min_hold``, the strongest of those holding ``least_hold`` are tried
+            (the planner's friction and torsion are half the physical ones already).
         min_margin: the smallest GWS margin kept (a grasp barely in force closure slips
             at the first disturbance).
         ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
@@ -65,6 +69,7 @@ class PlanOptions:
     mu: float = 0.5
     torsion: float = 0.002
     min_hold: float = 2.0
+    least_hold: float = 1.0
     min_margin: float = 0.015
     ik_batch: int = 24
     ik_rounds: int = 4
@@ -270,6 +275,8 @@ class Planner:
         hits: dict[str, int] = {}
         weak = 0
         reached = 0
+        best_held = 0.0
+        spare: list[tuple[float, tuple]] = []  # (held, _finish args) holding least_hold
         for rnd in range(o.ik_rounds):
             rows = order[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
             if not len(rows):
@@ -293,8 +300,11 @@ class Planner:
                     continue
                 margin, held = score_contacts(obj, con.points[0], con.normals[0], up_obj,
                                               o.mu, o.torsion, h.grip_force)  # fmt: skip
+                best_held = max(best_held, held)
                 if margin < o.min_margin or held < o.min_hold:
                     weak += 1
+                    if margin >= o.min_margin and held >= o.least_hold:
+                        spare.append((held, (q_g, T_tool, T_tool_point[j], con, margin, held)))
                     continue
                 plan = self._finish(
                     obj, To, q_start, q_g, T_tool, T_tool_point[j], con, margin, held, hits
@@ -308,6 +318,11 @@ class Planner:
         if plan is not None:
             counts.update(reached=reached, reach_map=1, **{f"hit {k}": v for k, v in hits.items()})
             return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
+        for _, args in sorted(spare, key=lambda s: -s[0])[: o.ik_batch]:
+            plan = self._finish(obj, To, q_start, *args, hits)
+            if plan is not None:
+                counts.update(reached=reached, weaker=1, **{f"hit {k}": v for k, v in hits.items()})
+                return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
         counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
         tried = min(len(order), o.ik_batch * o.ik_rounds)
         if reached == 0:
@@ -318,8 +333,8 @@ class Planner:
             return fail(f"no collision-free grasp: of {reached} reachable grasps, the arm hits "
                         f"{what} (others too weak: {weak})")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
-                    f"{o.min_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
-                    f"{h.grip_force:.3g} N per finger")  # fmt: skip
+                    f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
+                    f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x)")  # fmt: skip
 
     def _from_reach_map(self, obj, To, q_start, up_obj, hits):  # type: ignore[no-untyped-def]
         """Grasps from hand poses the arm is known to reach (:mod:`robotsim.grasp.reachmap`):

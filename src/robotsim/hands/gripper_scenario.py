@@ -19,7 +19,6 @@ and the ball's final position.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robotsim.errors import RobotsimError, ScenarioError
 from robotsim.file_scope import OutsideScopeError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.validation import format_validation_error
 
 __all__ = ["GripperScenario", "run_gripper_data"]
@@ -154,5 +154,5 @@ def run_gripper_data(
     if out_dir is not None:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+        (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary

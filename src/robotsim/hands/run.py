@@ -9,18 +9,18 @@ with their times and whether each completed, and the ball's final state;
 from __future__ import annotations
 
 import csv
-import json
 import math
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
-from robotsim.errors import InputError
+from robotsim.errors import InputError, PhysicsFault
 from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
 from robotsim.hands.script import HandsSim, ScriptPlayer, ScriptStep
 from robotsim.hands.state import HandsState
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.run_io import STORE_VALUE_BYTES, RunOptions, opened_recorder, store_folder
 
 __all__ = [
@@ -100,10 +100,14 @@ def run_hand_scenario(
             _record(recorder, state, replay)
 
     wall = time.perf_counter()
+    fault: PhysicsFault | None = None
     try:
         player = ScriptPlayer(sim, steps, spec.speed_rad, on_tick=tick)
-        while (duration is None or sim.t < duration - 1e-9) and player.tick():
-            pass
+        try:
+            while (duration is None or sim.t < duration - 1e-9) and player.tick():
+                pass
+        except PhysicsFault as exc:  # divergence: the run stops, its summary says where
+            fault = exc
         result = player.result()
     except BaseException as exc:
         if recorder is not None:
@@ -115,7 +119,11 @@ def run_hand_scenario(
     if recorder is not None:
         for e in result.events:
             recorder.event(e.t, e.type, e.hand, {"detail": e.detail} if e.detail else None)
-        recorder.finish("completed")
+        if fault is not None:
+            recorder.event(sim.t, "fault", None, fault.fault.to_json())
+        recorder.finish(
+            "failed" if fault is not None else "completed", None if fault is None else str(fault)
+        )
     final = result.final
     types = [e.type for e in result.events]
     missing = [t for t in spec.expect if t not in types]
@@ -148,11 +156,14 @@ def run_hand_scenario(
             "grasped_by": list(final.grasped_by),
         },
     }
+    if fault is not None:
+        summary["fault"] = fault.fault.to_json()
+        summary["completed"] = False
     if scene.obj is not None:  # what was passed instead of the ball
         summary["object"] = scene.obj.describe()
     if out is not None:
         summary["outputs"] = {"summary": "summary.json", "trace": "trace.csv"}
-        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+        (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
 
 

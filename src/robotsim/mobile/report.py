@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 
 if TYPE_CHECKING:
@@ -27,9 +28,6 @@ def write_outputs(
 ) -> None:
     """Write ``summary.json`` (with its ``outputs`` listed), ``map.png`` (always) and
     the plots the file asks for into ``out_dir``."""
-    import json
-
-    from robotsim.jsonable import to_jsonable
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -56,7 +54,7 @@ def write_outputs(
         outputs["recording"] = Path(recorder.signals_path).name
         outputs["events"] = Path(recorder.events_path).name
     summary["outputs"] = outputs
-    (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+    (out / "summary.json").write_text(json_dumps(summary, indent=2))
 
 
 def trajectories(run: RunView) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.control.wheeled_base import MobileBase
-from robotsim.errors import InputError
+from robotsim.errors import InputError, PhysicsFault
 from robotsim.mobile.build import build_mobile, make_controller
 from robotsim.mobile.contacts import ForbiddenContacts
 from robotsim.mobile.formation import at_goal, formation_of
@@ -85,6 +85,7 @@ class MobileRun:
         self.tick = self.steps_per_tick * h
         self.record_every = max(1, round(sc.record_rate and (1.0 / sc.record_rate) / self.tick))
         self._setup_contacts()
+        self._guard_limits()
         n = len(robots)
         # the poses (x, y, theta) of every robot at each control tick, memory bounded
         self.poses = PoseLog([rb.start for rb in robots], [rb.goal for rb in robots])
@@ -105,6 +106,22 @@ class MobileRun:
         self.factors = {"gain": 1.0, "max_speed": 1.0, "mass": 1.0, "friction": 1.0}
         self.parameter_events: list[tuple[float, dict[str, float]]] = []
         self._tuning: list[Any] | None = None
+
+    def _guard_limits(self) -> None:
+        """Divergence as a fault (:mod:`robotsim.physics.guard`): the world is the field
+        grown by max(5 m, half its longer side) on every side (and above the highest
+        start); a robot's base faster than five times its fastest commanded axis speed
+        (at least 5 m/s) is a fault, not a result."""
+        sx, sy = (float(v) for v in self.sc.field.size)
+        margin = max(5.0, 0.5 * max(sx, sy))
+        pos = np.asarray(self.world.data.xpos[1:], dtype=float).reshape(-1, 3)
+        lo = np.minimum([-sx / 2, -sy / 2, 0.0], pos.min(axis=0, initial=0.0)) - margin
+        hi = np.maximum([sx / 2, sy / 2, 0.0], pos.max(axis=0, initial=0.0)) + margin
+        self.world.set_bounds(lo, hi)
+        for rb, base in zip(self.robots, self.bases):
+            lim = rb.spec.controller.limits
+            fastest = max(lim["x"].max_speed, lim["y"].max_speed)
+            self.world.limit_speed(base.base.name, max(5.0, 5.0 * fastest))
 
     def _setup_contacts(self) -> None:
         # the obstacle discs [x, y, radius] as floats, for the clearance every tick
@@ -376,9 +393,14 @@ def run_mobile(
     if commands:
         run.commands = _open_commands(run, recorder)
     status = "failed"
+    fault: PhysicsFault | None = None
     try:
         run.run(duration, progress)
         status = "completed"
+    except PhysicsFault as exc:  # divergence: the run stops, its summary says where
+        fault = exc
+        if recorder is not None:
+            recorder.event(run.world.time, "fault", None, exc.fault.to_json())
     except KeyboardInterrupt:
         status = "interrupted"
         raise
@@ -386,8 +408,10 @@ def run_mobile(
         if run.commands is not None:
             run.commands.close()
         if recorder is not None:
-            recorder.finish(status)
+            recorder.finish(status, None if fault is None else str(fault))
     summary = run_summary(run, source, duration)
+    if fault is not None:
+        summary["fault"] = fault.fault.to_json()
     if out_dir is not None:
         write_outputs(run, summary, out_dir, recorder)
     return summary

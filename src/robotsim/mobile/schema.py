@@ -11,6 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.physics.timestep import MOBILE_MAX_TIMESTEP, timestep_field
 from robotsim.profile.sensor_spec import SensorSpec
+from robotsim.ranges import (
+    MAX_DAMPING,
+    MAX_FORCE,
+    MAX_PID_GAIN,
+    MAX_SERVO_GAIN,
+    MAX_STIFFNESS,
+    MAX_VELOCITY_GAIN,
+)
 from robotsim.validation import first_duplicate
 
 __all__ = [
@@ -90,8 +98,8 @@ class SpringSpec(_Strict):
     N/m and N s/m on a slider, N m/rad and N m s/rad on a hinge; ``rest`` in m or the
     file's angle unit."""
 
-    stiffness: float = Field(0.0, ge=0)
-    damping: float = Field(0.0, ge=0)
+    stiffness: float = Field(0.0, ge=0, le=MAX_STIFFNESS)
+    damping: float = Field(0.0, ge=0, le=MAX_DAMPING)
     rest: float = 0.0
 
 
@@ -122,7 +130,7 @@ class ObjectSpec(_Strict):
 # Upper bounds: far above any robot (an omni base does a few m/s; 1e4 deg/s is 28 turns
 # a second), far below the values that made a run silently do nothing (1e9 saturated
 # every command and MuJoCo zeroed the controls).
-MAX_GAIN = 1.0e4
+MAX_GAIN = MAX_PID_GAIN
 MAX_SPEED = 1.0e4
 MAX_ACCEL = 1.0e5
 
@@ -175,11 +183,11 @@ class ControllerSpec(_Strict):
 
 
 class MotorSpec(_Strict):
-    """Wheel motors (velocity servos): gain kv (N m s/rad), force limit (N m; default
-    the joint's effort limit)."""
+    """Wheel motors (velocity servos): gain kv (N m s/rad, at most 1e4), force limit
+    (N m, at most 1e5; default the joint's effort limit)."""
 
-    gain: float = Field(0.5, gt=0)
-    force: float | None = Field(None, gt=0)
+    gain: float = Field(0.5, gt=0, le=MAX_VELOCITY_GAIN)
+    force: float | None = Field(None, gt=0, le=MAX_FORCE)
 
 
 class ServoSpec(_Strict):
@@ -191,9 +199,9 @@ class ServoSpec(_Strict):
     (docs/physics.md). They hold the start pose until a ``joints`` command
     (docs/commands.md) moves them."""
 
-    gain: float = Field(200.0, gt=0, le=1.0e5)
-    damping: float = Field(20.0, ge=0, le=1.0e4)
-    force: float | None = Field(None, gt=0)
+    gain: float = Field(200.0, gt=0, le=MAX_SERVO_GAIN)
+    damping: float = Field(20.0, ge=0, le=MAX_DAMPING)
+    force: float | None = Field(None, gt=0, le=MAX_FORCE)
     feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
 
 

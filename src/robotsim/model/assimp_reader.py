@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import ModelFileError
+from robotsim.jsonable import dumps as json_dumps
 
 __all__ = ["HEADROOM", "TIMEOUT_S", "AssimpMaterial", "AssimpMesh", "read_triangles"]
 
@@ -156,7 +157,7 @@ def _scene_triangles(path: str) -> dict[str, np.ndarray]:
         raise ValueError("file holds no triangles")
     out = {"vertices": np.concatenate(verts), "faces": np.concatenate(faces),
            "face_material": np.concatenate(face_mat),
-           "materials": np.array(json.dumps([_material(m) for m in scene.materials]))}  # fmt: skip
+           "materials": np.array(json_dumps([_material(m) for m in scene.materials]))}  # fmt: skip
     if not any(u is None for u in uvs):
         out["uv"] = np.concatenate(uvs)  # type: ignore[arg-type]
     return out

@@ -68,7 +68,7 @@ def library_index() -> list[dict[str, Any]]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"key": key, "robots": rows}), encoding="utf-8")
+        tmp.write_text(json.dumps({"key": key, "robots": rows}, allow_nan=False), encoding="utf-8")
         tmp.replace(path)  # atomic: a concurrent reader sees the old or the new file
     except OSError:
         pass

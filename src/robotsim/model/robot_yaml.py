@@ -21,6 +21,7 @@ from robotsim.model.geometry import (
 )
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.model.shape_spec import ShapeSpec
+from robotsim.ranges import MAX_ARMATURE, MAX_DAMPING, MAX_JOINT_FRICTION, MAX_STIFFNESS
 from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
 
 __all__ = ["load_robot_yaml", "parse_robot_dict"]
@@ -77,10 +78,10 @@ class MimicSpec(_Strict):
 class DynamicsSpec(_Strict):
     """Joint-space passive terms (SI per rad or m; ``rest`` in the file's units)."""
 
-    armature: float = Field(0.0, ge=0)
-    damping: float = Field(0.0, ge=0)
-    friction: float = Field(0.0, ge=0)
-    stiffness: float = Field(0.0, ge=0)
+    armature: float = Field(0.0, ge=0, le=MAX_ARMATURE)
+    damping: float = Field(0.0, ge=0, le=MAX_DAMPING)
+    friction: float = Field(0.0, ge=0, le=MAX_JOINT_FRICTION)
+    stiffness: float = Field(0.0, ge=0, le=MAX_STIFFNESS)
     rest: float = 0.0
 
 

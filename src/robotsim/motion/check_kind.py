@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from robotsim.errors import InputError, ScenarioError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.run_io import RunOptions
 from robotsim.validation import validate_as
 
@@ -99,11 +100,7 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
         "wall_time_s": chk.wall_seconds,
     }
     if options.out_dir is not None:
-        import json
-
-        from robotsim.jsonable import to_jsonable
-
         out = Path(options.out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+        (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary

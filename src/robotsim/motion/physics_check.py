@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.errors import PhysicsError
+from robotsim.errors import PhysicsError, PhysicsFault
 from robotsim.model.robot import RobotModel
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.motion.playback import PlaybackResult
@@ -55,7 +55,7 @@ COP_EDGE = 1e-3
 class PhysicsCheck:
     """Outcome of :func:`check_physics`. Arrays are per control tick ``(T,)``/``(T, k)``."""
 
-    verdict: str  # "stands" | "falls"
+    verdict: str  # "stands" | "falls" | "fault" (the physics diverged: extra["fault"])
     reason: str
     fell_at_s: float | None
     t: np.ndarray
@@ -261,8 +261,6 @@ def check_physics(
     span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
     world.check_work(settle + span, f"{model.name}: physics check")
     wall0 = time.perf_counter()
-    targets(samples.q[0])
-    world.advance(settle)
     n = samples.ticks + 1
     if t_end is not None:
         n = max(1, min(n, int(np.searchsorted(samples.t, t_end, side="right"))))
@@ -277,10 +275,20 @@ def check_physics(
     stop_at = None
     cos_max = np.cos(np.radians(fall.max_tilt_deg))
     k = 0
+    fault: PhysicsFault | None = None
     for i in range(n):
-        if i > 0:
-            targets(samples.q[i])
-            world.advance(samples.dt[i])
+        try:
+            if i == 0:
+                targets(samples.q[0])
+                world.advance(settle)
+            else:
+                targets(samples.q[i])
+                world.advance(samples.dt[i])
+        except PhysicsFault as exc:  # divergence: a fault, not a verdict on balance
+            fault = exc
+            if k == 0:  # the settling itself diverged: keep the state it reached
+                T_base[0], q_sim[0], k = base.pose, qpos[qadr], 1
+            break
         T_b = base.pose
         T_base[i] = T_b
         q_sim[i] = qpos[qadr]
@@ -344,8 +352,8 @@ def check_physics(
     div = np.linalg.norm(pos - ref, axis=1)
     over = np.flatnonzero(div > diverge_m)
     return PhysicsCheck(
-        verdict="falls" if fell_at is not None else "stands",
-        reason=reason,
+        verdict="fault" if fault is not None else "falls" if fell_at is not None else "stands",
+        reason=str(fault) if fault is not None else reason,
         fell_at_s=fell_at,
         t=t,
         base_pos=pos,
@@ -366,6 +374,7 @@ def check_physics(
             "settle_s": settle,
             "diverge_threshold_m": diverge_m,
             "support_by": support,
+            **({} if fault is None else {"fault": fault.fault.to_json()}),
         },
         cop=cop,
         sole_force=sole_force,

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robotsim.errors import InputError, UnknownNameError
-from robotsim.jsonable import to_jsonable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.model import RobotModel, load_robot
 from robotsim.motion.playback import PlaybackResult, compare_speed_methods, play
 from robotsim.motion.profile import RobotProfile, check_capacity, motion_profile
@@ -151,7 +150,7 @@ def play_report(
         summary["side_view_png"] = str(side_view_strip(res, out / "side_view.png"))
     summary["recording"] = str(record_playback(res, out / "runs.sqlite", program.name))
     summary["trajectory"] = str(save_trajectory(res, out / "trajectory.npz"))
-    (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+    (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
 
 
@@ -285,7 +284,7 @@ def check_report(
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "physics_check.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+        (out / "physics_check.json").write_text(json_dumps(summary, indent=2))
         summary["com_path_png"] = str(save_com_path(out / "com_path.png", chk, res))
     return summary, chk
 

@@ -49,7 +49,7 @@ CONVEX_TOL = 0.01
 """A vertex further inside its hull than this share of the hull's size makes a piece
 non-convex."""
 DECOMPOSITIONS = ("auto", "vhacd", "coacd", "hull")
-_FORMAT = 3
+_FORMAT = 4
 VHACD = {"maxConvexHulls": 16, "resolution": 30000, "maxRecursionDepth": 8,
          "maxNumVerticesPerCH": 48, "minimumVolumePercentErrorAllowed": 3.0}  # fmt: skip
 COACD = {"threshold": 0.08, "max_convex_hull": 12, "preprocess_resolution": 30, "resolution": 1000,
@@ -109,15 +109,54 @@ def split_components(
     vertices: np.ndarray, faces: np.ndarray
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The connected pieces of a triangle mesh (vertices merged by position first, so a
-    file that repeats corners per face still splits by shape)."""
+    file that repeats corners per face still splits by shape). Faces sharing an edge
+    belong to one piece; so do pieces sharing a vertex when one of them is open (not
+    closed by its own edges): a modelled part whose end caps meet its sides at T
+    junctions stays one piece, while closed parts that touch (convex parts of a V-HACD
+    file) stay apart."""
     import trimesh
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
 
     mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
     mesh.merge_vertices(merge_tex=True, merge_norm=True)
-    parts = mesh.split(only_watertight=False)
-    if len(parts) <= 1:
-        return [(np.asarray(mesh.vertices), np.asarray(mesh.faces))]
-    return [(np.asarray(m.vertices), np.asarray(m.faces)) for m in parts]
+    v, f = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    nf = len(f)
+    if nf == 0:
+        return [(v, f)]
+    adj = np.asarray(mesh.face_adjacency).reshape(-1, 2)
+    graph = coo_matrix((np.ones(len(adj)), (adj[:, 0], adj[:, 1])), shape=(nf, nf))
+    _, label = connected_components(graph, directed=False)
+    # closed: every edge of the piece is used by exactly two of its faces
+    e = np.sort(f[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2), axis=1)
+    el = np.repeat(label, 3)
+    key, counts = np.unique(np.column_stack([el, e]), axis=0, return_counts=True)
+    open_piece = np.zeros(label.max() + 1, bool)
+    open_piece[np.unique(key[counts != 2, 0])] = True
+    # join pieces through a shared vertex when one of them is open
+    vl = np.unique(np.column_stack([f.reshape(-1), np.repeat(label, 3)]), axis=0)
+    first = np.full(len(v), -1)
+    a, b = [], []
+    for vert, lab in vl:
+        if first[vert] < 0:
+            first[vert] = lab
+        elif open_piece[lab] or open_piece[first[vert]]:
+            a.append(first[vert])
+            b.append(lab)
+    if a:
+        n_l = len(open_piece)
+        g2 = coo_matrix((np.ones(len(a)), (a, b)), shape=(n_l, n_l))
+        _, join = connected_components(g2, directed=False)
+        label = join[label]
+    groups = np.unique(label)
+    if len(groups) <= 1:
+        return [(v, f)]
+    out = []
+    for k in groups:
+        fk = f[label == k]
+        used, inv = np.unique(fk, return_inverse=True)
+        out.append((v[used], inv.reshape(-1, 3).astype(np.int64)))
+    return out
 
 
 def is_convex(vertices: np.ndarray, faces: np.ndarray) -> bool:
@@ -191,7 +230,9 @@ def _store(folder: Path, pieces: list[np.ndarray]) -> list[ConvexPiece]:
             name = f"piece_{i:03d}.obj"
             _write_obj(tmp / name, h.vertices, h.faces)
             names.append(name)
-        (tmp / "pieces.json").write_text(json.dumps({"format": _FORMAT, "pieces": names}))
+        (tmp / "pieces.json").write_text(
+            json.dumps({"format": _FORMAT, "pieces": names}, allow_nan=False)
+        )
         try:
             os.replace(tmp, folder)
         except OSError:  # another process stored it first: use theirs

@@ -37,6 +37,7 @@ __all__ = ["Compiled", "MotorInfo", "compile_scene", "integrator_for", "islands_
 WORLD_BITS = (1, 3)
 ROBOT_BITS = (3, 3)
 LONER_BITS = (2, 1)
+INFERRED_DENSITY = 1000.0  # kg/m^3: MuJoCo's geom density, weighing links without inertial
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,12 @@ def _add_motor(spec: Any, name: str, motor: Motor, motors: list[MotorInfo]) -> N
     act = spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
     if motor.kind == "velocity":
         act.set_to_velocity(kv=motor.gain)
+        # The servo's kv is integrated explicitly (always under euler; under implicitfast
+        # too once its force limit clips it): kv h / inertia <= 1/2 needs a rotor-inertia
+        # floor of 2 kv h, the wheels' rule (drives.py) on every joint: a 10 g flap at
+        # kv 5 with a force limit chattered between 0 and 40 rad/s, or diverged.
+        joint = spec.joint(name)
+        joint.armature = max(float(joint.armature), 2.0 * motor.gain * spec.option.timestep)
         if math.isfinite(motor.velocity):
             act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
             act.ctrlrange = [-motor.velocity, motor.velocity]
@@ -340,6 +347,8 @@ def compile_scene(scene: Scene) -> Compiled:
     except Exception as exc:  # MuJoCo's compiler errors are ValueError with a message
         raise PhysicsError(f"scene {scene.name!r} does not compile: {exc}") from None
     bounce_geoms = _surfaces_on_model(model, scene, geom_surface, drives)
+    for r in scene.robots:
+        _say_inferred_masses(model, r)
     qpos0 = model.qpos0.copy()
     for r in scene.robots:
         for jn, v in r.q0.items():
@@ -350,6 +359,46 @@ def compile_scene(scene: Scene) -> Compiled:
     return Compiled(
         spec, model, motors, drives, qpos0, simulated, feedforward, geom_surface, bounce_geoms
     )
+
+
+_SAID: set[str] = set()  # the inferred-mass notes said (one per robot file and mass)
+
+
+def _say_inferred_masses(model: Any, r: RobotPlacement) -> None:
+    """One warning for a robot whose file gives moving links no ``<inertial>``: MuJoCo
+    weighs them from their collision shapes at its default density (as its URDF import
+    does); the line names them with the masses physics gives and the robot's total."""
+    prefix = f"{r.name}/"
+    named = []
+    for lk in r.model.links:
+        if lk.inertial is not None or not lk.collisions:
+            continue
+        bid = _body_id(model, prefix + lk.name)
+        if bid >= 0 and model.body_mass[bid] > 0:
+            named.append(f"{lk.name!r} {model.body_mass[bid]:.3g} kg")
+    if not named:
+        return
+    root = _body_id(model, prefix + r.model.root)
+    total = float(model.body_subtreemass[root]) if root >= 0 else float("nan")
+    note = (f"robot {r.model.name!r}: no inertial in its file for {', '.join(named)}: "
+            f"physics weighs {'them' if len(named) > 1 else 'it'} from the collision "
+            f"shapes at {INFERRED_DENSITY:g} kg/m^3 (MuJoCo's default); the robot weighs "
+            f"{total:.3g} kg in physics")  # fmt: skip
+    if note in _SAID:
+        return
+    import warnings
+
+    from robotsim.errors import ModelWarning
+
+    _SAID.add(note)
+    warnings.warn(note, ModelWarning, stacklevel=4)
+
+
+def _body_id(model: Any, name: str) -> int:
+    """The body id of ``name`` in a compiled MuJoCo ``model``, -1 when there is none."""
+    import mujoco
+
+    return int(mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name))
 
 
 def integrator_for(scene: Scene, motors: list[MotorInfo], drives: dict[str, DriveInfo]) -> str:

@@ -27,7 +27,10 @@ rollers of an omni wheel modelled roller by roller), stop touching the ground
 (``<exclude>`` world vs each) but still hit obstacles; rollers get no motor (they turn
 freely). A wheel or roller whose file inertia its mass and size cannot have
 (:func:`robotsim.profile.wheels.wheel_inertia_fixes`) gets its geometry's in the world
-(one :class:`~robotsim.errors.ModelWarning`); the model keeps the file's. Wheel joints
+(one :class:`~robotsim.errors.ModelWarning`); the model keeps the file's. A body
+shape that comes down to the ground the wheels stand on (:func:`resting_links`: a
+chassis cylinder drawn to the floor, as Robotino's file has) would carry the weight and
+drag the base along: it collides with obstacles but not the ground (one warning). Wheel joints
 get velocity motors (the paper drives its wheels through ODE's ``dParamVel``) unless
 the placement names their motors: a robot placed with position servos on its joints
 still drives by velocity.
@@ -56,6 +59,7 @@ __all__ = [
     "drive_kind",
     "drive_of",
     "placement_motor",
+    "resting_links",
     "wheel_ground_height",
     "wheel_joints",
     "wheel_matrix",
@@ -69,6 +73,7 @@ CASTER_SURFACE = ContactSurface(mu=0.005)
 TYRE_HALF_LENGTH = 0.001  # m: a very short capsule: a rounded disc that barely scrubs
 WHEEL_GAIN = 0.5  # N m s/rad: a wheel's velocity servo when nothing names one
 WHEEL_FORCE = 5.0  # N m: its torque limit when the joint gives no effort
+RESTING_CLEARANCE = 0.05  # of the wheel radius: a body shape this near the ground rests on it
 
 
 @dataclass
@@ -363,6 +368,16 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
         spec.add_pair(name=pname, geomname1="ground", geomname2=tyre.name, condim=3)
         info.pairs[pname] = (surface, True)
     _set_inertials(spec, prefix, drive)
+    resting = resting_links(model, drive)
+    for link in resting:
+        spec.add_exclude(bodyname1="world", bodyname2=prefix + link)
+    if resting:
+        _warn_once(
+            f"robot {model.name!r}: {', '.join(repr(n) for n in resting)} reach(es) down to "
+            "the ground its wheels stand on (a body shape of the file, not a support: it "
+            "would drag the base along the ground); in physics it collides with obstacles "
+            "but not the ground, the wheels carry the base"
+        )
     for caster in drive.casters:
         body = spec.body(prefix + str(caster))
         if body is None:
@@ -394,6 +409,43 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
             spec.add_pair(name=pname, geomname1="ground", geomname2=g.name, condim=3)
             info.pairs[pname] = (CASTER_SURFACE, False)
     return info
+
+
+def resting_links(model: Any, drive: WheelDrive) -> tuple[str, ...]:
+    """The links, neither turned by a wheel nor casters, whose collision shapes come
+    down to within ``RESTING_CLEARANCE`` of the wheels' radius (at least 1 mm) of the
+    plane the wheels stand on, at the zero pose (root z up): a chassis shape drawn down
+    to the floor (Robotino's file: its base cylinder's bottom is level with the wheel
+    bottoms). Such a shape would carry the robot's weight and drag it along the ground
+    instead of the wheels; :func:`add_drive_model` lets it collide with everything but
+    the ground."""
+    from robotsim.profile.shapes import shape_points
+
+    plane = wheel_ground_height(model, drive)
+    clearance = max(RESTING_CLEARANCE * min(drive.radii, default=0.0), 1e-3)
+    skip = {n for jn in drive.wheel_joints for n in _turned_links(model, jn)}
+    skip.update(str(c) for c in drive.casters)
+    T = model.fk_all(model.zero())
+    out = []
+    for i, name in enumerate(model.link_names):
+        lk = model.link(name)
+        if name in skip or not lk.collisions:
+            continue
+        p = np.vstack([shape_points(s) for s in lk.collisions])
+        if len(p) and float((p @ T[i][2, :3] + T[i][2, 3]).min()) <= plane + clearance:
+            out.append(name)
+    return tuple(out)
+
+
+def _warn_once(note: str) -> None:
+    if note in _WARNED:
+        return
+    import warnings
+
+    from robotsim.errors import ModelWarning
+
+    _WARNED.add(note)
+    warnings.warn(note, ModelWarning, stacklevel=5)
 
 
 def _turned_links(model: Any, joint: str) -> list[str]:
@@ -428,13 +480,7 @@ def _set_inertials(spec: Any, prefix: str, drive: WheelDrive) -> None:
         body.iquat = R_to_quat(R) if R is not None else np.array([1.0, 0.0, 0.0, 0.0])
         body.inertia = moments
         body.explicitinertial = True
-    if drive.inertia_note not in _WARNED:
-        import warnings
-
-        from robotsim.errors import ModelWarning
-
-        _WARNED.add(drive.inertia_note)
-        warnings.warn(drive.inertia_note, ModelWarning, stacklevel=4)
+    _warn_once(drive.inertia_note)
 
 
 def wheel_matrix(model: Any, data: Any, drive: DriveInfo, base_body: int) -> np.ndarray:

@@ -68,6 +68,8 @@ class RobotTuning:
             self.friction_scale = _checked("friction", friction)
             m.geom_friction[self.geoms, 0] = self._geom_mu * self.friction_scale
             m.pair_friction[self.pairs, :2] = self._pair_mu * self.friction_scale
+        if mass is not None:
+            self.world._moved_from_outside()  # new masses: new energies, no fault
 
 
 def _checked(name: str, value: float) -> float:

@@ -11,10 +11,13 @@ The paper's three ways of moving a body (seed ``002_…``, section 2.2) are:
 3. setting a body's velocity directly: :meth:`BodyHandle.set_velocity`
    (``dBodySetLinearVel``/``AngularVel``; free bodies only).
 
-Divergence: MuJoCo's automatic reset is disabled; after every :meth:`World.step` the
-world checks MuJoCo's bad-position/velocity/acceleration warnings and, every
-``check_interval`` of simulated time, that no speed exceeds ``max_speed``. Either raises
-:class:`robotsim.errors.PhysicsError` naming the simulated time and the body.
+Divergence is a fault: MuJoCo's automatic reset is disabled; after every step chunk
+the world checks MuJoCo's bad-position/velocity/acceleration warnings (NaN, infinities)
+and, every ``check_interval`` of simulated time, that no speed exceeds ``max_speed``;
+every 0.1 s its :class:`~robotsim.physics.guard.Guard` checks the world's bounds, the
+speed limits runs set and the energy balance. Each raises
+:class:`robotsim.errors.PhysicsFault` (a :class:`~robotsim.errors.PhysicsError`) naming
+the simulated time, the body and the quantity; ``fault.to_json()`` is what a run writes.
 
 Work and Ctrl-C: a run sizes itself with :meth:`World.check_work` before it steps
 (steps x bodies against the work budget, :mod:`robotsim.budget`); MuJoCo is called in
@@ -34,9 +37,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from robotsim.errors import InputError, PhysicsError, UnknownNameError
+from robotsim.errors import InputError, UnknownNameError
 from robotsim.physics.compile import Compiled, compile_scene
 from robotsim.physics.feedforward import ChunkFeedForward
+from robotsim.physics.guard import Guard, fault
 from robotsim.physics.scene import Scene
 
 __all__ = ["BodyHandle", "ContactForces", "JointHandle", "MotorHandle", "World", "WorldState"]
@@ -183,6 +187,7 @@ class BodyHandle:
         R = d.xmat[self.id].reshape(3, 3)
         d.qvel[a : a + 3] = lin
         d.qvel[a + 3 : a + 6] = R.T @ ang  # MuJoCo: free angular velocity in the body frame
+        self.world._moved_from_outside()
 
     def set_pose(self, position: ArrayLike, quat: ArrayLike = (1, 0, 0, 0)) -> None:
         """Teleport a free body (world position m, quaternion wxyz)."""
@@ -194,6 +199,7 @@ class BodyHandle:
         d.qpos[adr : adr + 3] = np.asarray(position, dtype=np.float64)
         d.qpos[adr + 3 : adr + 7] = q / np.linalg.norm(q)
         self.world._forward()
+        self.world._moved_from_outside()
 
 
 class JointHandle:
@@ -216,6 +222,7 @@ class JointHandle:
     def set_q(self, value: float) -> None:
         self.world.data.qpos[self.qadr] = float(value)
         self.world._forward()
+        self.world._moved_from_outside()
 
 
 class MotorHandle:
@@ -329,6 +336,7 @@ class World:
         self._chunk = max(1, round(self.check_interval / self.timestep))
         self._slice = 4  # steps per MuJoCo call, grown while a call takes < 25 ms
         self._bounce = list(self._compiled.bounce_geoms)
+        self.guard = Guard(self)
         # a run's checkpoints (physics.checkpoint): this world registers with the
         # block it is built in, if any
         from robotsim.physics.checkpoint import current_log
@@ -336,6 +344,7 @@ class World:
         self._ckpt_log = current_log()
         self._ckpt_index = self._ckpt_log.register(self) if self._ckpt_log is not None else -1
         self.reset()
+        self.guard.default_bounds()
 
     # -- life cycle -------------------------------------------------------------------
     def reset(self) -> None:
@@ -364,6 +373,7 @@ class World:
         self._forward()
         if self._bounce:
             self._update_bounce()
+        self.guard.rebase()
 
     def pause(self) -> None:
         """Stop :meth:`advance` from stepping (explicit :meth:`step` still steps)."""
@@ -388,7 +398,7 @@ class World:
         what it does without observers, so an observer (the sensors) that only reads
         cannot change the run.
 
-        Raises PhysicsError when the simulation diverges (see the module docstring).
+        Raises PhysicsFault when the simulation diverges (see the module docstring).
         """
         import mujoco
 
@@ -433,6 +443,8 @@ class World:
             if d.time >= self._next_check:
                 self._next_check = d.time + self.check_interval
                 self._check_speeds()
+                if d.time >= self.guard.next_time:
+                    self.guard.check()
             if d.time >= self._next_ckpt:
                 self._checkpoint()
             if self._bounce:
@@ -441,6 +453,7 @@ class World:
             d.qfrc_applied[:] = 0.0
             self._qfrc_pending[:] = 0.0
             self._has_pending = False
+            self.guard.rebase()  # a push from outside: its energy is input, not a fault
 
     def _checkpoint(self) -> None:
         """Record the state in the run's checkpoint log (physics.checkpoint)."""
@@ -560,6 +573,28 @@ class World:
 
         mujoco.mj_forward(self.model, self.data)
 
+    def _moved_from_outside(self) -> None:
+        """A pose, velocity or mass set from outside the simulation: the energy it adds
+        is no fault (the guard's account starts again)."""
+        self.guard.rebase()
+
+    # -- the guard (robotsim.physics.guard) -------------------------------------------
+    def set_bounds(self, lo: ArrayLike, hi: ArrayLike) -> None:
+        """The world's box (m, world frame, ``lo`` and ``hi`` (3,)): a body outside it is
+        a fault. Default: the scene's start box grown by max(100 m, 2 x its diagonal)."""
+        try:
+            self.guard.set_bounds(lo, hi)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+
+    def limit_speed(self, body: str, limit: float) -> None:
+        """The linear speed (m/s) of ``body``'s centre of mass above which the run is a
+        fault (a run sets it far above what its controllers command)."""
+        try:
+            self.guard.limit_speed(self.body(body).id, float(limit))
+        except ValueError as exc:
+            raise InputError(f"body {body!r}: {exc}") from None
+
     # -- divergence -------------------------------------------------------------------
     def _body_of_dof(self, dof: int) -> str:
         if 0 <= dof < self.model.nv:
@@ -573,11 +608,11 @@ class World:
             if w[wid].number != self._warn_counts[k]:
                 self._warn_counts[k] = int(w[wid].number)
                 body = self._body_of_dof(int(w[wid].lastinfo))
-                raise PhysicsError(
-                    f"simulation diverged at t={t0 + self.timestep:.4f} s (within "
-                    f"{self.time - t0:.3g} s): bad {kinds[k]} (NaN, inf or "
-                    f"huge) at body {body!r}"
-                )
+                raise fault(
+                    body, t0 + self.timestep, kinds[k], None, None, "",
+                    f"has a bad {kinds[k]} (NaN, inf or huge; MuJoCo's warning, within "
+                    f"{self.time - t0:.3g} s)",
+                )  # fmt: skip
 
     def _check_speeds(self) -> None:
         qv = self.data.qvel
@@ -590,11 +625,11 @@ class World:
         i = int(np.argmax(np.abs(qv)))
         v = float(qv[i])
         if not (abs(v) <= self.max_speed):
-            raise PhysicsError(
-                f"simulation diverged at t={self.time:.4f} s: body "
-                f"{self._body_of_dof(i)!r} moves at {v:.3g} (limit "
-                f"{self.max_speed:g} m/s or rad/s)"
-            )
+            raise fault(
+                self._body_of_dof(i), self.time, "speed", abs(v), self.max_speed, "m/s or rad/s",
+                f"moves at {v:.3g} m/s or rad/s (a degree of freedom; the world's limit is "
+                f"{self.max_speed:g})",
+            )  # fmt: skip
 
     # -- named access -----------------------------------------------------------------
     def body(self, name: str) -> BodyHandle:

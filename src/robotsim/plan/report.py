@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,7 +23,7 @@ from robotsim.atomic import write_text_atomic
 from robotsim.clearance.certified import CertifiedResult, certified_run
 from robotsim.clearance.scenario import load_scenario
 from robotsim.clearance.trajectory import Hold, JointQuintic, JointSpline, Trajectory
-from robotsim.jsonable import to_jsonable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.model.robot import RobotModel
 from robotsim.plan.solve import PlanResult
 
@@ -182,5 +181,5 @@ def write_plan(
             result.before, verified, result.margin, out / "distance_curves.png"
         )
     paths["summary"] = out / "summary.json"
-    write_text_atomic(paths["summary"], json.dumps(to_jsonable(summary), indent=2) + "\n")
+    write_text_atomic(paths["summary"], json_dumps(summary, indent=2) + "\n")
     return summary, paths

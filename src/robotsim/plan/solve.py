@@ -214,7 +214,10 @@ def plan(
         changes.append(best)
         bad = [k for k in bad if best.robot not in k.split("-")]
     if bad and budget.spent():
-        reasons.append(f"time budget of {budget_s:g} s spent")
+        reasons.append(
+            f"time budget of {budget_s:g} s spent before every pair was clear "
+            "(a larger budget may find one)"
+        )
     after = check.full()
     used = (
         method if method != "auto" or not changes else "auto:" + "+".join(c.method for c in changes)

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from robotsim.errors import InputError, UnknownNameError
 from robotsim.file_scope import note_read
 from robotsim.profile.sensor_spec import SensorSpec
+from robotsim.ranges import MAX_ARMATURE, MAX_DAMPING, MAX_FORCE, MAX_SERVO_GAIN
 from robotsim.validation import first_duplicate, read_yaml_file, validate_as
 
 __all__ = [
@@ -122,17 +123,34 @@ class PhysicsSpec(_Strict):
     ``torque_limit``; ``feedforward``: ``gravity`` (default: the gravity torque of the
     limb beyond the joint), ``inverse_dynamics`` or ``none`` (docs/physics.md)."""
 
-    kp: float = Field(20.0, gt=0, description="N m / rad")
-    kv: float = Field(0.5, ge=0, description="N m s / rad")
-    torque_limit: float = Field(4.0, gt=0, description="N m")
+    kp: float = Field(20.0, gt=0, le=MAX_SERVO_GAIN, description="N m / rad")
+    kv: float = Field(0.5, ge=0, le=MAX_DAMPING, description="N m s / rad")
+    torque_limit: float = Field(4.0, gt=0, le=MAX_FORCE, description="N m")
     per_joint: dict[str, dict[str, float]] = Field(default_factory=dict)
-    armature: float = Field(0.005, ge=0, description="reflected rotor inertia, kg m^2")
+    armature: float = Field(
+        0.005, ge=0, le=MAX_ARMATURE, description="reflected rotor inertia, kg m^2"
+    )
     friction: float = Field(1.0, gt=0)
     # physics.timestep's default and range (0, 0.05] s, written out: the profile sits
     # beside the physics layer, which reads robot profiles (a unit may not import back)
     timestep: float = Field(0.002, gt=0, le=0.05, description="physics step, s")
     fall: FallSpec = FallSpec()
     feedforward: Literal["none", "gravity", "inverse_dynamics"] = "gravity"
+
+    @field_validator("per_joint")
+    @classmethod
+    def _per_joint_in_range(cls, v: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+        """Each joint's own ``kp``/``kv``/``torque_limit``, in the ranges of the defaults."""
+        bounds = {"kp": (0.0, MAX_SERVO_GAIN), "kv": (0.0, MAX_DAMPING),
+                  "torque_limit": (0.0, MAX_FORCE)}  # fmt: skip
+        for joint, gains in v.items():
+            for key, value in gains.items():
+                if key not in bounds:
+                    raise ValueError(f"{joint}: unknown key {key!r}; valid: {', '.join(bounds)}")
+                lo, hi = bounds[key]
+                if not (lo <= value <= hi) or (key != "kv" and value == 0):
+                    raise ValueError(f"{joint}.{key} = {value:g} is outside ({lo:g}, {hi:g}]")
+        return v
 
     def gains(self, joint: str) -> tuple[float, float, float]:
         d = self.per_joint.get(joint, {})

@@ -31,7 +31,6 @@ command inserted before a tick starts acts in that tick.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 import weakref
@@ -59,6 +58,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.jsonable import read_json
 
 __all__ = [
@@ -247,7 +247,7 @@ def send_command(
                 run_id=int(run_id),
                 robot=robot,
                 kind=kind,
-                args=json.dumps(dict(args or {})),
+                args=json_dumps(dict(args or {})),
                 created_at=time.time(),
             )
         )

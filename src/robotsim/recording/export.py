@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from robotsim.atomic import atomic_path, write_text_atomic
 from robotsim.errors import InputError
 from robotsim.extras import require
+from robotsim.jsonable import dumps as json_dumps
 
 if TYPE_CHECKING:
     from robotsim.recording.store import RunInfo, RunStore
@@ -62,7 +63,7 @@ def export_run(
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "run.json"]
-    write_text_atomic(written[0], json.dumps(info.to_json(), indent=2) + "\n")
+    write_text_atomic(written[0], json_dumps(info.to_json(), indent=2) + "\n")
     for robot in store.robots(info.id):
         table = store.signals(info.id, robot)
         path = folder / f"signals_{_safe(robot)}.{fmt}"
@@ -81,7 +82,7 @@ def export_run(
         written.append(path)
     events = store.events(info.id)
     path = folder / f"events.{fmt}"
-    rows = [(e["t"], e["type"], e["robot"], json.dumps(e["data"])) for e in events]
+    rows = [(e["t"], e["type"], e["robot"], json_dumps(e["data"])) for e in events]
     if fmt == "csv":
         with atomic_path(path) as tmp, tmp.open("w", newline="") as fh:
             w = csv.writer(fh)
@@ -133,7 +134,7 @@ def _export_sensors(store: RunStore, run_id: int, fmt: str, folder: Path) -> lis
         listing.append(entry)
         written.append(path)
     index = folder / "sensors.json"
-    write_text_atomic(index, json.dumps(listing, indent=2) + "\n")
+    write_text_atomic(index, json_dumps(listing, indent=2) + "\n")
     return [index, *written]
 
 
@@ -190,10 +191,13 @@ def _sensor_parquet(series: object, path: Path) -> None:
             values = values.astype(np.uint8)
         flat = pa.array(values)
         col = pa.FixedSizeListArray.from_arrays(flat, n)
-        meta = {"robotsim.dtype": arr.dtype.str, "robotsim.shape": json.dumps(list(arr.shape[1:]))}
+        meta = {
+            "robotsim.dtype": arr.dtype.str,
+            "robotsim.shape": json.dumps(list(arr.shape[1:]), allow_nan=False),
+        }
         fields.append(pa.field(name, col.type, metadata=meta))
         arrays.append(col)
-    meta = json.dumps(dict(series.meta), default=str)  # type: ignore[attr-defined]
+    meta = json_dumps(dict(series.meta), default=str)  # type: ignore[attr-defined]
     schema = pa.schema(fields, metadata={"robotsim.meta": meta})
     with atomic_path(path) as tmp:
         pq.write_table(pa.Table.from_arrays(arrays, schema=schema), tmp)

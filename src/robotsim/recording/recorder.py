@@ -63,6 +63,7 @@ from sqlalchemy import insert, update
 from sqlalchemy.engine import Engine
 
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.recording import schema
 from robotsim.recording.frames import encode_chunks, field_layout
 from robotsim.recording.receipts import note_run
@@ -179,9 +180,9 @@ class Recorder:
         vers = {**dict(versions or default_versions()), "store_schema": schema.SCHEMA_VERSION}
         vals = {
             "scenario": str(scenario),
-            "parameters": json.dumps(_jsonable(dict(parameters or {}))),
+            "parameters": json_dumps(dict(parameters or {})),
             "seed": None if seed is None else int(seed),
-            "versions": json.dumps(_jsonable(vers)),
+            "versions": json_dumps(vers),
             "started_at": now,
             "status": RunStatus.RUNNING.value,
             "heartbeat": now,
@@ -473,7 +474,7 @@ class Recorder:
         entry = (ch, tuple(str(k) for k in data), [np.dtype(f["dtype"]) for f in layout], "")
         self._sensor_shapes[ch] = [tuple(f["shape"]) for f in layout]
         self._sensor_chan[(robot, name)] = entry
-        self._new_sensor_channels.append((ch, robot, name, kind, json.dumps(full)))
+        self._new_sensor_channels.append((ch, robot, name, kind, json_dumps(full)))
         return entry
 
     def event(
@@ -482,7 +483,7 @@ class Recorder:
         """Record an event (``type`` e.g. ``collision``, ``grasp``, ``goal_reached``)."""
         if self._error is not None or self.status is not RunStatus.RUNNING:
             self._not_running()
-        row = (float(t), str(type), robot, json.dumps(_jsonable(dict(data or {}))))
+        row = (float(t), str(type), robot, json_dumps(dict(data or {})))
         self._ev.append(row)
         self._appended += 1
 

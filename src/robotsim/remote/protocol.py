@@ -130,7 +130,7 @@ def decode_request(data: bytes) -> Request:
         )
     rid = msg.get("id")
     if rid is not None and (isinstance(rid, bool) or not isinstance(rid, int | str)):
-        raise ProtocolError(f"'id' must be an integer or a string, got {json.dumps(rid)}")
+        raise ProtocolError(f"'id' must be an integer or a string, got {_shown(rid)}")
     op = msg.get("op")
     if not isinstance(op, str):
         raise ProtocolError(f"'op' must be a string, one of: {', '.join(OPS)}", rid)
@@ -148,6 +148,11 @@ def error_reply(rid: int | str | None, message: str) -> bytes:
 
 
 # -- field checks (each names the op and field) -------------------------------------------
+def _shown(value: Any) -> str:
+    """A request's value as JSON, for an error message (requests hold no NaN)."""
+    return json.dumps(value, allow_nan=False)
+
+
 def get_number(
     body: Mapping[str, Any],
     op: str,
@@ -160,7 +165,7 @@ def get_number(
     if v is None:
         raise ProtocolError(f"{op}: missing field {key!r} (a number)")
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise ProtocolError(f"{op}: {key!r} must be a finite number, got {json.dumps(v)}")
+        raise ProtocolError(f"{op}: {key!r} must be a finite number, got {_shown(v)}")
     if not lo <= v <= hi:
         raise ProtocolError(f"{op}: {key!r} = {v} is outside [{lo}, {hi}]")
     return float(v)
@@ -169,7 +174,7 @@ def get_number(
 def get_int(body: Mapping[str, Any], op: str, key: str, default: int, lo: int, hi: int) -> int:
     v = body.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ProtocolError(f"{op}: {key!r} must be an integer, got {json.dumps(v)}")
+        raise ProtocolError(f"{op}: {key!r} must be an integer, got {_shown(v)}")
     if not lo <= v <= hi:
         raise ProtocolError(f"{op}: {key!r} = {v} is outside [{lo}, {hi}]")
     return v
@@ -178,14 +183,14 @@ def get_int(body: Mapping[str, Any], op: str, key: str, default: int, lo: int, h
 def get_bool(body: Mapping[str, Any], op: str, key: str, default: bool) -> bool:
     v = body.get(key, default)
     if not isinstance(v, bool):
-        raise ProtocolError(f"{op}: {key!r} must be true or false, got {json.dumps(v)}")
+        raise ProtocolError(f"{op}: {key!r} must be true or false, got {_shown(v)}")
     return v
 
 
 def get_str(body: Mapping[str, Any], op: str, key: str, default: str | None = None) -> str:
     v = body.get(key, default)
     if not isinstance(v, str):
-        raise ProtocolError(f"{op}: {key!r} must be a string, got {json.dumps(v)}")
+        raise ProtocolError(f"{op}: {key!r} must be a string, got {_shown(v)}")
     return v
 
 
@@ -194,7 +199,7 @@ def get_str_list(body: Mapping[str, Any], op: str, key: str) -> list[str] | None
     if v is None:
         return None
     if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
-        raise ProtocolError(f"{op}: {key!r} must be a list of strings, got {json.dumps(v)}")
+        raise ProtocolError(f"{op}: {key!r} must be a list of strings, got {_shown(v)}")
     return v
 
 
@@ -203,11 +208,11 @@ def get_name_map(body: Mapping[str, Any], op: str, key: str) -> dict[str, float]
     v = body.get(key)
     if not isinstance(v, dict) or not v:
         raise ProtocolError(
-            f"{op}: {key!r} must be a non-empty object {{name: number}}, got {json.dumps(v)}"
+            f"{op}: {key!r} must be a non-empty object {{name: number}}, got {_shown(v)}"
         )
     out = {}
     for name, x in v.items():
         if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
-            raise ProtocolError(f"{op}: {key}.{name} must be a finite number, got {json.dumps(x)}")
+            raise ProtocolError(f"{op}: {key}.{name} must be a finite number, got {_shown(x)}")
         out[name] = float(x)
     return out

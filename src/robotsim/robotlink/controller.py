@@ -32,7 +32,9 @@ CHUNK = 256
 
 def encode_program(program: Program) -> bytes:
     """The bytes stored on the controller: compact UTF-8 JSON of the program file."""
-    return json.dumps(program.to_dict(), separators=(",", ":"), sort_keys=True).encode()
+    return json.dumps(
+        program.to_dict(), separators=(",", ":"), sort_keys=True, allow_nan=False
+    ).encode()
 
 
 def _reply_json(payload: bytes, what: str) -> Any:
@@ -166,7 +168,7 @@ class ControllerLink:
         head = {"name": program.name, "size": len(data), "chunks": len(chunks), "crc32": crc}
         start = self.retransmissions
         try:
-            self.request(FrameType.BEGIN, json.dumps(head).encode(), "BEGIN")
+            self.request(FrameType.BEGIN, json.dumps(head, allow_nan=False).encode(), "BEGIN")
             for k, c in enumerate(chunks):
                 self.request(
                     FrameType.DATA, struct.pack("<H", k) + c, f"DATA chunk {k + 1}/{len(chunks)}"

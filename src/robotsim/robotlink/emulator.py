@@ -22,6 +22,7 @@ import json
 import os
 import struct
 import threading
+import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,8 @@ class FaultPlan:
     corrupt_tx: set[int] = field(default_factory=set)
     silent_after: int | None = None
     close_after: int | None = None
+    #: seconds before each servo answer (a slow USB adapter, a loaded machine)
+    servo_latency: float = 0.0
 
 
 class RobotEmulator:
@@ -146,6 +149,8 @@ class RobotEmulator:
         if not ok or pkt is None:
             return  # the id of a damaged packet cannot be trusted: stay silent
         inst, p = pkt.instruction, pkt.params
+        if self.faults.servo_latency > 0 and inst != dxl.Instruction.SYNC_WRITE:
+            time.sleep(self.faults.servo_latency)  # answers come late, none is lost
         if inst == dxl.Instruction.SYNC_WRITE:
             addr, n = struct.unpack_from("<HH", p)
             body = p[4:]
@@ -246,7 +251,7 @@ class RobotEmulator:
                 "max_program_bytes": MAX_PROGRAM,
                 "stored": self._stored_name(),
             }
-            return Frame(T.ACK, fr.seq, json.dumps(info).encode())
+            return Frame(T.ACK, fr.seq, json.dumps(info, allow_nan=False).encode())
         if fr.type == T.BEGIN:
             try:
                 head = read_json(fr.payload, "BEGIN")
@@ -281,7 +286,7 @@ class RobotEmulator:
                 "chunks": max(1, -(-len(self.program) // 256)),
                 "crc32": zlib.crc32(self.program),
             }
-            return Frame(T.ACK, fr.seq, json.dumps(info).encode())
+            return Frame(T.ACK, fr.seq, json.dumps(info, allow_nan=False).encode())
         if fr.type == T.GET_CHUNK:
             if self.program is None:
                 return self._nak(fr, Nak.NOTHING_STORED, "no program stored")

@@ -4,6 +4,14 @@
 positions (one packet for all servos per tick) and reads present positions back.
 :func:`stream` sends a sampled playback at its own tick rate (or as fast as the bus
 allows) and reports how far the servos' read-back positions were from the commands.
+
+Timeouts follow the link's measured round trip (:class:`RoundTrip`): the SDK waits a
+fixed ``2 x 16 ms`` latency timer plus the bytes' time for a status packet, which a USB
+adapter on a busy machine (or an emulator sharing two loaded cores) misses, and then
+reports "There is no status packet!". Every answered transaction feeds a smoothed round
+trip and its variation (the estimator of TCP's retransmission timer, RFC 6298), and a
+status packet is awaited for ``srtt + 4 rttvar`` (never less than the SDK's own
+timeout, at most 2 s); a timeout doubles the wait for the retry.
 """
 
 from __future__ import annotations
@@ -22,7 +30,51 @@ from robotsim.motion.profile import RobotProfile
 from robotsim.motion.timeline import Samples
 from robotsim.robotlink.servomap import ServoMap
 
-__all__ = ["ServoBus", "StreamReport", "stream"]
+__all__ = ["RoundTrip", "ServoBus", "StreamReport", "stream"]
+
+
+class RoundTrip:
+    """The round-trip estimate of one link (RFC 6298's SRTT/RTTVAR, ms): how long to
+    wait for a reply. ``floor_ms``: never less (the SDK's own timeout); ``cap_ms``:
+    never more."""
+
+    def __init__(self, initial_ms: float = 100.0, cap_ms: float = 2000.0) -> None:
+        self.srtt: float | None = None
+        self.rttvar = 0.0
+        self.cap_ms = float(cap_ms)
+        self._rto = float(initial_ms)
+        self.samples = 0
+
+    def sample(self, rtt_ms: float) -> None:
+        """An answered transaction took ``rtt_ms``."""
+        r = float(rtt_ms)
+        if self.srtt is None:
+            self.srtt, self.rttvar = r, r / 2
+        else:
+            self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - r)
+            self.srtt = 0.875 * self.srtt + 0.125 * r
+        self._rto = min(self.cap_ms, self.srtt + 4 * self.rttvar)
+        self.samples += 1
+
+    def backoff(self) -> None:
+        """A reply did not come: wait twice as long next time (up to the cap)."""
+        self._rto = min(self.cap_ms, 2 * self._rto)
+
+    def timeout_ms(self, floor_ms: float) -> float:
+        return max(float(floor_ms), self._rto)
+
+
+def _timed_port(sdk: object, port: str, rtt: RoundTrip) -> object:
+    """The SDK's PortHandler for ``port``, its status-packet timeout taken from ``rtt``
+    (the SDK's fixed formula is the floor)."""
+    base = sdk.PortHandler  # type: ignore[attr-defined]
+
+    class TimedPort(base):  # type: ignore[misc, valid-type]
+        def setPacketTimeout(self, packet_length: int) -> None:  # the SDK calls it so
+            super().setPacketTimeout(packet_length)
+            self.packet_timeout = rtt.timeout_ms(self.packet_timeout)
+
+    return TimedPort(port)
 
 
 @contextmanager
@@ -58,7 +110,8 @@ class ServoBus:
         self.bus = profile.servos
         self.port_name = port
         self.retries = int(retries)
-        self.port = sdk.PortHandler(port)
+        self.rtt = RoundTrip()
+        self.port = _timed_port(sdk, port, self.rtt)
         self.packets = sdk.PacketHandler(2.0)
         try:
             opened = self.port.openPort()
@@ -79,10 +132,16 @@ class ServoBus:
 
     def _txrx(self, call, what: str):  # type: ignore[no-untyped-def]
         """Run an SDK transaction returning ``(..., result, error)``; a lost or damaged
-        status packet is retried up to ``retries`` times (busy buses drop packets)."""
+        status packet is retried up to ``retries`` times (busy buses drop packets), each
+        time waiting twice as long; an answered one feeds the round-trip estimate."""
         for attempt in range(self.retries + 1):
+            t0 = time.perf_counter()
             out = call()
             result, error = out[-2], out[-1]
+            if result == self._sdk.COMM_SUCCESS:
+                self.rtt.sample((time.perf_counter() - t0) * 1e3)
+            elif result == self._sdk.COMM_RX_TIMEOUT:
+                self.rtt.backoff()
             if result == self._sdk.COMM_SUCCESS or attempt == self.retries:
                 self._check(result, error, what)
                 return out
@@ -90,7 +149,12 @@ class ServoBus:
 
     def _check(self, result: int, error: int, what: str) -> None:
         if result != self._sdk.COMM_SUCCESS:
-            raise LinkError(f"{what}: {self.packets.getTxRxResult(result)}")
+            waited = self.rtt.timeout_ms(0.0)
+            raise LinkError(
+                f"{what}: {self.packets.getTxRxResult(result)} (after {self.retries + 1} "
+                f"attempts, the last waiting {waited:.0f} ms; measured round trip "
+                f"{self.rtt.srtt if self.rtt.srtt is not None else float('nan'):.1f} ms)"
+            )
         if error:
             raise LinkError(f"{what}: servo error: {self.packets.getRxPacketError(error)}")
 

@@ -23,7 +23,6 @@ a receipt document:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import platform
 import time
@@ -33,6 +32,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.run_io import RunOptions
 
 __all__ = ["RECEIPT_FORMAT", "VOLATILE_KEYS", "Receipting", "canonical_digest", "file_digest"]
@@ -48,9 +48,8 @@ VOLATILE_KEYS = frozenset(
 
 def canonical_digest(doc: Any) -> str:
     """SHA-256 of a JSON value written canonically (sorted keys, no spaces)."""
-    from robotsim.jsonable import to_jsonable
 
-    text = json.dumps(to_jsonable(doc), sort_keys=True, separators=(",", ":"))
+    text = json_dumps(doc, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -63,6 +63,7 @@ from robotsim.studio.interface import SceneRobot
 from robotsim.studio.live import LiveInput
 from robotsim.studio.pacing import PagePacer
 from robotsim.studio.robot_view import RobotView
+from robotsim.studio.tab_switch import TabSwitch
 from robotsim.studio.workspace import Workspace
 from robotsim.teleop.params import LiveParameters
 
@@ -196,6 +197,7 @@ class Studio:
         self.pacer = PagePacer(self.server, lambda: self._pushed_t, lambda: self.clock.playing)
         self._build_world()
         self.panels = build_panels(self, default_tabs(self.kinds) if tabs is None else tabs)
+        self.tabs = TabSwitch(self.gui)  # a scenario opens on its own tab
 
     # ------------------------------------------------------------ read-only views
     @property
@@ -601,8 +603,8 @@ class Studio:
             return said
         if s not in library_names():
             path = Path(s)
-            if not path.exists():  # a path that exists wins over a shipped scenario's name
-                path = find_shipped(s, "scenario") or path
+            if not path.exists():  # a path that exists wins over a shipped file's name
+                path = find_shipped(s, "scenario") or find_shipped(s, "motion") or path
             if is_scenario_file(path):
                 previous, self._source = self._source, path.resolve()
                 try:
@@ -616,12 +618,48 @@ class Studio:
                     # files in the workspace only; outside it the robot is shown alone)
                     if self.workspace.contains(path.resolve()):
                         editor.load(path.resolve())
+                self._show_tab_of(path)
                 return said
         model = load_robot(s)  # validate before clearing the scene
-        title = f"robot {model.name}" + (f" ({s})" if s != model.name else "")
+        shown = self._shown_path(s)
+        title = f"robot {model.name}" + (f" ({shown})" if shown != model.name else "")
         self._source = None
         self.load_scene(title, [SceneRobot(model)])
+        self._show_tab("Pose")
         return self.title
+
+    def _show_tab(self, label: str) -> None:
+        if label.lower() in self.panels:
+            self.tabs.show(label)
+
+    def _show_tab_of(self, path: Path) -> None:
+        """The tab of the scenario just opened: its kind's panel, the motion editor for
+        motion files, else Pose."""
+        from robotsim.scenario.kinds import kind_of
+        from robotsim.studio.scenarios import is_motion_file, read_yaml
+
+        label = "Pose"
+        if is_motion_file(path):
+            label = "Motion"
+        else:
+            try:
+                kind = kind_of(read_yaml(path), str(path), self.kinds)
+                if kind.panel_tab is not None:
+                    label = kind.panel_tab[0]
+            except InputError:
+                pass
+        self._show_tab(label)
+
+    def _shown_path(self, s: str) -> str:
+        """A file as the page names it: relative to the workspace root when inside it,
+        else its file name (never the whole absolute path); a library name as given."""
+        path = Path(s)
+        if not path.exists():
+            return s
+        try:
+            return str(path.resolve().relative_to(self.workspace.root))
+        except (ValueError, OSError):
+            return path.name
 
     def frame_camera(self, bounds: np.ndarray | None = None) -> None:
         """Point the camera (initial and every connected client) at ``bounds`` ``(2, 3)``

@@ -192,7 +192,7 @@ class BrowserKeyboard:
         if page_port is not None:
             names = {self.host, "127.0.0.1", "localhost"}
             self.origins.update(f"http://{h}:{int(page_port)}" for h in names)
-        keys = json.dumps(sorted({str(k) for k in bound}))
+        keys = json.dumps(sorted({str(k) for k in bound}), allow_nan=False)
         js = _SCRIPT.format(port=self.port, token=self.token, bound=keys,
                             every="true" if every else "false")  # fmt: skip
         js = js.replace("&", "&amp;").replace('"', "&quot;")

@@ -206,6 +206,14 @@ class RobotView:
         kinematics, or the poses given to :meth:`set_link_poses`."""
         return self.state.link_poses() if self._override is None else self._override
 
+    def frame_pose(self, name: str) -> np.ndarray:
+        """World pose ``(4, 4)`` of a link or frame as shown: the kinematics, or the
+        link poses a physics driver gave (:meth:`set_link_poses`)."""
+        if self._override is None:
+            return self.state.pose(name)
+        li, T_link_frame = self.model.tree.frame(name)
+        return self._override[li] @ T_link_frame
+
     def push(self, force: bool = False) -> int:
         """Send the link poses to the clients; returns the number of links sent."""
         if not (self.dirty or force):

@@ -259,8 +259,10 @@ def _open_generic(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
     from robotsim.studio.interface import SceneRobot
     from robotsim.studio.objects import add_objects
 
+    fmt = str(doc.get("format", ""))
+    what = {"robotsim-motion/1": "motion", "robotsim-program/1": "program"}.get(fmt, "scenario")
     return studio.load_scene(
-        f"scenario {path.stem}",
+        f"{what} {path.stem}",
         [SceneRobot(model, name, T, q, on_ground) for name, model, T, q, on_ground in planned],
         draw=lambda st: add_objects(st.scene, doc),
     )

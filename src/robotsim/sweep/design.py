@@ -99,9 +99,11 @@ def _points(spec: SweepSpec, source: str) -> list[dict[str, Any]]:
 
 def overrides_for(spec: SweepSpec, params: dict[str, Any]) -> tuple[str, ...]:
     """``--set`` strings (values as JSON, which YAML reads back exactly)."""
-    out = [f"{k}={json.dumps(v)}" for k, v in spec.set.items()]
+    out = [f"{k}={json.dumps(v, allow_nan=False)}" for k, v in spec.set.items()]
     for name, value in params.items():
-        out += [f"{path}={json.dumps(value)}" for path in spec.parameters[name].paths]
+        out += [
+            f"{path}={json.dumps(value, allow_nan=False)}" for path in spec.parameters[name].paths
+        ]
     return tuple(out)
 
 

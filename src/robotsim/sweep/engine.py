@@ -16,6 +16,7 @@ from typing import Any
 
 from robotsim.errors import InputError, ScenarioError
 from robotsim.file_scope import OutsideScopeError, check_readable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.scenario_yaml import apply_overrides, read_scenario_yaml
 from robotsim.sweep.design import RunTask, design_digest, expand, first_point
 from robotsim.sweep.executors import make_executor
@@ -163,7 +164,7 @@ def _digest(sw: LoadedSweep) -> str:
     import hashlib
 
     doc = sw.spec.model_dump(mode="json", exclude={"budget", "description", "plots"})
-    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json_dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -> dict[str, Any]:
@@ -222,7 +223,9 @@ def _write_sweep_copy(sw: LoadedSweep, dest: Path) -> None:
         sw.base_path.name,
     )
     if not shipped:
-        new = f"base: {json.dumps(str(sw.base_path))}  # as written: {sw.spec.base}"
+        new = (
+            f"base: {json.dumps(str(sw.base_path), allow_nan=False)}  # as written: {sw.spec.base}"
+        )
         text, n = re.subn(r"(?m)^base:[^\n]*$", lambda _: new, text, count=1)
         if n != 1 or _mapping_of(text).get("base") != str(sw.base_path):
             import yaml

@@ -132,6 +132,15 @@ def plot_convergence(ax: Any, trials: Sequence[dict[str, Any]], goals: Goals, k:
         ax.legend(fontsize=8)
 
 
+def _subplots(nrows: int = 1, ncols: int = 1, **kw: Any) -> tuple[Any, Any]:
+    """``pyplot.subplots`` without pyplot's global state (an Agg-drawable figure)."""
+    from matplotlib.figure import Figure
+
+    squeeze = kw.pop("squeeze", True)
+    fig = Figure(**kw)
+    return fig, fig.subplots(nrows, ncols, squeeze=squeeze)
+
+
 def draw_goal_figures(
     rows: Sequence[dict[str, Any]],
     meta: dict[str, Any],
@@ -139,9 +148,8 @@ def draw_goal_figures(
     title: str,
     numbers: dict[str, Any] | None = None,
 ) -> None:
-    """The module's figures, handed to ``save(fig, name)``."""
-    import matplotlib.pyplot as plt
-
+    """The module's figures, handed to ``save(fig, name)`` (matplotlib figures made
+    without pyplot, so a studio thread may draw them too)."""
     goals = goals_from_meta(meta)
     trials = trials_of(rows)
     n = len(trials)
@@ -150,7 +158,7 @@ def draw_goal_figures(
     order = np.arange(1, n + 1)
     feas = np.array([bool(r.get("feasible")) for r in trials])
     objs = goals.objectives
-    fig, axes = plt.subplots(len(objs), 1, figsize=(7, 3.2 * len(objs)), squeeze=False)
+    fig, axes = _subplots(len(objs), 1, figsize=(7, 3.2 * len(objs)), squeeze=False)
     for k, ax in enumerate(axes[:, 0]):
         plot_convergence(ax, trials, goals, k)
     axes[0, 0].set_title(f"{title}\nconvergence: {int(feas.sum())} of {n} trials feasible",
@@ -163,7 +171,7 @@ def draw_goal_figures(
         else importances(rows, meta["parameters"], goals)
     )
     if imp:
-        fig, axes = plt.subplots(1, len(imp), figsize=(5 * len(imp), 3.5), squeeze=False)
+        fig, axes = _subplots(1, len(imp), figsize=(5 * len(imp), 3.5), squeeze=False)
         for ax, (col, vals) in zip(axes[0], imp.items()):
             names = list(vals)[::-1]
             ax.barh(names, [vals[k] for k in names], color="C0")
@@ -179,7 +187,7 @@ def draw_goal_figures(
         xa = np.array([_value(r, a.column) for r in trials])
         xb = np.array([_value(r, b.column) for r in trials])
         front = np.array([bool(r.get("pareto")) for r in trials])
-        fig, ax = plt.subplots(figsize=(6, 4.5))
+        fig, ax = _subplots(figsize=(6, 4.5))
         ax.scatter(xa[feas & ~front], xb[feas & ~front], color="C0", s=18, label="feasible")
         if (~feas).any():
             ax.scatter(xa[~feas], xb[~feas], marker="x", color="0.6", s=18, label="infeasible")
@@ -199,7 +207,7 @@ def draw_goal_figures(
         xs = [r.get(p) for r in trials]
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs)
         x = np.array(xs, float) if numeric else np.array([str(v) for v in xs])
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = _subplots(figsize=(6, 4))
         sc = ax.scatter(x[feas], y[feas], c=order[feas], cmap="viridis", s=22)
         if (~feas).any():
             ax.scatter(x[~feas], y[~feas], marker="x", color="0.6", s=22, label="infeasible")

@@ -21,6 +21,7 @@ from typing import Any
 
 from robotsim.errors import InputError
 from robotsim.file_scope import check_readable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.jsonable import read_json
 
 __all__ = [
@@ -54,7 +55,7 @@ class ResultsLog:
         self._fh = self.path.open("a", encoding="utf-8")
 
     def append(self, row: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(_jsonable(row), allow_nan=True) + "\n")
+        self._fh.write(json_dumps(row) + "\n")
         self._fh.flush()
 
     def close(self) -> None:
@@ -93,7 +94,7 @@ def write_meta(out_dir: Path, meta: dict[str, Any]) -> None:
     """``sweep.json``, replaced whole (a reader never sees half of it)."""
     from robotsim.atomic import write_text_atomic
 
-    write_text_atomic(Path(out_dir) / META, json.dumps(_jsonable(meta), indent=2))
+    write_text_atomic(Path(out_dir) / META, json_dumps(meta, indent=2))
 
 
 GOAL_HEAD = ["trial"]
@@ -120,7 +121,7 @@ def table_rows(out_dir: Path, meta: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _cell(v: Any) -> Any:
     if isinstance(v, (list, dict)):
-        return json.dumps(v)
+        return json.dumps(v, allow_nan=False)
     return v
 
 

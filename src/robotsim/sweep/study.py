@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.sweep.goals import Goals, TrialVerdict
 from robotsim.sweep.refine import GridRefine
 from robotsim.sweep.schema import SweepSpec
@@ -141,9 +142,8 @@ class SweepJournal:
         return self._logs[log_number_from:]
 
     def append_logs(self, logs: list[dict[str, Any]]) -> None:
-        import json
 
-        text = "".join(json.dumps(log, separators=(",", ":")) + "\n" for log in logs)
+        text = "".join(json_dumps(log, separators=(",", ":")) + "\n" for log in logs)
         self._fh.write(text.encode("utf-8"))
         self._fh.flush()
         self._logs.extend(logs)

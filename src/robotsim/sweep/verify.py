@@ -11,7 +11,6 @@ The verifications are appended to ``DIR/verify.jsonl``.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import InputError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.scenario.verify import VerifyTask, verify_task
 from robotsim.sweep.executors import make_executor
 from robotsim.sweep.results import read_meta, read_rows
@@ -88,7 +88,7 @@ def verify_sweep(
     results.sort(key=lambda r: str(r["run_key"]))
     with (out / VERIFY_LOG).open("a", encoding="utf-8") as fh:
         for r in results:
-            fh.write(json.dumps({"checked_at": time.time(), "executor": executor.address, **r},
+            fh.write(json_dumps({"checked_at": time.time(), "executor": executor.address, **r},
                                 default=str) + "\n")  # fmt: skip
     return SweepVerification(
         sweep_id=str(meta["id"]),

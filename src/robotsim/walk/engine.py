@@ -80,6 +80,11 @@ class WalkEngine:
         self.rest = standing_feet(biped, p.half_width)  # where each foot stands now
         self.planned = self.rest.copy()  # where each foot stands after the planned steps
         self.Q = walk_frame(self.rest)  # the walk frame after the planned steps
+        # each foot's place in the walk frame when the feet are side by side: where it
+        # stands now (a robot's soles may stand a few mm apart along x, or turned: its
+        # own stance, not a reason for steps), at the walk's half width
+        self._stance = np.array([relative(self.Q, self.rest[k]) for k in (0, 1)])
+        self._stance[:, 1] = (self.res.half_width, -self.res.half_width)
         self.steps: list[TimedStep] = []
         self.knots_t: list[float] = [0.0]
         self.knots_xy: list[np.ndarray] = [self._mid(self.rest)]
@@ -245,8 +250,7 @@ class WalkEngine:
                     break
                 continue
             self.Q = compose(self.Q, np.array(inc))
-            w = self.res.half_width
-            pose = compose(self.Q, np.array([0.0, w if side == LEFT else -w, 0.0]))
+            pose = compose(self.Q, self._stance[side])
             self._append(side, pose)
             if self.goal is not None:
                 self._goal_steps += 1
@@ -273,10 +277,9 @@ class WalkEngine:
     def _close_step(self) -> bool:
         """A step that puts a foot beside the walk frame (feet side by side); False when
         they already are."""
-        w = self.res.half_width
         first = self._next_side()
         for side in (first, 1 - first):
-            target = compose(self.Q, np.array([0.0, w if side == LEFT else -w, 0.0]))
+            target = compose(self.Q, self._stance[side])
             d = relative(self.planned[side], target)
             if math.hypot(d[0], d[1]) > 1e-4 or abs(d[2]) > 1e-3:
                 self._append(side, target)
@@ -313,9 +316,8 @@ class WalkEngine:
                 self.knots_xy.append(self._mid(self.planned))
 
     def _open_feet(self) -> bool:
-        w = self.res.half_width
         for side in (0, 1):
-            target = compose(self.Q, np.array([0.0, w if side == LEFT else -w, 0.0]))
+            target = compose(self.Q, self._stance[side])
             d = relative(self.planned[side], target)
             if math.hypot(d[0], d[1]) > 1e-4 or abs(d[2]) > 1e-3:
                 return True

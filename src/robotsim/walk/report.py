@@ -9,7 +9,6 @@ control tick the measured joints, root pose, CoM, ZMP and their references; one
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import InputError
-from robotsim.jsonable import to_jsonable
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.walk.params import WalkParams
 from robotsim.walk.simulate import WalkRun
 
@@ -131,7 +130,7 @@ def walk_report(
     if strip:
         summary["side_view_png"] = str(side_view(run, out / "side_view.png"))
     summary["recording"] = str(record_walk(run, out / "runs.sqlite"))
-    (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+    (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
 
 

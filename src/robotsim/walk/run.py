@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from robotsim.errors import InputError, ScenarioError
+from robotsim.jsonable import dumps as json_dumps
 from robotsim.run_io import RunOptions
 from robotsim.validation import validate_as
 
@@ -196,11 +197,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
         "cpu_rtf": run.cpu_rtf,
     }
     if options.out_dir is not None:
-        import json
-
-        from robotsim.jsonable import to_jsonable
-
         out = Path(options.out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2))
+        (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary

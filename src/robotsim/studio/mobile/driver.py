@@ -138,6 +138,19 @@ class MobileDriver:
                 cast_shadow=False,
             )
         ]
+        if self.sc.field.markings == "soccer":  # the lines the 2D map draws, on the grass
+            from robotsim.plots import soccer_markings
+
+            seg = soccer_markings(float(sx), float(sy))
+            pts = np.concatenate([seg, np.full((*seg.shape[:2], 1), 0.003)], axis=2)
+            objects.append(
+                scene.add_line_segments(
+                    "/objects/field_markings",
+                    pts.astype(np.float32),
+                    (255, 255, 255),
+                    thickness=0.06,
+                )
+            )
         h = self.sc.obstacles.height
         for k, (x, y, r) in enumerate(self.obstacles):
             m = geometry_mesh(Cylinder(float(r), float(h)))

@@ -163,10 +163,11 @@ class PosePanel:
             shown = float(np.clip(round(value * factor, 3), slider.min, slider.max))
             if abs(slider.value - shown) > 1e-6:
                 slider.value = shown
-        frames = self.handles_frames(view)
+        root = view.model.root
+        frames = [root, *(f for f in self.handles_frames(view) if f != root)]
         lines = []
-        for f in frames:
-            p = view.state.pose(f)[:3, 3]
+        for f in frames:  # where the robot is shown, also when a physics run moves it
+            p = view.frame_pose(f)[:3, 3]
             lines.append(f"`{f}` at ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m")
         self.readout.content = "<br>".join(lines)
 

@@ -8,7 +8,9 @@ kind's own opener; press play to run it). A sweep folder (``robotsim sweep --out
 or a sweep file can also be typed in and loaded here.
 
 A sweep with an objective also shows its best run (or Pareto front), the number of
-feasible trials and the convergence plot (:func:`robotsim.sweep.report_goals.plot_convergence`);
+feasible trials and the plots of ``robotsim sweep report`` (convergence, parameter
+importance, Pareto front, slices: :func:`robotsim.sweep.report_goals.draw_goal_figures`),
+one at a time as chosen in "Plot";
 "Open best run" replays the best one. While a sweep runs, the tab follows its folder:
 the run log is looked at every second and the list, the best run and the plot are
 redrawn (in a thread of their own, one at a time) when it has grown.
@@ -58,28 +60,37 @@ def _fmt(v: Any) -> str:
 @dataclass(frozen=True)
 class GoalView:
     """What the tab shows of a sweep with an objective: ``text`` (markdown: the best
-    run or the front, feasible trials), ``best`` (run keys, best first) and ``image``
-    (the convergence plot, RGB ``(H, W, 3)`` uint8)."""
+    run or the front, feasible trials), ``best`` (run keys, best first) and ``images``
+    (the figures of ``robotsim sweep report``, by name: ``convergence``, ``importance``
+    with 4 or more feasible trials, ``pareto_front`` with several objectives,
+    ``slice_PARAM``; RGB ``(H, W, 3)`` uint8)."""
 
     text: str
     best: tuple[str, ...]
-    image: np.ndarray
+    images: dict[str, np.ndarray]
+
+    @property
+    def image(self) -> np.ndarray:
+        """The convergence plot."""
+        return self.images["convergence"]
 
 
-def goal_view(folder: Path, width_px: int = 480, height_px: int = 300) -> GoalView | None:
+def goal_view(folder: Path, width_px: int = 480) -> GoalView | None:
     """The goal view of a sweep folder (``None``: no objective, or nothing run yet)."""
+    import warnings
+
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
 
     from robotsim.sweep.goals import goals_from_meta
-    from robotsim.sweep.report_goals import plot_convergence, trials_of
+    from robotsim.sweep.report_goals import draw_goal_figures, trials_of
     from robotsim.sweep.results import read_meta, table_rows
 
     meta = read_meta(folder)
     goals = goals_from_meta(meta)
     if not goals.active:
         return None
-    trials = trials_of(table_rows(folder, meta))
+    rows = table_rows(folder, meta)
+    trials = trials_of(rows)
     if not trials:
         return None
     best = [r for r in trials if r.get("pareto")]
@@ -93,13 +104,19 @@ def goal_view(folder: Path, width_px: int = 480, height_px: int = 300) -> GoalVi
         params = ", ".join(f"{p}={_fmt(r.get(p))}" for p in meta["parameters"])
         vals = ", ".join(f"{o.column}={_fmt(r.get(o.column))}" for o in goals.objectives)
         lines.append(f"**{what}** {r['run_key']}: {params} · {vals}")
-    fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100)
-    canvas = FigureCanvasAgg(fig)
-    plot_convergence(fig.add_subplot(), trials, goals)
-    fig.tight_layout(pad=0.4)
-    canvas.draw()
-    image = np.asarray(canvas.buffer_rgba())[..., :3].copy()
-    return GoalView("\n\n".join(lines), tuple(str(r["run_key"]) for r in best), image)
+    images: dict[str, np.ndarray] = {}
+
+    def keep(fig: Any, name: str) -> None:
+        fig.set_dpi(width_px / fig.get_figwidth())
+        fig.tight_layout(pad=0.4)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        images[name.removesuffix(".png")] = np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        draw_goal_figures(rows, meta, keep, str(meta.get("name", folder.name)))
+    return GoalView("\n\n".join(lines), tuple(str(r["run_key"]) for r in best), images)
 
 
 def run_choices(sweep: Path) -> tuple[Path, list[RunChoice]]:
@@ -155,8 +172,10 @@ class SweepPanel:
         self.detail = gui.add_markdown("")
         self.goals = gui.add_markdown("")
         self.best_button = gui.add_button("Open best run", icon="trophy", visible=False)  # type: ignore[arg-type]
-        self.plot = gui.add_image(_PLACEHOLDER, label="Convergence", format="png",
-                                  visible=False)  # fmt: skip
+        self.figure = gui.add_dropdown("Plot", ("convergence",), initial_value="convergence",
+                                       visible=False)  # fmt: skip
+        self.plot = gui.add_image(_PLACEHOLDER, label="Plot", format="png", visible=False)
+        self.images: dict[str, np.ndarray] = {}
         self.file: Path | None = None
         self.choices: dict[str, RunChoice] = {}
         self.best: tuple[str, ...] = ()
@@ -182,6 +201,10 @@ class SweepPanel:
             if choice is None:
                 raise InputError("no run chosen: open or load a sweep first")
             self.replay(choice.key)
+
+        @self.figure.on_update
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.plot.image = self.images.get(self.figure.value, _PLACEHOLDER)
 
         @self.best_button.on_click
         @studio.guarded("open best run")
@@ -265,14 +288,20 @@ class SweepPanel:
             self.show(self.file)
 
     def show_goals(self) -> GoalView | None:
-        """Redraw the best run and the convergence plot of the listed sweep folder."""
+        """Redraw the best run and the plots (convergence, importance, Pareto front,
+        slices: the one chosen in "Plot" is shown) of the listed sweep folder."""
         folder = self._folder()
         view = goal_view(folder) if folder is not None else None
         self.best = view.best if view is not None else ()
         self.goals.content = view.text if view is not None else ""
         self.best_button.visible = bool(self.best)
-        self.plot.visible = view is not None
-        self.plot.image = view.image if view is not None else _PLACEHOLDER
+        self.images = dict(view.images) if view is not None else {}
+        names = tuple(self.images) or ("convergence",)
+        chosen = self.figure.value if self.figure.value in self.images else names[0]
+        self.figure.options = names
+        self.figure.value = chosen
+        self.figure.visible = self.plot.visible = view is not None
+        self.plot.image = self.images.get(chosen, _PLACEHOLDER)
         return view
 
     def open_best(self) -> str:
