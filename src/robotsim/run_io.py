@@ -169,8 +169,11 @@ def open_recorder(options: RunOptions) -> RunRecorder:
     run (a sweep's id and run key: ``runs list --sweep ID``)."""
     if options.db or options.out_dir is not None:
         from robotsim.recording import Recorder
+        from robotsim.recording.engine import DEFAULT_DB_NAME
 
-        return Recorder(options.db or options.out_dir, tags=options.extra.get("tags"))
+        # the output folder is a folder even when its name has a dot (runs/v1.0)
+        db = options.db or Path(options.out_dir) / DEFAULT_DB_NAME  # type: ignore[arg-type]
+        return Recorder(db, tags=options.extra.get("tags"))
     return NullRecorder()
 
 

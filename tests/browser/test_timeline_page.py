@@ -1,5 +1,5 @@
-"""Pause, Step and the time slider in a real page: Pause stops at the time the page
-showed when it was clicked (the simulation never runs far ahead of a slow page),
+"""Pause, Step and the time slider in a real page: Pause stops within a frame or two of
+the time the page showed when it was clicked (a page gets the latest state as it draws),
 Step advances one tick, and the slider scrubs a recorded run (soccer) and stops the
 clearance run inside the collision."""
 
@@ -80,13 +80,15 @@ def test_pause_stops_at_the_time_the_page_shows(page, studio, artifacts):
         " && parseFloat(document.body.innerText.match(/t = ([0-9.]+) s · playing/)[1]) > 1.0",
         timeout=UI_TIMEOUT_MS,
     )
+    rates = studio.page_frame_rates()
     seen = click_in_page(page, "Pause")
     wait_for(lambda: not studio.playing, what="pause")
     paused_at = studio.time
-    # The page was at most the pacer's lead behind the simulation, and its readout
-    # refreshes every 0.25 s of wall time (the simulation moves at most the lead then).
-    assert -1e-9 <= paused_at - seen <= 2 * studio.pacer.lead + 0.05, (seen, paused_at)
-    assert studio.pacer.answers > 0
+    # The page is sent a state only once it shows the last one (frames dropped, the
+    # simulation on the wall clock): it is a frame or two behind, plus its readout's
+    # refresh every 0.25 s of wall time; never seconds behind.
+    assert rates and min(rates) > 0 and studio.pacer.answers > 0
+    assert -1e-9 <= paused_at - seen <= 0.3 + 2 / min(rates), (seen, paused_at, rates)
     page.wait_for_function(
         f"() => document.body.innerText.includes('t = {paused_at:.2f} s · paused')",
         timeout=UI_TIMEOUT_MS,

@@ -99,3 +99,29 @@ def test_reach_map_poses_are_reachable_and_over_the_table(dual_hands) -> None:  
     assert np.all(c[:, 2] >= table.top) and np.all(rm.T[:, 2, 2] <= 0.3)
     near = rm.nearest(np.array([*table.center[:2], table.top + 0.05]), 5)
     assert 1 <= len(near) <= 5
+
+
+def _turn(h, qa, qb) -> float:  # type: ignore[no-untyped-def]
+    Ra, Rb = h.model.fk(qa, h.tool)[:3, :3], h.model.fk(qb, h.tool)[:3, :3]
+    return float(np.arccos(np.clip((np.trace(Ra.T @ Rb) - 1) / 2, -1.0, 1.0)))
+
+
+def test_the_lift_does_not_turn_the_hand(dual_hands) -> None:  # type: ignore[no-untyped-def]
+    """The 5-joint arm reaches a lift by turning the hand about the closing axis, which
+    twists the object out of the grip: the lift the plan takes turns it by at most
+    ``max_lift_turn``, and with none allowed the planner says so."""
+    from robotsim.grasp.planner import PlanOptions
+    from robotsim.grasp.setup import place_table
+
+    h = dual_hands["L_hand"]
+    table = place_table(h, np.eye(4)).table
+    obj = load_object("box:0.04,0.04,0.05")
+    To = make_T(None, [*table.center[:2], table.top + 0.025])
+    p = Planner(h, np.eye(4), (table,)).plan(obj, To, h.home, np.random.default_rng(0))
+    assert p.ok, p.reason
+    assert _turn(h, p.q_grasp, p.q_lift) <= PlanOptions().max_lift_turn + 1e-9
+    lift = h.model.fk(p.q_lift, h.tool)[2, 3] - h.model.fk(p.q_grasp, h.tool)[2, 3]
+    assert lift >= 0.1
+    stiff = Planner(h, np.eye(4), (table,), options=PlanOptions(max_lift_turn=1e-9))
+    q = stiff.plan(obj, To, h.home, np.random.default_rng(0))
+    assert not q.ok and "lift turns the hand" in q.reason

@@ -154,13 +154,17 @@ def test_a_chassis_drawn_to_the_floor_rests_on_its_wheels(tmp_path: Path) -> Non
     drive = drive_of(model)
     assert drive.kind == "omni" and len(drive.wheel_joints) == 3
     assert drive.radii[0] == pytest.approx(0.04, abs=1e-3)  # from the visual mesh
-    assert resting_links(model, drive) == ("base_link",)
+    resting = resting_links(model, drive)
+    assert list(resting) == ["base_link"] and abs(resting["base_link"]) < 1e-6
+    for clear in ("robotino_like", "onshape_omni", "turtlebot3"):  # chassis up, or a caster
+        other = _model(clear, tmp_path)
+        assert resting_links(other, drive_of(other)) == {}
     drives._WARNED.clear()  # said once per file and process: say it again here
     compile_mod._SAID.clear()
     with pytest.warns(ModelWarning) as said:
         world = World(robot_scene(model))
     text = " | ".join(str(w.message) for w in said)
-    assert "'base_link' reach(es) down to the ground" in text
+    assert "shapes of 'base_link' (0.0 mm) come down to the ground" in text
     assert "no inertial" in text and "5.09 kg" in text
     mjm = world.model
     bid = mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_BODY, "robotino_bare/base_link")
@@ -174,7 +178,7 @@ def test_the_check_says_no_when_the_chassis_drags(tmp_path: Path, monkeypatch) -
     """The same base with its cylinder left touching the ground (the exclusion undone):
     the cylinder carries the weight, the wheels slip, and the check fails it."""
     model = _model("robotino_bare", tmp_path)
-    monkeypatch.setattr(drives, "resting_links", lambda model, drive: ())
+    monkeypatch.setattr(drives, "resting_links", lambda model, drive: {})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ModelWarning)
         world = World(robot_scene(model))

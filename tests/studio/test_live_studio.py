@@ -105,7 +105,11 @@ def test_a_loop_that_fell_behind_does_not_burst():
     clock = SimClock(0.01, wall=wall)
     clock.playing = True
     clock.due()
-    wall.now += 1.0  # a stalled second
+    wall.now += 2.0  # two stalled seconds
+    assert clock.due() == 2
+    wall.now += 0.1  # woken 0.1 s late (a loaded machine): caught up, real time kept
+    assert clock.due() == 10
+    wall.now += 1.5  # later than the 1 s it catches up: a stall again
     assert clock.due() == 2
     clock.time_scale = 4.0
     wall.now += 0.01

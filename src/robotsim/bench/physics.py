@@ -201,11 +201,15 @@ def _servo_rtf(robot: str, feedforward: str, seconds: float) -> float:
     pose) on position servos with ``feedforward``, targets set every 10 ms."""
     from robotsim.model import load_robot
     from robotsim.physics import Motor, RobotPlacement, Scene, World
+    from robotsim.physics.freebase import on_ground
 
     model = load_robot(robot)
     q = model.pose(next(iter(model.poses))) if model.poses else model.zero()
     motor = Motor("position", gain=200.0, damping=20.0, feedforward=feedforward)  # type: ignore[arg-type]
-    placement = RobotPlacement("r", model, q0=dict(zip(model.joint_names, q)), default_motor=motor)
+    T = on_ground(model, np.eye(4), q)  # a floating robot stands on the ground, not in it
+    placement = RobotPlacement(
+        "r", model, T_world_base=T, q0=dict(zip(model.joint_names, q)), default_motor=motor
+    )
     world = World(Scene(robots=(placement,)))
     motors = [world.motor(f"r/{n}") for n in model.joint_names]
     t0 = time.process_time()

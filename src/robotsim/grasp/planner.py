@@ -60,6 +60,9 @@ class PlanOptions:
         max_up: largest upward component of the approach direction.
         near_pos, near_axis: how close (m, rad) the arm must bring the hand to a
             candidate for the fingers to be closed again where it stands.
+        max_lift_turn: how far (rad) the hand may turn on the way up (an arm short of
+            joints may reach the lift only by turning the hand, which twists the object
+            out of the grip).
     """
 
     n_points: int = 120
@@ -78,6 +81,7 @@ class PlanOptions:
     max_up: float = 0.3
     near_pos: float = 0.006
     near_axis: float = 0.3
+    max_lift_turn: float = 0.35
 
 
 @dataclass(frozen=True, eq=False)
@@ -392,24 +396,45 @@ class Planner:
         # pre-grasp and lift, the longest that the arm reaches (a short arm may only
         # back off or lift part of the way)
         backs = [o.approach, 0.6 * o.approach, 0.35 * o.approach]
-        lifts = [o.lift, 0.8 * o.lift]
+        # straight up first; then up and sideways (5 cm, 8 ways): an arm short of joints
+        # may reach straight up only by turning the hand, and a little to one side
+        # without turning it
+        side = [(0.0, 0.0)] + [(0.05 * np.cos(a), 0.05 * np.sin(a))
+                               for a in np.arange(8) * np.pi / 4]  # fmt: skip
+        lifts = [(dx, dy, up) for dx, dy in side for up in (o.lift, 0.8 * o.lift)]
         targets = []
         for b in backs:
             T = T_point.copy()
             T[:3, 3] -= b * approach
             targets.append(T)
-        for up in lifts:
+        for dx, dy, up in lifts:
             T = T_point.copy()
-            T[:3, 3] += [0.0, 0.0, up]
+            T[:3, 3] += [dx, dy, up]
             targets.append(T)
         res = self._reach(np.stack(targets), T_tool_point, q_g, pos_tol=0.005, axis_tol=0.1)
-        pre_ok, lift_ok = res.ok[: len(backs)], res.ok[len(backs) :]
+        nb = len(backs)
+        pre_ok, reached_lift = res.ok[:nb], res.ok[nb:]
+        turn = np.full(len(lifts), np.inf)
+        R_g = T_tool[:3, :3]
+        for i in np.flatnonzero(reached_lift):  # the lift carries the object, not turn it
+            R_l = (self.T_world_base @ h.model.fk(res.q[nb + i], h.tool))[:3, :3]
+            turn[i] = np.arccos(np.clip((np.trace(R_g.T @ R_l) - 1) / 2, -1.0, 1.0))
+        lift_ok = turn <= o.max_lift_turn
+        if pre_ok.any() and reached_lift.any() and not lift_ok.any():
+            hits["lift turns the hand"] = hits.get("lift turns the hand", 0) + 1
+            return None
         if not pre_ok.any() or not lift_ok.any():
             hits["unreachable pre-grasp or lift"] = hits.get("unreachable pre-grasp or lift", 0) + 1
             return None
+        straight = lift_ok[:2]
+        high = np.where(lift_ok & (np.arange(len(lifts)) % 2 == 0), turn, np.inf)
+        if straight.any():
+            pick = int(np.argmax(straight))
+        else:
+            pick = int(np.argmin(high)) if np.isfinite(high).any() else int(np.argmin(turn))
         fingers = [h.model.joint_index(d) for d in h.drive_joints]
         q_pre = res.q[int(np.argmax(pre_ok))].copy()
-        q_lift = res.q[len(backs) + int(np.argmax(lift_ok))].copy()
+        q_lift = res.q[nb + pick].copy()
         q_pre[fingers] = q_lift[fingers] = q_g[fingers]  # the pre-shape all the way
         checks = [(q_pre, True), (q_g, True)]
         checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]

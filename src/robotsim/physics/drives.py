@@ -372,11 +372,12 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     for link in resting:
         spec.add_exclude(bodyname1="world", bodyname2=prefix + link)
     if resting:
+        gaps = ", ".join(f"{n!r} ({1e3 * gap:.1f} mm)" for n, gap in resting.items())
         _warn_once(
-            f"robot {model.name!r}: {', '.join(repr(n) for n in resting)} reach(es) down to "
-            "the ground its wheels stand on (a body shape of the file, not a support: it "
-            "would drag the base along the ground); in physics it collides with obstacles "
-            "but not the ground, the wheels carry the base"
+            f"robot {model.name!r}: shapes of {gaps} come down to the ground its wheels "
+            "stand on (height above it at rest): they would carry the weight and drag the "
+            "base along; in physics they collide with obstacles but not the ground, the "
+            "wheels carry the base"
         )
     for caster in drive.casters:
         body = spec.body(prefix + str(caster))
@@ -411,14 +412,15 @@ def add_drive_model(spec: Any, placement: Any, scene: Any) -> DriveInfo | None:
     return info
 
 
-def resting_links(model: Any, drive: WheelDrive) -> tuple[str, ...]:
+def resting_links(model: Any, drive: WheelDrive) -> dict[str, float]:
     """The links, neither turned by a wheel nor casters, whose collision shapes come
     down to within ``RESTING_CLEARANCE`` of the wheels' radius (at least 1 mm) of the
     plane the wheels stand on, at the zero pose (root z up): a chassis shape drawn down
     to the floor (Robotino's file: its base cylinder's bottom is level with the wheel
     bottoms). Such a shape would carry the robot's weight and drag it along the ground
     instead of the wheels; :func:`add_drive_model` lets it collide with everything but
-    the ground."""
+    the ground. Returns link -> the height (m) of its lowest shape point above that
+    plane (negative: below it)."""
     from robotsim.profile.shapes import shape_points
 
     plane = wheel_ground_height(model, drive)
@@ -426,15 +428,16 @@ def resting_links(model: Any, drive: WheelDrive) -> tuple[str, ...]:
     skip = {n for jn in drive.wheel_joints for n in _turned_links(model, jn)}
     skip.update(str(c) for c in drive.casters)
     T = model.fk_all(model.zero())
-    out = []
+    out = {}
     for i, name in enumerate(model.link_names):
         lk = model.link(name)
         if name in skip or not lk.collisions:
             continue
         p = np.vstack([shape_points(s) for s in lk.collisions])
-        if len(p) and float((p @ T[i][2, :3] + T[i][2, 3]).min()) <= plane + clearance:
-            out.append(name)
-    return tuple(out)
+        gap = float((p @ T[i][2, :3] + T[i][2, 3]).min()) - plane if len(p) else math.inf
+        if gap <= clearance:
+            out[name] = gap
+    return out
 
 
 def _warn_once(note: str) -> None:

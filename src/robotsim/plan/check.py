@@ -6,6 +6,11 @@ trajectory, keeps every pair it is in at more than the margin over the whole run
 with the others on their planned trajectories: the certified check of
 :mod:`robotsim.clearance.certified` (a proof between samples, not a sampled guess),
 stopping at the first sample found below the margin (a quick "no").
+
+The searches ask for a little more than the margin (:data:`SEARCH_SLACK`): the tight
+lower bound that ``robotsim clearance --certified`` reports (within
+``certified_run``'s ``tight_tol`` of the true minimum, 1 mm) of a planned file then
+proves the margin too, not only the plan's own check at the margin.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ from robotsim.clearance.certified import (
 from robotsim.clearance.scene import Scene
 from robotsim.clearance.trajectory import Trajectory
 
-__all__ = ["MarginCheck", "RobotCheck"]
+__all__ = ["SEARCH_SLACK", "MarginCheck", "RobotCheck"]
+
+#: m above the margin that searches prove (the report's 1 mm tightness, and 0.5 mm)
+SEARCH_SLACK = 1.5e-3
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,8 @@ class RobotCheck:
 
 class MarginCheck:
     """Certified clearance of candidate trajectories at ``margin`` (m); samples every
-    ``dt`` (s). ``time_tol``: the refinement's finest interval (s)."""
+    ``dt`` (s). ``time_tol``: the refinement's finest interval (s); ``slack`` (m):
+    what :meth:`robot_clear` proves above the margin by default (``search_level``)."""
 
     def __init__(
         self,
@@ -51,11 +60,13 @@ class MarginCheck:
         dt: float,
         margin: float,
         time_tol: float = 1e-4,
+        slack: float = SEARCH_SLACK,
     ) -> None:
         self.scene = scene
         self.trajectories = dict(trajectories)
         self.dt = float(dt)
         self.level = max(float(margin), float(scene.contact_threshold))
+        self.search_level = self.level + max(float(slack), 0.0)
         self.time_tol = time_tol
         self.motions = {r.name: Motion(r, self.trajectories[r.name]) for r in scene.robots}
         self.checks = 0
@@ -89,8 +100,7 @@ class MarginCheck:
         trajectories). ``quick``: stop each pair at its first sample below; ``dt``:
         the sampling step (default the check's; the bound holds between samples at any
         step, a coarser one refines more near the others); ``level``: the distance (m)
-        to stay above, default the margin (a search may ask for a little more, so that
-        what it finds is not proved only at the margin's edge)."""
+        to stay above, default ``search_level`` (never below the margin)."""
         m = self.motions[name].following(traj)
         trajs = {**self.trajectories, name: traj}
         a = 0.0 if t0 is None else t0
@@ -108,7 +118,7 @@ class MarginCheck:
                 m,
                 mo,
                 times,
-                self.level if level is None else max(float(level), self.level),
+                self.search_level if level is None else max(float(level), self.level),
                 samples=(mine, mo.at(times)),
                 time_tol=self.time_tol,
                 tight_tol=math.inf,

@@ -169,14 +169,12 @@ def smooth_states(
     hold_until: float,
     edge_dt: float = 0.05,
     bisections: int = 6,
-    slack: float = 2e-4,
+    slack: float = 0.0,
 ) -> SmoothResult:
     """Time the certified rest-to-rest chain through ``states`` without stopping where
     that is proved clear (see the module); ``hold_until``: the robot stays at its goal
     until then (the others' end); ``slack`` (m): smooth pieces are proved above the
-    margin plus this (their timing is bisected towards the margin: the slack keeps
-    the whole trajectory's final check, at another sampling, from landing on the
-    margin's edge)."""
+    check's ``search_level`` plus this."""
     model = check.scene.robot(name).model
     lower, upper = np.asarray(model.lower), np.asarray(model.upper)
     Q = [np.asarray(q, dtype=np.float64) for q, _ in states]
@@ -191,7 +189,7 @@ def smooth_states(
         tr = Trajectory(tuple(segs), start=T)
         t1 = max(until, tr.end)
         return check.robot_clear(
-            name, tr, t0=T, t1=max(t1, T + edge_dt), dt=edge_dt, level=check.level + slack
+            name, tr, t0=T, t1=max(t1, T + edge_dt), dt=edge_dt, level=check.search_level + slack
         ).clear
 
     def run(i: int, j: int) -> JointSpline | None:

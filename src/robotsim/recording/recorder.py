@@ -144,6 +144,7 @@ class Recorder:
         self._new_channels: list[tuple[int, str, str]] = []
         # sensor readings: (channel, t, arrays), drained like the signals
         self._frames: deque[tuple[Any, ...]] = deque()
+        self._holders: list[weakref.WeakMethod[Any]] = []  # see hand_over_at_finish
         self._sensor_chan: dict[tuple[str, str], tuple[int, tuple[str, ...], Any, str]] = {}
         self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
         self._rows_dtype: dict[int, np.dtype] = {}  # per channel: the rows' dtype checked
@@ -220,6 +221,11 @@ class Recorder:
         status = RunStatus(status)
         if self.run_id is None or self.status is not RunStatus.RUNNING:
             return
+        if self._error is None:  # what producers hold back comes in before the end
+            for ref in list(self._holders):
+                hand_over = ref()
+                if hand_over is not None:
+                    hand_over()
         self._stop = True
         self._wake.set()
         if self._thread is not None:
@@ -403,6 +409,15 @@ class Recorder:
         self._frames.append((ch, float(t), arrays))
         self._appended += 1
         self._after_signal(float(t))
+
+    def hand_over_at_finish(self, method: Any) -> None:
+        """Call the bound ``method`` (no arguments) when a run finishes, before the
+        last commit: a producer that hands readings over in batches
+        (:class:`robotsim.sensors.SensorRig`) gives what it holds. Kept weakly: a
+        producer that is gone is skipped."""
+        self._holders = [r for r in self._holders if r() is not None]
+        if all(r() != method for r in self._holders):
+            self._holders.append(weakref.WeakMethod(method))
 
     def sensor_rows(
         self,

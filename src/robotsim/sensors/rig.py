@@ -33,11 +33,16 @@ reading straight into the next row of a block of readings (a structured array: `
 then the fields) in one compiled call: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
-a :meth:`SensorRig.step` go to the recorder in one call at its end
-(:meth:`robotsim.recording.Recorder.sensor_rows`), so the recorder holds every reading
-when ``step`` returns, as it did reading by reading. A row once written is never
-written again: a full block is left to the recorder and the latest readings, and a new
-one is started.
+a :meth:`SensorRig.step` go to the recorder in one call
+(:meth:`robotsim.recording.Recorder.sensor_rows`) at the end of the first step that
+ends a quarter of the recorder's ``sim_flush_interval`` (62.5 ms of simulated time by
+default) or more after the last hand-over, when a block is full, and at
+:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset``, ``close`` and
+when the recorder finishes the run (:meth:`~robotsim.recording.Recorder.hand_over_at_finish`):
+the recorder's checkpoints (every half ``sim_flush_interval``) lag the readings by at
+most that quarter, and a recorder in a tight loop is called a few times a second per
+sensor, not at every step. A row once written is never written again: a full block is
+left to the recorder and the latest readings, and a new one is started.
 """
 
 from __future__ import annotations
@@ -185,6 +190,12 @@ class SensorRig:
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
         self._record_rows = getattr(value, "sensor_rows", None) if value is not None else None
+        flush = getattr(value, "sim_flush_interval", None) if value is not None else None
+        # steps between hand-overs of rows (see the module doc): a quarter flush interval
+        self._hand_every = 0 if not flush else max(0, int(float(flush) / 4 / self.timestep))
+        self._handed_at = -(1 << 62)  # the step of the last hand-over
+        if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
+            value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
         for i in self._rowed:  # a new recorder records from the next reading on
             self._sent[i] = self._filled[i]
 
@@ -229,12 +240,14 @@ class SensorRig:
             try:
                 self.world.step(n, observe, [m - base for m in marks])
             finally:
-                if self._rowed:
+                if self._rowed and end - self._handed_at >= self._hand_every:
                     self._hand_over()
+                    self._handed_at = end
         else:
             self.world.step(n)
-            if self._rowed:
+            if self._rowed and end - self._handed_at >= self._hand_every:
                 self._hand_over()
+                self._handed_at = end
         self._kin, self._at = end - 1, end
 
     def _reads_until(self, end: int) -> list[int]:

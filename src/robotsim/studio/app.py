@@ -186,6 +186,7 @@ class Studio:
         self._title = "empty"
         self._source: Path | None = None  # the scenario file shown, if any
         self._updates = 0
+        self._dropped = 0
         self._listeners: dict[str, list[Callable[[], None]]] = {}
         self._stop = threading.Event()
         self._stopped = False
@@ -383,7 +384,7 @@ class Studio:
                 if self.live.poll():
                     self.emit("params")
                 self.run_due()
-                self.push()
+                self.push_due()
                 now = time.perf_counter()
                 if now - last_readout > 0.25:
                     last_readout = now
@@ -747,19 +748,38 @@ class Studio:
 
     def run_due(self) -> int:
         """Run the ticks the clock owes now (the wall time since the last call times
-        the live time scale, :meth:`SimClock.due`), each only while the slowest page
-        stays within ``pacer.lead`` (see :mod:`robotsim.studio.pacing`); the update
+        the live time scale, :meth:`SimClock.due`), whatever the pages draw (they get
+        the latest state at their own rate: :mod:`robotsim.studio.pacing`); the update
         loop calls it every ``dt`` of wall time. Returns how many ran."""
         with self._lock:
             self.clock.time_scale = self.params.time_scale
             ran = 0
             for _ in range(self.clock.due()):
-                if not (self.clock.playing and self.pacer.allows(self.clock.t + self.clock.dt)):
+                if not self.clock.playing:
                     self.clock.drop_owed()
                     break
                 self.tick()
                 ran += 1
             return ran
+
+    def push_due(self) -> int:
+        """The update loop's send: while playing, the latest state goes out only once
+        every responsive page shows the last one (:meth:`PagePacer.ready`); a state not
+        sent is a dropped frame (counted in :attr:`dropped`), never a slower simulation."""
+        if self.clock.playing and not self.pacer.ready():
+            if any(v.dirty for v in self._robots.values()):
+                self._dropped += 1
+            return 0
+        return self.push()
+
+    @property
+    def dropped(self) -> int:
+        """States not sent because a page was still drawing the last one."""
+        return self._dropped
+
+    def page_frame_rates(self) -> list[float]:
+        """Frames per second each connected page showed over the last 2 s of play."""
+        return self.pacer.frame_rates()
 
     def recorded_end(self) -> float | None:
         """The latest time (s) the active driver can show without simulating further
@@ -816,6 +836,7 @@ class Studio:
         with self._lock, self.server.atomic():
             n = sum(v.push(force) for v in self._robots.values())
             self._pushed_t = self.clock.t
+            self.pacer.pushed()
             if n:
                 self._updates += 1
                 for cb in self._after_push:

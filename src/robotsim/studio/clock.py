@@ -6,10 +6,12 @@ clock does). While playing, :meth:`SimClock.due` says how many ticks the wall ti
 since its last call asks for: ``time_scale`` simulated seconds per wall second (the
 live parameter of :mod:`robotsim.teleop.params`, 1/8 .. 8), the fraction carried to
 the next call, so at 2 two ticks run per ``dt`` of wall time and at 0.5 one every
-other ``dt``. A loop that fell behind does not catch up in a burst (at most
-``ceil(time_scale) + 1`` ticks per call). The real-time factor is simulated seconds per
-wall second over a sliding window. ``wall`` is the wall clock (s; tests drive their
-own).
+other ``dt``. A loop woken late (a loaded machine's scheduler, a page's request
+served in between) runs the ticks it owes, up to :attr:`SimClock.catch_up` (1 s) of
+wall time, so the simulation keeps the wall clock; a loop that stalled for longer does
+not catch up in a burst (then at most ``ceil(time_scale) + 1`` ticks per call). The
+real-time factor is simulated seconds per wall second over a sliding window.
+``wall`` is the wall clock (s; tests drive their own).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class SimClock:
         self.window = window
         self.wall = wall
         self.time_scale = 1.0
+        #: wall time (s) a late loop still catches up; a longer stall is dropped
+        self.catch_up = 1.0
         self._marks: deque[tuple[float, float]] = deque()
         self._owed = 0.0  # ticks asked for and not run yet (a fraction of one)
         self._last_wall: float | None = None
@@ -56,9 +60,9 @@ class SimClock:
             return 0
         self._owed += max(0.0, now - last) * self.time_scale / self.dt
         n = int(self._owed + 1e-9)
-        cap = math.ceil(self.time_scale) + 1
-        if n > cap:  # behind: do not catch up in a burst
-            n, self._owed = cap, 0.0
+        late = self._owed * self.dt / max(self.time_scale, 1e-12)  # s of wall time owed
+        if late > self.catch_up:  # stalled: do not catch up in a burst
+            n, self._owed = min(n, math.ceil(self.time_scale) + 1), 0.0
         else:
             self._owed = max(0.0, self._owed - n)
         return n

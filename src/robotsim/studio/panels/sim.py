@@ -57,7 +57,7 @@ class SimPanel:
             initial_value=studio.driver_name,
         )
         self.readout = gui.add_markdown("")
-        self._last = (time.perf_counter(), 0)
+        self._last = (time.perf_counter(), 0, 0)
         self._seek_lock = threading.Lock()
         self._wanted: float | None = None  # the latest typed time not yet sought (s)
         self._seeking = False  # a worker is seeking: the slider keeps the typed value
@@ -98,9 +98,10 @@ class SimPanel:
     def refresh(self) -> None:
         st = self.studio
         now = time.perf_counter()
-        t0, n0 = self._last
+        t0, n0, d0 = self._last
         rate = (st.updates - n0) / (now - t0) if now > t0 else 0.0
-        self._last = (now, st.updates)
+        dropping = st.playing and st.dropped > d0
+        self._last = (now, st.updates, st.dropped)
         state = "playing" if st.playing else "paused"
         self.title.content = f"**robotsim studio** — {short_title(st.title)}"
         name = st.driver_name
@@ -111,9 +112,22 @@ class SimPanel:
             self.driver.value = name
         self.readout.content = (
             f"t = {st.time:.2f} s · {state} · real-time factor "
-            f"{st.real_time_factor:.2f} · {rate:.0f} scene updates/s"
+            f"{st.real_time_factor:.2f} · {rate:.0f} scene updates/s" + self.lag_note(dropping)
         )
         self.refresh_slider()
+
+    def lag_note(self, dropping: bool) -> str:
+        """What the readout says while a page draws slower than the simulation ticks:
+        the slowest page's frame rate; the simulation keeps its pace, frames are
+        dropped (:mod:`robotsim.studio.pacing`)."""
+        if not dropping:
+            return ""
+        rates = self.studio.page_frame_rates()
+        slowest = f"{min(rates):.2g} frames/s" if rates else "slowly"
+        return (
+            f" · a page lags: it draws {slowest}, frames are dropped"
+            " (the simulation keeps its pace)"
+        )
 
     def typed(self, value: float) -> None:
         """A time (s) the page's slider or number box sent: seek to it on a worker
