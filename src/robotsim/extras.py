@@ -34,6 +34,10 @@ EXTRA_OF: dict[str, tuple[str, str]] = {
     "av": ("export", "av"),
     "websockets": ("export", "websockets"),
     "gymnasium": ("gym", "gymnasium"),
+    "coacd": ("objects", "coacd"),
+    "vhacdx": ("objects", "vhacdx"),
+    "optuna": ("optimize", "optuna"),
+    "cmaes": ("optimize", "cmaes"),
 }
 
 

@@ -102,3 +102,17 @@ def test_teleop_without_pygame_runs_without_gamepads(capsys, monkeypatch) -> Non
     assert "no gamepads (pip install 'robotsim[io]' adds them)" in out
     code, _, err = run(capsys, "teleop", "--headless", "--duration", "0.2", "--gamepad", "0")
     assert code == 2 and "gamepads (--gamepad) needs the 'io' extra" in err
+
+
+def test_concave_object_without_the_objects_extra(capsys, monkeypatch, tmp_path: Path) -> None:
+    import trimesh
+
+    ring = tmp_path / "ring.obj"
+    trimesh.creation.torus(0.04, 0.01, major_sections=16, minor_sections=6).export(ring)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no decomposition cached
+    monkeypatch.delenv("ROBOTSIM_CACHE_DIR", raising=False)
+    _block(monkeypatch, "coacd")
+    _block(monkeypatch, "vhacdx")
+    code, _, err = run(capsys, "object", ring)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "needs the 'objects' extra: pip install 'robotsim[objects]'" in err

@@ -236,6 +236,8 @@ def test_plan_section_plans_and_opens_the_planned_scenario(three):
     assert section.paths["scenario"].is_relative_to(three.workspace.root)
     assert section.image.visible and section.image.image.shape[0] > 100
     assert "Collision free" in section.result.content and section.open_button.visible
+    (c,) = s["changes"]  # the replan's timing, against the same path rest to rest
+    assert f"rest to rest {c['rest_to_rest_added_time_s']:+.2f} s" in section.result.content
     section.open_planned()
     d = three.driver
     assert isinstance(d, ClearanceDriver) and before < 0

@@ -109,7 +109,12 @@ def _echo_text(summary: dict, paths: dict) -> None:  # type: ignore[type-arg]
         f"planned in {summary['plan_time_s']:.2f} s"
     )
     for c in summary["changes"]:  # type: ignore[attr-defined]
-        click.echo(f"  {c['robot']}: {c['method']}, +{c['added_time_s']:.3f} s")
+        timing = ""
+        if c.get("timing") is not None:
+            timing = (
+                f" ({c['timing']} timing; rest to rest {c['rest_to_rest_added_time_s']:+.3f} s)"
+            )
+        click.echo(f"  {c['robot']}: {c['method']}, {c['added_time_s']:+.3f} s{timing}")
     if not summary["collision_free"]:
         for r in summary["reasons"]:  # type: ignore[attr-defined]
             click.echo(f"  {r}")

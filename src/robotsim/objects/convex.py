@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from robotsim.errors import InputError
+from robotsim.extras import require
 
 __all__ = [
     "CONVEX_TOL",
@@ -248,15 +249,14 @@ def _store(folder: Path, pieces: list[np.ndarray]) -> list[ConvexPiece]:
 
 def _decompose(v: np.ndarray, f: np.ndarray, method: str) -> list[np.ndarray]:
     if method == "coacd":
-        import coacd
-
+        coacd = require("coacd", "the convex decomposition of a concave mesh (CoACD)")
         coacd.set_log_level("error")
         try:
             parts = coacd.run_coacd(coacd.Mesh(v, f), **COACD)
             return [np.asarray(p[0], float) for p in parts if len(p[0]) >= 4]
         except Exception:  # CoACD refuses some meshes (non-manifold input): V-HACD does not
             method = "vhacd"
-    import vhacdx
+    vhacdx = require("vhacdx", "the convex decomposition of a concave mesh (V-HACD)")
 
     # vhacdx takes faces as VTK polygons: a corner count before each triangle
     vtk = np.column_stack([np.full(len(f), 3), f]).ravel().astype(np.uint32)

@@ -99,16 +99,33 @@ def _check_paths(
             ) from None
 
 
+#: The shipped sweep files: package data (``robotsim/data/sweeps``, in a checkout a link
+#: to the top-level ``sweeps/``), so a name works from any folder of any install.
+SHIPPED_SWEEPS = Path(__file__).resolve().parents[1] / "data" / "sweeps"
+
+
+def shipped_sweeps() -> list[str]:
+    """The names of the shipped sweep files, sorted."""
+    if not SHIPPED_SWEEPS.is_dir():
+        return []
+    return sorted(p.stem for p in SHIPPED_SWEEPS.glob("*.yaml"))
+
+
 def resolve_sweep_file(path: str | Path) -> Path:
-    """A sweep file, or the name of a shipped one (``pid_gains`` -> ``sweeps/pid_gains.yaml``)."""
+    """A sweep file, or the name of a shipped one (``pid_gains`` or ``pid_gains.yaml``
+    -> ``robotsim/data/sweeps/pid_gains.yaml``); a path that exists wins. Neither:
+    ScenarioError naming what was given and the shipped names."""
     p = Path(path)
-    if p.is_file() or p.suffix in (".yaml", ".yml") or len(p.parts) > 1:
-        return p
-    pkg = Path(__file__).resolve().parents[1]  # the robotsim package
-    for d in (pkg / "sweeps", pkg.parents[1] / "sweeps"):
-        if (d / f"{p}.yaml").is_file():
-            return d / f"{p}.yaml"
-    return p
+    if p.is_file() or (len(p.parts) > 1 and p.parent.name != "sweeps"):
+        return p  # (``sweeps/NAME.yaml`` of a checkout also works from any folder)
+    stem = p.stem if p.suffix in (".yaml", ".yml") else p.name
+    shipped = SHIPPED_SWEEPS / f"{stem}.yaml"
+    if shipped.is_file():
+        return shipped
+    raise ScenarioError(
+        f"{path}: no such sweep file, and not a shipped sweep name "
+        f"(shipped: {', '.join(shipped_sweeps()) or 'none'})"
+    )
 
 
 def load_sweep(path: str | Path) -> LoadedSweep:

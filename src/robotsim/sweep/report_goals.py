@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.extras import require
 from robotsim.sweep.goals import Goals, goals_from_meta
 
 __all__ = ["draw_goal_figures", "goal_numbers", "importances", "plot_convergence", "trials_of"]
@@ -53,7 +54,7 @@ def importances(
     varied are left out."""
     import warnings
 
-    import optuna
+    optuna = require("optuna", "the importance of a sweep's parameters")
     from optuna.distributions import CategoricalDistribution, FloatDistribution
     from optuna.importance import PedAnovaImportanceEvaluator, get_param_importances
 

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from robotsim.extras import require
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.sweep.goals import Goals, TrialVerdict
 from robotsim.sweep.refine import GridRefine
@@ -49,7 +50,7 @@ STUDY_NAME = "sweep"
 
 
 def _optuna() -> Any:
-    import optuna
+    optuna = require("optuna", "a 'design: optimize' sweep")
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     return optuna

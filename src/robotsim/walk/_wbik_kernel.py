@@ -340,6 +340,7 @@ def wbik_solve(  # type: ignore[no-untyped-def]
     primary,
     tol,
     max_iter,
+    retries,
     err,
 ):
     """Solve in place: ``q`` (nq,), the root position ``p`` (3,) and orientation ``R``
@@ -389,8 +390,8 @@ def wbik_solve(  # type: ignore[no-untyped-def]
     best = 1e300
     q_old, p_old, R_old = q.copy(), p.copy(), R.copy()
     e1_old = 1e300
-    retry = 0  # a step that made the primary task worse is retried: 1 without the
-    # secondary task, 2 and 3 at half and a quarter of it
+    retry = 0  # a step that made the primary task worse is retried (at most ``retries``
+    # times): 1 without the secondary task, 2 and 3 at half and a quarter of it
     for it in range(max_iter + 1):
         _residual_jacobian(
             q,
@@ -438,7 +439,7 @@ def wbik_solve(  # type: ignore[no-untyped-def]
         e1 = 0.0
         for i in range(m1):
             e1 += r[order[i]] ** 2
-        if e1 > e1_old * (1 + 1e-9) + 1e-30 and retry < 3 and it < max_iter:
+        if e1 > e1_old * (1 + 1e-9) + 1e-30 and retry < retries and it < max_iter:
             q[:] = q_old  # the last step made the feet or the CoM worse: back, retry
             p[:] = p_old
             R[:, :] = R_old
@@ -507,6 +508,7 @@ def wbik_path(  # type: ignore[no-untyped-def]
     primary,
     tol,
     max_iter,
+    retries,
     Q,
     P,
     RR,
@@ -548,6 +550,7 @@ def wbik_path(  # type: ignore[no-untyped-def]
             primary,
             tol,
             max_iter,
+            retries,
             err,
         )
         Q[k] = q

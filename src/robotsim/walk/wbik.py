@@ -106,6 +106,11 @@ class WholeBodyIK:
             self.primary[[3, 9]] = False  # the soles' roll
         if biped.yaw_range == (0.0, 0.0):
             self.primary[[5, 11]] = False  # the soles' yaw: no joint turns them
+        # a step the torso's secondary task pulls off the feet or the CoM is retried
+        # without it (up to 3 times; NAO's shared hip yaw-pitch needs it, an OP3 walks
+        # better for it) where the feet are wholly primary: legs whose soles' roll or yaw
+        # is secondary (five joints) would let those wander, and walk worse for it
+        self.retries = 3 if bool(self.primary[:12].all()) else 0
         self.wroll = 0.3
 
     def measure(self, T_root: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +152,7 @@ class WholeBodyIK:
             self.com_local, self.foot_link, self.foot_T, self.on_path, self.var, self.lo,
             self.hi, np.ascontiguousarray(np.asarray(feet, dtype=np.float64)[:, :3]),
             np.asarray(com, dtype=np.float64), self.wrot, self.wroll, self.primary, self.tol,
-            self.max_iter, err,
+            self.max_iter, self.retries, err,
         )  # fmt: skip
         T = np.eye(4)
         T[:3, :3] = R
@@ -182,7 +187,7 @@ class WholeBodyIK:
             np.array(q0, dtype=np.float64), np.array(T0[:3, 3]), np.array(T0[:3, :3]), R,
             self.tree, self.mass, self.com_local, self.foot_link, self.foot_T, self.on_path,
             self.var, self.lo, self.hi, F, C, self.wrot, self.wroll, self.primary, self.tol,
-            self.max_iter, Q, P, RR, E, float(stop[0]), float(stop[1]),
+            self.max_iter, self.retries, Q, P, RR, E, float(stop[0]), float(stop[1]),
         )  # fmt: skip
         Q, P, RR, E = Q[:done], P[:done], RR[:done], E[:done]
         n = done

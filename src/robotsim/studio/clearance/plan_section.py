@@ -159,12 +159,7 @@ class PlanSection:
             head = "**Collision free** (certified)"
         else:
             head = "**Not collision free**"
-        changes = (
-            ", ".join(
-                f"{c['robot']}: {c['method']} +{c['added_time_s']:.2f} s" for c in s["changes"]
-            )
-            or "no change"
-        )
+        changes = ", ".join(_change_text(c) for c in s["changes"]) or "no change"
         text = (
             f"{head} · {s['method']} · {changes}<br>min distance {s['min_distance_m']:.3f} m "
             f"(≥ {s['min_distance_lower_bound_m']:.3f} m) · margin {s['margin_m']:g} m · "
@@ -184,3 +179,11 @@ class PlanSection:
         if "scenario" not in self.paths:
             raise RuntimeError("no plan yet: press Plan first")
         return self.studio.open(self.paths["scenario"])
+
+
+def _change_text(c: dict[str, Any]) -> str:
+    """One change: robot, method, added time; a replan's timing against rest to rest."""
+    text = f"{c['robot']}: {c['method']} {c['added_time_s']:+.2f} s"
+    if c.get("timing") is not None:
+        text += f" ({c['timing']}; rest to rest {c['rest_to_rest_added_time_s']:+.2f} s)"
+    return text

@@ -72,11 +72,22 @@ def default_tabs(
     ]
 
 
+#: The tab bar on one row (it wrapped to two at 1920x1080 with nine tabs): tighter tabs
+#: that keep their width, and a row that scrolls sideways in a narrow panel rather than
+#: wrapping. A style element in the panel's HTML applies to the whole page.
+ONE_ROW_TABS = (
+    "<style>[role=tablist]{flex-wrap:nowrap!important;overflow-x:auto;"
+    "scrollbar-width:thin}[role=tablist]>[role=tab]{flex:0 0 auto;"
+    "padding-left:0.3em!important;padding-right:0.3em!important;font-size:12px}</style>"
+)
+
+
 def build_panels(studio: Studio, tabs: Iterable[Tab]) -> dict[str, Any]:
     """Create every panel; returns them by name (``sim``, ``live`` and each tab label,
     lower case)."""
     gui = studio.gui
     panels: dict[str, Any] = {"sim": SimPanel(studio), "live": LivePanel(studio)}
+    gui.add_html(ONE_ROW_TABS)
     group = gui.add_tab_group()
     for tab in tabs:
         # Labels only: with icons, five tabs no longer fit on one row.
