@@ -11,7 +11,7 @@ import pytest
 
 from robotsim.errors import UnknownNameError
 from robotsim.studio.follow import robot_centre
-from robotsim.studio.labels import ABOVE
+from robotsim.studio.labels import label_gap
 from robotsim.studio.motion.strip import SELECTED_RGB, StripTile, draw_strip, tile_at
 from robotsim.studio.uplots import TIME_LABEL, time_axes
 
@@ -26,7 +26,9 @@ def test_every_robot_has_its_name_above_it(studio):
         view = studio.robot(name)
         T = view.link_poses()[0]
         p_world = T[:3, :3] @ np.asarray(h.position) + T[:3, 3]
-        assert p_world[2] == pytest.approx(view.world_bounds()[1, 2] + ABOVE)
+        b = view.world_bounds()
+        assert p_world[2] == pytest.approx(b[1, 2] + label_gap(b))
+        assert 0.02 <= label_gap(b) <= 0.05 * (b[1, 2] - b[0, 2])  # close to its robot
         np.testing.assert_allclose(p_world[:2], T[:2, 3], atol=1e-9)
     studio.panels["view"].names.value = False
     labels.show(False)

@@ -1,9 +1,9 @@
 """Robot names in the 3D view: a label above each robot that moves with it.
 
 Each label is a child of the robot's root link node (so a driving base or a walking
-humanoid carries its name along), placed a little above the robot's top at the pose it
-was added in. :class:`RobotLabels` keeps one label per robot of the scene (added and
-removed with the robots) and shows or hides them all.
+humanoid carries its name along), placed just above the robot's top (a gap sized from
+its height) at the pose it was added in. :class:`RobotLabels` keeps one label per robot
+of the scene (added and removed with the robots) and shows or hides them all.
 """
 
 from __future__ import annotations
@@ -16,16 +16,25 @@ if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
     from robotsim.studio.robot_view import RobotView
 
-__all__ = ["RobotLabels", "label_offset"]
+__all__ = ["RobotLabels", "label_gap", "label_offset"]
 
-ABOVE = 0.15  # m between a robot's top and its name
+ABOVE = 0.15  # m: the largest gap between a robot's top and its name
+GAP = 0.04  # of the robot's height: the gap (a fixed 0.15 m left a 1 m robot's name afloat)
+
+
+def label_gap(bounds: np.ndarray) -> float:
+    """The gap (m) between a robot's top and its name, from its world bounds ``(2, 3)``:
+    4 % of its height, between 2 cm and :data:`ABOVE`."""
+    height = float(bounds[1, 2] - bounds[0, 2])
+    return float(np.clip(GAP * height, 0.02, ABOVE))
 
 
 def label_offset(view: RobotView) -> np.ndarray:
-    """Where the name sits in the root link's frame ``(3,)`` (m): above the robot's
-    highest point, over the root link's origin."""
+    """Where the name sits in the root link's frame ``(3,)`` (m): just above the robot's
+    highest point (:func:`label_gap`), over the root link's origin."""
     T = view.link_poses()[0]
-    top = view.world_bounds()[1, 2] + ABOVE
+    bounds = view.world_bounds()
+    top = bounds[1, 2] + label_gap(bounds)
     p_world = np.array([T[0, 3], T[1, 3], top])
     return T[:3, :3].T @ (p_world - T[:3, 3])
 
