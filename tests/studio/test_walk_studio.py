@@ -60,3 +60,47 @@ def test_the_walk_follows_the_clock_and_the_sliders(walking):
     assert not d.driver.engine.walking and not d.sim.fell
     walking.reset()
     assert d.sim.t == 0.0
+
+
+def _post_key(port: int, token: str, origin: str, kind: str, key: str) -> int:
+    """A key event as the studio page posts it (real HTTP over a real socket)."""
+    import socket
+
+    body = f'{{"type": "{kind}", "key": "{key}"}}'.encode()
+    head = (f"POST /keys?k={token} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {origin}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")  # fmt: skip
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head.encode() + body)
+        return int(s.recv(4096).decode().split()[1])
+
+
+def _ticks(studio, n: int) -> None:  # type: ignore[no-untyped-def]
+    """``n`` studio ticks, with the clock event the studio's loop sends every 0.25 s
+    (the panels read their devices on it)."""
+    for k in range(n):
+        if k % 15 == 0:
+            studio.emit("clock")
+        studio.tick()
+
+
+def test_the_page_keys_walk_it_and_letting_go_stops_it(walking):
+    """The Walk tab's Keyboard: W held in the page (posted as the page's script posts
+    it) walks the robot forward with its footsteps drawn; released, it stands."""
+    d = walking.driver
+    panel = walking.panels["walk"]
+    panel.use_keyboard(True)
+    try:
+        kb = panel.keyboard
+        origin = f"http://127.0.0.1:{walking.port}"
+        assert _post_key(kb.port, kb.token, "http://evil.example", "down", "w") == 403
+        x0 = d.sim.base.pose[0, 3]
+        assert _post_key(kb.port, kb.token, origin, "down", "w") == 204
+        _ticks(walking, 180)  # 3 s
+        assert d.driver.engine.command[0] > 0 and d._footprints
+        assert not d.sim.fell and d.sim.base.pose[0, 3] > x0 + 0.05
+        assert _post_key(kb.port, kb.token, origin, "up", "w") == 204
+        _ticks(walking, 240)
+        assert d.driver.engine.command == (0.0, 0.0, 0.0)
+        assert not d.driver.engine.walking and not d.sim.fell
+    finally:
+        panel.use_keyboard(False)

@@ -77,6 +77,13 @@ class WalkDriver:
         T = r.step_period
         return (r.max_step_length / T, r.max_step_side / (2 * T), r.max_turn / (2 * T))
 
+    @property
+    def cruise(self) -> tuple[float, float, float]:
+        """What a full key or stick asks: half of :attr:`limits` (steps half as long as
+        the legs allow: a speed the walk holds from a standstill; at three quarters of
+        the limits humanoid17 fell within 3 s)."""
+        return tuple(0.5 * v for v in self.limits)  # type: ignore[return-value]
+
     def set_velocity(self, vx: float, vy: float = 0.0, wz: float = 0.0) -> None:
         """Steer the walk (body frame, m/s, m/s, rad/s): the panel's sliders, keys or
         gamepad. All zero stops it."""

@@ -4,7 +4,8 @@ it, push it, and see what it does (docs/walk.md, docs/input.md).
 Keys (tick *Keyboard*, click the 3D view): arrows or W/S forward and back, A/D sideways,
 Q/E or left/right turn, +/- the speed step (the ``keyboard_base`` mapping); a gamepad
 (tick *Gamepad*, ``robotsim[io]``): left stick forward/sideways, right stick turn
-(``mobile_base``). A full stick or key asks the fastest the robot's step limits allow.
+(``mobile_base``). A full stick or key asks half the fastest the robot's step limits
+allow (the driver's ``cruise``).
 """
 
 from __future__ import annotations
@@ -130,8 +131,9 @@ class WalkPanel:
         self.pad_mapper = Mapper("mobile_base")
 
     def poll_devices(self) -> None:
-        """Keys and gamepad -> the walk command: a full key or stick asks the fastest
-        the step limits allow (the mapping's rates in [-1, 1])."""
+        """Keys and gamepad -> the walk command: a full key or stick asks the driver's
+        cruise speed (half the step limits; the mapping's rates in
+        [-1, 1])."""
         d = self.driver
         if d is None:
             return
@@ -152,7 +154,7 @@ class WalkPanel:
             rates = (0.0, 0.0, 0.0)
             if any((self.vx.value, self.vy.value, self.wz.value)):
                 return  # the sliders steer
-        lim = d.limits
+        lim = d.cruise
         with self.studio.locked():
             d.set_velocity(*(r * m for r, m in zip(rates, lim)))
 
