@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -193,13 +194,17 @@ def stream_outputs(
     method: str = "exact",
     chunk: int | None = None,
     plots: bool = True,
+    recorder: Any = None,
 ) -> tuple[ClearanceSummary, dict[str, Path]]:
     """Compute the clearance of ``scene`` chunk by chunk and write the files of
     :func:`write_outputs` (with the paper's figures; with ``link_pairs`` also
     ``link_distances.csv``) into ``out_dir`` as the chunks come: memory stays that of
     one chunk (``chunk`` samples, see :class:`~robotsim.clearance.stream.ClearanceStream`)
     plus the plots' :data:`PLOT_FULL` samples. ``plots=False``: the CSV and JSON files
-    only (no ``distance_curves.png``, ``paths.png``). Returns the summary and the paths."""
+    only (no ``distance_curves.png``, ``paths.png``). With ``recorder`` (a started run
+    of the run store) the study is recorded too, chunk by chunk, so that it replays in
+    3D (:class:`~robotsim.clearance.record.ClearanceRecording`). Returns the summary and
+    the paths."""
     stream = ClearanceStream(
         scene, trajectories, dt, t_end=t_end, cutoff=cutoff, link_pairs=link_pairs,
         method="paper" if method == "paper" else "exact", chunk=chunk,
@@ -207,6 +212,12 @@ def stream_outputs(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _check_disk(stream, out, link_pairs)
+    recording = None
+    if recorder is not None:
+        from robotsim.clearance.record import ClearanceRecording
+
+        recording = ClearanceRecording(recorder, scene, trajectories)
+        recording.check_space(stream.samples, stream.dt)
     paths: dict[str, Path] = {
         "csv": out / "distances.csv",
         "json": out / "intervals.json",
@@ -227,6 +238,8 @@ def stream_outputs(
         contact_names: list[str] = []
         for ch in stream.chunks():
             names = list(ch.distance)
+            if recording is not None:
+                recording.chunk(ch.times, ch.distance)
             contact = contact_curves(scene, trajectories, ch.times)
             if ch.start == 0:
                 writers["csv"].writerow(["t", *names])
@@ -260,6 +273,8 @@ def stream_outputs(
                 ch.start + np.arange(len(ch.times)) == stream.samples - 1)  # fmt: skip
             path_times.append(ch.times[keep])
     summary = stream.summary()
+    if recording is not None:
+        recording.finish(summary)
     paths["json"].write_text(json_dumps(_intervals_json(summary), indent=2) + "\n")
     paths["volumes"] = out / "volumes.json"
     paths["volumes"].write_text(json_dumps(volumes_json(scene), indent=2) + "\n")

@@ -21,7 +21,14 @@ __all__ = ["register"]
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
     help="Directory for distances.csv, contact_distances.csv, intervals.json, "
-    "volumes.json, distance_curves.png and paths.png.",
+    "volumes.json, distance_curves.png, paths.png and runs.sqlite (the study as a "
+    "run: 'robotsim export last --db DIR --format html').",
+)
+@click.option(
+    "--db",
+    default=None,
+    help="Record the study into this run store (SQLite path or SQLAlchemy URL) instead "
+    "of OUT/runs.sqlite.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the per-pair summary as JSON.")
 @click.option("--dt", type=float, default=None, help="Override the scenario's step (s).")
@@ -48,12 +55,14 @@ def clearance_cmd(
     link_pairs: bool,
     method: str,
     certified: bool,
+    db: str | None,
 ) -> None:
     """Sample SCENARIO's trajectories (a clearance file, or a shipped name: see 'robotsim
     scenarios'), write distances and collision intervals."""
     from robotsim.clearance.report import stream_outputs
     from robotsim.clearance.scenario import load_scenario
     from robotsim.errors import InputError
+    from robotsim.run_io import RunOptions, recorded_run
     from robotsim.scenario.kinds import kind_of
     from robotsim.scenario_yaml import read_scenario_yaml
 
@@ -67,17 +76,23 @@ def clearance_cmd(
         raise InputError("--certified bounds the exact distance; it cannot use --method paper")
     sc = load_scenario(scenario)
     step = sc.dt if dt is None else dt
-    # chunk by chunk into the files: memory does not grow with the run's length
-    summary, paths = stream_outputs(
-        sc.scene,
-        sc.trajectories,
-        step,
-        out_dir,
-        t_end=sc.t_end,
-        cutoff=sc.cutoff,
-        link_pairs=link_pairs,
-        method=method,
-    )
+    # chunk by chunk into the files and the run store: memory does not grow with the
+    # run's length
+    meta = {"kind": "clearance", "file": str(scenario), "dt": step, "method": method}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with recorded_run(RunOptions(out_dir=out_dir, db=db), scenario.stem, meta) as recorder:
+        summary, paths = stream_outputs(
+            sc.scene,
+            sc.trajectories,
+            step,
+            out_dir,
+            t_end=sc.t_end,
+            cutoff=sc.cutoff,
+            link_pairs=link_pairs,
+            method=method,
+            recorder=recorder,
+        )
+        run_id = getattr(recorder, "run_id", None)
     payload = summary.to_json()
     cert = None
     if certified:
@@ -108,6 +123,8 @@ def clearance_cmd(
             click.echo(f"certified: {str(cert.certified).lower()}, collision free: "
                        f"{str(cert.collision_free).lower()}")  # fmt: skip
         click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
+        if run_id is not None:
+            click.echo(f"recorded run {run_id} ({db or out_dir / 'runs.sqlite'})")
 
 
 def merge_certified(payload: dict, cert: dict) -> dict:  # type: ignore[type-arg]

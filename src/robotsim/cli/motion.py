@@ -150,18 +150,30 @@ def play_cmd(
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
-    help="Also write physics_check.json and com_path.png here.",
+    help="Also write physics_check.json, com_path.png and runs.sqlite (the check as a "
+    "run that replays in 3D: 'robotsim export last --db OUT --format mp4') here.",
+)
+@click.option(
+    "--db",
+    default=None,
+    help="Record the check into this run store (SQLite path or SQLAlchemy URL) instead "
+    "of OUT/runs.sqlite.",
 )
 @click.option("--json", "as_json", is_flag=True)
 def check_cmd(
-    file: str, robot: str | None, physics: bool, out_dir: str | None, as_json: bool
+    file: str,
+    robot: str | None,
+    physics: bool,
+    out_dir: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Would the real robot fall? Exit status 0 stands, 1 falls (or the physics
     diverged: a fault, named in the summary)."""
     from robotsim.motion.report import check_report
 
     del physics
-    summary, chk = check_report(file, robot, out_dir)
+    summary, chk = check_report(file, robot, out_dir, db)
     if as_json:
         echo_json(summary)
     else:

@@ -21,8 +21,15 @@ __all__ = ["register"]
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
     help="Directory for scenario.yaml (the planned clearance scenario), "
-    "distances_before.csv, distances_after.csv, distance_curves.png and "
-    "summary.json.",
+    "distances_before.csv, distances_after.csv, distance_curves.png, summary.json "
+    "and runs.sqlite (the planned study as a run: 'robotsim export last --db DIR "
+    "--format html').",
+)
+@click.option(
+    "--db",
+    default=None,
+    help="Record the planned study into this run store (SQLite path or SQLAlchemy URL) "
+    "instead of OUT/runs.sqlite.",
 )
 @click.option(
     "--method",
@@ -61,6 +68,7 @@ def plan_cmd(
     dt: float | None,
     seed: int,
     as_json: bool,
+    db: str | None,
 ) -> None:
     """Make SCENARIO (a clearance file or a shipped name) collision-free: delay, slow
     down or replan one robot at a time, certified between samples; write the planned
@@ -76,11 +84,15 @@ def plan_cmd(
         budget_s=budget_s,
         dt=dt,
         seed=seed,
+        store=db or out_dir,
     )
     if as_json:
         echo_json(summary)
     else:
         _echo_text(summary, paths)
+        if summary.get("run_id") is not None:
+            click.echo(f"recorded the planned study as run {summary['run_id']} "
+                       f"({db or out_dir / 'runs.sqlite'})")  # fmt: skip
     if not summary["collision_free"]:
         raise InputError(_not_found(scenario, summary, paths))
 

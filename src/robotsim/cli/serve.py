@@ -347,7 +347,7 @@ def _foxglove(sim: Any, address: str) -> tuple[Any, Any]:
             f"warning: --foxglove {host}: reachable from other machines (token still required)",
             err=True,
         )
-    publisher = LivePublisher(target_scene(sim))
+    publisher = LivePublisher(target_scene(sim), sensors=getattr(sim, "sensors", None))
     publisher.start(host, port)
     poses = target_poses(sim)
 

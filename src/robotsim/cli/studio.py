@@ -1,4 +1,4 @@
-"""``robotsim studio [ROBOT|FILE|SCENARIO] [--port 8080] [--host 127.0.0.1]``."""
+"""``robotsim studio [ROBOT|FILE|SCENARIO|STORE#RUN] [--port 8080] [--host 127.0.0.1]``."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ __all__ = ["register"]
 def studio_cmd(target: str | None, port: int, host: str, root: str | None, no_token: bool,
                gamepads: tuple[int, ...]) -> None:  # fmt: skip
     """Serve the web studio on the default scene, a robot (library name or
-    URDF/MJCF/robot YAML file) or a scenario (a file, or a shipped name: see
-    'robotsim scenarios'); open the printed URL (it carries a secret token: anyone
-    with it can drive the studio)."""
+    URDF/MJCF/robot YAML file), a scenario (a file, or a shipped name: see
+    'robotsim scenarios') or a recorded run to replay (a run store and the run:
+    runs/soccer/runs.sqlite#3, or the store alone for its last run); open the printed
+    URL (it carries a secret token: anyone with it can drive the studio)."""
     from robotsim.studio import Studio
 
     studio = Studio(host=host, port=port, token=not no_token, root=root)

@@ -109,7 +109,20 @@ def page_data(replay: Replay) -> dict[str, Any]:
             {"t": float(e["t"]), "type": str(e["type"]), "robot": e.get("robot")}
             for e in replay.events
         ],
+        "intervals": _intervals(replay),
     }
+
+
+def _intervals(replay: Replay) -> list[dict[str, Any]]:
+    """Collision intervals (``collision`` events whose data give their ``end``), shaded
+    in the plot."""
+    out = []
+    for e in replay.events:
+        data = e.get("data") or {}
+        end = data.get("end") if isinstance(data, dict) else None
+        if e["type"] == "collision" and isinstance(end, (int, float)) and math.isfinite(end):
+            out.append({"start": float(e["t"]), "end": float(end), "robot": e.get("robot")})
+    return out
 
 
 def _ground(replay: Replay) -> dict[str, Any] | None:

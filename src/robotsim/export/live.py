@@ -14,7 +14,12 @@ scene at once on subscribing.
 :class:`LivePublisher` turns samples of a running simulation (the run store's pose
 signals: :mod:`robotsim.recording.scene`) into the same messages as the MCAP export:
 ``/tf``, ``/scene``, ``/robots/<robot>/joint_states``, ``/robots/<robot>/base_pose``,
-``/signals/<robot>`` and ``/events``.
+``/signals/<robot>`` and ``/events``; given the simulation's sensors (a
+:class:`robotsim.sensors.SensorRig`) also their readings on the MCAP export's sensor
+channels (``/sensors/<robot>/<name>``: ``LaserScan`` or ``PointCloud`` for a lidar,
+``.../image`` ``CompressedImage`` and ``.../depth`` ``RawImage`` for a camera, JSON for
+the others: :mod:`robotsim.export.sensor_channels`), each sensor at most once a
+:attr:`LivePublisher.period` (wall clock; a camera's PNG is encoded only when sent).
 """
 
 from __future__ import annotations
@@ -288,10 +293,14 @@ class LivePublisher:
     Args:
         scene: the simulation's scene document (:mod:`robotsim.recording.scene`).
         period: wall seconds between published samples at most (a sample asked for
-            sooner is skipped).
+            sooner is skipped); the same for each sensor's readings.
+        sensors: the simulation's sensor rig (None: no sensor channels); its readings
+            are published as they are taken.
     """
 
-    def __init__(self, scene: Mapping[str, Any], period: float = 1.0 / 30.0) -> None:
+    def __init__(
+        self, scene: Mapping[str, Any], period: float = 1.0 / 30.0, sensors: Any = None
+    ) -> None:
         from foxglove_schemas_protobuf.FrameTransforms_pb2 import FrameTransforms
         from foxglove_schemas_protobuf.JointStates_pb2 import JointStates
         from foxglove_schemas_protobuf.Log_pb2 import Log
@@ -321,6 +330,18 @@ class LivePublisher:
             if model.joint_names:
                 channels.append(proto_channel(f"/robots/{name}/joint_states", JointStates))
             channels.append(json_channel(f"/signals/{name}", "robotsim.Signals", SIGNALS_SCHEMA))
+        self._sensors: dict[tuple[str, str], Any] = {}
+        self._sensor_next: dict[tuple[str, str], float] = {}
+        if sensors is not None and len(sensors):
+            from robotsim.export.sensor_channels import SensorEncoder
+
+            for sensor in sensors:
+                spec = sensor.mount.spec
+                fields = [f for f in ("rgb", "depth") if getattr(spec, f, False)]
+                enc = SensorEncoder(sensor.robot, sensor.name, sensor.type, sensor.meta(), fields)
+                self._sensors[(sensor.robot, sensor.name)] = enc
+                channels.extend(enc.channels.values())
+            sensors.listen(self.reading)
         self.channels = channels
         self._json: dict[tuple[str, tuple[str, ...]], JsonSignals] = {}
         self.server: FoxgloveServer | None = None
@@ -417,6 +438,22 @@ class LivePublisher:
                 enc = self._json[key] = JsonSignals(names)
             srv.publish(topic, ns, enc.encode([float(x) for x in values], t))
         self.published += 1
+
+    def reading(self, reading: Any) -> None:
+        """Publish a sensor reading (a :class:`robotsim.sensors.Reading`) on its channels,
+        unless the sensor sent one less than :attr:`period` ago (or nobody listens)."""
+        srv = self.server
+        key = (reading.robot, reading.sensor)
+        enc = self._sensors.get(key)
+        if srv is None or enc is None or not srv.clients:
+            return
+        now = time.monotonic()
+        if now < self._sensor_next.get(key, 0.0):
+            return
+        self._sensor_next[key] = now + self.period
+        ns = time.time_ns()
+        for k, payload in enc.encode(reading.t, ns, reading.data):
+            srv.publish(enc.channels[k].topic, ns, payload)
 
     def event(self, event: Mapping[str, Any]) -> None:
         """Publish a run event (``{"t", "type", "robot", "data"}``) as a ``Log``."""

@@ -315,6 +315,8 @@
     ctx.fillStyle = "#333"; ctx.font = "11px sans-serif";
     ctx.fillText(hi.toPrecision(4), 2, T + 9); ctx.fillText(lo.toPrecision(4), 2, h - B);
     ctx.fillText(t0.toFixed(2) + " s", L, h - 6); ctx.fillText(t1.toFixed(2) + " s", w - R - 44, h - 6);
+    ctx.fillStyle = "rgba(220, 40, 40, 0.13)"; // collision intervals, shaded
+    for (const iv of D.intervals || []) ctx.fillRect(X(iv.start), T, Math.max(1, X(iv.end) - X(iv.start)), h - T - B);
     on.forEach((p, k) => {
       ctx.strokeStyle = COLORS[k % COLORS.length]; ctx.beginPath();
       for (let i = 0; i < p.t.length; i++) { const x = X(p.t[i]), y = Y(p.v[i]); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); }

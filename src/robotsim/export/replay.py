@@ -268,17 +268,38 @@ def _robot_track(entry: Mapping[str, Any], tab: SignalTable | None, where: str) 
         "export a shorter run",
     )
     T_links = T_root[:, None] @ np.asarray(model.fk_all(q), dtype=np.float64)
-    return Track(name, "robot", t, tuple(robot_frames(name, model)), T_links, model, q, qd)
+    frames = robot_frames(name, model, _volume_visuals(entry, model, where))
+    return Track(name, "robot", t, tuple(frames), T_links, model, q, qd)
 
 
-def robot_frames(name: str, model: RobotModel) -> list[Frame]:
+def _volume_visuals(
+    entry: Mapping[str, Any], model: RobotModel, where: str
+) -> dict[str, tuple[Visual, ...]]:
+    """The shapes a scene's robot entry draws with its links besides the model's
+    visuals (its ``volumes``: a clearance study's bounding volumes), by link."""
+    out: dict[str, list[Visual]] = {}
+    for k, v in enumerate(entry.get("volumes") or ()):
+        link = str(v.get("link"))
+        if link not in model.link_names:
+            raise ExportError(f"{where}: volumes[{k}]: link {link!r} is not a link of the model")
+        rgba = tuple(float(c) for c in v.get("rgba") or (0.25, 0.55, 0.95, 0.35))
+        T = _poses(np.asarray(v["pose"], dtype=np.float64)[None, :])[0]
+        out.setdefault(link, []).append(Visual(geometry_from_doc(v["shape"]), T, rgba))  # type: ignore[arg-type]
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def robot_frames(
+    name: str, model: RobotModel, extra: Mapping[str, Sequence[Visual]] | None = None
+) -> list[Frame]:
     """A robot's frames, one per link in ``model.link_names`` order (``name/link``,
-    parent ``name/parent_link`` or ``world`` for the root), with the link's visuals."""
+    parent ``name/parent_link`` or ``world`` for the root), with the link's visuals
+    and the ``extra`` shapes drawn with it (by link name)."""
     frames = []
     for lk in model.links:
         pj = model.parent_joint(lk.name)
         parent = "world" if pj is None else f"{name}/{pj.parent}"
-        frames.append(Frame(f"{name}/{lk.name}", parent, _visuals(lk.visuals)))
+        visuals = _visuals(lk.visuals) + tuple((extra or {}).get(lk.name, ()))
+        frames.append(Frame(f"{name}/{lk.name}", parent, visuals))
     return frames
 
 

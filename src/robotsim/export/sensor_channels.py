@@ -24,14 +24,14 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from robotsim.recording.frames import SensorSeries
 
-__all__ = ["log_rerun_sensors", "mcap_sensor_messages"]
+__all__ = ["SensorEncoder", "log_rerun_sensors", "mcap_sensor_messages"]
 
 _SENSOR_SCHEMA = {"type": "object", "properties": {"t": {"type": "number"}}}
 
@@ -55,10 +55,10 @@ def _pose(p: np.ndarray) -> Any:
     return Pose(position=Vector3(x=x, y=y, z=z), orientation=Quaternion(x=qx, y=qy, z=qz, w=qw))
 
 
-def _world_points(s: SensorSeries, i: int) -> np.ndarray:
+def _world_points(meta: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> np.ndarray:
     from robotsim.sensors.lidar import scan_points
 
-    return scan_points(s["ranges"][i], s.meta["azimuths"], s.meta["elevations"], s["pose"][i])
+    return scan_points(data["ranges"], meta["azimuths"], meta["elevations"], data["pose"])
 
 
 def _plain(a: np.ndarray) -> Any:
@@ -71,6 +71,94 @@ def _plain(a: np.ndarray) -> Any:
     return obj.tolist()
 
 
+class SensorEncoder:
+    """The Foxglove channels of one sensor and its readings as their messages: the MCAP
+    export encodes a recorded series with it, the live stream (``serve --foxglove``)
+    each reading as it is taken.
+
+    Args:
+        robot, name, type: the sensor's.
+        meta: what the recording keeps once per sensor (``Sensor.meta()``).
+        fields: the reading's fields (a camera's ``rgb`` and/or ``depth``).
+    """
+
+    def __init__(
+        self, robot: str, name: str, type: str, meta: Mapping[str, Any], fields: Sequence[str]
+    ) -> None:
+        from foxglove_schemas_protobuf.CompressedImage_pb2 import CompressedImage
+        from foxglove_schemas_protobuf.LaserScan_pb2 import LaserScan
+        from foxglove_schemas_protobuf.PointCloud_pb2 import PointCloud
+        from foxglove_schemas_protobuf.RawImage_pb2 import RawImage
+
+        from robotsim.export.foxglove import json_channel, proto_channel
+
+        self.type, self.meta = type, meta
+        self.topic = topic = f"/sensors/{robot}/{name}"
+        if type == "lidar":
+            self.kind = "scan" if len(meta.get("elevations", [0])) == 1 else "cloud"
+            schema = LaserScan if self.kind == "scan" else PointCloud
+            self.channels = {"scan": proto_channel(topic, schema)}
+        elif type == "camera":
+            self.kind = "camera"
+            self.channels = {}
+            if "rgb" in fields:
+                self.channels["rgb"] = proto_channel(topic + "/image", CompressedImage)
+            if "depth" in fields:
+                self.channels["depth"] = proto_channel(topic + "/depth", RawImage)
+        else:
+            self.kind = "json"
+            self.channels = {
+                "json": json_channel(topic, f"robotsim.sensors.{type}", _SENSOR_SCHEMA)
+            }
+
+    def encode(self, t: float, st: int, data: Mapping[str, np.ndarray]) -> list[tuple[str, bytes]]:
+        """One reading (simulated time ``t`` s, log time ``st`` ns, ``data`` its fields)
+        as ``[(key of :attr:`channels`, message bytes), ...]``."""
+        from robotsim.export.foxglove import stamp
+
+        if self.kind == "scan":
+            from foxglove_schemas_protobuf.LaserScan_pb2 import LaserScan
+
+            az = self.meta["azimuths"]
+            msg = LaserScan(
+                timestamp=stamp(st), frame_id="world", pose=_pose(data["pose"]),
+                start_angle=float(az[0]), end_angle=float(az[-1]),
+                ranges=np.asarray(data["ranges"]).reshape(-1).astype(np.float64).tolist(),
+            )  # fmt: skip
+            return [("scan", msg.SerializeToString())]
+        if self.kind == "cloud":
+            from foxglove_schemas_protobuf.PackedElementField_pb2 import PackedElementField
+            from foxglove_schemas_protobuf.PointCloud_pb2 import PointCloud
+
+            f32 = PackedElementField.NumericType.Value("FLOAT32")
+            fields = [
+                PackedElementField(name=n, offset=4 * k, type=f32) for k, n in enumerate("xyz")
+            ]
+            pts = _world_points(self.meta, data).astype("<f4")
+            msg = PointCloud(timestamp=stamp(st), frame_id="world", point_stride=12,
+                             fields=fields, data=pts.tobytes())  # fmt: skip
+            return [("scan", msg.SerializeToString())]
+        if self.kind == "camera":
+            from foxglove_schemas_protobuf.CompressedImage_pb2 import CompressedImage
+            from foxglove_schemas_protobuf.RawImage_pb2 import RawImage
+
+            out = []
+            frame = f"{self.topic}/optical"
+            if "rgb" in self.channels and "rgb" in data:
+                msg = CompressedImage(timestamp=stamp(st), frame_id=frame,
+                                      data=_png(data["rgb"]), format="png")  # fmt: skip
+                out.append(("rgb", msg.SerializeToString()))
+            if "depth" in self.channels and "depth" in data:
+                h, w = np.shape(data["depth"])[:2]
+                raw = np.ascontiguousarray(data["depth"], "<f4").tobytes()
+                msg = RawImage(timestamp=stamp(st), frame_id=frame, width=w, height=h,
+                               encoding="32FC1", step=4 * w, data=raw)  # fmt: skip
+                out.append(("depth", msg.SerializeToString()))
+            return out
+        body = {"t": t, **{k: _plain(np.asarray(v)) for k, v in data.items()}}
+        return [("json", json.dumps(body, allow_nan=False).encode())]
+
+
 def mcap_sensor_messages(
     sensors: Sequence[SensorSeries],
     ns: Callable[[float], int],
@@ -78,63 +166,14 @@ def mcap_sensor_messages(
 ) -> list[tuple[int, int, bytes]]:
     """Messages ``(log time ns, channel, bytes)`` of every reading; ``channel(Channel)``
     registers a channel and returns its index (:mod:`robotsim.export.mcap_file`)."""
-    from foxglove_schemas_protobuf.CompressedImage_pb2 import CompressedImage
-    from foxglove_schemas_protobuf.LaserScan_pb2 import LaserScan
-    from foxglove_schemas_protobuf.PackedElementField_pb2 import PackedElementField
-    from foxglove_schemas_protobuf.PointCloud_pb2 import PointCloud
-    from foxglove_schemas_protobuf.RawImage_pb2 import RawImage
-
-    from robotsim.export.foxglove import json_channel, proto_channel, stamp
-
     out: list[tuple[int, int, bytes]] = []
     for s in sensors:
-        topic = f"/sensors/{s.robot}/{s.name}"
-        times = s.t.tolist()
-        if s.type == "lidar" and len(s.meta.get("elevations", [0])) == 1:
-            ch = channel(proto_channel(topic, LaserScan))
-            az = s.meta["azimuths"]
-            for i, t in enumerate(times):
-                st = ns(t)
-                msg = LaserScan(
-                    timestamp=stamp(st), frame_id="world", pose=_pose(s["pose"][i]),
-                    start_angle=float(az[0]), end_angle=float(az[-1]),
-                    ranges=s["ranges"][i].reshape(-1).astype(np.float64).tolist(),
-                )  # fmt: skip
-                out.append((st, ch, msg.SerializeToString()))
-        elif s.type == "lidar":
-            ch = channel(proto_channel(topic, PointCloud))
-            f32 = PackedElementField.NumericType.Value("FLOAT32")
-            fields = [
-                PackedElementField(name=n, offset=4 * k, type=f32) for k, n in enumerate("xyz")
-            ]
-            for i, t in enumerate(times):
-                st = ns(t)
-                pts = _world_points(s, i).astype("<f4")
-                msg = PointCloud(timestamp=stamp(st), frame_id="world", point_stride=12,
-                                 fields=fields, data=pts.tobytes())  # fmt: skip
-                out.append((st, ch, msg.SerializeToString()))
-        elif s.type == "camera":
-            if "rgb" in s.data:
-                ch = channel(proto_channel(topic + "/image", CompressedImage))
-                for i, t in enumerate(times):
-                    st = ns(t)
-                    msg = CompressedImage(timestamp=stamp(st), frame_id=f"{topic}/optical",
-                                          data=_png(s["rgb"][i]), format="png")  # fmt: skip
-                    out.append((st, ch, msg.SerializeToString()))
-            if "depth" in s.data:
-                ch = channel(proto_channel(topic + "/depth", RawImage))
-                h, w = s["depth"].shape[1:3]
-                for i, t in enumerate(times):
-                    st = ns(t)
-                    raw = np.ascontiguousarray(s["depth"][i], "<f4").tobytes()
-                    msg = RawImage(timestamp=stamp(st), frame_id=f"{topic}/optical", width=w,
-                                   height=h, encoding="32FC1", step=4 * w, data=raw)  # fmt: skip
-                    out.append((st, ch, msg.SerializeToString()))
-        else:
-            ch = channel(json_channel(topic, f"robotsim.sensors.{s.type}", _SENSOR_SCHEMA))
-            for i, t in enumerate(times):
-                body = {"t": t, **{k: _plain(v[i]) for k, v in s.data.items()}}
-                out.append((ns(t), ch, json.dumps(body, allow_nan=False).encode()))
+        enc = SensorEncoder(s.robot, s.name, s.type, s.meta, tuple(s.data))
+        ids = {k: channel(ch) for k, ch in enc.channels.items()}
+        for i, t in enumerate(s.t.tolist()):
+            st = ns(t)
+            for key, payload in enc.encode(t, st, {k: v[i] for k, v in s.data.items()}):
+                out.append((st, ids[key], payload))
     return out
 
 
@@ -151,7 +190,14 @@ def log_rerun_sensors(rec: Any, sensors: Sequence[SensorSeries], timeline: str) 
         if s.type == "lidar":
             for i, t in enumerate(s.t.tolist()):
                 rec.set_time(timeline, duration=t)
-                rec.log(ent, rr.Points3D(_world_points(s, i), colors=[230, 30, 30], radii=0.02))
+                rec.log(
+                    ent,
+                    rr.Points3D(
+                        _world_points(s.meta, {k: v[i] for k, v in s.data.items()}),
+                        colors=[230, 30, 30],
+                        radii=0.02,
+                    ),
+                )
         elif s.type == "camera":
             for i, t in enumerate(s.t.tolist()):
                 rec.set_time(timeline, duration=t)

@@ -75,6 +75,7 @@ class MobileGoalEnv(gym.Env):  # type: ignore[type-arg]
         }
         self.contacts = ForbiddenContacts(self.world, names, obs_names)
         self.obstacles = np.asarray(obstacles, dtype=np.float64).reshape(-1, 3)
+        self._obstacle_list = [tuple(o) for o in self.obstacles.tolist()]
         self.radius = float(robots[self.index].radius)
         ctrl = self.controllers[self.index]
         lim = ctrl.config.limits
@@ -82,6 +83,7 @@ class MobileGoalEnv(gym.Env):  # type: ignore[type-arg]
         scale = [lim[0].max_speed, lim[1].max_speed, lim[2].max_speed]
         default = (1.0, 1.0, 2.0)
         self.scale = np.array([s if math.isfinite(s) else d for s, d in zip(scale, default)])
+        self._scale = self.scale.tolist()
         n_act = 3 if self.holonomic else 2
         self.action_space = gym.spaces.Box(-1.0, 1.0, (n_act,), np.float32)
         # finite bounds: distances within the field (twice its diagonal), speeds within
@@ -101,20 +103,24 @@ class MobileGoalEnv(gym.Env):  # type: ignore[type-arg]
 
     # -- helpers --------------------------------------------------------------------------
     def _goal_error(self, x: float, y: float, th: float) -> tuple[float, float, float, float]:
-        g = self.controllers[self.index].goal
-        dx, dy = float(g[0]) - x, float(g[1]) - y
+        gx, gy, gth = self.controllers[self.index].goal.tolist()
+        dx, dy = gx - x, gy - y
         c, s = math.cos(th), math.sin(th)
-        dth = math.atan2(math.sin(float(g[2]) - th), math.cos(float(g[2]) - th))
+        dth = math.atan2(math.sin(gth - th), math.cos(gth - th))
         return c * dx + s * dy, -s * dx + c * dy, dth, math.hypot(dx, dy)
 
     def _nearest(self, x: float, y: float, th: float) -> tuple[float, float, float]:
-        if not len(self.obstacles):
+        best, ox, oy = math.inf, 0.0, 0.0
+        hypot = math.hypot
+        for px, py, r in self._obstacle_list:  # floats: cheaper than NumPy for tens
+            dx, dy = px - x, py - y
+            d = hypot(dx, dy) - r
+            if d < best:
+                best, ox, oy = d, dx, dy
+        if best == math.inf:
             return 0.0, 0.0, 10.0
-        d = np.hypot(self.obstacles[:, 0] - x, self.obstacles[:, 1] - y) - self.obstacles[:, 2]
-        k = int(np.argmin(d))
-        ox, oy = self.obstacles[k, 0] - x, self.obstacles[k, 1] - y
         c, s = math.cos(th), math.sin(th)
-        return c * ox + s * oy, -s * ox + c * oy, float(d[k]) - self.radius
+        return c * ox + s * oy, -s * ox + c * oy, best - self.radius
 
     @staticmethod
     def _metrics(
@@ -166,14 +172,14 @@ class MobileGoalEnv(gym.Env):  # type: ignore[type-arg]
         return obs, {"goal_distance": state[4], "t": self.world.time}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = np.clip(np.asarray(action, dtype=np.float64).reshape(-1), -1.0, 1.0)
-        if a.shape != self.action_space.shape:
-            raise ValueError(f"action must have shape {self.action_space.shape}, got {a.shape}")
-        cmd = (
-            [a[0] * self.scale[0], a[1] * self.scale[1], a[2] * self.scale[2]]
-            if self.holonomic
-            else [a[0] * self.scale[0], 0.0, a[1] * self.scale[2]]
-        )
+        # Python floats from here on: for two or three numbers they cost a fraction
+        # of NumPy's per-call overhead (the step is a few MuJoCo steps plus this)
+        a = np.asarray(action, dtype=np.float64).reshape(-1).tolist()
+        if len(a) != self.action_space.shape[0]:
+            raise ValueError(f"action must have shape {self.action_space.shape}, got ({len(a)},)")
+        a = [-1.0 if v < -1.0 else 1.0 if v > 1.0 else v for v in a]
+        sx, sy, sw = self._scale
+        cmd = [a[0] * sx, a[1] * sy, a[2] * sw] if self.holonomic else [a[0] * sx, 0.0, a[1] * sw]
         tick = self.tick
         for i, (base, ctrl) in enumerate(zip(self.bases, self.controllers)):
             if i == self.index:

@@ -48,20 +48,25 @@ class MotionCheckScenario(BaseModel):
 
 
 def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    import numpy as np
 
     from robotsim.model import load_robot
-    from robotsim.motion.physics_check import check_physics
+    from robotsim.motion.physics_check import check_physics, record_check
     from robotsim.motion.playback import play
     from robotsim.motion.profile import PhysicsSpec, load_profile
     from robotsim.motion.schema import load_program
     from robotsim.motion.timeline import compile_program
+    from robotsim.recording.scene import keeps_scenes
     from robotsim.run_io import recorded_run
 
     sc = validate_as(MotionCheckScenario, data, source, ScenarioError)
     if options.mode not in (None, "physics"):
         raise InputError(f"--mode {options.mode!r}: motion_check runs in physics only")
-    base = Path(source).resolve().parent if Path(source).is_file() else Path.cwd()
+    from robotsim.shipped import find_shipped
+
+    # the program is relative to the scenario file (a shipped one when run by name)
+    shipped = None if Path(source).is_file() else find_shipped(source, "scenario")
+    file = Path(source) if shipped is None else shipped
+    base = file.resolve().parent if file.is_file() else Path.cwd()
     prog_path = (base / sc.program).resolve()
     if not prog_path.is_file():
         raise ScenarioError(f"{source}: program: no such file {prog_path}")
@@ -78,15 +83,10 @@ def run_motion_check_kind(data: dict[str, Any], source: str, options: RunOptions
         raise ScenarioError(f"{source}: robot {model.name}: no foot soles in its profile")
     res = play(model, compile_program(program, model, str(prog_path)), profile.soles)
     with recorded_run(options, sc.name, {"file": source, "physics": sc.physics}) as recorder:
-        chk = check_physics(res, profile, settle=sc.settle, t_end=options.duration)
-        if hasattr(recorder, "signals"):  # the run store (not the null recorder)
-            cols = [chk.base_height, chk.tilt_deg, chk.support_margin, chk.divergence_m]
-            recorder.signals(
-                "robot",
-                chk.t,
-                ("base_height", "tilt_deg", "support_margin", "divergence"),
-                np.where(np.isfinite(np.column_stack(cols)), np.column_stack(cols), np.nan),
-            )
+        # the poses only for a store that keeps them (a 3D replay of the check)
+        poses = keeps_scenes(recorder)
+        chk = check_physics(res, profile, settle=sc.settle, t_end=options.duration, poses=poses)
+        record_check(recorder, chk)
     summary = {
         "scenario": sc.name,
         "kind": "motion_check",

@@ -42,7 +42,7 @@ from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.motion.playback import PlaybackResult
 from robotsim.motion.profile import RobotProfile
 
-__all__ = ["PhysicsCheck", "check_physics"]
+__all__ = ["CHECK_SIGNALS", "PhysicsCheck", "check_physics", "record_check"]
 
 ROBOT = "robot"
 CONTACT_TOL = 2e-3
@@ -82,6 +82,11 @@ class PhysicsCheck:
     #: weight (-inf in the air); the geometric support set (T, S) for comparison
     cop_margin: np.ndarray | None = None
     support_geometry: np.ndarray | None = None
+    #: with ``poses=True``: the physics world's scene document and, per tick, the
+    #: robot's root pose and joints as MuJoCo had them after the tick (T, 7 + nq),
+    #: in :func:`robotsim.recording.scene.pose_names` order (what a replay records)
+    replay_scene: dict[str, Any] | None = None
+    replay_poses: np.ndarray | None = None
 
     @property
     def rtf(self) -> float:
@@ -198,11 +203,15 @@ def check_physics(
     stop_after_fall: float = 0.5,
     t_end: float | None = None,
     support: str = "geometry",
+    poses: bool = False,
 ) -> PhysicsCheck:
     """Run the physics check of one kinematic playback (module docs); ``t_end`` (s of
     playback) stops it early. ``support``: ``geometry`` (the soles within 2 mm of the
     floor) or ``force`` (the soles whose feet carry weight, by the foot force sensor)
-    make the support polygon of ``support_margin``."""
+    make the support polygon of ``support_margin``. ``poses``: also keep the scene and
+    every tick's root pose and joints for a replay (``replay_scene``,
+    ``replay_poses``; read after the tick's sensors, so the check's numbers are the
+    same with and without)."""
     if support not in ("geometry", "force"):
         raise PhysicsError(f"support {support!r}: valid: geometry, force")
     from robotsim.physics import World
@@ -241,6 +250,14 @@ def check_physics(
 
     qadr = np.array([j.qadr for j in joints])
     qpos = world.data.qpos
+    sampler = None
+    replay_scene = None
+    replay_rows: list[list[float]] = []
+    if poses:
+        from robotsim.recording.scene import PhysicsPoseSampler, physics_scene_doc
+
+        sampler = PhysicsPoseSampler(world)
+        replay_scene = physics_scene_doc(world.scene)
     span = float(samples.t[-1]) if t_end is None else min(float(samples.t[-1]), t_end)
     world.check_work(settle + span, f"{model.name}: physics check")
     wall0 = time.perf_counter()
@@ -280,6 +297,8 @@ def check_physics(
             foot_n[i] = r["normal"]
             R_f, p_f = feet[0].frames()
             foot_cop[i] = np.einsum("nij,nj->ni", R_f, r["cop"]) + p_f
+        if sampler is not None:  # last: it recomputes the body poses of the state now
+            replay_rows.append(sampler.sample()[0][2])
         k = i + 1
         if fell_at is None and (T_b[2, 3] < fall.min_base_height or T_b[2, 2] < cos_max):
             fell_at = float(samples.t[i])
@@ -362,4 +381,39 @@ def check_physics(
         support_force=by_force,
         cop_margin=cop_margin,
         support_geometry=geo,
+        replay_scene=replay_scene,
+        replay_poses=None if sampler is None else np.array(replay_rows, dtype=np.float64),
     )
+
+
+#: The check's own signals in the run store (group ``robot``).
+CHECK_SIGNALS = ("base_height", "tilt_deg", "support_margin", "divergence")
+
+
+def record_check(recorder: Any, chk: PhysicsCheck) -> bool:
+    """Record a check into a started run: its signals (:data:`CHECK_SIGNALS`, NaN for
+    infinite margins), and when it kept its poses (``check_physics(..., poses=True)``)
+    the scene and every tick's root pose and joints, so that it replays in 3D; the fall
+    and the divergence as events (``fall``: reason, ``diverges``). Returns whether the
+    3D scene was stored (the run store: yes; CSV or no recorder: no)."""
+    from robotsim.recording.scene import ROOT_SIGNALS, write_scene
+
+    if not hasattr(recorder, "signals"):  # the null and CSV recorders
+        return False
+    cols = np.column_stack([chk.base_height, chk.tilt_deg, chk.support_margin, chk.divergence_m])
+    recorder.signals(ROBOT, chk.t, CHECK_SIGNALS, np.where(np.isfinite(cols), cols, np.nan))
+    if chk.fell_at_s is not None:
+        data = {"reason": chk.reason, "during": chk.fell_during}
+        recorder.event(chk.fell_at_s, "fall", ROBOT, data)
+    if chk.diverges_at_s is not None:
+        recorder.event(chk.diverges_at_s, "diverges", ROBOT,
+                       {"threshold_m": chk.extra.get("diverge_threshold_m"),
+                        "during": chk.diverges_during})  # fmt: skip
+    if chk.replay_scene is None or chk.replay_poses is None:
+        return False
+    if not write_scene(recorder, chk.replay_scene):
+        return False
+    joints = chk.replay_scene["robots"][0]["joints"]
+    names = (*ROOT_SIGNALS, *(f"q.{j}" for j in joints))
+    recorder.signals(ROBOT, chk.t, names, chk.replay_poses)
+    return True

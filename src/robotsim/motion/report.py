@@ -247,11 +247,13 @@ def record_playback(res: PlaybackResult, db: Path, name: str) -> Path:
 
 
 def check_report(
-    file: str, robot: str | None, out_dir: str | Path | None = None
+    file: str, robot: str | None, out_dir: str | Path | None = None, db: str | None = None
 ) -> tuple[dict[str, Any], PhysicsCheck]:
     """The physics check of ``file`` -> ``(summary dict, PhysicsCheck)``; with
-    ``out_dir``, also ``physics_check.json`` and ``com_path.png`` there."""
-    from robotsim.motion.physics_check import check_physics
+    ``out_dir``, also ``physics_check.json`` and ``com_path.png`` there, and the check
+    recorded as a run (its signals, scene and poses: it replays in 3D) into ``db`` or
+    ``out_dir/runs.sqlite`` (``summary["run_id"]``)."""
+    from robotsim.motion.physics_check import check_physics, record_check
 
     program, model, profile = load_for_playback(file, robot)
     if not profile.soles:
@@ -260,13 +262,23 @@ def check_report(
             "in its robot profile"
         )
     res = play(model, compile_program(program, model, file), profile.soles)
-    chk = check_physics(res, profile)
+    store = db or out_dir
+    chk = check_physics(res, profile, poses=store is not None)
     summary = {
         "program": program.name,
         "robot": model.name,
         **chk.summary(),
         "kinematic_min_support_margin_m": float(np.min(res.support_margin)),
     }
+    if store:
+        from robotsim.recording import Recorder
+
+        if out_dir:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+        with Recorder(str(store)) as rec:
+            meta = {"kind": "motion_check", "file": str(file), "robot": model.name}
+            summary["run_id"] = rec.start_run(f"motion check {program.name}", meta)
+            record_check(rec, chk)
     if out_dir:
         from robotsim.plots import save_com_path
 

@@ -317,6 +317,7 @@ class World:
         self._ramped = bool(np.isfinite(acc).any())
         ff = self._compiled.feedforward
         self._ff = ChunkFeedForward(m, self.data, ff) if ff else None
+        self._scratch: Any = None  # MjData of poses_now (allocated on first use)
         self._qfrc_pending = np.zeros(m.nv)
         self._has_pending = False
         self._warn_ids = [
@@ -539,11 +540,33 @@ class World:
         the current joint positions, with MuJoCo's ``mj_kinematics``. After
         :meth:`step`, MuJoCo's body poses are those of the state before its last
         physics step (``mj_step`` computes them before it integrates); after this call
-        they are those of the state now. The simulation itself is not changed (the
-        next step recomputes them anyway). About a microsecond per ten bodies."""
+        they are those of the state now. MuJoCo's next step recomputes them, but the
+        servo feed-forward of the next chunk reads them before it does: a world with
+        feed-forward servos runs differently after this call. To read the poses of a
+        running world, use :meth:`poses_now` (which leaves :attr:`data` alone). About
+        a microsecond per ten bodies."""
         import mujoco
 
         mujoco.mj_kinematics(self.model, self.data)
+
+    def poses_now(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every body's world position ``(nbody, 3)`` (m) and orientation ``(nbody, 4)``
+        (wxyz) in the state now: MuJoCo's ``mj_kinematics`` of the current joint (and
+        mocap) positions, computed on a scratch ``MjData`` so that :attr:`data` is not
+        touched: its body poses stay those MuJoCo computed before its last step, which
+        the next chunk's servo feed-forward reads (:meth:`sync_poses` would change
+        them, and with them the run). The arrays are overwritten by the next call."""
+        import mujoco
+
+        s = self._scratch
+        if s is None:
+            s = self._scratch = mujoco.MjData(self.model)
+        s.qpos[:] = self.data.qpos
+        if self.model.nmocap:
+            s.mocap_pos[:] = self.data.mocap_pos
+            s.mocap_quat[:] = self.data.mocap_quat
+        mujoco.mj_kinematics(self.model, s)
+        return s.xpos, s.xquat
 
     def _forward(self) -> None:
         import mujoco

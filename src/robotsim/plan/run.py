@@ -26,10 +26,14 @@ def plan_scenario(
     dt: float | None = None,
     seed: int = 0,
     plots: bool = True,
+    store: str | Path | None = None,
 ) -> tuple[PlanResult, dict[str, Any], dict[str, Path]]:
     """Plan a ``kind: clearance`` file (a path or a shipped name) and write the planned
-    scenario, the curves and ``summary.json`` into ``out_dir``. Returns the plan, the
-    summary (verdict from the written file) and the paths."""
+    scenario, the curves and ``summary.json`` into ``out_dir``; with ``store`` (a run
+    store: folder, file or URL) also record the planned study there as a run that
+    replays in 3D (:func:`robotsim.clearance.record.record_study`; its id is
+    ``summary["run_id"]``). Returns the plan, the summary (verdict from the written
+    file) and the paths."""
     doc = read_scenario_yaml(scenario)
     if doc.get("kind", "clearance") != "clearance" and doc.get("format") != "robotsim-clearance/1":
         raise ScenarioError(
@@ -57,7 +61,26 @@ def plan_scenario(
         seed=seed,
     )
     summary, paths = write_plan(result, doc, out_dir, step, plots=plots)
+    if store is not None:
+        summary["run_id"] = _record_planned(paths["scenario"], store, step, scenario, summary)
     return result, summary, paths
+
+
+def _record_planned(
+    planned: Path, store: str | Path, dt: float, source: str | Path, summary: dict[str, Any]
+) -> int | None:
+    """The planned scenario's study, recorded into ``store``; returns the run's id."""
+    from robotsim.clearance.record import record_study
+    from robotsim.run_io import RunOptions, recorded_run
+
+    written = load_scenario(planned)
+    meta = {"kind": "clearance", "file": str(planned), "planned_from": str(source), "dt": dt,
+            "method": summary.get("method"), "margin": summary.get("margin_m")}  # fmt: skip
+    name = f"plan {Path(str(source)).stem}"
+    with recorded_run(RunOptions(db=str(store)), name, meta) as recorder:
+        record_study(recorder, written.scene, written.trajectories, dt,
+                     t_end=written.t_end, cutoff=written.cutoff)  # fmt: skip
+        return getattr(recorder, "run_id", None)
 
 
 def _source_path(scenario: str | Path) -> Path | None:

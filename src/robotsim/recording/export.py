@@ -15,6 +15,9 @@
   (``accel[0]``...), larger ones (scans, images) only Parquet;
 - ``sensors.json``: every recorded sensor (robot, name, type, readings, fields, rate)
   and the file it went to (``null``: ask for Parquet).
+
+Each file is written atomically (an error or Ctrl-C leaves no half file, and an older
+file of the same name whole); a run still being written is refused.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robotsim.atomic import atomic_path, write_text_atomic
 from robotsim.errors import InputError
 from robotsim.extras import require
 from robotsim.jsonable import dumps as json_dumps
 
 if TYPE_CHECKING:
-    from robotsim.recording.store import RunStore
+    from robotsim.recording.store import RunInfo, RunStore
 
 __all__ = ["FORMATS", "export_run"]
 
@@ -55,10 +59,11 @@ def export_run(
     if fmt == "parquet":
         require("pyarrow", "--format parquet")
     info = store.run(run)
+    _refuse_running(info)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "run.json"]
-    written[0].write_text(json_dumps(info.to_json(), indent=2) + "\n")
+    write_text_atomic(written[0], json_dumps(info.to_json(), indent=2) + "\n")
     for robot in store.robots(info.id):
         table = store.signals(info.id, robot)
         path = folder / f"signals_{_safe(robot)}.{fmt}"
@@ -67,22 +72,19 @@ def export_run(
             np.column_stack([table.t, table.values]) if table.t.size else np.zeros((0, len(cols)))
         )
         if fmt == "csv":
-            with path.open("w", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow(cols)
-                for row in data.tolist():
-                    w.writerow(["" if v != v else repr(v) for v in row])
+            _write_csv(path, cols, data)
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            pq.write_table(pa.table({c: data[:, j] for j, c in enumerate(cols)}), path)
+            with atomic_path(path) as tmp:
+                pq.write_table(pa.table({c: data[:, j] for j, c in enumerate(cols)}), tmp)
         written.append(path)
     events = store.events(info.id)
     path = folder / f"events.{fmt}"
     rows = [(e["t"], e["type"], e["robot"], json_dumps(e["data"])) for e in events]
     if fmt == "csv":
-        with path.open("w", newline="") as fh:
+        with atomic_path(path) as tmp, tmp.open("w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["t", "type", "robot", "data"])
             w.writerows([(repr(t), ty, rb or "", d) for t, ty, rb, d in rows])
@@ -90,17 +92,18 @@ def export_run(
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(
-            pa.table(
-                {
-                    "t": pa.array([r[0] for r in rows], pa.float64()),
-                    "type": pa.array([r[1] for r in rows], pa.string()),
-                    "robot": pa.array([r[2] for r in rows], pa.string()),
-                    "data": pa.array([r[3] for r in rows], pa.string()),
-                }
-            ),
-            path,
-        )
+        with atomic_path(path) as tmp:
+            pq.write_table(
+                pa.table(
+                    {
+                        "t": pa.array([r[0] for r in rows], pa.float64()),
+                        "type": pa.array([r[1] for r in rows], pa.string()),
+                        "robot": pa.array([r[2] for r in rows], pa.string()),
+                        "data": pa.array([r[3] for r in rows], pa.string()),
+                    }
+                ),
+                tmp,
+            )
     written.append(path)
     written += _export_sensors(store, info.id, fmt, folder)
     return written
@@ -131,7 +134,7 @@ def _export_sensors(store: RunStore, run_id: int, fmt: str, folder: Path) -> lis
         listing.append(entry)
         written.append(path)
     index = folder / "sensors.json"
-    index.write_text(json_dumps(listing, indent=2) + "\n")
+    write_text_atomic(index, json_dumps(listing, indent=2) + "\n")
     return [index, *written]
 
 
@@ -147,11 +150,30 @@ def _sensor_csv(series: object, path: Path) -> None:
         cols += [name + "".join(f"[{i}]" for i in ix) for ix in idx]
         blocks.append(flat.astype(np.float64))
     data = np.hstack(blocks) if t.size else np.zeros((0, len(cols)))
-    with path.open("w", newline="") as fh:
+    _write_csv(path, cols, data)
+
+
+def _write_csv(path: Path, cols: list[str], data: object) -> None:
+    """``cols`` then one row per row of ``data`` (empty cells for NaN), atomically."""
+    with atomic_path(path) as tmp, tmp.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
-        for row in data.tolist():
+        for row in data.tolist():  # type: ignore[attr-defined]
             w.writerow(["" if v != v else repr(v) for v in row])
+
+
+def _refuse_running(info: RunInfo) -> None:
+    """A run still being written exports once it has finished (a clear error now)."""
+    import time
+
+    from robotsim.recording.store import RunStatus
+
+    if info.status is RunStatus.RUNNING:
+        age = time.time() - info.heartbeat
+        raise InputError(
+            f"run {info.id} is still being written (status running, last commit "
+            f"{age:.1f} s ago); export it once it has finished"
+        )
 
 
 def _sensor_parquet(series: object, path: Path) -> None:
@@ -177,4 +199,5 @@ def _sensor_parquet(series: object, path: Path) -> None:
         arrays.append(col)
     meta = json_dumps(dict(series.meta), default=str)  # type: ignore[attr-defined]
     schema = pa.schema(fields, metadata={"robotsim.meta": meta})
-    pq.write_table(pa.Table.from_arrays(arrays, schema=schema), path)
+    with atomic_path(path) as tmp:
+        pq.write_table(pa.Table.from_arrays(arrays, schema=schema), tmp)

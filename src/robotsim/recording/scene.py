@@ -16,6 +16,16 @@ interpolated, so a replay shows exactly what was recorded (``docs/export.md``).
 :class:`PhysicsPoseSampler` records them from a physics World, :func:`pose_values`
 from a kinematic state; :func:`physics_scene_doc` and :func:`scene_doc` build the
 document and :func:`write_scene` stores it with any recorder that can.
+
+What a runner calls (once, after ``start_run``):
+
+- a physics World stepped by the runner: ``sampler = record_physics_scene(recorder,
+  world)``, then ``sampler.record(recorder, t)`` at every recorded sample (``None``:
+  the recorder keeps no scenes);
+- arrays known at the end of the run (a walk, a check): :func:`record_trajectory`
+  with the times, root poses and joints;
+- several robots, block by block (a clearance study): :func:`write_scene` with
+  :func:`scene_doc` of :func:`robot_doc` entries, then :func:`record_poses` per block.
 """
 
 from __future__ import annotations
@@ -36,11 +46,14 @@ if TYPE_CHECKING:
     from robotsim.physics import Scene, World
 
 __all__ = [
+    "FLOOR",
     "ROOT_SIGNALS",
     "SCENE_FORMAT",
+    "VOLUME_RGBA",
     "PhysicsPoseSampler",
     "geometry_doc",
     "geometry_from_doc",
+    "keeps_scenes",
     "load_scene_model",
     "model_ref",
     "object_doc",
@@ -48,8 +61,12 @@ __all__ = [
     "pose7",
     "pose_names",
     "pose_values",
+    "record_physics_scene",
+    "record_poses",
+    "record_trajectory",
     "robot_doc",
     "scene_doc",
+    "volume_doc",
     "write_scene",
 ]
 
@@ -57,6 +74,12 @@ SCENE_FORMAT = "robotsim-scene/1"
 
 #: The root link's world pose: position (m) and unit quaternion wxyz.
 ROOT_SIGNALS = ("base.x", "base.y", "base.z", "base.qw", "base.qx", "base.qy", "base.qz")
+
+#: An unbounded grey floor (the ``ground`` of :func:`scene_doc`).
+FLOOR: Mapping[str, Any] = {"size": None, "rgba": [0.82, 0.84, 0.86, 1.0]}
+
+#: Samples per block :func:`record_poses` hands to the recorder.
+POSE_CHUNK = 4096
 
 
 def pose7(T: np.ndarray) -> list[float]:
@@ -175,16 +198,39 @@ def pose_values(T_world_root: np.ndarray, q: Sequence[float] | np.ndarray) -> li
     return [*pose7(T_world_root), *(float(v) for v in np.asarray(q).reshape(-1))]
 
 
+#: The colour of a bounding volume drawn with its link (translucent).
+VOLUME_RGBA = (0.25, 0.55, 0.95, 0.35)
+
+
+def volume_doc(
+    link: str,
+    geometry: Geometry,
+    T_link_volume: np.ndarray,
+    rgba: Sequence[float] = VOLUME_RGBA,
+) -> dict[str, Any]:
+    """A shape that moves with a robot's link besides its visuals (a clearance study's
+    bounding volume): the link, the shape, its pose in the link frame, its colour."""
+    return {
+        "link": str(link),
+        "shape": geometry_doc(geometry),
+        "pose": pose7(np.asarray(T_link_volume, dtype=np.float64)),
+        "rgba": [float(c) for c in rgba],
+    }
+
+
 def robot_doc(
     name: str,
     model: RobotModel,
     T_world_base: np.ndarray | None = None,
     q0: Sequence[float] | np.ndarray | None = None,
+    volumes: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """One robot of a scene: its model reference, start pose and joints."""
+    """One robot of a scene: its model reference, start pose and joints; ``volumes``
+    (:func:`volume_doc`) are drawn with their links (replays made before them ignore
+    the key)."""
     q = model.zero() if q0 is None else np.asarray(q0, dtype=np.float64)
     T = np.eye(4) if T_world_base is None else np.asarray(T_world_base, dtype=np.float64)
-    return {
+    doc: dict[str, Any] = {
         "name": str(name),
         **model_ref(model),
         "root": model.root,
@@ -192,6 +238,15 @@ def robot_doc(
         "q0": [float(v) for v in q],
         "start": pose7(T),
     }
+    if volumes:
+        links = set(model.link_names)
+        for v in volumes:
+            if v["link"] not in links:
+                from robotsim.errors import UnknownNameError
+
+                raise UnknownNameError("link", v["link"], model.link_names)
+        doc["volumes"] = [dict(v) for v in volumes]
+    return doc
 
 
 def object_doc(
@@ -266,14 +321,102 @@ def physics_scene_doc(
     return scene_doc(robots, objects, ground, "physics", view)
 
 
+def keeps_scenes(recorder: Any) -> bool:
+    """Whether ``recorder`` stores scenes and replay signals (the run store does; the
+    CSV and null recorders do not, and must not get the replay signals either)."""
+    fn = getattr(recorder, "scene", None)
+    return fn is not None and callable(fn)
+
+
 def write_scene(recorder: Any, doc: Mapping[str, Any]) -> bool:
     """Store ``doc`` with the recorder's run if it keeps scenes (the run store does;
     CSV and null recorders do not). Returns whether it was stored."""
-    fn = getattr(recorder, "scene", None)
-    if fn is None or not callable(fn):
+    if not keeps_scenes(recorder):
         return False
-    fn(doc)
+    recorder.scene(doc)
     return True
+
+
+def record_poses(
+    recorder: Any,
+    name: str,
+    model: RobotModel,
+    t: Sequence[float] | np.ndarray,
+    T_world_root: np.ndarray,
+    q: np.ndarray,
+) -> None:
+    """Record a block of robot ``name``'s replay signals (:func:`pose_names`): ``t``
+    (T,) s, ``T_world_root`` (T, 4, 4) or one pose (4, 4) for every sample (a fixed
+    base), ``q`` (T, nq) in ``model.joint_names`` order. Handed to the recorder
+    :data:`POSE_CHUNK` samples at a time. Nothing is recorded for a recorder that keeps
+    no scenes (:func:`keeps_scenes`)."""
+    if not keeps_scenes(recorder):
+        return
+    times = np.asarray(t, dtype=np.float64).reshape(-1)
+    n = times.size
+    qa = np.asarray(q, dtype=np.float64).reshape(n, -1)
+    if qa.shape[1] != model.nq:
+        raise InputError(
+            f"record_poses {name!r}: q has {qa.shape[1]} columns, the model {model.nq} joints"
+        )
+    T = np.asarray(T_world_root, dtype=np.float64)
+    fixed = T.shape == (4, 4)
+    if not fixed and T.shape != (n, 4, 4):
+        raise InputError(
+            f"record_poses {name!r}: T_world_root must be (4, 4) or ({n}, 4, 4), got {T.shape}"
+        )
+    names = pose_names(model)
+    root = np.array(pose7(T)) if fixed else None
+    for a in range(0, n, POSE_CHUNK):
+        b = min(n, a + POSE_CHUNK)
+        if root is not None:
+            head = np.broadcast_to(root, (b - a, 7))
+        else:
+            head = np.column_stack([T[a:b, :3, 3], R_to_quat(T[a:b, :3, :3]).reshape(-1, 4)])
+        recorder.signals(name, times[a:b], names, np.column_stack([head, qa[a:b]]))
+
+
+def record_trajectory(
+    recorder: Any,
+    name: str,
+    model: RobotModel,
+    t: Sequence[float] | np.ndarray,
+    T_world_root: np.ndarray,
+    q: np.ndarray,
+    *,
+    ground: Mapping[str, Any] | None = FLOOR,
+    engine: str = "physics",
+    objects: Sequence[Mapping[str, Any]] = (),
+) -> bool:
+    """One robot's whole run after the fact: the scene (the robot at its first sample,
+    ``objects``, ``ground``) and every sample's root pose and joints
+    (:func:`record_poses`), for a run whose arrays are known at its end (a walk, a
+    check). Call it once, after ``start_run``. Returns whether the recorder kept it."""
+    T = np.asarray(T_world_root, dtype=np.float64)
+    qa = np.asarray(q, dtype=np.float64)
+    if qa.ndim != 2 or not len(qa):
+        raise InputError(f"record_trajectory {name!r}: q must be (T, nq) with T >= 1")
+    T0 = T if T.shape == (4, 4) else T[0]
+    doc = scene_doc([robot_doc(name, model, T0, qa[0])], objects, ground, engine)
+    if not write_scene(recorder, doc):
+        return False
+    record_poses(recorder, name, model, t, T, qa)
+    return True
+
+
+def record_physics_scene(
+    recorder: Any,
+    world: World,
+    ground: Mapping[str, Any] | None = None,
+    view: np.ndarray | None = None,
+) -> PhysicsPoseSampler | None:
+    """Store the scene of a physics ``world`` (:func:`physics_scene_doc`) and return the
+    sampler that records its poses (``sampler.record(recorder, t)`` at every recorded
+    sample); None when the recorder keeps no scenes. Call it once, after
+    ``start_run``."""
+    if not write_scene(recorder, physics_scene_doc(world.scene, ground, view)):
+        return None
+    return PhysicsPoseSampler(world)
 
 
 class PhysicsPoseSampler:
@@ -309,10 +452,10 @@ class PhysicsPoseSampler:
 
     def sample(self) -> list[tuple[str, tuple[str, ...], list[float]]]:
         """Every group's ``(name, signal names, values)`` now: the body poses of the
-        current joint positions (:meth:`~robotsim.physics.World.sync_poses`)."""
-        self.world.sync_poses()
-        d = self.world.data
-        xpos, xquat, qpos = d.xpos, d.xquat, d.qpos
+        current joint positions (:meth:`~robotsim.physics.World.poses_now`, which
+        leaves the simulation's data as it is: recording never changes a run)."""
+        xpos, xquat = self.world.poses_now()
+        qpos = self.world.data.qpos
         out = []
         for name, names, bid, adr in self._groups:
             vals = [*xpos[bid].tolist(), *xquat[bid].tolist()]

@@ -98,7 +98,7 @@ class StateSampler:
                 return
         self._next = t + self.period
         world = getattr(target, "world", None)
-        if world is not None:  # base pose and joints of one instant (World.sync_poses)
+        if world is not None:  # base pose and joints of one instant (World.poses_now)
             if self._objects is None:
                 self._objects = PhysicsPoseSampler(world)
             robots = {r.name for r in world.scene.robots}

@@ -51,12 +51,12 @@ def validate_base(data: dict[str, Any], source: str) -> None:
 
 
 def run_clearance(data: dict[str, Any], source: str, options: RunOptions) -> dict[str, Any]:
-    """A clearance study as a run: distance curves of every pair (recorded as signals
-    when a run store is given) and its summary (per pair, plus the study's minimum
+    """A clearance study as a run: recorded when a run store is given (its scene, the
+    robots' joints, every pair's distance curve and the collisions as events: it
+    replays in 3D) and its summary (per pair, plus the study's minimum
     distance and total collision time)."""
-    import numpy as np
-
     from robotsim.clearance import run
+    from robotsim.clearance.record import ClearanceRecording
     from robotsim.clearance.scenario import ClearanceScenario, build
     from robotsim.run_io import recorded_run
     from robotsim.validation import validate_as
@@ -64,11 +64,11 @@ def run_clearance(data: dict[str, Any], source: str, options: RunOptions) -> dic
     sc = build(validate_as(ClearanceScenario, data, source, ScenarioError), source)
     name = Path(source).stem
     with recorded_run(options, name, {"file": source, "dt": sc.dt}) as recorder:
+        # the scene, the robots' poses and every pair's distance (a 3D replay)
+        recording = ClearanceRecording(recorder, sc.scene, sc.trajectories)
         res = run(sc.scene, sc.trajectories, sc.dt, t_end=sc.t_end, cutoff=sc.cutoff)
-        if hasattr(recorder, "signals"):
-            for pair, p in res.pairs.items():
-                d = np.where(np.isfinite(p.distance), p.distance, np.nan)
-                recorder.signals(pair, res.times, ("distance",), d[:, None])
+        recording.chunk(res.times, {k: p.distance for k, p in res.pairs.items()})
+        recording.finish(res)
     pairs = {k: p.summary() for k, p in res.pairs.items()}
     ivs = [iv for p in res.pairs.values() for iv in p.collision_intervals]
     return {

@@ -585,8 +585,9 @@ class Studio:
         self._title = "default scene: " + ", ".join(self._robots)
 
     def open(self, target: str | Path) -> str:
-        """Open a library robot, a robot file, or a scenario file (any kind of
-        :attr:`kinds`, or a ``.yaml`` with a ``robots:`` section); replaces the scene.
+        """Open a library robot, a robot file, a scenario file (any kind of
+        :attr:`kinds`, or a ``.yaml`` with a ``robots:`` section) or a recorded run (a
+        run store, ``runs.sqlite#7``: :mod:`robotsim.studio.replay`); replaces the scene.
         Returns a one-line description."""
         from robotsim.shipped import find_shipped
         from robotsim.studio.scenarios import is_motion_file, is_scenario_file, open_scenario
@@ -594,6 +595,13 @@ class Studio:
         s = str(target).strip()
         if not s:
             raise InputError("nothing to open: give a robot name, a robot file or a scenario")
+        from robotsim.studio.replay import open_run, parse_run_target
+
+        stored = parse_run_target(s) if s not in library_names() else None
+        if stored is not None:  # a run store (#RUN): replay a recorded run
+            said = open_run(self, *stored)
+            self._source = None
+            return said
         if s not in library_names():
             path = Path(s)
             if not path.exists():  # a path that exists wins over a shipped file's name

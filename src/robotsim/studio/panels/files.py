@@ -1,5 +1,6 @@
 """Opening things: a built-in robot, a robot file (URDF, MJCF, robot YAML) by path, a
-shipped scenario, or the default scene. Opening replaces the scene; "Add" puts a robot
+shipped scenario, a recorded run of a run store (replayed: :mod:`robotsim.studio.replay`),
+or the default scene. Opening replaces the scene; "Add" puts a robot
 beside the others. A bad file shows an error notification; the scene stays as it was.
 The Profile folder below shows the opened robot's inferred profile
 (:mod:`robotsim.studio.profile`). Paths typed here are confined to the studio's
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robotsim.errors import InputError
 from robotsim.model import library_names
 from robotsim.shipped import find_shipped
 from robotsim.studio.scenarios import list_scenarios
@@ -34,6 +36,13 @@ class FilesPanel:
         self.scenarios: dict[str, Path] = {}
         self.scenario = gui.add_dropdown("Scenario", ("",), initial_value="")
         scen_buttons = gui.add_button_group("Scenarios", ("Open scenario", "Rescan"))
+        self.run_store = gui.add_text(
+            "Run store",
+            initial_value="",
+            hint="A run store (runs.sqlite, or the folder of robotsim run --out) to replay",
+        )
+        self.run_id = gui.add_text("Run", initial_value="last", hint="A run id, or last")
+        run_button = gui.add_button("Replay run", icon="player-play")
         self.default = gui.add_button("Default scene", icon="home")
         self.status = gui.add_markdown("")
         with gui.add_folder("Profile"):  # what robotsim infers about the opened robot
@@ -58,6 +67,11 @@ class FilesPanel:
                 self.rescan()
             else:
                 self.open_scenario(self.scenario.value)
+
+        @run_button.on_click
+        @studio.guarded("replay run")
+        def _(_) -> None:  # type: ignore[no-untyped-def]
+            self.open_run(self.run_store.value, self.run_id.value)
 
         @self.default.on_click
         @studio.guarded("default scene")
@@ -93,6 +107,23 @@ class FilesPanel:
                 self.status.content = f"added {view.name}"
             else:
                 self.status.content = st.open(source)
+
+    def open_run(self, store: str, run: str = "last") -> None:
+        """Replay run ``run`` (an id or ``last``) of a run store in the workspace (a
+        file, or a folder holding ``runs.sqlite``); a path outside it is refused."""
+        from robotsim.studio.replay import open_run
+
+        st = self.studio
+        text = str(store).strip()
+        if not text:
+            raise InputError("Run store: give a runs.sqlite file or its folder")
+        path = st.workspace.resolve(text)
+        if path.is_dir():
+            path = path / "runs.sqlite"
+        if not path.is_file():
+            raise InputError(f"Run store: {text}: no run store there")
+        with st.workspace.reading(text):
+            self.status.content = open_run(st, path, str(run).strip() or "last")
 
     def open_scenario(self, name: str) -> None:
         from robotsim.errors import UnknownNameError
