@@ -333,9 +333,17 @@ class Planner:
             return fail(f"no reachable grasp: the arm reaches none of the {tried} best of "
                         f"{len(cand)} candidate grasps")  # fmt: skip
         if hits:
-            what = ", ".join(f"{k} {v}" for k, v in sorted(hits.items(), key=lambda kv: -kv[1]))
-            return fail(f"no collision-free grasp: of {reached} reachable grasps, the arm hits "
-                        f"{what} (others too weak: {weak})")  # fmt: skip
+            moves = ("lift turns the hand", "unreachable pre-grasp or lift")
+            ranked = sorted(hits.items(), key=lambda kv: -kv[1])
+            hit = ", ".join(f"{k} {v}" for k, v in ranked if k not in moves)
+            move = ", ".join(f"{k.replace('lift turns', 'the lift turns')} {v}"
+                             for k, v in ranked if k in moves)  # fmt: skip
+            if hit:
+                return fail(f"no collision-free grasp: of {reached} reachable grasps, the arm "
+                            f"hits {hit}{'; ' + move if move else ''} (others too weak: "
+                            f"{weak})")  # fmt: skip
+            return fail(f"no approach or lift: of {reached} reachable grasps, {move} (others "
+                        f"too weak: {weak})")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
                     f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x)")  # fmt: skip
