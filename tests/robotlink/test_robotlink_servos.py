@@ -94,3 +94,33 @@ def test_servo_port_unplugged_mid_stream() -> None:
             for _ in range(3):
                 bus.write_q(model.zero())
                 bus.ping()
+
+
+def test_a_robot_that_starts_late_is_waited_for_on_first_contact() -> None:
+    """A link that has never answered keeps trying for a while (a robot booting, an
+    emulator still loading): pings sent before it listens are not the end."""
+    import os
+    import threading
+    import time
+    import tty
+
+    from robotsim.robotlink import FdTransport, RobotEmulator
+
+    model, prof = load_robot("humanoid17"), load_profile("humanoid17")
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    emu = RobotEmulator(FdTransport(master, "pty master"), model, prof)
+    late = threading.Timer(4.0, emu.start)  # 4 s: longer than the 5 plain attempts wait
+    late.start()
+    t0 = time.monotonic()
+    try:
+        with ServoBus(os.ttyname(slave), model, prof) as bus:
+            models = bus.ping()
+        assert time.monotonic() - t0 >= 4.0 and set(models.values()) == {1060}
+    finally:
+        late.cancel()
+        late.join()
+        emu.stop()
+        if not emu.t.closed:  # type: ignore[attr-defined]
+            emu.t.close()
+        os.close(slave)

@@ -64,6 +64,11 @@ class RoundTrip:
         return max(float(floor_ms), self._rto)
 
 
+#: Seconds a link that has never answered keeps trying before it gives up (beyond
+#: ``retries``): time for a robot to boot or an emulator to start.
+FIRST_CONTACT_S = 15.0
+
+
 def _timed_port(sdk: object, port: str, rtt: RoundTrip) -> object:
     """The SDK's PortHandler for ``port``, its status-packet timeout taken from ``rtt``
     (the SDK's fixed formula is the floor)."""
@@ -134,7 +139,8 @@ class ServoBus:
         """Run an SDK transaction returning ``(..., result, error)``; a lost or damaged
         status packet is retried up to ``retries`` times (busy buses drop packets), each
         time waiting twice as long; an answered one feeds the round-trip estimate."""
-        for attempt in range(self.retries + 1):
+        attempt, first_deadline = 0, time.monotonic() + FIRST_CONTACT_S
+        while True:
             t0 = time.perf_counter()
             out = call()
             result, error = out[-2], out[-1]
@@ -142,16 +148,21 @@ class ServoBus:
                 self.rtt.sample((time.perf_counter() - t0) * 1e3)
             elif result == self._sdk.COMM_RX_TIMEOUT:
                 self.rtt.backoff()
-            if result == self._sdk.COMM_SUCCESS or attempt == self.retries:
-                self._check(result, error, what)
+            # until the link has answered once, a device that is still starting up gets
+            # up to FIRST_CONTACT_S of further attempts (a robot booting, an emulator
+            # loading its model on a busy machine)
+            waiting_first = self.rtt.srtt is None and time.monotonic() < first_deadline
+            if result == self._sdk.COMM_SUCCESS or (attempt >= self.retries and not waiting_first):
+                self._check(result, error, what, attempt + 1)
                 return out
-        raise AssertionError("unreachable")
+            attempt += 1
 
-    def _check(self, result: int, error: int, what: str) -> None:
+    def _check(self, result: int, error: int, what: str, attempts: int | None = None) -> None:
         if result != self._sdk.COMM_SUCCESS:
             waited = self.rtt.timeout_ms(0.0)
+            n = attempts or self.retries + 1
             raise LinkError(
-                f"{what}: {self.packets.getTxRxResult(result)} (after {self.retries + 1} "
+                f"{what}: {self.packets.getTxRxResult(result)} (after {n} "
                 f"attempts, the last waiting {waited:.0f} ms; measured round trip "
                 f"{self.rtt.srtt if self.rtt.srtt is not None else float('nan'):.1f} ms)"
             )
