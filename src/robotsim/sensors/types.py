@@ -11,6 +11,7 @@ they are sampled in.
 from __future__ import annotations
 
 import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,7 +60,7 @@ class Reading:
         return f"Reading({self.robot}/{self.sensor} {self.type} t={self.t:.6g}: {fields})"
 
 
-class Sensor:
+class Sensor(ABC):
     """Base of the sensor kinds: holds the world, the :class:`Mount`, the body the
     sensor sits on and its noise generator (``rng``). Subclasses implement
     :meth:`sample` (the data of a reading at the world's current state) and may add
@@ -95,12 +96,13 @@ class Sensor:
         R_wb = d.xmat[self.body].reshape(3, 3)
         return R_wb @ self._R_bs, d.xpos[self.body] + R_wb @ self._p_bs
 
-    def sample(self) -> dict[str, np.ndarray]:  # pragma: no cover - every kind has one
-        raise NotImplementedError
+    @abstractmethod
+    def sample(self) -> dict[str, np.ndarray]:
+        """One reading now: named arrays (each kind documents its fields)."""
 
-    def reading_bytes(self) -> int:  # pragma: no cover - every kind has one
+    @abstractmethod
+    def reading_bytes(self) -> int:
         """Bytes of one reading's arrays, from the spec (nothing is sampled)."""
-        raise NotImplementedError
 
     def meta(self) -> dict[str, Any]:
         """What a recording keeps once: type, rate (Hz), mount (link, T_link_sensor)."""
