@@ -320,7 +320,23 @@ def simulate_goal(
     )  # fmt: skip
 
 
-class _GoalDriver:
+class _EngineDriver:
+    """What every driver of the walk engine hands on to it unchanged: the whole-body IK,
+    the nominal posture and the re-anchoring of a foot to where it measured."""
+
+    engine: Any
+
+    def solve(self, ref: Any, com: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.engine.solve(ref, com, R)
+
+    def nominal_q(self) -> np.ndarray:
+        return self.engine.q
+
+    def reanchor(self, side: int, measured: tuple[float, float, float]) -> None:
+        self.engine.reanchor(side, measured)
+
+
+class _GoalDriver(_EngineDriver):
     """The engine, standing for one preview horizon, then walking to a goal."""
 
     def __init__(self, engine: Any, goal: tuple[float, float, float], pairs: int,
@@ -375,17 +391,8 @@ class _GoalDriver:
                 self.t_walk = last
         return ref
 
-    def solve(self, ref: Any, com: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.engine.solve(ref, com, R)
 
-    def nominal_q(self) -> np.ndarray:
-        return self.engine.q
-
-    def reanchor(self, side: int, measured: tuple[float, float, float]) -> None:
-        self.engine.reanchor(side, measured)
-
-
-class CommandDriver:
+class CommandDriver(_EngineDriver):
     """The engine steered live (velocity commands, goals, stop) for :class:`WalkSim`:
     what the studio, a ``kind: walk`` schedule and the UDP server drive."""
 
@@ -438,15 +445,6 @@ class CommandDriver:
             for k in sorted(self.walked)[:-2048]:
                 del self.walked[k]
         return ref
-
-    def solve(self, ref: Any, com: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.engine.solve(ref, com, R)
-
-    def nominal_q(self) -> np.ndarray:
-        return self.engine.q
-
-    def reanchor(self, side: int, measured: tuple[float, float, float]) -> None:
-        self.engine.reanchor(side, measured)
 
 
 class WalkSim:
