@@ -21,7 +21,9 @@ except for what would serve until Ctrl-C or take minutes (the exceptions of
   it prints must serve the page, then Ctrl-C must stop it with exit 0; it gets a free
   ``--port`` unless the line names one;
 - ``robotsim serve`` without ``--duration``: ``--duration 3``;
-- ``robotsim bench``: ``--quick``.
+- ``robotsim bench``: ``--quick``;
+- ``robotsim robotlink stream``: ``--fast`` (the poses as fast as the line takes them,
+  not in the program's real time).
 
 A background job (``... &``) lives until its block ends. ``socat ... pty ... pty`` in a
 block makes a real pty pair; the block's ``/dev/pts/5`` and ``/dev/pts/6`` (the
@@ -116,6 +118,9 @@ robotsim() {
       for a in "$@"; do [ "$a" = "--duration" ] && { "$DOCS_PY" -m robotsim "$@"; return; }; done
       "$DOCS_PY" -m robotsim "$@" --duration 3 ;;
     bench) "$DOCS_PY" -m robotsim "$@" --quick ;;
+    robotlink)
+      if [ "${2:-}" = "stream" ]; then "$DOCS_PY" -m robotsim "$@" --fast
+      else "$DOCS_PY" -m robotsim "$@"; fi ;;
     *) "$DOCS_PY" -m robotsim "$@" ;;
   esac
 }
