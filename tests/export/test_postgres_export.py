@@ -5,7 +5,6 @@ same HTML poses; a missing run and a run still being written are refused there t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,21 +12,7 @@ import pytest
 from mcap.reader import make_reader
 
 from robotsim.cli import main
-from robotsim.recording import Recorder, RecordingError, RunStore
-from robotsim.recording.pgserver import TempPostgres
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    """URL of a throwaway PostgreSQL server (fails, never skips, if it cannot start)."""
-    try:
-        server = TempPostgres().start()
-    except RecordingError as exc:
-        pytest.fail(f"could not start the test PostgreSQL server: {exc}")
-    try:
-        yield server.url
-    finally:
-        server.stop()
+from robotsim.recording import Recorder, RunStore
 
 
 def _messages(path: Path) -> list[tuple[str, int, Any]]:

@@ -110,6 +110,19 @@ class GraspHand:
         out[idx] = self.open_q + float(s) * (self.closed_q - self.open_q)
         return out
 
+    def random_arm_q(self, samples: int, seed: int) -> np.ndarray:
+        """``(samples, nq)`` configurations: the home pose with every arm joint drawn
+        uniformly within its limits (within +-pi where a limit is missing)."""
+        m = self.model
+        rng = np.random.default_rng(seed)
+        q = np.tile(self.home, (samples, 1))
+        for j in self.arm_joints:
+            i = m.joint_index(j)
+            lo, hi = float(m.lower[i]), float(m.upper[i])
+            lo, hi = (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else (-np.pi, np.pi)
+            q[:, i] = rng.uniform(lo, hi, samples)
+        return q
+
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,

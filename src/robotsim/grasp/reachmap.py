@@ -34,13 +34,7 @@ class ReachMap:
         seed: int = 0,
     ) -> None:
         m = hand.model
-        rng = np.random.default_rng(seed)
-        q = np.tile(hand.home, (samples, 1))
-        for j in hand.arm_joints:
-            i = m.joint_index(j)
-            lo, hi = float(m.lower[i]), float(m.upper[i])
-            lo, hi = (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else (-np.pi, np.pi)
-            q[:, i] = rng.uniform(lo, hi, samples)
+        q = hand.random_arm_q(samples, seed)
         self.T_point = hand.contact_frames[len(hand.closures) // 2]
         Tb = np.asarray(T_world_base, float)
         T = Tb @ m.fk(q, hand.tool) @ self.T_point

@@ -33,24 +33,12 @@ class TableLayout:
         self.table, self.score, self.reach_m = table, score, reach_m
 
 
-def _samples(hand: GraspHand, samples: int, seed: int) -> np.ndarray:
-    m = hand.model
-    rng = np.random.default_rng(seed)
-    q = np.tile(hand.home, (samples, 1))
-    for j in hand.arm_joints:
-        i = m.joint_index(j)
-        lo, hi = float(m.lower[i]), float(m.upper[i])
-        lo, hi = (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else (-np.pi, np.pi)
-        q[:, i] = rng.uniform(lo, hi, samples)
-    return q
-
-
 def arm_reach(hand: GraspHand, samples: int = 600, seed: int = 0) -> tuple[np.ndarray, float]:
     """The shoulder's position ``(3,)`` (model frame) and the tool's largest distance
     from it (m) over ``samples`` random configurations of the arm."""
     m = hand.model
     shoulder = m.fk(hand.home, m.joint(hand.arm_joints[0]).child)[:3, 3]
-    tool = m.fk(_samples(hand, samples, seed), hand.tool)[:, :3, 3]
+    tool = m.fk(hand.random_arm_q(samples, seed), hand.tool)[:, :3, 3]
     return shoulder, float(np.linalg.norm(tool - shoulder, axis=1).max())
 
 
@@ -90,7 +78,7 @@ def place_table(hand: GraspHand, T_world_base: np.ndarray) -> TableLayout:
     scores = np.array([res.ok[owners_a == i].mean() for i in range(len(layouts))])
     # and how often the hand is there at all: random configurations whose grasp centre
     # lies over the table, under 0.15 m above it, not approaching from below
-    q = _samples(hand, 8000, 1)
+    q = hand.random_arm_q(8000, 1)
     Tg = m.fk(q, hand.tool) @ Tp
     c, up = Tg[:, :3, 3], Tg[:, 2, 2]
     density = np.zeros(len(layouts))

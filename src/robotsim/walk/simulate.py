@@ -321,10 +321,19 @@ def simulate_goal(
 
 
 class _EngineDriver:
-    """What every driver of the walk engine hands on to it unchanged: the whole-body IK,
-    the nominal posture and the re-anchoring of a foot to where it measured."""
+    """What every driver of the walk engine hands on to it unchanged: its clock, the
+    lifted feet, the whole-body IK, the nominal posture and the re-anchoring of a foot
+    to where it measured."""
 
     engine: Any
+
+    @property
+    def t(self) -> float:
+        return self.engine.t
+
+    @property
+    def lifted(self) -> list[int]:
+        return self.engine.lifted
 
     def solve(self, ref: Any, com: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.engine.solve(ref, com, R)
@@ -355,14 +364,6 @@ class _GoalDriver(_EngineDriver):
         self._started = False
         self.feet0 = engine.rest.copy()
         self.ground = engine.ground
-
-    @property
-    def t(self) -> float:
-        return self.engine.t
-
-    @property
-    def lifted(self) -> list[int]:
-        return self.engine.lifted
 
     @property
     def done(self) -> bool:
@@ -409,14 +410,6 @@ class CommandDriver(_EngineDriver):
         self.feet0 = engine.rest.copy()
         self.ground = engine.ground
         self.done = False
-
-    @property
-    def t(self) -> float:
-        return self.engine.t
-
-    @property
-    def lifted(self) -> list[int]:
-        return self.engine.lifted
 
     @property
     def steps(self) -> tuple[TimedStep, ...]:
