@@ -5,7 +5,10 @@
 physics step at which a sensor reads, reads it, and goes on, so every sensor reads at
 exact multiples of its period (whole physics steps) whatever the control rate; a sensor
 faster than the controller is not held back to it. Nothing is computed for a sensor that
-is not due: the world steps as fast as without sensors in between.
+is not due: the world steps as fast as without sensors in between. The world calls the
+rig back at the steps where most sensors read (``World.step``'s ``observe``); the IMUs,
+which read often, are read by the rig's own stepping instead (``World.step``'s
+``advance``): one MuJoCo call per stretch between two readings, no call back per reading.
 
 **What a reading at time t holds.** A MuJoCo step from step ``k`` first computes
 everything that follows from the state at ``k`` (body poses, contacts and their forces,
@@ -123,6 +126,11 @@ class SensorRig:
             for s in self.sensors
         ]
         self._rowed = [i for i in range(n) if self._row_of[i] is not None]
+        # read by the rig's own stepping (the IMUs: rows of the state the last step
+        # computed), and the sensors the world calls back for
+        self._inline = [i for i in self._rowed if self._deferred[i]]
+        self._observed = [i for i in range(n) if i not in self._inline]
+        self._pos = 0  # the world's step while :meth:`_advance` steps it
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
         self._item = [0 if dt is None else int(dt.itemsize) for dt in self._dtype]
         self._rows = [max(1, BLOCK_BYTES // k) if k else 0 for k in self._item]
@@ -217,7 +225,8 @@ class SensorRig:
         (sensors due at the current step first, where they can read now). The readings
         are taken between MuJoCo steps inside the world's own step call
         (:meth:`robotsim.physics.World.step`'s observers), so the world steps exactly as
-        it would without sensors."""
+        it would without sensors. The IMUs are read by the rig's own stepping
+        (:meth:`_advance`, the world's ``advance``): no call back per reading."""
         if not self.sensors:
             self.world.step(n)
             return
@@ -227,33 +236,67 @@ class SensorRig:
         if self._read_min <= k:
             self._read_ready(k)
         end = k + int(n)
-        marks = self._reads_until(end)
-        if marks:
-            base = k
+        advance = self._advance if self._inline_min <= end else None
+        self._pos = k
+        try:
+            if self._obs_min <= end:
+                marks = self._reads_until(end)
+                base = k
 
-            def observe(j: int) -> None:
-                kk = base + j
-                self._kin, self._at = kk - 1, kk
-                if self._read_min <= kk:
-                    self._read_ready(kk)
+                def observe(j: int) -> None:
+                    kk = base + j
+                    self._kin, self._at = kk - 1, kk
+                    if self._read_min <= kk:
+                        self._read_ready(kk)
 
-            try:
-                self.world.step(n, observe, [m - base for m in marks])
-            finally:
-                if self._rowed and end - self._handed_at >= self._hand_every:
-                    self._hand_over()
-                    self._handed_at = end
-        else:
-            self.world.step(n)
+                self.world.step(n, observe, [m - base for m in marks], advance)
+            else:
+                self.world.step(n, None, (), advance)
+        finally:
             if self._rowed and end - self._handed_at >= self._hand_every:
                 self._hand_over()
                 self._handed_at = end
         self._kin, self._at = end - 1, end
 
+    def _advance(self, k: int) -> None:
+        """``k`` MuJoCo steps, the IMUs read where they are due on the way: one
+        MuJoCo call per stretch between two readings, then the accelerations of the
+        step just taken and each due IMU's row; no call back through the world."""
+        mj = self._mj
+        m, d = self.world.model, self.world.data
+        pos = self._pos
+        end = pos + k
+        at = self._inline_min
+        if at <= end:
+            read_at, due, count = self._read_at, self._due, self._count
+            start, periods, inline = self._start, self._periods, self._inline
+            sensors, h = self.sensors, self.timestep
+            while at <= end:
+                if at > pos:
+                    mj.mj_step(m, d, at - pos)
+                    pos = at
+                # the data hold step at - 1 (the step just taken): its readings
+                mj.mj_rnePostConstraint(m, d)
+                for i in inline:
+                    if read_at[i] == at:
+                        self._read(i, sensors[i], due[i] * h, d)
+                        c = count[i] = count[i] + 1
+                        nxt = due[i] = start[i] + int(c * periods[i] + 0.5)
+                        read_at[i] = nxt + 1  # > at: periods are >= 1 step
+                        self.samples += 1
+                at = min([read_at[i] for i in inline])
+            self._inline_min = at
+            self._read_min = min(at, self._obs_min)
+        if end > pos:
+            mj.mj_step(m, d, end - pos)
+        self._pos = end
+
     def _reads_until(self, end: int) -> list[int]:
-        """The steps up to ``end`` at which some sensor reads, from the schedules."""
+        """The steps up to ``end`` at which some sensor the world calls back for
+        (all but the IMUs, which :meth:`_advance` reads) reads, from the schedules."""
         out: set[int] = set()
-        for i, p in enumerate(self._periods):
+        for i in self._observed:
+            p = self._periods[i]
             c, start = self._count[i], self._start[i]
             at = self._read_at[i]
             lag = 1 if self._deferred[i] else 0
@@ -262,6 +305,14 @@ class SensorRig:
                 c += 1
                 at = start + int(c * p + 0.5) + lag
         return sorted(out)
+
+    def _mins(self) -> None:
+        """The next step at which any sensor reads, an IMU reads, another reads."""
+        at = self._read_at
+        never = 1 << 62
+        self._read_min = min(at, default=never)
+        self._inline_min = min([at[i] for i in self._inline], default=never)
+        self._obs_min = min([at[i] for i in self._observed], default=never)
 
     def sample_due(self) -> None:
         """Read the sensors whose reading can be taken at the world's current step (the
@@ -335,7 +386,7 @@ class SensorRig:
                 self._start[i], self._count[i] = k, 1
                 self._schedule(i)
         self.samples += n
-        self._read_min = min(self._read_at)
+        self._mins()
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
@@ -420,7 +471,7 @@ class SensorRig:
         self._read_at = [k] * n
         for i in range(n):
             self._schedule(i)
-        self._read_min = min(self._read_at, default=k)
+        self._mins()
 
     def close(self) -> None:
         self._hand_over()
