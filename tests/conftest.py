@@ -43,6 +43,7 @@ def no_leaked_temp_folders() -> Iterator[None]:
     they were."""
     os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
     own = Path(tempfile.mkdtemp(prefix="robotsim-tests-"))
+    own.chmod(0o1777)  # as /tmp: the test PostgreSQL server runs as another user
     before = (tempfile.tempdir, os.environ.get("TMPDIR"))
     tempfile.tempdir, os.environ["TMPDIR"] = str(own), str(own)
     try:
