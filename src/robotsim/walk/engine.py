@@ -31,6 +31,7 @@ import numpy as np
 
 from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import LEFT, RIGHT, compose, relative, step_increment, walk_frame
+from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.params import Resolved, WalkParams, resolve_params
 from robotsim.walk.pattern import bent_seed, heading_R, standing_feet
 from robotsim.walk.plan import DOUBLE, TimedStep
@@ -113,6 +114,10 @@ class WalkEngine:
                 f"{biped.name}: cannot stand crouched at the walking height "
                 f"{res.com_height:.3f} m (IK misses by {max(err[0], err[2]) * 1e3:.2g} mm)"
             )
+        # the legs' momentum shifts the ZMP (momentum.py): the pendulum tracks less that
+        self.K = swing_momentum_gains(
+            biped, self.ik, ref.feet, ref.com, ref.R_torso, self.q, self.T, res.step_height
+        )
         self.landed: list[int] = []  # the feet that landed during the last tick
         self.lifted: list[int] = []  # the feet that lifted off during the last tick
 
@@ -344,6 +349,24 @@ class WalkEngine:
                 support = 1 - s.side
         return foot_T(xy, z, self.ground.tilt()), support
 
+    def _feet_path(self, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The planned soles at ``times`` ``(n,)``: positions ``(n, 2, 3)``, yaws ``(n, 2)``."""
+        n = len(times)
+        xy = np.repeat(self.rest[None, :, :], n, axis=0)  # (n, 2, 3) x, y, yaw
+        z = np.zeros((n, 2))
+        for s in sorted(self.steps, key=lambda st: st.t_lift):
+            after = times >= s.t_land
+            xy[after, s.side] = s.pose
+            during = (times > s.t_lift) & (times < s.t_land)
+            if during.any():
+                u = (times[during] - s.t_lift) / (s.t_land - s.t_lift)
+                p, h = swing_poses(s.start, s.pose, u, self.res.step_height, self.ground)
+                xy[during, s.side] = p
+                z[during, s.side] = h - self.ground.z(p[:, 0], p[:, 1])
+        ground = self.ground.z(xy[..., 0], xy[..., 1])
+        xyz = np.stack([xy[..., 0], xy[..., 1], ground + z], axis=-1)
+        return xyz, xy[..., 2]
+
     def _reference(self) -> Reference:
         feet, support = self._feet_at(self.t)
         ya = math.atan2(feet[0, 1, 0], feet[0, 0, 0])
@@ -373,7 +396,11 @@ class WalkEngine:
 
         self._plan_ahead()
         g = self.gains
-        window = self._zmp_at(self.t + self.dt * np.arange(self.N + 1))
+        times = self.t + self.dt * np.arange(-1, self.N + 2)
+        window = self._zmp_at(times[1:-1])
+        if self.steps:
+            xyz, yaw = self._feet_path(times)
+            window = window - zmp_shift(self.K, self.biped.mass, xyz, yaw, self.dt)
         preview_step(
             self.x, self.sum_e, np.ascontiguousarray(window), g.A, g.B, g.C, g.Gi, g.Gx, g.Gp
         )

@@ -27,6 +27,7 @@ from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import Footstep, goal_footsteps, pairs_needed
 from robotsim.walk.params import CROUCHES, Resolved, WalkParams, resolve_params
 from robotsim.walk.plan import Plan, timed_plan
+from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.preview import preview_gains, preview_track
 from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
@@ -267,15 +268,7 @@ def pattern_from_plan(
     n = math.floor(plan.t_end / dt + 1e-9) + 1
     t = np.arange(n) * dt
     zmp_ref = plan.zmp(t)
-    gains = preview_gains(dt, res.com_height, res.preview, res.qe, res.r)
-    xs, zmp = preview_track(gains, zmp_ref)
     feet, support = plan.feet(t)
-    com = np.empty((n, 3))
-    com[:, :2] = xs[:, 0, :]
-    com[:, 2] = plan.ground.z(com[:, 0], com[:, 1]) + res.com_height
-    com_vel = np.zeros((n, 3))
-    com_vel[:, :2] = xs[:, 1, :]
-    com_vel[:, 2] = plan.ground.slope_x * com_vel[:, 0] + plan.ground.slope_y * com_vel[:, 1]
     # the torso heads between the feet
     ya, yb = (
         np.arctan2(feet[:, 0, 1, 0], feet[:, 0, 0, 0]),
@@ -285,10 +278,28 @@ def pattern_from_plan(
     R = heading_R(biped, ya + dyaw / 2)
     ik = WholeBodyIK(biped)
     seed = bent_seed(biped)
+    c0 = np.array([zmp_ref[0, 0], zmp_ref[0, 1], 0.0])
+    c0[2] = float(plan.ground.z(c0[0], c0[1])) + res.com_height
     T0 = np.eye(4)
     T0[:3, :3] = R[0]
-    T0[:3, 3] = [com[0, 0], com[0, 1], com[0, 2] + biped.sole_height - biped.com_height]
-    q1, T1, _ = ik.solve(feet[0], com[0], R[0], seed, T0)
+    T0[:3, 3] = [c0[0], c0[1], c0[2] + biped.sole_height - biped.com_height]
+    q1, T1, _ = ik.solve(feet[0], c0, R[0], seed, T0)
+    # the legs' momentum moves the robot's ZMP off the pendulum's (momentum.py): the
+    # pendulum tracks the reference less that shift
+    K = swing_momentum_gains(biped, ik, feet[0], c0, R[0], q1, T1, res.step_height)
+    shift = np.zeros_like(zmp_ref)
+    if n > 2:
+        shift[1:-1] = zmp_shift(K, biped.mass, feet[:, :, :3, 3], np.stack([ya, yb], axis=1), dt)
+    gains = preview_gains(dt, res.com_height, res.preview, res.qe, res.r)
+    xs, zmp = preview_track(gains, zmp_ref - shift)
+    zmp = zmp + shift
+    com = np.empty((n, 3))
+    com[:, :2] = xs[:, 0, :]
+    com[:, 2] = plan.ground.z(com[:, 0], com[:, 1]) + res.com_height
+    com_vel = np.zeros((n, 3))
+    com_vel[:, :2] = xs[:, 1, :]
+    com_vel[:, 2] = plan.ground.slope_x * com_vel[:, 0] + plan.ground.slope_y * com_vel[:, 1]
+    q1, T1, _ = ik.solve(feet[0], com[0], R[0], q1, T1)
     sol = ik.path(feet, com, R, q1, T1, stop=(FOOT_TOL, ROT_TOL))
     bad = np.flatnonzero(
         (sol.errors[:, 0] > FOOT_TOL) | (sol.errors[:, 1] > ROT_TOL) | (sol.errors[:, 2] > FOOT_TOL)
