@@ -39,6 +39,7 @@ ROT_TOL = 1e-3
 __all__ = [
     "WalkPattern",
     "bent_seed",
+    "default_speed",
     "generate_walk",
     "heading_R",
     "standing_feet",
@@ -146,14 +147,34 @@ def walk_duration(res: Resolved, n_steps: int) -> float:
     return res.step_period * (n_steps + 1) + res.t_single
 
 
+#: a sole at least this many leg lengths long walks at the full default speed
+FULL_SPEED_FOOT = 0.27
+
+
+def default_speed(res: Resolved, v_max: float, foot_length: float | None = None) -> float:
+    """The mean speed (m/s) of a walk asked for none: three quarters of the fastest the
+    step limits allow (``v_max`` for this goal, m/s), scaled down in proportion for a sole
+    shorter than :data:`FULL_SPEED_FOOT` leg lengths (``foot_length``, m). What a small
+    sole tolerates is the ZMP's model error (the swing legs' momentum left over by
+    :mod:`robotsim.walk.momentum`, the servos' lag), which grows with the steps'
+    accelerations, so with the speed: a NAO whose 4.4 cm stand-in soles are 0.17 leg
+    lengths long walks at 0.4 leg lengths/s and rocks off its soles' edges at 0.6."""
+    v = 0.75 * min(v_max, res.max_speed)
+    if foot_length is not None and foot_length > 0:
+        v *= min(1.0, foot_length / (FULL_SPEED_FOOT * res.leg_length))
+    return v
+
+
 def _choose_steps(
     res: Resolved,
     feet0: np.ndarray,
     goal: tuple[float, float, float],
     speed: float | None,
     name: str,
+    foot_length: float | None = None,
 ) -> tuple[list[Footstep], float, int]:
-    """``(footsteps, mean speed asked for, pairs of steps)`` of a goal."""
+    """``(footsteps, mean speed asked for, pairs of steps)`` of a goal; the default
+    speed is :func:`default_speed`."""
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
@@ -162,7 +183,7 @@ def _choose_steps(
     fastest = goal_footsteps(res, feet0, d, lat, turn, pairs=need)
     v_max = dist / walk_duration(res, len(fastest))
     if speed is None:
-        speed = 0.75 * min(v_max, res.max_speed)
+        speed = default_speed(res, v_max, foot_length)
     if not speed > 0:
         raise InputError(f"--speed: {speed:g} m/s; must be > 0")
     if speed > v_max * (1 + 1e-9):
@@ -192,7 +213,7 @@ def generate_walk(
 ) -> WalkPattern:
     """The walk pattern (module docs) that carries the robot ``distance`` m forward,
     ``lateral`` m to its left and turns it by ``turn`` rad, at a mean ``speed`` (m/s;
-    default three quarters of the fastest its step limits allow), starting standing
+    default: :func:`default_speed`), starting standing
     with its root above the origin, heading +x. One-line :class:`InputError` for goals
     or speeds its legs cannot do."""
     for what, v in (("distance", distance), ("lateral", lateral), ("turn", turn)):
@@ -245,7 +266,9 @@ def _first_that_solves(
             want = sp
             if default is not None and sp is not None and sp < 1.0:
                 want = sp * default
-            steps, used, pairs = _choose_steps(res, feet0, goal, want, biped.name)
+            steps, used, pairs = _choose_steps(
+                res, feet0, goal, want, biped.name, biped.foot_length
+            )
             if sp is None and default is None:
                 default = used
             plan = timed_plan(
