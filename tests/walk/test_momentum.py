@@ -85,9 +85,7 @@ def test_the_planned_zmp_stays_on_a_small_sole_only_with_the_legs_momentum(
     with_it = _x_error(generate_walk(small_feet, 0.4, speed=speed))
     import robotsim.walk.pattern as pattern_module
 
-    monkeypatch.setattr(
-        pattern_module, "swing_momentum_gains", lambda *a, **k: np.zeros((2, 2, 3))
-    )
+    monkeypatch.setattr(pattern_module, "swing_momentum_gains", lambda *a, **k: np.zeros((2, 2, 3)))
     without = _x_error(generate_walk(small_feet, 0.4, speed=speed))
     half = small_feet.foot_length / 2
     assert with_it < 0.6 * half < half < without, (with_it, without, half)

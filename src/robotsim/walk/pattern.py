@@ -25,9 +25,9 @@ import numpy as np
 from robotsim.errors import InputError, KinematicsError
 from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import Footstep, goal_footsteps, pairs_needed
+from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.params import CROUCHES, Resolved, WalkParams, resolve_params
 from robotsim.walk.plan import Plan, timed_plan
-from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.preview import preview_gains, preview_track
 from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
