@@ -13,9 +13,14 @@ preview horizon ahead. Here the same correction uses a linear model of the multi
 momentum, measured once per walk on the robot's own kinematics:
 
 - :func:`swing_momentum_gains`: with one foot lifted by the step height and the CoM
-  held, the IK moves that foot by a few millimetres along x, y and z; the change of
-  ``H`` (every link's mass at its CoM and its rotational inertia) per metre of foot
-  motion is ``K`` ``(2 sides, 2 (H_x, H_y), 3 (x, y, z))``, in the walk's heading;
+  held, the IK moves that foot by a few millimetres along x and y; the change of ``H``
+  (every link's mass at its CoM and its rotational inertia) per metre of foot motion
+  is ``K`` ``(2 sides, 2 (H_x, H_y), 3 (x, y, z))``, in the walk's heading. The
+  column of the feet's vertical motion is left at zero: its lever arm is the foot's
+  distance ahead of or behind the CoM, which changes sign along the swing, so no
+  constant models it (measured where the foot is under the hip, it made MuJoCo's
+  humanoid spin and fall; without it that robot walks straighter than with no
+  correction at all);
 - :func:`zmp_shift`: along a planned walk, each foot's acceleration ``f''`` gives
   ``H' = K f''`` (turned into the foot's heading), hence the ZMP shift above.
 
@@ -70,10 +75,10 @@ def swing_momentum_gains(
 ) -> np.ndarray:
     """``K`` ``(2, 2, 3)`` (module docs): the change of the angular momentum about the
     CoM ``(H_x, H_y)`` (kg m^2 / s per m/s, i.e. kg m) per unit velocity of foot
-    ``side`` along (x, y, z) in the frame of ``R_torso``'s heading, with that foot
-    ``lift`` m up and the CoM held at ``com``; from the standing solution ``(q, T)``
-    for ``feet`` (2, 4, 4). Central differences of ``delta`` (default 1 % of the leg
-    length) through the whole-body IK ``ik``."""
+    ``side`` along (x, y, z; z left zero, module docs) in the frame of ``R_torso``'s
+    heading, with that foot ``lift`` m up and the CoM held at ``com``; from the
+    standing solution ``(q, T)`` for ``feet`` (2, 4, 4). Central differences of
+    ``delta`` (default 1 % of the leg length) through the whole-body IK ``ik``."""
     d = 0.01 * biped.leg_length if delta is None else delta
     yaw = math.atan2(R_torso[1, 0], R_torso[0, 0])
     Rz = np.array([[math.cos(yaw), -math.sin(yaw), 0.0], [math.sin(yaw), math.cos(yaw), 0.0],
@@ -83,8 +88,8 @@ def swing_momentum_gains(
         base = np.array(feet, dtype=np.float64)
         base[side, 2, 3] += lift
         q0, T0, _ = ik.solve(base, com, R_torso, q, T)
-        cols = []
-        for axis in range(3):
+        cols = [np.zeros(2)] * 3
+        for axis in range(2):
             states = []
             for sgn in (1.0, -1.0):
                 f = base.copy()
@@ -99,7 +104,7 @@ def swing_momentum_gains(
             Rm = 0.5 * (R1 + R2)
             Iw = Rm @ I @ np.transpose(Rm, (0, 2, 1))
             H = H + np.einsum("lij,lj->i", Iw, dth)
-            cols.append((Rz.T @ H)[:2] / (2 * d))
+            cols[axis] = (Rz.T @ H)[:2] / (2 * d)
         K[side] = np.array(cols).T
     return K
 
