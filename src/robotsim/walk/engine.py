@@ -118,6 +118,7 @@ class WalkEngine:
         self.K = swing_momentum_gains(
             biped, self.ik, ref.feet, ref.com, ref.R_torso, self.q, self.T, res.step_height
         )
+        self._shifts: dict[tuple, tuple[int, np.ndarray]] = {}
         self.landed: list[int] = []  # the feet that landed during the last tick
         self.lifted: list[int] = []  # the feet that lifted off during the last tick
 
@@ -349,23 +350,47 @@ class WalkEngine:
                 support = 1 - s.side
         return foot_T(xy, z, self.ground.tilt()), support
 
-    def _feet_path(self, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The planned soles at ``times`` ``(n,)``: positions ``(n, 2, 3)``, yaws ``(n, 2)``."""
-        n = len(times)
-        xy = np.repeat(self.rest[None, :, :], n, axis=0)  # (n, 2, 3) x, y, yaw
-        z = np.zeros((n, 2))
-        for s in sorted(self.steps, key=lambda st: st.t_lift):
-            after = times >= s.t_land
-            xy[after, s.side] = s.pose
-            during = (times > s.t_lift) & (times < s.t_land)
-            if during.any():
-                u = (times[during] - s.t_lift) / (s.t_land - s.t_lift)
-                p, h = swing_poses(s.start, s.pose, u, self.res.step_height, self.ground)
-                xy[during, s.side] = p
-                z[during, s.side] = h - self.ground.z(p[:, 0], p[:, 1])
-        ground = self.ground.z(xy[..., 0], xy[..., 1])
-        xyz = np.stack([xy[..., 0], xy[..., 1], ground + z], axis=-1)
-        return xyz, xy[..., 2]
+    def _step_shift(self, s: TimedStep) -> tuple[int, np.ndarray]:
+        """``(k0, shift (m, 2))``: the ZMP shift (momentum.py) of step ``s``'s swing at
+        the samples ``k0 .. k0 + m - 1`` (times ``k dt``); cached by the step's poses and
+        times (a replanned or re-anchored step is a new one)."""
+        key = (s.side, s.start, s.pose, s.t_lift, s.t_land)
+        got = self._shifts.get(key)
+        if got is not None:
+            return got
+        dt = self.dt
+        k0 = round(s.t_lift / dt) - 2
+        k1 = round(s.t_land / dt) + 2
+        times = np.arange(k0, k1 + 1) * dt
+        xy = np.repeat(np.asarray(s.start, dtype=np.float64)[None], len(times), axis=0)
+        xy[times >= s.t_land] = s.pose
+        lift = np.zeros(len(times))
+        during = (times > s.t_lift) & (times < s.t_land)
+        if during.any():
+            u = (times[during] - s.t_lift) / (s.t_land - s.t_lift)
+            pp, h = swing_poses(s.start, s.pose, u, self.res.step_height, self.ground)
+            xy[during] = pp
+            lift[during] = h - self.ground.z(pp[:, 0], pp[:, 1])
+        xyz = np.zeros((len(times), 2, 3))
+        yaw = np.zeros((len(times), 2))
+        xyz[:, s.side] = np.column_stack([xy[:, :2], self.ground.z(xy[:, 0], xy[:, 1]) + lift])
+        yaw[:, s.side] = xy[:, 2]
+        got = (k0 + 1, zmp_shift(self.K, self.biped.mass, xyz, yaw, dt))
+        if len(self._shifts) > 256:
+            self._shifts.clear()
+        self._shifts[key] = got
+        return got
+
+    def _window_shift(self) -> np.ndarray:
+        """The ZMP shift ``(N + 1, 2)`` over the preview window from now."""
+        out = np.zeros((self.N + 1, 2))
+        k_now = round(self.t / self.dt)
+        for s in self.steps:
+            k0, sh = self._step_shift(s)
+            a, b = max(k0, k_now), min(k0 + len(sh), k_now + self.N + 1)
+            if a < b:
+                out[a - k_now : b - k_now] += sh[a - k0 : b - k0]
+        return out
 
     def _reference(self) -> Reference:
         feet, support = self._feet_at(self.t)
@@ -396,11 +421,9 @@ class WalkEngine:
 
         self._plan_ahead()
         g = self.gains
-        times = self.t + self.dt * np.arange(-1, self.N + 2)
-        window = self._zmp_at(times[1:-1])
+        window = self._zmp_at(self.t + self.dt * np.arange(self.N + 1))
         if self.steps:
-            xyz, yaw = self._feet_path(times)
-            window = window - zmp_shift(self.K, self.biped.mass, xyz, yaw, self.dt)
+            window = window - self._window_shift()
         preview_step(
             self.x, self.sum_e, np.ascontiguousarray(window), g.A, g.B, g.C, g.Gi, g.Gx, g.Gp
         )
