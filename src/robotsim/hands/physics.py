@@ -17,8 +17,14 @@ would put a fingertip or the palm into the floor or a table are cut short). Then
 - **grasp**: all three touch and the thumb–finger spread exceeds the threshold; the ball
   is then carried by friction alone. With ``weld_assist`` a stiff spring-damper wrench
   also holds the ball at its grasp pose relative to the palm (a soft weld, switched on
-  at grasp and off at release) — stated in the summary's mode options;
-- **release**: fewer than two fingers touch for ``release_ticks`` ticks;
+  at grasp and off at release; once the other hand has let go and its fingers are
+  clear, the holder's grasp pose becomes where the ball is then, as kinematic mode
+  does) — stated in the summary's mode options; a grasping hand keeps its grip: each
+  touching finger pressed ``squeeze`` past its actual angle, a finger that lost its
+  contact closing until it touches again;
+- **release**: fewer than two fingers touch for ``release_ticks`` ticks, or the hand
+  opened to the end of its fingers' ranges (an open hand holds nothing, even when an
+  object wedged against its links still touches two of them);
 - **landed**: after a release, the first contact of the ball with the ground or a table.
 """
 
@@ -71,6 +77,10 @@ class PhysicsOptions:
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
+        regrip, regrip_speed: a grasping hand keeps pressing each touching finger
+            ``squeeze`` past its actual angle and closes a finger that lost contact at
+            ``regrip_speed`` (rad/s) until it touches again (the object shifts when the
+            other hand opens or moves).
     """
 
     timestep: float = DEFAULT_TIMESTEP
@@ -88,6 +98,8 @@ class PhysicsOptions:
     impratio: float = 10.0
     rolling_friction: float = 0.002
     noslip_iterations: int = 4
+    regrip: bool = True
+    regrip_speed: float = np.radians(45.0)
 
     def __post_init__(self) -> None:
         check_timestep(self.timestep, "physics timestep", HANDS_MAX_TIMESTEP)
@@ -289,6 +301,7 @@ class PhysicsHands:
         self._ball_contact: str | None = None
         self._weld_prev: dict[str, np.ndarray] = {}
         self._opening = {s: False for s in SIDES}
+        self._reanchor = {s: False for s in SIDES}
         self._update_contacts()
         self.observable.reset(self.snapshot())
 
@@ -380,6 +393,32 @@ class PhysicsHands:
                     cut |= self._move_setpoint(side, i, -c * cmd.speed * dt)
             self.blocked[side] = cut
 
+    def _keep_grip(self, side: str) -> None:
+        """A grasping hand keeps its grip as the object shifts: a finger that touches
+        is held ``squeeze`` past its actual angle (a steady press), one that lost its
+        contact closes at ``regrip_speed`` until it touches again."""
+        m, q_act, lay = self.model, self.q, self.layouts[side]
+        step = self.options.regrip_speed * self.dt
+        for k, jn in enumerate(lay.finger_joints):
+            i = m.joint_index(jn)
+            c = lay.closing[k]
+            nxt = (
+                q_act[i] + c * self.options.squeeze
+                if self.touch[side][k]
+                else self.cq[i] + c * step
+            )
+            self.cq[i] = float(np.clip(nxt, m.lower[i], m.upper[i]))
+
+    def _fully_open(self, side: str) -> bool:
+        """Every finger setpoint of ``side`` at the open end of its range."""
+        m, lay = self.model, self.layouts[side]
+        for k, jn in enumerate(lay.finger_joints):
+            i = m.joint_index(jn)
+            end = m.lower[i] if lay.closing[k] > 0 else m.upper[i]
+            if abs(self.cq[i] - end) > 1e-6:
+                return False
+        return True
+
     def _press(self, side: str) -> None:
         """Hold every finger of ``side`` ``squeeze`` past its actual angle: the grip."""
         m, q_act, lay = self.model, self.q, self.layouts[side]
@@ -395,6 +434,10 @@ class PhysicsHands:
             if side not in SIDES:
                 raise InputError(f"command for unknown hand {side!r}; valid: {list(SIDES)}")
         self._apply_commands(commands)
+        if self.options.regrip:
+            for side in self.grasped_by:
+                if not self._opening[side]:
+                    self._keep_grip(side)
         for k, mh in enumerate(self._motor):
             mh.set(self.cq[k])
         for _ in range(self.substeps):
@@ -417,11 +460,25 @@ class PhysicsHands:
                 now[side] = True
             elif before[side] and self._low[side] >= self.options.release_ticks:
                 now[side] = False
+            elif before[side] and self._opening[side] and self._fully_open(side):
+                now[side] = False  # an open hand holds nothing, whatever still touches it
         events += grasp_events(t, before, now)
         for side in SIDES:
             if now[side] and not before[side]:
                 self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
                 self._press(side)
+        for side in SIDES:
+            other = "R" if side == "L" else "L"
+            if now[side] and before[other] and not now[other]:
+                self._reanchor[side] = True
+            # the other hand let go and its fingers came free: the holder's grasp pose is
+            # where the object is now (as kinematic mode does)
+            if self._reanchor[side] and now[side] and not any(self.touch[other]):
+                self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
+                self._weld_prev.pop(side, None)
+                self._reanchor[side] = False
+            elif not now[side]:
+                self._reanchor[side] = False
         if any(before.values()) and not any(now.values()):
             self._landed_since_release = False
         self.grasped = now
