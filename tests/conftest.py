@@ -1,9 +1,13 @@
-"""Session fixtures: the shared folder and its fixtures (paths in ``tests/paths.py``), and
-a real PostgreSQL server for the run-store tests, started once per session."""
+"""Session fixtures: the shared folder and its fixtures (paths in ``tests/paths.py``), a
+real PostgreSQL server for the run-store tests, started once per session, and a check
+that the session leaves no studio temp folders behind."""
 
 from __future__ import annotations
 
+import gc
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +18,34 @@ from robotsim.recording.pgserver import TempPostgres
 from tests.paths import FIXTURES, SHARED
 
 os.environ.setdefault("MUJOCO_GL", "egl")
+
+LEAKABLE = ("robotsim-map-*", "robotsim-thumbs-*")  # the studio panels' temp files/folders
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leaked_temp_folders() -> Iterator[None]:
+    """Studios the tests build (and stop, or drop) remove their panels' temp folders: the
+    session fails if one is left once every fixture has been torn down. The session's
+    process (an xdist worker too) gets a temp folder of its own, inherited by the
+    commands the tests start, so that what it leaves can be told apart from the rest of
+    /tmp (other processes of the machine); pytest's ``tmp_path`` folders stay where
+    they were."""
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
+    own = Path(tempfile.mkdtemp(prefix="robotsim-tests-"))
+    before = (tempfile.tempdir, os.environ.get("TMPDIR"))
+    tempfile.tempdir, os.environ["TMPDIR"] = str(own), str(own)
+    try:
+        yield
+        gc.collect()  # studios dropped without a stop remove theirs when collected
+        left = sorted(p.name for pattern in LEAKABLE for p in own.glob(pattern))
+    finally:
+        tempfile.tempdir = before[0]
+        if before[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = before[1]
+        shutil.rmtree(own, ignore_errors=True)
+    assert not left, f"the tests left {len(left)} studio temp folders: {', '.join(left[:5])}"
 
 
 @pytest.fixture(scope="session")

@@ -82,6 +82,20 @@ def format_bytes(n: float) -> str:
     return f"{n:.1f} PB"  # pragma: no cover - unreachable
 
 
+def check_free_space(folder: os.PathLike[str] | str, need: float, message: str) -> None:
+    """Refuse (``InputError``) writing about ``need`` bytes into ``folder`` when they
+    would not fit its free space (or the estimate is not finite). ``message`` names what
+    would be written and what to do instead; ``{need}``, ``{free}`` and ``{folder}`` in
+    it are filled in."""
+    import shutil
+
+    free = shutil.disk_usage(folder).free
+    if not math.isfinite(need) or need > free:
+        raise InputError(
+            message.format(need=format_bytes(need), free=format_bytes(free), folder=folder)
+        )
+
+
 def current_budget() -> int:
     """Bytes one sampled result may take (the innermost :func:`memory_budget`, else
     ``ROBOTSIM_MAX_MEMORY``, else 2 GB)."""

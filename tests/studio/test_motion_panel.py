@@ -4,9 +4,11 @@ load, play with support switching to the end."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.procs import free_port
 
 from robotsim.errors import InputError, ScenarioError
 
@@ -159,3 +161,17 @@ def test_a_motion_for_a_robot_file_opens_in_the_editor(studio, tmp_path):
     finally:
         editor.new()
         studio.clear()
+
+
+def test_the_studio_removes_its_thumbnails_when_it_stops(tmp_path):
+    from robotsim.studio import Studio
+
+    st = Studio(port=free_port(), root=tmp_path)
+    try:
+        st.add_robot("humanoid17")
+        panel = st.panels["motion"]
+        thumb = Path(panel.capture().thumbnail)
+        assert thumb.parent == panel.thumb_dir and thumb.is_file()  # kept while it runs
+    finally:
+        st.stop()
+    assert not panel.thumb_dir.exists()

@@ -70,23 +70,20 @@ class ClearanceRecording:
     def check_space(self, samples: int, dt: float) -> None:
         """Refuse (before anything is computed) a study whose rows would not fit the
         free space of an SQLite run store's folder (a lower estimate)."""
-        import shutil
-
-        from robotsim.budget import format_bytes
-        from robotsim.errors import InputError
+        from robotsim.budget import check_free_space
         from robotsim.run_io import STORE_VALUE_BYTES, store_folder
 
         folder = store_folder(self.recorder) if self.active else None
         if folder is None:
             return
         need = float(samples) * self.values_per_sample() * STORE_VALUE_BYTES
-        free = shutil.disk_usage(folder).free
-        if need > free:
-            raise InputError(
-                f"clearance: {samples:.3g} samples of {dt:g} s would write about "
-                f"{format_bytes(need)} into the run store, more than the "
-                f"{format_bytes(free)} free in {folder}; use a larger dt or a shorter run"
-            )
+        check_free_space(
+            folder,
+            need,
+            f"clearance: {samples:.3g} samples of {dt:g} s would write about "
+            "{need} into the run store, more than the {free} free in {folder}; "
+            "use a larger dt or a shorter run",
+        )
 
     def chunk(self, times: np.ndarray, distance: Mapping[str, np.ndarray]) -> None:
         """Samples ``times`` (m,) s with each pair's distances (m,) m."""

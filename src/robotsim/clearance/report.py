@@ -163,23 +163,20 @@ _CSV_VALUE_BYTES = 10
 def _check_disk(stream: ClearanceStream, out: Path, link_pairs: bool) -> None:
     """Refuse a run whose CSV files would not fit the free space of ``out`` (a lower
     estimate: ``dt: 1e-9`` over seconds is refused before anything is written)."""
-    import shutil
-
-    from robotsim.budget import format_bytes
-    from robotsim.errors import InputError
+    from robotsim.budget import check_free_space
 
     vols = [max(1, len(m.kinds)) for m in stream.movers]
     pairs = sum(a * b for i, a in enumerate(vols) for b in vols[i + 1 :])
     robot_pairs = len(vols) * (len(vols) - 1) // 2
     values = (1 + robot_pairs) + (1 + 2 * robot_pairs) + ((1 + pairs) if link_pairs else 0)
     need = float(stream.samples) * values * _CSV_VALUE_BYTES
-    free = shutil.disk_usage(out).free
-    if need > free:
-        raise InputError(
-            f"clearance: {stream.samples:.3g} samples of {stream.dt:g} s would write about "
-            f"{format_bytes(need)} of CSV files, more than the {format_bytes(free)} free in "
-            f"{out}; use a larger dt or a shorter run"
-        )
+    check_free_space(
+        out,
+        need,
+        f"clearance: {stream.samples:.3g} samples of {stream.dt:g} s would write about "
+        "{need} of CSV files, more than the {free} free in {folder}; "
+        "use a larger dt or a shorter run",
+    )
 
 
 def stream_outputs(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from robotsim.errors import InputError
 from robotsim.mobile.poselog import PoseLog
 from robotsim.run_io import STORE_VALUE_BYTES, store_folder
 
@@ -61,9 +60,7 @@ def check_run_disk(
     ``record_period`` s) and sensor readings (``sensor_bytes_per_s`` of simulated time,
     uncompressed: an upper bound) would not fit the free space of its SQLite run store's
     folder, naming the bytes needed and free; nothing to check without one."""
-    import shutil
-
-    from robotsim.budget import format_bytes
+    from robotsim.budget import check_free_space, format_bytes
 
     folder = store_folder(recorder)
     if folder is None:
@@ -71,13 +68,12 @@ def check_run_disk(
     records = math.floor(duration / record_period) + 1
     need = float(records) * robots * signals * STORE_VALUE_BYTES
     sensed = float(duration) * sensor_bytes_per_s
-    free = shutil.disk_usage(folder).free
-    if need + sensed > free:
-        what = f" and {format_bytes(sensed)} of sensor readings" if sensed else ""
-        raise InputError(
-            f"a mobile run of {duration:g} s records {records:.3g} samples of {signals} "
-            f"signals per robot ({robots}){what} into {folder}: about "
-            f"{format_bytes(need + sensed)}, more than the {format_bytes(free)} free "
-            "there; give a shorter duration (--duration), a lower record_rate or lower "
-            "sensor rates"
-        )
+    what = f" and {format_bytes(sensed)} of sensor readings" if sensed else ""
+    check_free_space(
+        folder,
+        need + sensed,
+        f"a mobile run of {duration:g} s records {records:.3g} samples of {signals} "
+        f"signals per robot ({robots}){what} into {{folder}}: about {{need}}, more than "
+        "the {free} free there; give a shorter duration (--duration), a lower "
+        "record_rate or lower sensor rates",
+    )

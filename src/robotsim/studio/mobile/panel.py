@@ -5,6 +5,7 @@ wheel speeds, and a new goal set by clicking the ground in the 3D view."""
 from __future__ import annotations
 
 import itertools
+import os
 import tempfile
 import threading
 import time
@@ -69,7 +70,6 @@ class MobilePanel:
 
         self.cameras = CameraImages(gui)  # the robots' camera images, when they have any
         self._wheel_series = 1
-        self._map_dir = Path(tempfile.mkdtemp(prefix="robotsim-map-"))
         self._last_map = 0.0
         self._refresh = Coalesced(self._draw)
         # the map off the caller's thread: one drawing at a time, the latest state next
@@ -260,8 +260,11 @@ class MobilePanel:
         from robotsim import plots
         from robotsim.studio.thumbnails import load_png
 
-        # a file per thread: a forced map and one off the loop's thread may be drawn at once
-        path = self._map_dir / f"map-{threading.get_ident()}.png"
+        # a file per drawing (a forced map and one off the loop's thread may be drawn at
+        # once), removed as soon as it is read: no folder is left behind in the temp dir
+        fd, name = tempfile.mkstemp(prefix="robotsim-map-", suffix=".png")
+        os.close(fd)
+        path = Path(name)
         try:
             sc = d.sc
             plots.save_map(path, sc.field.size, d.obstacles, trajectories,

@@ -13,6 +13,7 @@ import itertools
 import shutil
 import tempfile
 import threading
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,9 @@ class MotionPanel:
         self.path: Path | None = None
         self.images: dict[str, np.ndarray] = {}  # thumbnail path -> RGB image
         self.thumb_dir = Path(tempfile.mkdtemp(prefix="robotsim-thumbs-"))
+        # captured thumbnails live until the studio stops (a saved motion copies them
+        # beside itself); a panel dropped without a stop removes them when collected
+        self._drop_thumbs = weakref.finalize(self, shutil.rmtree, self.thumb_dir, True)
         self.player: Any = None
         self.last_source = ""
         #: seconds a page may take to render a thumbnail before it is drawn offscreen
@@ -166,6 +170,7 @@ class MotionPanel:
         studio.on("robots", self.on_robots)
         studio.on("clock", self.refresh_readout)
         studio.on("params", self.refresh_readout)
+        studio.on("stop", self._drop_thumbs)
         self.on_robots()
 
     # -------------------------------------------------------------- helpers
