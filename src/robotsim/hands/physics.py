@@ -19,9 +19,10 @@ would put a fingertip or the palm into the floor or a table are cut short). Then
   also holds the ball at its grasp pose relative to the palm (a soft weld, switched on
   at grasp and off at release; once the other hand has let go and its fingers are
   clear, the holder's grasp pose becomes where the ball is then, as kinematic mode
-  does) — stated in the summary's mode options; a grasping hand keeps its grip: each
-  touching finger pressed ``squeeze`` past its actual angle, a finger that lost its
-  contact closing until it touches again;
+  does) — stated in the summary's mode options; a grasping hand keeps its grip: a
+  finger that lost its contact closes until it touches again and presses from there
+  (while the other hand holds it too, every touching finger follows the object
+  each tick);
 - **release**: fewer than two fingers touch for ``release_ticks`` ticks, or the hand
   opened to the end of its fingers' ranges (an open hand holds nothing, even when an
   object wedged against its links still touches two of them);
@@ -77,10 +78,9 @@ class PhysicsOptions:
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
-        regrip, regrip_speed: a grasping hand keeps pressing each touching finger
-            ``squeeze`` past its actual angle and closes a finger that lost contact at
-            ``regrip_speed`` (rad/s) until it touches again (the object shifts when the
-            other hand opens or moves).
+        regrip, regrip_speed: a grasping hand closes a finger that lost contact at
+            ``regrip_speed`` (rad/s) until it touches again, then presses ``squeeze``
+            past that angle (the object shifts when the other hand opens or moves).
     """
 
     timestep: float = DEFAULT_TIMESTEP
@@ -302,6 +302,7 @@ class PhysicsHands:
         self._weld_prev: dict[str, np.ndarray] = {}
         self._opening = {s: False for s in SIDES}
         self._reanchor = {s: False for s in SIDES}
+        self._lost = {s: [False, False, False] for s in SIDES}
         self._update_contacts()
         self.observable.reset(self.snapshot())
 
@@ -394,19 +395,28 @@ class PhysicsHands:
             self.blocked[side] = cut
 
     def _keep_grip(self, side: str) -> None:
-        """A grasping hand keeps its grip as the object shifts: a finger that touches
-        is held ``squeeze`` past its actual angle (a steady press), one that lost its
-        contact closes at ``regrip_speed`` until it touches again."""
+        """A grasping hand keeps its grip as the object shifts: a finger that lost its
+        contact closes at ``regrip_speed`` until it touches again, and is then held
+        ``squeeze`` past that angle. While the other hand also grasps (the hand-over)
+        every touching finger follows the object, pressed ``squeeze`` past its actual
+        angle each tick; alone, that would ratchet the fingers into a yielding contact
+        and push the object along, so a lone hand presses once per touch."""
         m, q_act, lay = self.model, self.q, self.layouts[side]
         step = self.options.regrip_speed * self.dt
+        lost = self._lost[side]
+        other = "R" if side == "L" else "L"
+        follow = self.grasped[other]  # the hand-over: the other hand holds too
         for k, jn in enumerate(lay.finger_joints):
             i = m.joint_index(jn)
             c = lay.closing[k]
-            nxt = (
-                q_act[i] + c * self.options.squeeze
-                if self.touch[side][k]
-                else self.cq[i] + c * step
-            )
+            if not self.touch[side][k]:
+                lost[k] = True
+                nxt = self.cq[i] + c * step
+            elif lost[k] or follow:
+                lost[k] = False
+                nxt = q_act[i] + c * self.options.squeeze
+            else:
+                continue
             self.cq[i] = float(np.clip(nxt, m.lower[i], m.upper[i]))
 
     def _fully_open(self, side: str) -> bool:
@@ -467,6 +477,7 @@ class PhysicsHands:
             if now[side] and not before[side]:
                 self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
                 self._press(side)
+                self._lost[side] = [False, False, False]
         for side in SIDES:
             other = "R" if side == "L" else "L"
             if now[side] and before[other] and not now[other]:
