@@ -104,3 +104,44 @@ def test_the_page_keys_walk_it_and_letting_go_stops_it(walking):
         assert not d.driver.engine.walking and not d.sim.fell
     finally:
         panel.use_keyboard(False)
+
+
+def test_a_gamepad_stick_walks_it_and_the_speed_step_scales_it(walking):
+    """The Walk tab's Gamepad (SDL through pygame, a virtual pad SDL sees as a USB one):
+    the left stick pushed forward asks the cruise speed, the clock starts playing by
+    itself, the base walks forward; the speed-down button halves the command; the right
+    stick turns it; the stick let go stops the walk."""
+    from robotsim.teleop import VirtualGamepad
+
+    d = walking.driver
+    panel = walking.panels["walk"]
+    walking.play(False)
+    panel.use_gamepad(True)  # opens SDL's joysticks: the virtual pad is plugged in after
+    try:
+        with VirtualGamepad(naxes=4, nbuttons=8, nhats=1) as pad:
+            pad.set_axis(1, -1.0)  # left stick fully forward (SDL y is +1 down)
+            panel.poll_devices()
+            assert d.velocity == pytest.approx((d.cruise[0], 0.0, 0.0))
+            assert walking.playing, "steering a paused studio plays its clock"
+            x0, y0 = d.sim.base.pose[:2, 3]
+            _ticks(walking, 180)  # 3 s
+            x1, y1 = d.sim.base.pose[:2, 3]
+            assert not d.sim.fell and x1 > x0 + 0.05 and abs(y1 - y0) < 0.5 * (x1 - x0)
+            assert d._footprints, "the planned footsteps are drawn"
+            pad.set_button(4, True)  # L1: one speed level down (x0.5)
+            panel.poll_devices()
+            pad.set_button(4, False)
+            panel.poll_devices()
+            assert d.velocity[0] == pytest.approx(0.5 * d.cruise[0])
+            pad.set_axis(1, 0.0)
+            pad.set_axis(3, -1.0)  # right stick left: turn left (positive yaw rate)
+            panel.poll_devices()
+            assert d.velocity[0] == 0.0 and d.velocity[2] == pytest.approx(0.5 * d.cruise[2])
+            pad.set_axis(3, 0.0)
+            panel.poll_devices()
+            assert d.velocity == (0.0, 0.0, 0.0)
+            _ticks(walking, 240)
+            assert not d.driver.engine.walking and not d.sim.fell
+    finally:
+        panel.use_gamepad(False)
+        walking.play(False)

@@ -67,7 +67,7 @@ class PlanOptions:
 
     n_points: int = 120
     rolls: int = 8
-    max_pairs: int = 32
+    max_pairs: int = 96
     max_poses: int = 160
     mu: float = 0.5
     torsion: float = 0.002

@@ -388,7 +388,11 @@ class World:
 
     # -- stepping ---------------------------------------------------------------------
     def step(
-        self, n: int = 1, observe: Callable[[int], None] | None = None, at: Sequence[int] = ()
+        self,
+        n: int = 1,
+        observe: Callable[[int], None] | None = None,
+        at: Sequence[int] = (),
+        advance: Callable[[int], None] | None = None,
     ) -> None:
         """Advance ``n`` physics steps (also when paused: single-stepping).
 
@@ -396,7 +400,10 @@ class World:
         (ascending, 1..n), between two MuJoCo steps of a chunk: what the world does per
         chunk (motor ramps, servo feed-forward, divergence and bounce checks) is exactly
         what it does without observers, so an observer (the sensors) that only reads
-        cannot change the run.
+        cannot change the run. ``advance(k)``, when given, takes every run of ``k``
+        MuJoCo steps in place of ``mj_step(model, data, k)`` (at most a chunk at a
+        time): an observer that reads between steps of its own choosing without being
+        called back for each (the sensors' IMUs); it must step exactly ``k`` times.
 
         Raises PhysicsFault when the simulation diverges (see the module docstring).
         """
@@ -413,6 +420,7 @@ class World:
         w, counts = self._warn_stats, self._warn_counts
         chunk = self._chunk
         ff = self._ff
+        sliced = self._step_sliced if advance is None else advance
         while n > 0:
             k = chunk if n > chunk else n
             t0 = d.time
@@ -426,12 +434,14 @@ class World:
                 j = 0
                 while mi < len(marks) and marks[mi] <= done + k:
                     if marks[mi] - done > j:
-                        self._step_sliced(marks[mi] - done - j)
+                        sliced(marks[mi] - done - j)
                         j = marks[mi] - done
                     observe(marks[mi])  # type: ignore[misc]
                     mi += 1
                 if k > j:
-                    self._step_sliced(k - j)
+                    sliced(k - j)
+            elif advance is not None:
+                advance(k)
             elif k <= self._slice:
                 mujoco.mj_step(m, d, k)
             else:

@@ -5,7 +5,9 @@
 physics step at which a sensor reads, reads it, and goes on, so every sensor reads at
 exact multiples of its period (whole physics steps) whatever the control rate; a sensor
 faster than the controller is not held back to it. Nothing is computed for a sensor that
-is not due: the world steps as fast as without sensors in between.
+is not due: the world steps as fast as without sensors in between. The world hands the
+rig its MuJoCo steps (``World.step``'s ``advance``), chunk by chunk, and the rig makes
+one MuJoCo call per stretch between two readings: no call back per reading.
 
 **What a reading at time t holds.** A MuJoCo step from step ``k`` first computes
 everything that follows from the state at ``k`` (body poses, contacts and their forces,
@@ -91,6 +93,7 @@ class SensorRig:
         self._mj = mujoco
         self.world = world
         self.timestep = float(world.timestep)
+        self._wdata = world.data  # the world's MuJoCo data (one for its lifetime)
         #: the sensing copy of the world's data, for readings out of schedule
         self.data = mujoco.MjData(world.model)
         self.renderer: WorldRenderer | None = None
@@ -123,6 +126,7 @@ class SensorRig:
             for s in self.sensors
         ]
         self._rowed = [i for i in range(n) if self._row_of[i] is not None]
+        self._pos = 0  # the world's step while :meth:`_advance` steps it
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
         self._item = [0 if dt is None else int(dt.itemsize) for dt in self._dtype]
         self._rows = [max(1, BLOCK_BYTES // k) if k else 0 for k in self._item]
@@ -193,6 +197,8 @@ class SensorRig:
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
         # steps between hand-overs of rows (see the module doc): a quarter flush interval
         self._hand_every = 0 if not flush else max(0, int(float(flush) / 4 / self.timestep))
+        if self._record is None and self._record_rows is None:
+            self._hand_every = 1 << 62  # nobody to hand rows to
         self._handed_at = -(1 << 62)  # the step of the last hand-over
         if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
             value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
@@ -210,14 +216,15 @@ class SensorRig:
 
     # -- stepping ---------------------------------------------------------------------
     def _step_index(self) -> int:
-        return round(self.world.time / self.timestep)
+        return round(self._wdata.time / self.timestep)
 
     def step(self, n: int = 1) -> None:
         """Step the world ``n`` physics steps, reading every sensor when it is due
-        (sensors due at the current step first, where they can read now). The readings
-        are taken between MuJoCo steps inside the world's own step call
-        (:meth:`robotsim.physics.World.step`'s observers), so the world steps exactly as
-        it would without sensors."""
+        (sensors due at the current step first, where they can read now). The world
+        hands the rig its MuJoCo steps (:meth:`robotsim.physics.World.step`'s
+        ``advance``): the rig steps MuJoCo up to each step at which a sensor reads,
+        reads it there and goes on, so the world does per chunk exactly what it does
+        without sensors."""
         if not self.sensors:
             self.world.step(n)
             return
@@ -227,41 +234,36 @@ class SensorRig:
         if self._read_min <= k:
             self._read_ready(k)
         end = k + int(n)
-        marks = self._reads_until(end)
-        if marks:
-            base = k
-
-            def observe(j: int) -> None:
-                kk = base + j
-                self._kin, self._at = kk - 1, kk
-                if self._read_min <= kk:
-                    self._read_ready(kk)
-
-            try:
-                self.world.step(n, observe, [m - base for m in marks])
-            finally:
-                if self._rowed and end - self._handed_at >= self._hand_every:
-                    self._hand_over()
-                    self._handed_at = end
-        else:
-            self.world.step(n)
+        try:
+            if self._read_min <= end:
+                self._pos = k
+                self.world.step(n, None, (), self._advance)
+            else:
+                self.world.step(n)
+        finally:
             if self._rowed and end - self._handed_at >= self._hand_every:
                 self._hand_over()
                 self._handed_at = end
         self._kin, self._at = end - 1, end
 
-    def _reads_until(self, end: int) -> list[int]:
-        """The steps up to ``end`` at which some sensor reads, from the schedules."""
-        out: set[int] = set()
-        for i, p in enumerate(self._periods):
-            c, start = self._count[i], self._start[i]
-            at = self._read_at[i]
-            lag = 1 if self._deferred[i] else 0
-            while at <= end:
-                out.add(at)
-                c += 1
-                at = start + int(c * p + 0.5) + lag
-        return sorted(out)
+    def _advance(self, k: int) -> None:
+        """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
+        where they are due: one MuJoCo call per stretch between two readings."""
+        mj_step = self._mj.mj_step
+        m, d = self.world.model, self.world.data
+        pos = self._pos
+        end = pos + k
+        at = self._read_min
+        while at <= end:
+            if at > pos:
+                mj_step(m, d, at - pos)
+                pos = at
+            self._kin, self._at = at - 1, at
+            self._read_ready(at)
+            at = self._read_min
+        if end > pos:
+            mj_step(m, d, end - pos)
+        self._pos = end
 
     def sample_due(self) -> None:
         """Read the sensors whose reading can be taken at the world's current step (the
@@ -311,12 +313,13 @@ class SensorRig:
         h = self.timestep
         refreshed = accelerations = False
         n = 0
-        for i, at in enumerate(self._read_at):
+        read_at, due_of, count = self._read_at, self._due, self._count
+        for i, at in enumerate(read_at):
             if at > k:
                 continue
             n += 1
             s = self.sensors[i]
-            due = self._due[i]
+            due = due_of[i]
             if not self._deferred[i]:
                 self._read(i, s, k * h, world_data)
             elif due == self._kin:
@@ -329,13 +332,15 @@ class SensorRig:
                     self._refresh()
                     refreshed = True
                 self._read(i, s, k * h, self.data)
-            self._count[i] += 1
-            self._schedule(i)
-            if self._read_at[i] <= k:  # behind its schedule: go on from here
-                self._start[i], self._count[i] = k, 1
+            c = count[i] = count[i] + 1
+            # the next reading (as _schedule): read once the step from it is taken
+            nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
+            at = read_at[i] = nxt + 1 if self._deferred[i] and nxt > self._kin else nxt
+            if at <= k:  # behind its schedule: go on from here
+                self._start[i], count[i] = k, 1
                 self._schedule(i)
         self.samples += n
-        self._read_min = min(self._read_at)
+        self._read_min = min(read_at)
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data

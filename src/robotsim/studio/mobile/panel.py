@@ -222,9 +222,13 @@ class MobilePanel:
                 w.visible = visible
 
     def on_stop(self) -> None:
-        """A map still being drawn is dropped (its server is about to stop)."""
+        """A map still being drawn is dropped (its server is about to stop); the stop
+        waits (a few seconds at most) for its drawing to end and remove its temp file."""
         with self._map_lock:
             self._stopped = True
+        deadline = time.monotonic() + 5.0
+        while self._map_job.running and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     @property
     def map_drawing(self) -> bool:
@@ -235,7 +239,7 @@ class MobilePanel:
         try:
             with self.studio.locked():  # the driver too: a scenario opened meanwhile wins
                 d = self.driver
-                if d is None:
+                if d is None or self._stopped:
                     return
                 traj = d.trajectories()
                 number = next(self._map_asked)

@@ -5,7 +5,9 @@ Keys (tick *Keyboard*, click the 3D view): arrows or W/S forward and back, A/D s
 Q/E or left/right turn, +/- the speed step (the ``keyboard_base`` mapping); a gamepad
 (tick *Gamepad*, ``robotsim[io]``): left stick forward/sideways, right stick turn
 (``mobile_base``). A full stick or key asks half the fastest the robot's step limits
-allow (the driver's ``cruise``).
+allow (the driver's ``cruise``), times the speed step (+/-: ×0.25 to ×2, clamped to
+the limits). Steering while the studio is paused starts its clock: a key held in the
+page walks the robot at once, as on a live robot.
 """
 
 from __future__ import annotations
@@ -100,10 +102,18 @@ class WalkPanel:
         self.status.content = d.status()
 
     def send_sliders(self) -> None:
+        self.steer((self.vx.value, self.vy.value, math.radians(self.wz.value)))
+
+    def steer(self, v: tuple[float, float, float]) -> None:
+        """Send ``(vx, vy, wz)`` to the walk; a non-zero command while paused plays the
+        clock (the walk only steps while the studio plays)."""
         d = self.driver
-        if d is not None:
-            with self.studio.locked():
-                d.set_velocity(self.vx.value, self.vy.value, math.radians(self.wz.value))
+        if d is None:
+            return
+        with self.studio.locked():
+            d.set_velocity(*v)
+        if any(v) and not self.studio.playing:
+            self.studio.play(True)
 
     def use_keyboard(self, on: bool) -> None:
         if not on:
@@ -133,30 +143,29 @@ class WalkPanel:
     def poll_devices(self) -> None:
         """Keys and gamepad -> the walk command: a full key or stick asks the driver's
         cruise speed (half the step limits; the mapping's rates in
-        [-1, 1])."""
+        [-1, 1]) times the mapping's speed step, clamped to the step limits."""
         d = self.driver
         if d is None:
             return
-        rates = None
+        rates, scale = None, 1.0
         if self.key_mapper is not None and self.keyboard is not None:
             cmd = self.key_mapper.update(self.keyboard.poll())
             if any(cmd.base_rates):
-                rates = cmd.base_rates
+                rates, scale = cmd.base_rates, cmd.base_scale
         if rates is None and self.pad_mapper is not None and self.pads is not None:
             from robotsim.teleop import InputSnapshot
 
             cmd = self.pad_mapper.update(self.pads.poll().get(0, InputSnapshot()))
             if any(cmd.base_rates):
-                rates = cmd.base_rates
+                rates, scale = cmd.base_rates, cmd.base_scale
         if rates is None:
             if self.key_mapper is None and self.pad_mapper is None:
                 return
             rates = (0.0, 0.0, 0.0)
             if any((self.vx.value, self.vy.value, self.wz.value)):
                 return  # the sliders steer
-        lim = d.cruise
-        with self.studio.locked():
-            d.set_velocity(*(r * m for r, m in zip(rates, lim)))
+        v = (max(-m, min(m, r * c * scale)) for r, c, m in zip(rates, d.cruise, d.limits))
+        self.steer(tuple(v))  # type: ignore[arg-type]
 
     def on_clock(self) -> None:
         d = self.driver

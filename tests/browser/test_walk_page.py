@@ -1,0 +1,75 @@
+"""A humanoid walked from the page's keyboard (issue 23 item 4), in a real Chromium: a
+walk scenario open, the Walk tab's Keyboard ticked, W held in the page walks the robot
+forward in MuJoCo (the studio's clock starts by itself), its planned footsteps are in
+the scene; W let go, it stops and stands."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_helpers import UI_TIMEOUT_MS, close_notifications
+
+from robotsim.studio.walk.driver import WalkDriver
+
+pytestmark = pytest.mark.browser
+
+
+def wait_for(cond, what: str, timeout: float = 90.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_w_held_in_the_page_walks_the_humanoid_forward(page, studio, tmp_path, artifacts):
+    f = tmp_path / "walk_keys.yaml"  # no scheduled commands: the page steers
+    f.write_text(
+        "format: robotsim-scenario/1\nkind: walk\nname: walk_keys\nrobot: humanoid17\n"
+        "duration: 120\n"
+    )
+    studio.open(f)
+    d = studio.driver
+    assert isinstance(d, WalkDriver) and not studio.playing
+    panel = studio.panels["walk"]
+    try:
+        page.get_by_role("tab", name="Walk").click()
+        page.get_by_text("planned steps", exact=False).first.wait_for(timeout=UI_TIMEOUT_MS)
+        close_notifications(page)
+        box = page.get_by_text("Keyboard", exact=True).locator("visible=true").first
+        deadline = time.monotonic() + 60
+        while not panel.keys.value:  # a click lost on a busy page is made again
+            assert time.monotonic() < deadline, f"the Keyboard tick never came: {studio.errors}"
+            box.click()
+            until = time.monotonic() + 10
+            while not panel.keys.value and time.monotonic() < until:
+                time.sleep(0.05)
+        wait_for(lambda: panel.keyboard is not None, "the key endpoint")
+        page.mouse.click(500, 400)  # focus the 3D view, as a person would
+        wait_for(lambda: panel.keyboard.events > 0, "the page script to reach the endpoint")
+        T0 = d.sim.base.pose.copy()
+        page.keyboard.down("w")
+        wait_for(lambda: d.velocity[0] > 0, "the forward command")
+        assert d.velocity == pytest.approx((d.cruise[0], 0.0, 0.0))
+        wait_for(lambda: studio.playing, "the clock to start")
+        wait_for(lambda: d.sim.t > 3.0, "3 s of walking in physics", timeout=180)
+        page.keyboard.up("w")
+        wait_for(lambda: d.velocity == (0.0, 0.0, 0.0), "the stop command")
+        T1 = d.sim.base.pose
+        step = T1[:2, 3] - T0[:2, 3]
+        heading = T0[:2, 0]  # the robot's forward axis at the start
+        along = float(step @ heading)
+        assert not d.sim.fell, d.sim.reason
+        assert along > 0.05 and abs(step[0] * heading[1] - step[1] * heading[0]) < 0.5 * along
+        names = [h.name for h in d._footprints]
+        assert names and all(n.startswith("/walk/footstep") for n in names), names
+        page.screenshot(path=str(artifacts / "40_walk_from_the_page_keys.png"))
+        t_stop = d.sim.t
+        wait_for(lambda: d.sim.t > t_stop + 3.0, "3 s more", timeout=180)
+        assert not d.driver.engine.walking and not d.sim.fell
+    finally:
+        page.keyboard.up("w")
+        panel.keys.value = False
+        panel.use_keyboard(False)
+        studio.play(False)
+        studio.load_default()
