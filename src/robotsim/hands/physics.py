@@ -17,12 +17,10 @@ would put a fingertip or the palm into the floor or a table are cut short). Then
 - **grasp**: all three touch and the thumb–finger spread exceeds the threshold; the ball
   is then carried by friction alone. With ``weld_assist`` a stiff spring-damper wrench
   also holds the ball at its grasp pose relative to the palm (a soft weld, switched on
-  at grasp and off at release; once the other hand has let go and its fingers are
-  clear, the holder's grasp pose becomes where the ball is then, as kinematic mode
-  does) — stated in the summary's mode options; a grasping hand keeps its grip: a
-  finger that lost its contact closes until it touches again and presses from there
-  (while the other hand holds it too, every touching finger follows the object
-  each tick);
+  at grasp and off at release) — stated in the summary's mode options; while both
+  hands hold it, each keeps its grip as the object shifts (touching fingers pressed
+  ``squeeze`` past their actual angle every tick, a finger that lost contact closing
+  until it touches again);
 - **release**: fewer than two fingers touch for ``release_ticks`` ticks, or the hand
   opened to the end of its fingers' ranges (an open hand holds nothing, even when an
   object wedged against its links still touches two of them);
@@ -78,9 +76,10 @@ class PhysicsOptions:
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
-        regrip, regrip_speed: a grasping hand closes a finger that lost contact at
-            ``regrip_speed`` (rad/s) until it touches again, then presses ``squeeze``
-            past that angle (the object shifts when the other hand opens or moves).
+        regrip, regrip_speed: while both hands hold the object, touching fingers are
+            pressed ``squeeze`` past their actual angle every tick and a finger that
+            lost contact closes at ``regrip_speed`` (rad/s) until it touches again (the
+            object shifts when the other hand opens).
     """
 
     timestep: float = DEFAULT_TIMESTEP
@@ -301,8 +300,6 @@ class PhysicsHands:
         self._ball_contact: str | None = None
         self._weld_prev: dict[str, np.ndarray] = {}
         self._opening = {s: False for s in SIDES}
-        self._reanchor = {s: False for s in SIDES}
-        self._lost = {s: [False, False, False] for s in SIDES}
         self._update_contacts()
         self.observable.reset(self.snapshot())
 
@@ -395,28 +392,24 @@ class PhysicsHands:
             self.blocked[side] = cut
 
     def _keep_grip(self, side: str) -> None:
-        """A grasping hand keeps its grip as the object shifts: a finger that lost its
-        contact closes at ``regrip_speed`` until it touches again, and is then held
-        ``squeeze`` past that angle. While the other hand also grasps (the hand-over)
-        every touching finger follows the object, pressed ``squeeze`` past its actual
-        angle each tick; alone, that would ratchet the fingers into a yielding contact
-        and push the object along, so a lone hand presses once per touch."""
+        """While both hands hold the object (the hand-over), the receiving hand keeps
+        its grip as the object shifts under the other's opening fingers: every touching
+        finger is pressed ``squeeze`` past its actual angle each tick, a finger that lost
+        its contact closes at ``regrip_speed`` until it touches again. (A hand holding
+        alone keeps the press of its grasp: pressing afresh every tick would ratchet the
+        fingers into a yielding contact and push the object along.)"""
+        other = "R" if side == "L" else "L"
+        if not self.grasped[other]:
+            return
         m, q_act, lay = self.model, self.q, self.layouts[side]
         step = self.options.regrip_speed * self.dt
-        lost = self._lost[side]
-        other = "R" if side == "L" else "L"
-        follow = self.grasped[other]  # the hand-over: the other hand holds too
         for k, jn in enumerate(lay.finger_joints):
             i = m.joint_index(jn)
             c = lay.closing[k]
-            if not self.touch[side][k]:
-                lost[k] = True
-                nxt = self.cq[i] + c * step
-            elif lost[k] or follow:
-                lost[k] = False
+            if self.touch[side][k]:
                 nxt = q_act[i] + c * self.options.squeeze
             else:
-                continue
+                nxt = self.cq[i] + c * step
             self.cq[i] = float(np.clip(nxt, m.lower[i], m.upper[i]))
 
     def _fully_open(self, side: str) -> bool:
@@ -477,19 +470,6 @@ class PhysicsHands:
             if now[side] and not before[side]:
                 self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
                 self._press(side)
-                self._lost[side] = [False, False, False]
-        for side in SIDES:
-            other = "R" if side == "L" else "L"
-            if now[side] and before[other] and not now[other]:
-                self._reanchor[side] = True
-            # the other hand let go and its fingers came free: the holder's grasp pose is
-            # where the object is now (as kinematic mode does)
-            if self._reanchor[side] and now[side] and not any(self.touch[other]):
-                self.T_palm_ball[side] = inv_T(self.palm_pose(side)) @ self.ball_T
-                self._weld_prev.pop(side, None)
-                self._reanchor[side] = False
-            elif not now[side]:
-                self._reanchor[side] = False
         if any(before.values()) and not any(now.values()):
             self._landed_since_release = False
         self.grasped = now
