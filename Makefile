@@ -14,7 +14,7 @@ studio: setup
 
 test: setup
 	$(PY) -m ruff check src tests
-	MUJOCO_GL=egl $(PY) -m pytest -n 2 -q $(ARGS)
+	MUJOCO_GL=egl $(PY) -m pytest -n 2 --dist loadgroup -q $(ARGS)
 	bash scripts/check_install.sh
 
 # The wheel, installed (not editable) into a clean venv, runs the README's commands.

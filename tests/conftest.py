@@ -19,6 +19,17 @@ from tests.paths import FIXTURES, SHARED
 
 os.environ.setdefault("MUJOCO_GL", "egl")
 
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    """Modules with the most ``slow`` tests first (each module's tests stay together, in
+    their order): the two workers of ``make test`` then end on short tests together,
+    rather than one running a long docs page or simulation while the other idles."""
+    slow: dict[str, int] = {}
+    for item in items:
+        slow[str(item.path)] = slow.get(str(item.path), 0) + bool(item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -slow[str(item.path)])  # stable: a module stays in order
+
+
 LEAKABLE = ("robotsim-map-*", "robotsim-thumbs-*")  # the studio panels' temp files/folders
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import CHROMIUM_ARGS, UI_TIMEOUT_MS
+from browser_helpers import UI_TIMEOUT_MS
 
 from robotsim.cli import main
 from robotsim.export import load_replay
@@ -34,11 +34,11 @@ def recorded(tmp_path_factory) -> tuple[Path, Path]:
     return out / "runs.sqlite", page
 
 
-def test_the_page_replays_the_run_offline_and_exactly(recorded, playwright, artifacts) -> None:
+def test_the_page_replays_the_run_offline_and_exactly(recorded, browser, artifacts) -> None:
     db, page_file = recorded
-    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    ctx = browser.new_context(viewport={"width": 1100, "height": 650})
     try:
-        page = browser.new_page(viewport={"width": 1100, "height": 650})
+        page = ctx.new_page()
         requests: list[str] = []
         errors: list[str] = []
         page.on("request", lambda r: requests.append(r.url))
@@ -87,4 +87,4 @@ def test_the_page_replays_the_run_offline_and_exactly(recorded, playwright, arti
         assert blocked == "blocked"
         assert requests == [url]
     finally:
-        browser.close()
+        ctx.close()

@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+from browser_helpers import ARTIFACTS, free_port
 
 from robotsim.hands.run import make_sim
 from robotsim.hands.scene import default_scene
@@ -42,7 +42,7 @@ def _settled_camera(client, still_s: float = 1.5, timeout_s: float = 60.0) -> np
     return last
 
 
-def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
+def test_keys_held_in_the_page_move_the_left_shoulder(browser) -> None:  # type: ignore[no-untyped-def]
     sim = make_sim(default_scene(load_robot("dual_arm_hands")), "kinematic", 1 / 60, None)
     keys = BrowserKeyboard("127.0.0.1")
     tele = HandsTeleop(sim, (), True, "L", keyboard_device=keys)
@@ -56,13 +56,8 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
         studio.load_scene("teleop", [robot], driver=driver)
         studio.play(True)
         studio.start()
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(
-                str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                headless=True, viewport={"width": 1280, "height": 800},
-            )  # fmt: skip
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        try:
             page = ctx.new_page()
             page.goto(studio.url)
             page.get_by_text("Reset hands and ball").wait_for(timeout=60_000)
@@ -106,6 +101,7 @@ def test_keys_held_in_the_page_move_the_left_shoulder(tmp_path) -> None:
             assert page.get_by_text("L_shoulder_x +").first.is_visible()  # the key table
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "15_teleop_page_keyboard.png"))
+        finally:
             ctx.close()
     finally:
         studio.stop()

@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 import viser
 from browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     UI_TIMEOUT_MS,
     close_notifications,
     try_websocket,
@@ -77,13 +75,11 @@ def test_a_forged_origin_gets_no_websocket(page, studio, evil_origin) -> None:  
     assert set(studio.server.get_clients()) == clients
 
 
-def test_a_browser_without_the_token_gets_403_and_no_websocket(playwright, studio) -> None:  # type: ignore[no-untyped-def]
+def test_a_browser_without_the_token_gets_403_and_no_websocket(browser, studio) -> None:  # type: ignore[no-untyped-def]
     refused = len(studio.access.refused)
-    browser = playwright.chromium.launch(
-        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-    )
+    ctx = browser.new_context()  # a profile of its own: no cookie of the studio's page
     try:
-        pg = browser.new_context().new_page()
+        pg = ctx.new_page()
         pg.set_default_timeout(UI_TIMEOUT_MS)
         response = pg.goto(studio.base_url)
         assert response is not None and response.status == 403
@@ -94,7 +90,7 @@ def test_a_browser_without_the_token_gets_403_and_no_websocket(playwright, studi
         wrong = pg.goto(studio.base_url + "?token=guess")
         assert wrong is not None and wrong.status == 403
     finally:
-        browser.close()
+        ctx.close()
     reasons = studio.access.refused[refused:]
     assert len(reasons) >= 3 and all("token" in r for r in reasons)  # + favicon.ico
 

@@ -57,6 +57,22 @@ def test_placeholder_inertia_in_a_urdf_never_reaches_physics(make_urdf) -> None:
     assert len(obj.warnings) == 1 and str(p) in obj.warnings[0]
 
 
+def test_the_sdformat_default_inertial_is_no_mass_either(make_urdf) -> None:  # type: ignore[no-untyped-def]
+    p = make_urdf(
+        "mug", BRICK, '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
+    )
+    obj = load_object(str(p))  # 1 kg and diag(1, 1, 1): nobody measured this object
+    assert obj.mass_source == obj.inertia_source == "geometry"
+    assert obj.mass == pytest.approx(1000 * 0.05 * 0.04 * 0.03)
+    assert "SDFormat's default inertial" in obj.warnings[0] and str(p) in obj.warnings[0]
+    q = make_urdf(  # 1 kg with a real inertia is a measurement: kept
+        "heavy", BRICK,
+        '<inertial><mass value="1"/><inertia ixx="2e-4" iyy="2.8e-4" izz="3.4e-4"/></inertial>',
+    )  # fmt: skip
+    heavy = load_object(str(q))
+    assert heavy.mass == pytest.approx(1.0) and heavy.mass_source == "file"
+
+
 def test_zero_inertia_is_a_warning_not_an_error(make_urdf) -> None:  # type: ignore[no-untyped-def]
     p = make_urdf(
         "zero", BRICK, '<inertial><mass value="0.05"/><inertia ixx="0" iyy="0" izz="0"/></inertial>'

@@ -8,7 +8,13 @@ import pytest
 import trimesh
 
 from robotsim.objects.convex import hull_piece
-from robotsim.objects.query import PieceSet, ray_exit, sample_surface, signed_distance
+from robotsim.objects.query import (
+    PieceSet,
+    ray_exit,
+    sample_surface,
+    signed_distance,
+    surface_contact,
+)
 
 
 def _piece(size, at=(0, 0, 0)):  # type: ignore[no-untyped-def]
@@ -61,3 +67,18 @@ def test_surface_samples_lie_on_the_outer_surface() -> None:
     np.testing.assert_allclose(np.linalg.norm(nrm, axis=1), 1.0)
     d_out, _ = signed_distance(ps, pts + 1e-4 * nrm)  # normals point out of the union
     assert np.all(d_out > 0)
+
+
+def test_surface_contact_is_the_nearest_point_at_edges_and_corners() -> None:
+    half = np.array([0.05, 0.05, 0.01])
+    box = _piece(2 * half)
+    ps = PieceSet.of([box])
+    p = np.array([[0.06, 0.0, 0.02], [0.06, 0.07, 0.02], [0.0, 0.0, 0.03], [0.06, 0.0, 0.0]])
+    near, n, d = surface_contact([box], ps, p)
+    np.testing.assert_allclose(d, _box_sdf(p, half), atol=1e-12)  # exact everywhere outside
+    ref = np.clip(p, -half, half)  # the box's nearest point, closed form
+    np.testing.assert_allclose(near, ref, atol=1e-12)
+    np.testing.assert_allclose(n, (p - ref) / np.linalg.norm(p - ref, axis=1, keepdims=True))
+    # over the edge the plane test gives one face's normal; the true one is tilted 45 deg
+    _, n_plane = signed_distance(ps, p[:1])
+    assert abs(float(n_plane[0] @ n[0])) == pytest.approx(np.cos(np.pi / 4))

@@ -36,6 +36,8 @@ def test_the_walk_follows_the_clock_and_the_sliders(walking):
     assert isinstance(d, WalkDriver)
     panel = walking.panels["walk"]
     assert "humanoid17" in panel.status.content
+    # humanoid17's legs have no hip yaw: the page says Q/E cannot turn it
+    assert d.limits[2] == 0 and "turn none (its steps cannot turn)" in d.status()
     panel.vx.value = 0.1  # steer from the panel (before the file's first command)
     panel.send_sliders()
     for _ in range(150):  # 2.5 s of studio ticks

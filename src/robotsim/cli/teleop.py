@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -175,8 +175,10 @@ def _headless(tele: HandsTeleop, duration: float | None) -> None:
                f"({ticks / wall if wall > 0 else 0:.0f} Hz)")  # fmt: skip
 
 
-def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
-            root: str | None, no_token: bool) -> None:  # fmt: skip
+def teleop_studio(tele: HandsTeleop, host: str = "127.0.0.1", port: int = 8080,
+                  root: str | None = None, no_token: bool = False) -> Any:  # fmt: skip
+    """The studio ``robotsim teleop`` serves (not started): the Teleop tab first, the
+    hands driver ticking ``tele`` while it plays (it plays at once); returns it."""
     from functools import partial
 
     from robotsim.studio import Studio
@@ -200,6 +202,13 @@ def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
     except BaseException:
         studio.stop()
         raise
+    return studio
+
+
+def _studio(tele: HandsTeleop, host: str, port: int, duration: float | None,
+            root: str | None, no_token: bool) -> None:  # fmt: skip
+    studio = teleop_studio(tele, host, port, root, no_token)
+    driver = studio.driver  # the hands driver (the page may switch drivers later)
     if duration is None:
         serve_page(studio, "teleop", host, port, no_token)
         return

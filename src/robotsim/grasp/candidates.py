@@ -34,9 +34,11 @@ import numpy as np
 from robotsim.grasp.hand import GraspHand
 from robotsim.grasp.quality import approx_margins, contact_wrenches, gws_margin, wrench_reach
 from robotsim.objects.load import GraspObject
-from robotsim.objects.query import ray_exit, sample_surface, signed_distance
+from robotsim.objects.query import ray_exit, sample_surface, signed_distance, surface_contact
 
 COARSE = 4
+EDGE_SHIFT = 0.0025  # m: the surface must go on this far from a contact towards the palm
+EDGE_INSET = 0.001  # m: (tested this far under the surface: curvature and facets pass)
 
 __all__ = [
     "Candidates",
@@ -59,10 +61,19 @@ class Contacts:
     points: np.ndarray
     normals: np.ndarray
     clear: np.ndarray
+    steady: np.ndarray | None = None
 
     @property
     def complete(self) -> np.ndarray:
         return self.clear & self.touched.all(axis=1)
+
+    @property
+    def on_faces(self) -> np.ndarray:
+        """``(B,)``: the surface goes on ``EDGE_SHIFT`` from every contact towards the
+        palm (no tip sits on an edge it would slide off)."""
+        if self.steady is None:
+            return np.ones(len(self.s), bool)
+        return self.steady.all(axis=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,10 +155,20 @@ def close_fingers(
     s = s[bb, ff, j]
     touched = np.isfinite(s)
     centre = centre.reshape(B, k0, m, 3)[bb, ff, j]
-    _, nrm = signed_distance(obj.piece_set, centre)
+    # the true normal where the tip touches: at an edge or a corner it is tilted (a tip
+    # on a thin plate's upper edge presses it down, not in)
+    _, nrm, _ = surface_contact(obj.pieces, obj.piece_set, centre.reshape(-1, 3))
+    nrm = nrm.reshape(centre.shape)
     points = centre - hand.tip_radius[None, :, None] * nrm
-    clear = clear
-    return Contacts(touched, np.where(touched, s, 1.0), points, -nrm, clear)
+    # a tip that sits at an edge on its palm side (the surface ends within EDGE_SHIFT of
+    # the contact towards the palm) rides over it as the fingers squeeze and the lift
+    # pulls the object away from the palm: the point EDGE_SHIFT towards the palm and
+    # EDGE_INSET under the surface must lie inside the object
+    ax = np.einsum("bij,j->bi", T[:, :3, :3], hand.T_tool_grasp[:3, 2])
+    probe = points - EDGE_SHIFT * ax[:, None, :] - EDGE_INSET * nrm
+    d_probe, _ = signed_distance(obj.piece_set, probe)
+    steady = (d_probe < 0) | ~touched
+    return Contacts(touched, np.where(touched, s, 1.0), points, -nrm, clear, steady)
 
 
 def _rho(obj: GraspObject) -> float:
@@ -240,14 +261,26 @@ def sample_candidates(
     pts, nrm = pts[pick], nrm[pick]
     counts["surface points"] = len(pts)
     ps = obj.piece_set
-    w = ray_exit(ps, pts - 1e-6 * nrm, -nrm)
+    cos_cone = np.cos(np.arctan(mu))
+    # closing directions: along the inward normal, and level (the inward normal made
+    # horizontal) where that stays inside the friction cone: a squeeze level with the
+    # table across a ring's tube or a lying rod's upper half keeps the tips above the
+    # table, where the chord through the normal would end under the object
+    lev = -nrm + np.outer(nrm @ up_obj, up_obj)
+    ln = np.linalg.norm(lev, axis=1)
+    lev = lev / np.maximum(ln, 1e-12)[:, None]
+    use = (ln > 1e-6) & (np.einsum("ij,ij->i", lev, -nrm) >= cos_cone)
+    use &= np.abs(nrm @ up_obj) > 0.05  # already level: the normal's own ray
+    pts = np.concatenate([pts, pts[use]])
+    dirs = np.concatenate([-nrm, lev[use]])
+    nrm = np.concatenate([nrm, nrm[use]])
+    w = ray_exit(ps, pts - 1e-6 * nrm, dirs)
     ok = np.isfinite(w)
     ok &= (w >= hand.min_width) & (w <= 0.97 * hand.max_width)
     counts["within opening"] = int(ok.sum())
-    q_pts = pts - w[:, None] * nrm
-    _, n_far = signed_distance(ps, q_pts + 1e-6 * nrm)  # the exit face's outward normal
-    cos_cone = np.cos(np.arctan(mu))
-    ok &= np.einsum("ij,ij->i", n_far, -nrm) >= cos_cone
+    q_pts = pts + np.where(ok, w, 0.0)[:, None] * dirs
+    _, n_far = signed_distance(ps, q_pts - 1e-6 * dirs)  # the exit face's outward normal
+    ok &= np.einsum("ij,ij->i", n_far, dirs) >= cos_cone
     counts["antipodal"] = int(ok.sum())
     idx = np.flatnonzero(ok)
     if len(idx) > max_pairs:
@@ -261,7 +294,7 @@ def sample_candidates(
     if not len(idx):
         return empty
     phis = 2 * np.pi * np.arange(rolls) / rolls
-    x = -nrm[idx]  # closing axes: thumb at the surface point, towards the far side
+    x = dirs[idx]  # closing axes: thumb at the surface point, towards the far side
     a = np.cross(x, up_obj)
     flat = np.linalg.norm(a, axis=1) < 1e-6
     a[flat] = np.cross(x[flat], [1.0, 0.0, 0.0])
@@ -309,6 +342,7 @@ def sample_candidates(
     counts["closing"] = int(con.complete.sum())
     margin = rank_contacts(obj, con, mu, torsion)
     counts["force closure"] = int((margin > 0).sum())
+    counts["on faces"] = int(((margin > 0) & con.on_faces).sum())
     keep = margin > 0
     approach_down = -np.einsum("bi,i->b", T_all[:, :3, :3] @ hand.T_tool_grasp[:3, 2], up_obj)
     # gravity twists the object about the line through the contacts: keep the centre of
@@ -322,9 +356,11 @@ def sample_candidates(
     # a closing axis level with the table squeezes the object sideways, not into the
     # table or up off it (a tilted squeeze rolls round objects out of the hand)
     tilt = np.abs(np.einsum("bi,i->b", T_all[:, :3, :3] @ hand.T_tool_grasp[:3, 0], up_obj))
-    score = margin + 0.05 * approach_down - 0.3 * off - 0.1 * tilt
+    # contacts clear of an edge on the palm side first (an edge contact often holds,
+    # but a tip on a face holds more surely)
+    score = margin + 0.05 * approach_down - 0.3 * off - 0.1 * tilt + 0.05 * con.on_faces
     order = np.flatnonzero(keep)[np.argsort(-score[keep])]
     sub = Contacts(con.touched[order], con.s[order], con.points[order], con.normals[order],
-                   con.clear[order])  # fmt: skip
+                   con.clear[order], None if con.steady is None else con.steady[order])  # fmt: skip
     return Candidates(T_all[order], sub, margin[order], score[order], si[pair][order], counts,
                       opening[order])  # fmt: skip

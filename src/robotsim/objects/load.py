@@ -40,6 +40,7 @@ from robotsim.model.robot import Inertial, RobotModel
 from robotsim.objects.convex import ConvexPiece, convex_pieces, hull_piece
 from robotsim.objects.mass import (
     combine,
+    is_default_inertial,
     judge_inertial,
     mesh_inertial,
     primitive_inertial,
@@ -405,13 +406,14 @@ def load_object(
     if spec.mass is not None:
         inertial, msrc, isrc = scaled_inertial(geometry, spec.mass), "given", "geometry"
     elif spec.kind in ("urdf", "mjcf"):
-        fi = parts.file_inertial
+        fi, problem = parts.file_inertial, parts.file_problem
+        if fi is not None and is_default_inertial(fi):
+            fi, problem = None, ("mass 1 kg with inertia diag(1, 1, 1) is SDFormat's default "
+                                 "inertial, not a measurement")  # fmt: skip
         if fi is not None:
             fi = Inertial(fi.mass, np.asarray(fi.com) * s3,
                           np.asarray(fi.inertia) * float(np.prod(s3)) ** (2 / 3))  # fmt: skip
-        verdict = judge_inertial(
-            fi, geometry, hull_pts, volume, rho, parts.where, parts.file_problem
-        )
+        verdict = judge_inertial(fi, geometry, hull_pts, volume, rho, parts.where, problem)
         inertial, msrc, isrc = verdict.inertial, verdict.mass_source, verdict.inertia_source
         if verdict.warning:
             warnings.append(verdict.warning)

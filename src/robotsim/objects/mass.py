@@ -20,6 +20,11 @@ takes the union of its convex pieces instead.
   distribution inside it), and the trace is at least ``MIN_INERTIA_RATIO`` of the
   uniform solid's at that mass (a placeholder of 1e-6 on a 1 kg brick is not a brick).
 
+A file whose inertial is exactly SDFormat's default (mass 1 kg, inertia diag(1, 1, 1): what
+a tool writes when nobody measured anything; sdformat.org, "Specifying inertial
+properties") holds no measurement at all: mass and inertia both come from the geometry
+(:func:`is_default_inertial`).
+
 Otherwise the geometry's values replace the implausible part (the file's mass is kept
 when only the inertia is wrong) and one warning line says which and why: a placeholder
 ``ixx=1`` on a 0.1 kg object never reaches physics.
@@ -41,6 +46,7 @@ __all__ = [
     "MIN_INERTIA_RATIO",
     "InertialVerdict",
     "combine",
+    "is_default_inertial",
     "judge_inertial",
     "mesh_inertial",
     "primitive_inertial",
@@ -124,6 +130,12 @@ def combine(parts: Sequence[tuple[Inertial, np.ndarray]]) -> Inertial:
         d = x - c
         I += R @ p.inertia @ R.T + p.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
     return Inertial(float(m), c, (I + I.T) / 2)
+
+
+def is_default_inertial(i: Inertial) -> bool:
+    """Whether a file's inertial (as written, before any scale) is SDFormat's default:
+    mass 1 kg and inertia diag(1, 1, 1) kg m^2, a placeholder for mass and inertia."""
+    return bool(float(i.mass) == 1.0 and np.array_equal(np.asarray(i.inertia, float), np.eye(3)))
 
 
 def scaled_inertial(i: Inertial, mass: float) -> Inertial:

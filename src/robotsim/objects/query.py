@@ -8,6 +8,9 @@ batched NumPy:
   the faces off). The normal returned is that plane's.
 - :func:`ray_exit`: where a ray that starts inside the solid (or on its surface,
   pointing in) leaves it, crossing from piece to piece while they overlap.
+- :func:`surface_contact`: the nearest point of the surface to points outside it and
+  the true outward normal there (near an edge or a corner it points from the edge to the
+  point, where :func:`signed_distance` gives one face's normal).
 - :func:`sample_surface`: points spread by area over the outer surface (points of a
   piece's face that lie inside another piece are dropped), with outward normals.
 """
@@ -22,7 +25,7 @@ import numpy as np
 
 from robotsim.objects.convex import ConvexPiece
 
-__all__ = ["PieceSet", "ray_exit", "sample_surface", "signed_distance"]
+__all__ = ["PieceSet", "ray_exit", "sample_surface", "signed_distance", "surface_contact"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,6 +113,51 @@ def signed_distance(
         d[rows_i] = best
         n[rows_i] = bn
     return d.reshape(p.shape[:-1]), n.reshape(p.shape)
+
+
+def surface_contact(
+    pieces: Sequence[ConvexPiece], ps: PieceSet, points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For ``points`` ``(n, 3)``: the nearest point of the pieces' surface ``(n, 3)``, the
+    outward unit normal there ``(n, 3)`` and the distance ``(n,)`` (m). Outside, exact
+    (the nearest point of each candidate piece's triangles: an edge or a corner gives the
+    direction from it to the point); inside, the face that decides
+    :func:`signed_distance`."""
+    import trimesh
+
+    q = np.asarray(points, float).reshape(-1, 3)
+    d, n = signed_distance(ps, q)
+    near = q - d[:, None] * n
+    out = np.flatnonzero(d > 1e-9)
+    if not len(out):
+        return near, n, d
+    per, _ = _per_piece(ps, q[out])  # a lower bound of the distance to each piece
+    best = np.full(len(out), np.inf)
+    bp = near[out].copy()
+    for k in np.argsort(per.min(axis=0)):
+        sel = np.flatnonzero(per[:, k] < best)
+        if not len(sel):
+            continue
+        v, f = pieces[k].vertices, pieces[k].faces
+        tri = v[f]  # (m, 3, 3)
+        m = len(tri)
+        cp = trimesh.triangles.closest_point(
+            np.tile(tri, (len(sel), 1, 1)), np.repeat(q[out][sel], m, axis=0)
+        ).reshape(len(sel), m, 3)
+        dist = np.linalg.norm(cp - q[out][sel][:, None], axis=2)
+        j = np.argmin(dist, axis=1)
+        dj = dist[np.arange(len(sel)), j]
+        win = dj < best[sel]
+        best[sel[win]] = dj[win]
+        bp[sel[win]] = cp[np.arange(len(sel)), j][win]
+    rel = q[out] - bp
+    ok = best > 1e-9
+    n = n.copy()
+    n[out[ok]] = rel[ok] / best[ok, None]
+    near[out] = bp
+    d = d.copy()
+    d[out] = best
+    return near, n, d
 
 
 def ray_exit(ps: PieceSet, origins: np.ndarray, dirs: np.ndarray, tol: float = 1e-6) -> np.ndarray:

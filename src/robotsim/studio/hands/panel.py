@@ -64,11 +64,14 @@ def hands_status_markdown(teleop: HandsTeleop) -> str:
     p = st.ball_position
     held = "both hands" if st.held_by_both else (", ".join(st.grasped_by) or "nobody")
     where = f"resting on {st.ball_surface}" if st.ball_resting else "moving"
-    lines.append(f"**ball** ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m · held by {held} · {where}")
+    obj = getattr(teleop.sim.scene, "obj", None)
+    what = "ball" if obj is None else obj.name
+    lines.append(f"**{what}** ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m · held by {held} · {where}")
     events = teleop.sim.observable.events[-6:]
     if events:
         lines.append("**events**: " + "; ".join(
-            f"{e.t:.2f} {e.type}{'' if e.hand is None else ' ' + e.hand}" for e in events
+            f"{e.t:.2f} {e.type}{'' if e.hand is None else ' ' + e.hand}"
+            f"{' (' + e.detail + ')' if e.detail else ''}" for e in events
         ))  # fmt: skip
     return "\n\n".join(lines)
 

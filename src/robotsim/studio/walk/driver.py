@@ -184,10 +184,13 @@ class WalkDriver:
             if sim.fell
             else ("walking" if eng.walking else "standing")
         )
+        lx, ly, lw = self.limits
+        turn = f"{math.degrees(lw):.0f}°/s" if lw > 0 else "none (its steps cannot turn)"
         return (
             f"**{self.robot_name}** {state} · t {sim.t:.2f} s · at ({T[0, 3]:.2f}, "
             f"{T[1, 3]:.2f}) m, heading {yaw:.0f}° · command vx {vx:.2f} m/s, vy "
             f"{vy:.2f} m/s, turn {math.degrees(wz):.0f}°/s · planned steps {len(eng.steps)}"
+            f" · step limits {lx:.2f} m/s forward, {ly:.2f} m/s sideways, turn {turn}"
         )
 
 
