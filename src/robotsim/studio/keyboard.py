@@ -14,9 +14,9 @@ and answers ``poll()`` like the terminal keyboard, so the same mappings drive th
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
 releases every key (key-ups are lost then). Each endpoint's script is installed once
 per page (guarded by its token), so a keyboard closed and opened again (a new port and
-token: the Walk tab's Keyboard unticked and ticked) gets a script of its own; a script
-whose endpoint no longer answers (closed) stops taking keys, so they fly the camera
-again. The page posts its events one after the
+token: the Walk tab's Keyboard unticked and ticked) gets a script of its own (the closed
+one's script stays in the page until it is reloaded, posting into the void). The page
+posts its events one after the
 other, each once the previous one was answered: every post is a connection of its own,
 served by a thread of its own, so two posted at once (the down and up of a quick tap)
 could be taken in the wrong order and leave the key held.
@@ -53,19 +53,19 @@ _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 _SCRIPT = (
     "if(!window['__robotsimKeys{token}']){{window['__robotsimKeys{token}']=1;"
     "const u='http://'+location.hostname+':{port}/keys?k={token}';"
-    "let q=Promise.resolve(),d=0;"
-    "const s=(t,k)=>{{if(d)return;q=q.then(()=>fetch(u,{{method:'POST',"
-    "body:JSON.stringify({{type:t,key:k}})}})).catch(()=>{{d=1}})}};"
+    "let q=Promise.resolve();"
+    "const s=(t,k)=>{{q=q.then(()=>fetch(u,{{method:'POST',"
+    "body:JSON.stringify({{type:t,key:k}})}})).catch(()=>{{}})}};"
     "const f=e=>e.target&&(['INPUT','TEXTAREA','SELECT'].includes(e.target.tagName)"
     "||e.target.isContentEditable||e.target.getAttribute&&e.target.getAttribute('role')==='slider');"
     "const b=new Set({bound});const a={every};"
     "const n=k=>({{ArrowUp:'up',ArrowDown:'down',ArrowLeft:'left',ArrowRight:'right',"
     "' ':'space',Enter:'enter',Tab:'tab',Escape:'esc',Backspace:'backspace'}})[k]"
     "||(k.length==1?k.toLowerCase():k);"
-    "window.addEventListener('keydown',e=>{{if(d||f(e))return;const m=b.has(n(e.key));"
+    "window.addEventListener('keydown',e=>{{if(f(e))return;const m=b.has(n(e.key));"
     "if(!a&&!m)return;e.stopPropagation();"
     "if(m)e.preventDefault();if(!e.repeat)s('down',e.key)}},true);"
-    "window.addEventListener('keyup',e=>{{if(d||f(e))return;"
+    "window.addEventListener('keyup',e=>{{if(f(e))return;"
     "if(!a&&!b.has(n(e.key)))return;e.stopPropagation();s('up',e.key)}},true);"
     "window.addEventListener('blur',()=>s('blur',''));"
     "window.addEventListener('focus',()=>s('focus',''));"
