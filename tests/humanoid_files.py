@@ -91,8 +91,11 @@ def write_nao_like_urdf(
     leg_order: tuple[int, ...] = (0, 1, 2, 3, 4, 5),
     name: str = "nao_like",
     mimic_hip: bool = True,
+    foot: tuple[float, float] | None = None,
 ) -> Path:
-    """A NAO-like humanoid URDF at ``path`` (module docs). ``leg_order`` permutes the six
+    """A NAO-like humanoid URDF at ``path`` (module docs). ``foot``: the sole's (length,
+    width) (m) centred under the ankle instead of NAO's 16 x 8.8 cm (a 4.4 cm square
+    is what a NAO file whose foot meshes are missing stands on). ``leg_order`` permutes the six
     leg joints from the hip down (the links keep their places, so any order is a
     different but valid leg). Root ``base_link`` (massless) fixed to ``torso``. As in
     NAO's own file, ``RHipYawPitch`` mimics ``LHipYawPitch`` (one motor drives both:
@@ -139,6 +142,8 @@ def write_nao_like_urdf(
             if sy < 0 and jn in ("HipRoll", "AnkleRoll"):
                 lo, hi = -hi, -lo
             size, at = _NAO_SHAPES.get(child, (None, (0, 0, 0)))
+            if child == "Foot" and foot is not None:
+                size, at = (foot[0], foot[1], 0.015), (0, 0, -0.04519 + 0.0075)
             out.append(_link(f"{side}{child}", mass, size, at))
             off = (xyz[0], xyz[1] * sy, xyz[2])
             joint = _joint(f"{side}{jn}", parent, f"{side}{child}", off, ax, lo, hi)

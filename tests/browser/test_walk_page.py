@@ -1,7 +1,8 @@
 """A humanoid walked from the page's keyboard (issue 23 item 4), in a real Chromium: a
 walk scenario open, the Walk tab's Keyboard ticked, W held in the page walks the robot
 forward in MuJoCo (the studio's clock starts by itself), its planned footsteps are in
-the scene; W let go, it stops and stands."""
+the scene; W let go, it stops and stands; Keyboard ticked off and on, S steers it
+back (the new key endpoint gets its own page script)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,18 @@ def wait_for(cond, what: str, timeout: float = 90.0) -> None:  # type: ignore[no
         time.sleep(0.05)
 
 
+def tick(box, panel, want: bool, studio) -> None:  # type: ignore[no-untyped-def]
+    """Click the Keyboard box until it is ``want`` (a click lost on a busy page is made
+    again, one taking its time is waited for)."""
+    deadline = time.monotonic() + 60
+    while panel.keys.value is not want:
+        assert time.monotonic() < deadline, f"Keyboard never became {want}: {studio.errors}"
+        box.click()
+        until = time.monotonic() + 10
+        while panel.keys.value is not want and time.monotonic() < until:
+            time.sleep(0.05)
+
+
 def test_w_held_in_the_page_walks_the_humanoid_forward(page, studio, tmp_path, artifacts):
     f = tmp_path / "walk_keys.yaml"  # no scheduled commands: the page steers
     f.write_text(
@@ -37,13 +50,7 @@ def test_w_held_in_the_page_walks_the_humanoid_forward(page, studio, tmp_path, a
         page.get_by_text("planned steps", exact=False).first.wait_for(timeout=UI_TIMEOUT_MS)
         close_notifications(page)
         box = page.get_by_text("Keyboard", exact=True).locator("visible=true").first
-        deadline = time.monotonic() + 60
-        while not panel.keys.value:  # a click lost on a busy page is made again
-            assert time.monotonic() < deadline, f"the Keyboard tick never came: {studio.errors}"
-            box.click()
-            until = time.monotonic() + 10
-            while not panel.keys.value and time.monotonic() < until:
-                time.sleep(0.05)
+        tick(box, panel, True, studio)
         wait_for(lambda: panel.keyboard is not None, "the key endpoint")
         page.mouse.click(500, 400)  # focus the 3D view, as a person would
         wait_for(lambda: panel.keyboard.events > 0, "the page script to reach the endpoint")
@@ -67,8 +74,20 @@ def test_w_held_in_the_page_walks_the_humanoid_forward(page, studio, tmp_path, a
         t_stop = d.sim.t
         wait_for(lambda: d.sim.t > t_stop + 3.0, "3 s more", timeout=180)
         assert not d.driver.engine.walking and not d.sim.fell
+        # Keyboard unticked and ticked again: a new key endpoint (port, token), whose
+        # own page script takes the keys (the first one's closed endpoint is let go)
+        first = panel.keyboard
+        tick(box, panel, False, studio)
+        tick(box, panel, True, studio)
+        wait_for(lambda: panel.keyboard not in (None, first), "the new key endpoint")
+        page.mouse.click(500, 400)
+        page.keyboard.down("s")
+        wait_for(lambda: d.velocity[0] < 0, "the backward command from the new endpoint")
+        page.keyboard.up("s")
+        wait_for(lambda: d.velocity == (0.0, 0.0, 0.0), "the stop command")
     finally:
         page.keyboard.up("w")
+        page.keyboard.up("s")
         panel.keys.value = False
         panel.use_keyboard(False)
         studio.play(False)

@@ -39,16 +39,22 @@ def test_robotsim_run_writes_the_event_timeline(tmp_path: Path, capsys) -> None:
         f"{e['t']:.2f} s {e['type']} ({e['hand']})" if e.get("hand") else
         f"{e['t']:.2f} s {e['type']}" for e in summary["events"]
     )  # fmt: skip
-    assert out[2] == f"  completed: yes ({len(summary['steps'])} script steps, every expected " \
+    v = summary["transfer"]  # the verdict and the numbers behind it
+    assert v["success"] and out[2] == (
+        f"  transfer: yes (R held it alone {v['held_alone_s']:.2f} s, slip "
+        f"{v['slip_m'] * 100:.2f} cm, lifted {v['lifted_m']:.3f} m)"
+    )
+    assert out[3] == f"  completed: yes ({len(summary['steps'])} script steps, every expected " \
         "event seen)"  # fmt: skip
 
 
 def test_robotsim_run_duration_cuts_the_script_short(tmp_path: Path, capsys) -> None:
     # cut short on purpose: exit 0, the missing events named on stderr
     assert main(["run", str(SCENARIO), "--out", str(tmp_path), "--duration", "5"]) == 0
-    assert "  completed: NO (missing events: hold_both, release, landed)" in (
-        capsys.readouterr().out.splitlines()
-    )
+    out = capsys.readouterr().out.splitlines()
+    assert "  completed: NO (missing events: hold_both, release, landed)" in out
+    assert "  transfer: NO (second grasp: R never grasped the object (at most 0 of 3 " \
+        "fingers touched))" in out  # fmt: skip
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["sim_time"] == pytest.approx(5.0)
     assert not summary["completed"] and "landed" in summary["missing_events"]

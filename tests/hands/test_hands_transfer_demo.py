@@ -46,6 +46,10 @@ def _check_timeline(summary: dict) -> None:
             and t_grasp < e["t"] < t_release
         ]  # fmt: skip
     assert summary["completed"], [s for s in summary["steps"] if not s["completed"]]
+    # the verdict: the ball ends held by the right hand alone (>= 2 s, slip <= 1 cm)
+    v = summary["transfer"]
+    assert v["success"] and (v["giver"], v["receiver"]) == ("L", "R"), v
+    assert v["held_alone_s"] >= 2.0 and v["slip_m"] <= 0.01 and v["lifted_m"] >= 0.1
 
 
 def test_demo_timeline_kinematic(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ aspect ratios, two cylinders, a torus-like ring, a thin plate, an L-shaped part,
 convex blob and a non-convex (lumpy) blob, all a few centimetres across.
 
 Transfer: the shipped hand-to-hand transfer script with each object in place of the ball
-(and four more of the ball's size), the share that completes in each mode.
+(and four more of the ball's size), the share whose transfer succeeds in each mode (the
+object ends held by the receiving hand: 2 s alone, slip <= 1 cm, lifted >= 0.1 m).
 
 Hands: the three-finger hand of the built-in ``dual_arm_hands`` always; the Franka Panda
 when its URDF is found (``$ROBOTSIM_PANDA_URDF``, else ``../shared/fixtures`` next to a
@@ -164,7 +165,9 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[str, Any]:
     """The shipped hand-to-hand transfer with each object in place of the ball (resting
-    on its lowest point where the ball rested): the share that completes, per mode."""
+    on its lowest point where the ball rested): per mode the share whose transfer
+    succeeds (it ends held by the receiving hand: ``robotsim.hands.transfer``), per
+    object, and the reason of each failure."""
     from robotsim.errors import ScenarioError
     from robotsim.hands.run import run_hand_scenario
     from robotsim.hands.scenario_spec import hand_scenario_from_data
@@ -178,13 +181,18 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
     out: dict[str, Any] = {}
     for mode in modes:
         per: dict[str, bool] = {}
+        why: dict[str, str] = {}
         for name, text in objects.items():
             spec = parse_object_arg(text)
             lowest = float(load_object(spec).bounds[0, 2])
             obj = spec.model_dump(exclude_none=True)
             obj["position"] = [ball["position"][0], ball["position"][1], table_top - lowest]
             s, scene = hand_scenario_from_data({**base, "object": obj}, "bench-transfer.yaml")
-            per[name] = bool(run_hand_scenario(s, scene, mode)["completed"])
+            verdict = run_hand_scenario(s, scene, mode)["transfer"]
+            per[name] = bool(verdict["success"])
+            if not per[name]:
+                why[name] = verdict["reason"]
         out[f"transfer_{mode}_success_rate"] = sum(per.values()) / len(per)
         out[f"transfer_{mode}"] = per
+        out[f"transfer_{mode}_failures"] = why
     return out

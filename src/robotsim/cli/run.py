@@ -155,6 +155,15 @@ def _echo_outcome(summary: dict) -> None:
         f"{e['t']:.2f} s {e['type']}" + (f" ({e['hand']})" if e.get("hand") else "") for e in events
     )
     click.echo(f"  events ({len(events)}): {said or 'none'}")
+    v = summary.get("transfer")
+    if v is not None:  # the hand-to-hand transfer's verdict, with its numbers
+        if v["success"]:
+            click.echo(
+                f"  transfer: yes ({v['receiver']} held it alone {v['held_alone_s']:.2f} s, "
+                f"slip {v['slip_m'] * 100:.2f} cm, lifted {v['lifted_m']:.3f} m)"
+            )
+        else:
+            click.echo(f"  transfer: NO ({v['reason']})")
     if summary["completed"]:
         steps = summary.get("steps", [])
         click.echo(f"  completed: yes ({len(steps)} script steps, every expected event seen)")

@@ -22,7 +22,8 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 @click.option(
     "--speed",
     type=float,
-    help="Mean speed, m/s (default: three quarters of the fastest the legs allow).",
+    help="Mean speed, m/s (default: three quarters of the fastest the legs allow, less "
+    "for soles shorter than 0.27 leg lengths).",
 )
 @click.option(
     "--out",

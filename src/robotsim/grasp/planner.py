@@ -473,6 +473,13 @@ class Planner:
             return "no antipodal contact pair within the friction cone on the object's surface"
         if counts.get("poses", 0) == 0:
             return "no approach direction from above the table for any contact pair"
+        if counts.get("hand clear", 1) == 0:
+            return (f"no hand pose on the object's {counts['antipodal']} antipodal pairs within "
+                    f"the {h.max_width:.3g} m opening keeps the open {h.name} clear of the "
+                    f"table")  # fmt: skip
         if counts.get("closing", 0) == 0:
-            return f"the fingers of {h.name} miss the object or cannot open around it"
+            return (f"the fingers of {h.name} miss the object or cannot open around it: none "
+                    f"of the {counts.get('hand clear', counts['poses'])} hand poses clear of "
+                    f"the table on its {counts['antipodal']} antipodal pairs within the "
+                    f"{h.max_width:.3g} m opening closes every finger on it")  # fmt: skip
         return "no closing grasp is in force closure"

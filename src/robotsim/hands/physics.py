@@ -17,8 +17,13 @@ would put a fingertip or the palm into the floor or a table are cut short). Then
 - **grasp**: all three touch and the thumb–finger spread exceeds the threshold; the ball
   is then carried by friction alone. With ``weld_assist`` a stiff spring-damper wrench
   also holds the ball at its grasp pose relative to the palm (a soft weld, switched on
-  at grasp and off at release) — stated in the summary's mode options;
-- **release**: fewer than two fingers touch for ``release_ticks`` ticks;
+  at grasp and off at release) — stated in the summary's mode options; while both
+  hands hold it, each keeps its grip as the object shifts (touching fingers pressed
+  ``squeeze`` past their actual angle every tick, a finger that lost contact closing
+  until it touches again);
+- **release**: fewer than two fingers touch for ``release_ticks`` ticks, or the hand
+  opened to the end of its fingers' ranges (an open hand holds nothing, even when an
+  object wedged against its links still touches two of them);
 - **landed**: after a release, the first contact of the ball with the ground or a table.
 """
 
@@ -71,6 +76,10 @@ class PhysicsOptions:
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
+        regrip, regrip_speed: while both hands hold the object, touching fingers are
+            pressed ``squeeze`` past their actual angle every tick and a finger that
+            lost contact closes at ``regrip_speed`` (rad/s) until it touches again (the
+            object shifts when the other hand opens).
     """
 
     timestep: float = DEFAULT_TIMESTEP
@@ -88,6 +97,8 @@ class PhysicsOptions:
     impratio: float = 10.0
     rolling_friction: float = 0.002
     noslip_iterations: int = 4
+    regrip: bool = True
+    regrip_speed: float = np.radians(45.0)
 
     def __post_init__(self) -> None:
         check_timestep(self.timestep, "physics timestep", HANDS_MAX_TIMESTEP)
@@ -380,6 +391,37 @@ class PhysicsHands:
                     cut |= self._move_setpoint(side, i, -c * cmd.speed * dt)
             self.blocked[side] = cut
 
+    def _keep_grip(self, side: str) -> None:
+        """While both hands hold the object (the hand-over), the receiving hand keeps
+        its grip as the object shifts under the other's opening fingers: every touching
+        finger is pressed ``squeeze`` past its actual angle each tick, a finger that lost
+        its contact closes at ``regrip_speed`` until it touches again. (A hand holding
+        alone keeps the press of its grasp: pressing afresh every tick would ratchet the
+        fingers into a yielding contact and push the object along.)"""
+        other = "R" if side == "L" else "L"
+        if not self.grasped[other]:
+            return
+        m, q_act, lay = self.model, self.q, self.layouts[side]
+        step = self.options.regrip_speed * self.dt
+        for k, jn in enumerate(lay.finger_joints):
+            i = m.joint_index(jn)
+            c = lay.closing[k]
+            if self.touch[side][k]:
+                nxt = q_act[i] + c * self.options.squeeze
+            else:
+                nxt = self.cq[i] + c * step
+            self.cq[i] = float(np.clip(nxt, m.lower[i], m.upper[i]))
+
+    def _fully_open(self, side: str) -> bool:
+        """Every finger setpoint of ``side`` at the open end of its range."""
+        m, lay = self.model, self.layouts[side]
+        for k, jn in enumerate(lay.finger_joints):
+            i = m.joint_index(jn)
+            end = m.lower[i] if lay.closing[k] > 0 else m.upper[i]
+            if abs(self.cq[i] - end) > 1e-6:
+                return False
+        return True
+
     def _press(self, side: str) -> None:
         """Hold every finger of ``side`` ``squeeze`` past its actual angle: the grip."""
         m, q_act, lay = self.model, self.q, self.layouts[side]
@@ -395,6 +437,10 @@ class PhysicsHands:
             if side not in SIDES:
                 raise InputError(f"command for unknown hand {side!r}; valid: {list(SIDES)}")
         self._apply_commands(commands)
+        if self.options.regrip:
+            for side in self.grasped_by:
+                if not self._opening[side]:
+                    self._keep_grip(side)
         for k, mh in enumerate(self._motor):
             mh.set(self.cq[k])
         for _ in range(self.substeps):
@@ -417,6 +463,8 @@ class PhysicsHands:
                 now[side] = True
             elif before[side] and self._low[side] >= self.options.release_ticks:
                 now[side] = False
+            elif before[side] and self._opening[side] and self._fully_open(side):
+                now[side] = False  # an open hand holds nothing, whatever still touches it
         events += grasp_events(t, before, now)
         for side in SIDES:
             if now[side] and not before[side]:

@@ -2,7 +2,9 @@
 
 ``summary.json`` holds the event timeline ``"events": [{"t", "type", "hand"}, ...]``
 (plus ``detail``: the finger of a touch, the surface of a landing), the script steps
-with their times and whether each completed, and the ball's final state;
+with their times and whether each completed, the ball's final state and the
+``transfer`` verdict (:mod:`robotsim.hands.transfer`: the object ends held by the
+receiving hand, with the hold time, slip and lift behind it);
 ``trace.csv`` holds the ball position and the grasp flags at every tick.
 """
 
@@ -20,6 +22,7 @@ from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
 from robotsim.hands.script import HandsSim, ScriptPlayer, ScriptStep
 from robotsim.hands.state import HandsState
+from robotsim.hands.transfer import TransferCheck
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.run_io import STORE_VALUE_BYTES, RunOptions, opened_recorder, store_folder
 
@@ -93,9 +96,14 @@ def run_hand_scenario(
         if write_scene(recorder, scene_document(scene, mode)):
             replay = (pose_names(scene.robot), scene.T_world_robot)
     trace = _TraceWriter(None if out is None else out / "trace.csv")
+    check = TransferCheck(sim)
+    seen = [0]
 
     def tick(state: HandsState) -> None:
         trace.write(state)
+        events = tuple(player.events[seen[0] :])
+        seen[0] = len(player.events)
+        check.tick(events, {s: h.touching for s, h in state.hands.items()})
         if recorder is not None:
             _record(recorder, state, replay)
 
@@ -148,6 +156,7 @@ def run_hand_scenario(
             for s in result.steps
         ],
         "missing_events": missing,
+        "transfer": check.result(final.t),
         "options": _mode_options(sim),
         "ball": {
             "position": final.ball_position.tolist(),

@@ -215,14 +215,18 @@ class ScriptPlayer:
             if outcome is not None:
                 self._end(outcome)
                 continue
-            before = sim.command_q().copy()
+            hand = step.hand or "L"
+            # this hand's fingers (the other hand's grip may move its own meanwhile)
+            fingers = [sim.model.joint_index(j) for j in sim.layouts[hand].finger_joints]
+            before = sim.command_q()[fingers].copy()
             self.events.extend(sim.step(cmd))
             if self.on_tick is not None:
                 self.on_tick(sim.snapshot())
-            hand = step.hand or "L"
             if step.kind == "move" and sim.snapshot().hands[hand].blocked:
                 self._end(_move_command(sim, step, self.speed)[1])  # something in the way
-            elif step.kind in ("close", "open") and np.array_equal(before, sim.command_q()):
+            elif step.kind in ("close", "open") and np.array_equal(
+                before, sim.command_q()[fingers]
+            ):
                 self._end(step.kind == "open")  # fully open; a stalled close did not grasp
             return True
         return False

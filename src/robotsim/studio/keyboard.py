@@ -12,7 +12,11 @@ default (Tab does not move the focus).
 :class:`BrowserKeyboard` keeps the held keys (:class:`robotsim.teleop.keys.HeldKeys`)
 and answers ``poll()`` like the terminal keyboard, so the same mappings drive the arms
 from the page. Keys typed into the GUI's own text fields are ignored; losing focus
-releases every key (key-ups are lost then). The page posts its events one after the
+releases every key (key-ups are lost then). Each endpoint's script is installed once
+per page (guarded by its token), so a keyboard closed and opened again (a new port and
+token: the Walk tab's Keyboard unticked and ticked) gets a script of its own (the closed
+one's script stays in the page until it is reloaded, posting into the void). The page
+posts its events one after the
 other, each once the previous one was answered: every post is a connection of its own,
 served by a thread of its own, so two posted at once (the down and up of a quick tap)
 could be taken in the wrong order and leave the key held.
@@ -47,7 +51,7 @@ TIMEOUT = 5.0  # seconds a client may take to send its request
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 _SCRIPT = (
-    "if(!window.__robotsimKeys){{window.__robotsimKeys=1;"
+    "if(!window['__robotsimKeys{token}']){{window['__robotsimKeys{token}']=1;"
     "const u='http://'+location.hostname+':{port}/keys?k={token}';"
     "let q=Promise.resolve();"
     "const s=(t,k)=>{{q=q.then(()=>fetch(u,{{method:'POST',"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +47,8 @@ class Biped:
             rolling on their edges.
         q_rest: the posture the joints outside the legs hold (the ``stand`` pose or zero).
         R_root_upright: ``(3, 3)`` the root's orientation when the soles lie flat.
+        leg_mass: kg, the mass a hip joint moves (every link below it; mean of the legs).
+        leg_com_height: m, that mass's centre above the sole at the rest posture.
     """
 
     model: RobotModel
@@ -65,6 +68,8 @@ class Biped:
     rolls_soles: bool
     q_rest: np.ndarray
     R_root_upright: np.ndarray
+    leg_mass: float = 0.0
+    leg_com_height: float = 0.0
 
     @property
     def name(self) -> str:
@@ -197,6 +202,7 @@ def biped_of(model: RobotModel) -> Biped:
     if yaw[0] > 0 or yaw[1] < 0:
         yaw = (0.0, 0.0)
     centres = tuple(polygon_centroid(p) for p in polys)
+    leg_mass, leg_h = _leg_masses(m, legs, T_all, T_soles, R_up)
     rolls = all(_along(m, s, T_all, Ts[:3, 0]) >= 2 for s, Ts in zip(soles, T_soles))
     return Biped(
         model=m,
@@ -216,4 +222,37 @@ def biped_of(model: RobotModel) -> Biped:
         rolls_soles=rolls,
         q_rest=q_rest,
         R_root_upright=R_up,
+        leg_mass=leg_mass,
+        leg_com_height=leg_h,
     )
+
+
+def _leg_masses(
+    m: RobotModel, legs: Any, T_all: np.ndarray, T_soles: list[np.ndarray], R_up: np.ndarray
+) -> tuple[float, float]:
+    """``(mass kg, centre height above the sole m)`` of what each hip joint moves (every
+    link below its child link), the mean over the legs."""
+    from robotsim.motion.balance import _mass_arrays
+
+    mass, c = _mass_arrays(m)
+    pts = (T_all @ c[:, :, None])[:, :3, 0] @ R_up.T  # link CoMs, upright
+    names = list(m.link_names)
+    parent = {}
+    for i, lk in enumerate(names):
+        j = m.parent_joint(lk)
+        parent[i] = names.index(j.parent) if j is not None else -1
+    out = []
+    for lj, Ts in zip(legs, T_soles):
+        top = names.index(m.joint(lj[0]).child)
+        below = []
+        for i in range(len(names)):
+            k = i
+            while k >= 0 and k != top:
+                k = parent[k]
+            if k == top:
+                below.append(i)
+        ml = float(mass[below].sum())
+        sole_z = float((R_up @ Ts[:3, 3])[2])
+        h = float(mass[below] @ pts[below, 2]) / ml - sole_z if ml > 0 else 0.0
+        out.append((ml, h))
+    return float(np.mean([o[0] for o in out])), float(np.mean([o[1] for o in out]))

@@ -31,6 +31,7 @@ import numpy as np
 
 from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import LEFT, RIGHT, compose, relative, step_increment, walk_frame
+from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.params import Resolved, WalkParams, resolve_params
 from robotsim.walk.pattern import bent_seed, heading_R, standing_feet
 from robotsim.walk.plan import DOUBLE, TimedStep
@@ -113,6 +114,11 @@ class WalkEngine:
                 f"{biped.name}: cannot stand crouched at the walking height "
                 f"{res.com_height:.3f} m (IK misses by {max(err[0], err[2]) * 1e3:.2g} mm)"
             )
+        # the legs' momentum shifts the ZMP (momentum.py): the pendulum tracks less that
+        self.K = swing_momentum_gains(
+            biped, self.ik, ref.feet, ref.com, ref.R_torso, self.q, self.T, res.step_height
+        )
+        self._shifts: dict[tuple, tuple[int, np.ndarray]] = {}
         self.landed: list[int] = []  # the feet that landed during the last tick
         self.lifted: list[int] = []  # the feet that lifted off during the last tick
 
@@ -344,6 +350,48 @@ class WalkEngine:
                 support = 1 - s.side
         return foot_T(xy, z, self.ground.tilt()), support
 
+    def _step_shift(self, s: TimedStep) -> tuple[int, np.ndarray]:
+        """``(k0, shift (m, 2))``: the ZMP shift (momentum.py) of step ``s``'s swing at
+        the samples ``k0 .. k0 + m - 1`` (times ``k dt``); cached by the step's poses and
+        times (a replanned or re-anchored step is a new one)."""
+        key = (s.side, s.start, s.pose, s.t_lift, s.t_land)
+        got = self._shifts.get(key)
+        if got is not None:
+            return got
+        dt = self.dt
+        k0 = round(s.t_lift / dt) - 2
+        k1 = round(s.t_land / dt) + 2
+        times = np.arange(k0, k1 + 1) * dt
+        xy = np.repeat(np.asarray(s.start, dtype=np.float64)[None], len(times), axis=0)
+        xy[times >= s.t_land] = s.pose
+        lift = np.zeros(len(times))
+        during = (times > s.t_lift) & (times < s.t_land)
+        if during.any():
+            u = (times[during] - s.t_lift) / (s.t_land - s.t_lift)
+            pp, h = swing_poses(s.start, s.pose, u, self.res.step_height, self.ground)
+            xy[during] = pp
+            lift[during] = h - self.ground.z(pp[:, 0], pp[:, 1])
+        xyz = np.zeros((len(times), 2, 3))
+        yaw = np.zeros((len(times), 2))
+        xyz[:, s.side] = np.column_stack([xy[:, :2], self.ground.z(xy[:, 0], xy[:, 1]) + lift])
+        yaw[:, s.side] = xy[:, 2]
+        got = (k0 + 1, zmp_shift(self.K, self.biped.mass, xyz, yaw, dt))
+        if len(self._shifts) > 256:
+            self._shifts.clear()
+        self._shifts[key] = got
+        return got
+
+    def _window_shift(self) -> np.ndarray:
+        """The ZMP shift ``(N + 1, 2)`` over the preview window from now."""
+        out = np.zeros((self.N + 1, 2))
+        k_now = round(self.t / self.dt)
+        for s in self.steps:
+            k0, sh = self._step_shift(s)
+            a, b = max(k0, k_now), min(k0 + len(sh), k_now + self.N + 1)
+            if a < b:
+                out[a - k_now : b - k_now] += sh[a - k0 : b - k0]
+        return out
+
     def _reference(self) -> Reference:
         feet, support = self._feet_at(self.t)
         ya = math.atan2(feet[0, 1, 0], feet[0, 0, 0])
@@ -374,6 +422,8 @@ class WalkEngine:
         self._plan_ahead()
         g = self.gains
         window = self._zmp_at(self.t + self.dt * np.arange(self.N + 1))
+        if self.steps:
+            window = window - self._window_shift()
         preview_step(
             self.x, self.sum_e, np.ascontiguousarray(window), g.A, g.B, g.C, g.Gi, g.Gx, g.Gp
         )

@@ -25,6 +25,7 @@ import numpy as np
 from robotsim.errors import InputError, KinematicsError
 from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import Footstep, goal_footsteps, pairs_needed
+from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.params import CROUCHES, Resolved, WalkParams, resolve_params
 from robotsim.walk.plan import Plan, timed_plan
 from robotsim.walk.preview import preview_gains, preview_track
@@ -38,6 +39,7 @@ ROT_TOL = 1e-3
 __all__ = [
     "WalkPattern",
     "bent_seed",
+    "default_speed",
     "generate_walk",
     "heading_R",
     "standing_feet",
@@ -145,14 +147,34 @@ def walk_duration(res: Resolved, n_steps: int) -> float:
     return res.step_period * (n_steps + 1) + res.t_single
 
 
+#: a sole at least this many leg lengths long walks at the full default speed
+FULL_SPEED_FOOT = 0.27
+
+
+def default_speed(res: Resolved, v_max: float, foot_length: float | None = None) -> float:
+    """The mean speed (m/s) of a walk asked for none: three quarters of the fastest the
+    step limits allow (``v_max`` for this goal, m/s), scaled down in proportion for a sole
+    shorter than :data:`FULL_SPEED_FOOT` leg lengths (``foot_length``, m). What a small
+    sole tolerates is the ZMP's model error (the swing legs' momentum left over by
+    :mod:`robotsim.walk.momentum`, the servos' lag), which grows with the steps'
+    accelerations, so with the speed: a NAO whose 4.4 cm stand-in soles are 0.17 leg
+    lengths long walks at 0.4 leg lengths/s and rocks off its soles' edges at 0.6."""
+    v = 0.75 * min(v_max, res.max_speed)
+    if foot_length is not None and foot_length > 0:
+        v *= min(1.0, foot_length / (FULL_SPEED_FOOT * res.leg_length))
+    return v
+
+
 def _choose_steps(
     res: Resolved,
     feet0: np.ndarray,
     goal: tuple[float, float, float],
     speed: float | None,
     name: str,
+    foot_length: float | None = None,
 ) -> tuple[list[Footstep], float, int]:
-    """``(footsteps, mean speed asked for, pairs of steps)`` of a goal."""
+    """``(footsteps, mean speed asked for, pairs of steps)`` of a goal; the default
+    speed is :func:`default_speed`."""
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
@@ -161,7 +183,7 @@ def _choose_steps(
     fastest = goal_footsteps(res, feet0, d, lat, turn, pairs=need)
     v_max = dist / walk_duration(res, len(fastest))
     if speed is None:
-        speed = 0.75 * min(v_max, res.max_speed)
+        speed = default_speed(res, v_max, foot_length)
     if not speed > 0:
         raise InputError(f"--speed: {speed:g} m/s; must be > 0")
     if speed > v_max * (1 + 1e-9):
@@ -191,7 +213,7 @@ def generate_walk(
 ) -> WalkPattern:
     """The walk pattern (module docs) that carries the robot ``distance`` m forward,
     ``lateral`` m to its left and turns it by ``turn`` rad, at a mean ``speed`` (m/s;
-    default three quarters of the fastest its step limits allow), starting standing
+    default: :func:`default_speed`), starting standing
     with its root above the origin, heading +x. One-line :class:`InputError` for goals
     or speeds its legs cannot do."""
     for what, v in (("distance", distance), ("lateral", lateral), ("turn", turn)):
@@ -244,7 +266,9 @@ def _first_that_solves(
             want = sp
             if default is not None and sp is not None and sp < 1.0:
                 want = sp * default
-            steps, used, pairs = _choose_steps(res, feet0, goal, want, biped.name)
+            steps, used, pairs = _choose_steps(
+                res, feet0, goal, want, biped.name, biped.foot_length
+            )
             if sp is None and default is None:
                 default = used
             plan = timed_plan(
@@ -267,15 +291,7 @@ def pattern_from_plan(
     n = math.floor(plan.t_end / dt + 1e-9) + 1
     t = np.arange(n) * dt
     zmp_ref = plan.zmp(t)
-    gains = preview_gains(dt, res.com_height, res.preview, res.qe, res.r)
-    xs, zmp = preview_track(gains, zmp_ref)
     feet, support = plan.feet(t)
-    com = np.empty((n, 3))
-    com[:, :2] = xs[:, 0, :]
-    com[:, 2] = plan.ground.z(com[:, 0], com[:, 1]) + res.com_height
-    com_vel = np.zeros((n, 3))
-    com_vel[:, :2] = xs[:, 1, :]
-    com_vel[:, 2] = plan.ground.slope_x * com_vel[:, 0] + plan.ground.slope_y * com_vel[:, 1]
     # the torso heads between the feet
     ya, yb = (
         np.arctan2(feet[:, 0, 1, 0], feet[:, 0, 0, 0]),
@@ -285,10 +301,28 @@ def pattern_from_plan(
     R = heading_R(biped, ya + dyaw / 2)
     ik = WholeBodyIK(biped)
     seed = bent_seed(biped)
+    c0 = np.array([zmp_ref[0, 0], zmp_ref[0, 1], 0.0])
+    c0[2] = float(plan.ground.z(c0[0], c0[1])) + res.com_height
     T0 = np.eye(4)
     T0[:3, :3] = R[0]
-    T0[:3, 3] = [com[0, 0], com[0, 1], com[0, 2] + biped.sole_height - biped.com_height]
-    q1, T1, _ = ik.solve(feet[0], com[0], R[0], seed, T0)
+    T0[:3, 3] = [c0[0], c0[1], c0[2] + biped.sole_height - biped.com_height]
+    q1, T1, _ = ik.solve(feet[0], c0, R[0], seed, T0)
+    # the legs' momentum moves the robot's ZMP off the pendulum's (momentum.py): the
+    # pendulum tracks the reference less that shift
+    K = swing_momentum_gains(biped, ik, feet[0], c0, R[0], q1, T1, res.step_height)
+    shift = np.zeros_like(zmp_ref)
+    if n > 2:
+        shift[1:-1] = zmp_shift(K, biped.mass, feet[:, :, :3, 3], np.stack([ya, yb], axis=1), dt)
+    gains = preview_gains(dt, res.com_height, res.preview, res.qe, res.r)
+    xs, zmp = preview_track(gains, zmp_ref - shift)
+    zmp = zmp + shift
+    com = np.empty((n, 3))
+    com[:, :2] = xs[:, 0, :]
+    com[:, 2] = plan.ground.z(com[:, 0], com[:, 1]) + res.com_height
+    com_vel = np.zeros((n, 3))
+    com_vel[:, :2] = xs[:, 1, :]
+    com_vel[:, 2] = plan.ground.slope_x * com_vel[:, 0] + plan.ground.slope_y * com_vel[:, 1]
+    q1, T1, _ = ik.solve(feet[0], com[0], R[0], q1, T1)
     sol = ik.path(feet, com, R, q1, T1, stop=(FOOT_TOL, ROT_TOL))
     bad = np.flatnonzero(
         (sol.errors[:, 0] > FOOT_TOL) | (sol.errors[:, 1] > ROT_TOL) | (sol.errors[:, 2] > FOOT_TOL)

@@ -51,7 +51,8 @@ class PushResult:
 def _walk(biped: Biped, distance: float, params: WalkParams | None, **kw: Any) -> Any:
     from robotsim.walk.pattern import generate_walk
 
-    pat = generate_walk(biped, distance, params=params, ground=kw.get("ground"))
+    speed = kw.pop("speed", None)
+    pat = generate_walk(biped, distance, speed=speed, params=params, ground=kw.get("ground"))
     return pat, lambda **more: simulate_goal(
         biped, pat.goal, pat.pairs, pat.params.as_params(), **{**kw, **more}
     )
@@ -111,12 +112,14 @@ def slope_walk(
     degrees: float,
     distance: float | None = None,
     params: WalkParams | None = None,
+    speed: float | None = None,
 ) -> dict[str, Any]:
     """Walk ``distance`` (default three leg lengths) up (``degrees`` > 0) or down a
-    slope planned for it (module docs); the run's summary."""
+    slope planned for it (module docs) at a mean ``speed`` (m/s; default the walk's
+    default); the run's summary."""
     d = 3.0 * biped.leg_length if distance is None else distance
     ground = Ground(slope_x=math.tan(math.radians(degrees)))
-    _, run = _walk(biped, d, params, ground=ground)
+    _, run = _walk(biped, d, params, ground=ground, speed=speed)
     return {"slope_deg": degrees, **run().summary()}
 
 

@@ -46,6 +46,7 @@ class WalkPanel:
         )
         self.keyboard: Any = None
         self.key_mapper: Any = None
+        self.key_script: Any = None  # the page script's GUI element
         self.pads: Any = None
         self.pad_mapper: Any = None
 
@@ -119,15 +120,19 @@ class WalkPanel:
         if not on:
             if self.keyboard is not None:
                 self.keyboard.close()
-            self.keyboard = self.key_mapper = None
+            if self.key_script is not None:
+                self.key_script.remove()
+            self.keyboard = self.key_mapper = self.key_script = None
             return
+        if self.keyboard is not None:
+            return  # already reading the page's keys
         from robotsim.studio.keyboard import BrowserKeyboard
         from robotsim.teleop import Mapper
 
         self.key_mapper = Mapper("keyboard_base")
         self.keyboard = BrowserKeyboard(getattr(self.studio, "host", "127.0.0.1"))
         bound = [b.key for b in self.key_mapper.mapping.bindings if b.key is not None]
-        self.keyboard.install(self.studio.gui, self.studio.port, bound)
+        self.key_script = self.keyboard.install(self.studio.gui, self.studio.port, bound)
 
     def use_gamepad(self, on: bool) -> None:
         if not on:
