@@ -77,6 +77,11 @@ def _hands(data: Mapping[str, Any]) -> dict[str, Any]:
         "real_time_factor": None, "completed": None, "events": LIST, "steps": LIST,
         "missing_events": LIST, "options": OPEN,
         "ball": {"position": LIST, "resting": None, "surface": None, "grasped_by": LIST},
+        "transfer": {
+            "success": None, "giver": None, "receiver": None, "let_go_t": None,
+            "handed_over_t": None, "held_alone_s": None, "slip_m": None, "lifted_m": None,
+            "limits": {"hold_s": None, "max_slip_m": None, "lift_m": None}, "reason": None,
+        },
         "outputs": OPEN,
     }  # fmt: skip
 
