@@ -14,6 +14,7 @@ import websockets
 from foxglove_schemas_protobuf.FrameTransforms_pb2 import FrameTransforms
 from foxglove_schemas_protobuf.JointStates_pb2 import JointStates
 from foxglove_schemas_protobuf.SceneUpdate_pb2 import SceneUpdate
+from tests.aio import run_coroutine
 from tests.paths import REPO
 
 from robotsim.export.live import SUBPROTOCOL, LivePublisher
@@ -65,7 +66,7 @@ def test_a_client_gets_the_channels_and_the_robots_poses() -> None:
                     break
             return await task
 
-        info, adv, got = asyncio.run(run())
+        info, adv, got = run_coroutine(run())
     finally:
         pub.close()
     assert info["op"] == "serverInfo"
@@ -100,7 +101,7 @@ def test_no_token_or_a_foreign_origin_is_refused() -> None:
             (server.url, "https://evil.example"),
         ):
             with pytest.raises(websockets.exceptions.InvalidStatus, match="403"):
-                asyncio.run(_session(url, ["/tf"], 1, origin))
+                run_coroutine(_session(url, ["/tf"], 1, origin))
         assert server.refused == 3
 
         # Foxglove's own web app may connect (with the token)
@@ -112,7 +113,7 @@ def test_no_token_or_a_foreign_origin_is_refused() -> None:
             ) as ws:
                 return json.loads(await ws.recv())["op"]
 
-        assert asyncio.run(ok()) == "serverInfo"
+        assert run_coroutine(ok()) == "serverInfo"
     finally:
         pub.close()
 
@@ -144,7 +145,7 @@ def test_serve_streams_a_physics_world_to_foxglove() -> None:
         hello = json.loads(proc.stdout.readline())
         url = hello["foxglove"]
         assert url.startswith("ws://127.0.0.1:") and "?token=" in url
-        _, adv, got = asyncio.run(_session(url, ["/tf"], 2))
+        _, adv, got = run_coroutine(_session(url, ["/tf"], 2))
         tf = FrameTransforms.FromString(got[100][-1])
         root = next(f for f in tf.transforms if f.child_frame_id == "omni3/base")
         assert root.parent_frame_id == "world"
@@ -228,7 +229,7 @@ def test_a_served_scenario_streams_its_lidar_and_camera(tmp_path) -> None:
                     sim.step(25)  # 0.1 s: a scan and a frame
             return await task
 
-        _, adv, got = asyncio.run(run())
+        _, adv, got = run_coroutine(run())
     finally:
         pub.close()
     schemas = {c["topic"]: c["schemaName"] for c in adv["channels"]}

@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 import viser
+from tests.aio import run_coroutine
 from websockets.asyncio.client import connect
 from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
@@ -145,7 +146,7 @@ def _websocket(studio, origin: str | None, cookie: bool) -> str:  # type: ignore
         except InvalidStatus as exc:
             return str(exc.response.status_code)
 
-    return asyncio.run(go())
+    return run_coroutine(go())
 
 
 def test_the_studio_url_carries_the_token(studio) -> None:  # type: ignore[no-untyped-def]
