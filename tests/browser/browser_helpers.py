@@ -21,6 +21,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def wait_for(cond, what: str, timeout: float = 90.0, poll: float = 0.05) -> None:  # type: ignore[no-untyped-def]
+    """Poll ``cond()`` every ``poll`` s until it is true; fail naming ``what`` after
+    ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(poll)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -8,16 +8,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_helpers import UI_TIMEOUT_MS
+from browser_helpers import UI_TIMEOUT_MS, wait_for
 
 pytestmark = pytest.mark.browser
-
-
-def wait_for(cond, what: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def keyboard_ticked(page, studio):  # type: ignore[no-untyped-def]

@@ -7,11 +7,9 @@ Teleop tab shows the touches, who holds it and the events."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI_TIMEOUT_MS, free_port
+from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI_TIMEOUT_MS, free_port, wait_for
 
 from robotsim.cli.teleop import teleop_studio
 from robotsim.hands import HandsScene
@@ -24,13 +22,6 @@ from robotsim.shipped import shipped_dir
 from robotsim.studio.keyboard import BrowserKeyboard
 
 pytestmark = pytest.mark.browser
-
-
-def wait_for(cond, what: str, timeout: float = 90.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 def test_page_keys_grasp_lift_and_drop_a_box(tmp_path, playwright) -> None:  # type: ignore[no-untyped-def]

@@ -9,18 +9,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_helpers import UI_TIMEOUT_MS, close_notifications
+from browser_helpers import UI_TIMEOUT_MS, close_notifications, wait_for
 
 from robotsim.studio.walk.driver import WalkDriver
 
 pytestmark = pytest.mark.browser
-
-
-def wait_for(cond, what: str, timeout: float = 90.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def tick(box, panel, want: bool, studio) -> None:  # type: ignore[no-untyped-def]
