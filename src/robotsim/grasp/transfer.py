@@ -52,7 +52,9 @@ BACK_OFF = 0.08  # m: the giver's retreat along its approach after letting go
 # hand-over (the physics has no contacts between the robot's own links)
 HAND_MARGINS = (0.004, 0.0)
 TIP_CLEARANCES = (0.002, 0.0005)  # m: the giver's fingertips above the table
+GIVER_LIFT = 0.08  # m: the first lift (the carry to the hand-over pose goes higher)
 HOLD_EXTRA = 0.5  # s: held alone beyond the verdict's hold before the drop
+ATTEMPTS = 2  # closes per grasp: a hand that closed on too few fingers plans once more
 
 
 def _side_hands(scene: HandsScene) -> dict[str, GraspHand]:
@@ -100,6 +102,8 @@ class PlannedTransfer:
         self._second: GraspPlan | None = None
         self._q_over: np.ndarray | None = None
         self._margin = HAND_MARGINS[0]
+        self._plans: dict[str, GraspPlan] = {}
+        self.attempts = {"first grasp": 0, "second grasp": 0}
 
     # ------------------------------------------------------------------ StepSource
     def max_seconds(self, duration: float | None) -> float:
@@ -112,11 +116,30 @@ class PlannedTransfer:
         del so_far  # each phase measures the simulation itself
         if self.phase == "first grasp":
             return self._first(sim)
+        if self.phase == "first grasp closed":
+            return self._check(sim, self.giver, "first grasp", self._lift)
         if self.phase == "hand-over":
             return self._handover(sim)
         if self.phase == "second grasp":
             return self._take(sim)
+        if self.phase == "second grasp closed":
+            return self._check(sim, self.receiver, "second grasp", self._let_go)
         return []
+
+    def _check(self, sim: HandsSim, side: str, phase: str, then: Any) -> list[ScriptStep]:
+        """After a hand closed: on with ``then`` when it grasps; else (once) open, back
+        to the pre-grasp and plan that phase again from where the object is now."""
+        if sim.snapshot().hands[side].grasped:
+            return then(sim)  # type: ignore[no-any-return]
+        self.attempts[phase] += 1
+        if self.attempts[phase] >= ATTEMPTS:
+            return []  # the verdict names the phase and how many fingers touched
+        plan = self._plans[phase]
+        assert plan.q_pre is not None
+        self.phase = phase
+        return [ScriptStep("open", side, label=f"{side} opens: the grasp did not close"),
+                ScriptStep("move", side, self._arm_targets(side, plan.q_pre), together=True,
+                           label=f"{side} back to the pre-grasp, to plan again")]  # fmt: skip
 
     def verdict(self, transfer: dict[str, Any]) -> dict[str, Any]:
         out = {**transfer, "planned": self.report}
@@ -168,7 +191,7 @@ class PlannedTransfer:
         # tip sphere would enter it)
         To = np.asarray(sim.ball_T)
         for clearance in TIP_CLEARANCES:  # well clear, else just clear
-            opts = PlanOptions(finger_table_margin=clearance)
+            opts = PlanOptions(finger_table_margin=clearance, lift=GIVER_LIFT)
             plan = self._planner(g, opts).plan(self.obj, To, self._q(sim), self.rng)
             if plan.ok:
                 break
@@ -176,10 +199,16 @@ class PlannedTransfer:
         if not plan.ok:
             self.failed = f"first grasp: no plan for {g}: {plan.reason}"
             return []
+        self._plans["first grasp"] = plan
+        self.phase = "first grasp closed"
+        return self._approach_steps(g, plan, "the object on the table")
+
+    def _lift(self, sim: HandsSim) -> list[ScriptStep]:
+        g = self.giver
+        q_lift = self._plans["first grasp"].q_lift
+        assert q_lift is not None
         self.phase = "hand-over"
-        assert plan.q_lift is not None
-        return [*self._approach_steps(g, plan, "the object on the table"),
-                ScriptStep("move", g, self._arm_targets(g, plan.q_lift), together=True,
+        return [ScriptStep("move", g, self._arm_targets(g, q_lift), together=True,
                            label=f"{g} lifts the object")]  # fmt: skip
 
     def _handover(self, sim: HandsSim) -> list[ScriptStep]:
@@ -279,7 +308,7 @@ class PlannedTransfer:
         return pts
 
     def _take(self, sim: HandsSim) -> list[ScriptStep]:
-        g, r = self.giver, self.receiver
+        r = self.receiver
         q = self._q(sim)
         opts = PlanOptions(max_up=1.0, lift=0.03, approach=0.06)
         plan = self._planner(r, opts, self._margin).plan(
@@ -290,10 +319,16 @@ class PlannedTransfer:
             plan = self._second  # type: ignore[assignment]
             self.report["second_grasp"]["used"] = "the plan on the predicted pose"
         assert plan is not None
+        self._plans["second grasp"] = plan
+        self.phase = "second grasp closed"
+        return self._approach_steps(r, plan, "the held object")
+
+    def _let_go(self, sim: HandsSim) -> list[ScriptStep]:
+        g, r = self.giver, self.receiver
+        q = self._q(sim)
         h, m = self.hands[g], self.scene.robot
         Tb = self.scene.T_world_robot
-        steps = self._approach_steps(r, plan, "the held object")
-        steps += [ScriptStep("wait", seconds=SETTLE, label="both hands hold")]
+        steps = [ScriptStep("wait", seconds=SETTLE, label="both hands hold")]
         steps += [ScriptStep("open", g, label=f"{g} lets go")]
         # back off along the approach, the hand turned as it is
         T_tool = Tb @ m.fk(q, h.tool)
