@@ -241,13 +241,13 @@ def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
         return HandScenario.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        # the union of `script` (steps or "planned") tags its member in the path: dropped
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and "[" in p)]
+        where = ".".join(str(p) for p in loc) or "(top level)"
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            valid = fields_at(HandScenario, tuple(err["loc"][:-1]))
-            msg = f"unknown key {err['loc'][-1]!r}" + (
-                f"; valid: {', '.join(valid)}" if valid else ""
-            )
+            valid = fields_at(HandScenario, tuple(loc[:-1]))
+            msg = f"unknown key {loc[-1]!r}" + (f"; valid: {', '.join(valid)}" if valid else "")
         raise ScenarioError(f"{source}: {where}: {msg}") from None
 
 
