@@ -63,6 +63,8 @@ class PlanOptions:
         max_lift_turn: how far (rad) the hand may turn on the way up (an arm short of
             joints may reach the lift only by turning the hand, which twists the object
             out of the grip).
+        finger_table_margin: the fingers' clearance from the tables and the ground
+            (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
     """
 
     n_points: int = 120
@@ -82,6 +84,7 @@ class PlanOptions:
     near_pos: float = 0.006
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
+    finger_table_margin: float = -0.002
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,7 +158,8 @@ class Planner:
             others += moving_links(m, j)
         fingers = tuple(lk for links in hand.finger_links for lk in links)
         self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
-                                 self.T_world_base, tables, finger_links=fingers)  # fmt: skip
+                                 self.T_world_base, tables, finger_links=fingers,
+                                 finger_table_margin=self.options.finger_table_margin)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
         self._map = None  # reachable hand poses, built when first needed
