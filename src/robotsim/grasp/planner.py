@@ -69,6 +69,8 @@ class PlanOptions:
             out of the grip).
         samples: surface samples drawn at most (a fresh one when the last gave
             antipodal pairs but no plan).
+        finger_table_margin: the fingers' clearance from the tables and the ground
+            (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
     """
 
     n_points: int = 120
@@ -91,6 +93,7 @@ class PlanOptions:
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
     samples: int = 2
+    finger_table_margin: float = -0.002
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,7 +167,8 @@ class Planner:
             others += moving_links(m, j)
         fingers = tuple(lk for links in hand.finger_links for lk in links)
         self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
-                                 self.T_world_base, tables, finger_links=fingers)  # fmt: skip
+                                 self.T_world_base, tables, finger_links=fingers,
+                                 finger_table_margin=self.options.finger_table_margin)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
         self._map = None  # reachable hand poses, built when first needed
