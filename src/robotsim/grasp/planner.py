@@ -53,6 +53,10 @@ class PlanOptions:
         least_hold: weights a grasp must hold at the least: when no reachable grasp
             holds ``min_hold``, the strongest of those holding ``least_hold`` are tried
             (the planner's friction and torsion are half the physical ones already).
+        last_mu, last_torsion: friction and torsion of the last resort: when no
+            reachable grasp holds ``least_hold`` at ``mu`` and ``torsion``, those holding
+            it at these (nearer the physical ones, 1 and 0.004 m in
+            :class:`robotsim.grasp.execute.TrialOptions`) are tried, strongest first.
         min_margin: the smallest GWS margin kept (a grasp barely in force closure slips
             at the first disturbance).
         ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
@@ -78,6 +82,8 @@ class PlanOptions:
     torsion: float = 0.002
     min_hold: float = 2.0
     least_hold: float = 1.0
+    last_mu: float = 0.8
+    last_torsion: float = 0.003
     min_margin: float = 0.015
     ik_batch: int = 24
     ik_rounds: int = 4
@@ -289,6 +295,8 @@ class Planner:
         reached = 0
         best_held = 0.0
         spare: list[tuple[float, tuple]] = []  # (held, _finish args) holding least_hold
+        last: list[tuple[float, tuple]] = []  # holding least_hold only at last_mu
+        best_last = 0.0
         for rnd in range(o.ik_rounds):
             rows = order[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
             if not len(rows):
@@ -317,6 +325,14 @@ class Planner:
                     weak += 1
                     if margin >= o.min_margin and held >= o.least_hold:
                         spare.append((held, (q_g, T_tool, T_tool_point[j], con, margin, held)))
+                    else:
+                        m2, h2 = score_contacts(
+                            obj, con.points[0], con.normals[0], up_obj, o.last_mu,
+                            o.last_torsion, h.grip_force,
+                        )  # fmt: skip
+                        best_last = max(best_last, h2)
+                        if m2 >= o.min_margin and h2 >= o.least_hold:
+                            last.append((h2, (q_g, T_tool, T_tool_point[j], con, m2, h2)))
                     continue
                 plan = self._finish(
                     obj, To, q_start, q_g, T_tool, T_tool_point[j], con, margin, held, hits
@@ -334,6 +350,11 @@ class Planner:
             plan = self._finish(obj, To, q_start, *args, hits)
             if plan is not None:
                 counts.update(reached=reached, weaker=1, **{f"hit {k}": v for k, v in hits.items()})
+                return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
+        for _, args in sorted(last, key=lambda s: -s[0])[: o.ik_batch]:
+            plan = self._finish(obj, To, q_start, *args, hits)
+            if plan is not None:
+                counts.update(reached=reached, weaker=2, **{f"hit {k}": v for k, v in hits.items()})
                 return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
         counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
         tried = min(len(order), o.ik_batch * o.ik_rounds)
@@ -354,7 +375,8 @@ class Planner:
                         f"too weak: {weak})")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
-                    f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x)")  # fmt: skip
+                    f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x; "
+                    f"{best_last:.2g} x at friction {o.last_mu:g})")  # fmt: skip
 
     def _from_reach_map(self, obj, To, q_start, up_obj, hits):  # type: ignore[no-untyped-def]
         """Grasps from hand poses the arm is known to reach (:mod:`robotsim.grasp.reachmap`):
