@@ -38,6 +38,7 @@ def test_signals_events_and_status_round_trip(db: str) -> None:
         rec.signal("arm", 0.5, ["q1"], [0.25])
         rec.event(1.5, "goal_reached", robot="omni", data={"error_m": np.float64(0.02)})
         rec.event(0.2, "collision", data={"bodies": ["omni", "obstacle_3"]})
+    assert rec.writer_cpu > 0  # the writer thread's own CPU time, kept when it ends
     with RunStore(db) as store:
         info = store.run(rid)
         assert info.status is RunStatus.COMPLETED

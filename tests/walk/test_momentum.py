@@ -137,15 +137,39 @@ def test_leg_masses(small_feet: Biped) -> None:
     assert 0.05 < small_feet.leg_com_height < small_feet.leg_length
 
 
-def test_default_speed_scales_with_a_short_sole(small_feet: Biped, tmp_path: Path) -> None:
-    """The default speed is three quarters of the fastest for soles of >= 0.27 leg
-    lengths and in proportion less for shorter ones."""
+def test_default_speed_from_the_soles_margin(small_feet: Biped, tmp_path: Path) -> None:
+    """The default speed is the step limits' unless the swing legs' ZMP excursion at
+    that speed would take more than SWING_MARGIN of the sole's margin: then it is the
+    speed where it takes exactly that (a 4.4 cm sole: half its length; NAO's own sole:
+    the step limits); the excursion is one lumped leg's, by hand."""
     from robotsim.walk.params import resolve_params
-    from robotsim.walk.pattern import FULL_SPEED_FOOT, default_speed
+    from robotsim.walk.pattern import (
+        STEADY_SHARE,
+        SWING_MARGIN,
+        default_speed,
+        sole_margin,
+        swing_zmp_per_speed,
+    )
+    from robotsim.walk.preview import G
 
-    big = biped_of(load_robot(str(write_nao_like_urdf(tmp_path / "nao.urdf"))))
+    assert sole_margin(small_feet) == pytest.approx(0.022, abs=1e-4)  # a square's half
     res = resolve_params(small_feet)
-    assert default_speed(res, 0.2, big.foot_length) == pytest.approx(0.75 * 0.2)
-    ratio = small_feet.foot_length / (FULL_SPEED_FOOT * res.leg_length)
-    assert 0 < ratio < 1
-    assert default_speed(res, 0.2, small_feet.foot_length) == pytest.approx(0.15 * ratio)
+    ll, h = small_feet.leg_length, small_feet.leg_com_height
+    acc = 5.77 * 2 * res.step_period / (0.9 * res.t_single) ** 2  # peak m/s^2 per m/s
+    by_hand = small_feet.leg_mass * acc * h * (ll - h) / ll / (small_feet.mass * G)
+    assert swing_zmp_per_speed(small_feet, res) == pytest.approx(by_hand)
+    v_sole = SWING_MARGIN * 0.022 / by_hand
+    assert default_speed(res, 10.0, small_feet) == pytest.approx(v_sole, rel=1e-3)
+    assert 0.4 < v_sole / ll < 0.55  # NAO's file walks at 0.44 and rocks at 0.6
+    big = biped_of(load_robot(str(write_nao_like_urdf(tmp_path / "nao.urdf"))))
+    rb = resolve_params(big)
+    assert default_speed(rb, 0.1, big) == pytest.approx(0.1)  # the goal's fastest
+    assert default_speed(rb, 10.0, big) == pytest.approx(STEADY_SHARE * rb.max_speed)
+    assert default_speed(rb, 10.0, None) == pytest.approx(STEADY_SHARE * rb.max_speed)
+
+
+def test_a_44_kg_humanoid_walks_fast_enough_by_default(urdfbot: Biped) -> None:
+    """The 44 kg URDF humanoid's 22 cm soles leave its default 2 m walk at its step
+    limits: >= 0.4 leg lengths/s planned (the issue's figure)."""
+    pattern = generate_walk(urdfbot, 2.0)
+    assert pattern.summary()["planned_speed_m_s"] / urdfbot.leg_length >= 0.4

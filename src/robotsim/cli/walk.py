@@ -22,8 +22,8 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 @click.option(
     "--speed",
     type=float,
-    help="Mean speed, m/s (default: three quarters of the fastest the legs allow, less "
-    "for soles shorter than 0.27 leg lengths).",
+    help="Mean speed, m/s (default: the fastest the step limits allow, at most 0.62 of "
+    "the steady fastest, less where the swing legs' ZMP excursion would leave the sole).",
 )
 @click.option(
     "--out",

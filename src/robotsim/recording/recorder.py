@@ -163,6 +163,8 @@ class Recorder:
         self._committed = 0
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        #: CPU seconds the writer thread used (its own clock), set when it ends
+        self.writer_cpu = 0.0
 
     # -- life cycle -------------------------------------------------------------------
     def start_run(
@@ -608,6 +610,7 @@ class Recorder:
         committing connection does not: a checkpoint syncs the file to disk, which the
         simulation thread would wait for when it commits)."""
         ckpt = None
+        cpu0 = time.thread_time()
         try:
             next_ckpt = time.monotonic() + self.flush_interval
             while True:
@@ -637,6 +640,7 @@ class Recorder:
                     ckpt.close()
                 except Exception:  # closing after a failure: nothing more to do
                     pass
+            self.writer_cpu = time.thread_time() - cpu0
 
     def _write(
         self,

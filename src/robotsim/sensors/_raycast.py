@@ -24,9 +24,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-__all__ = ["PRIMITIVES", "cast_scan", "finish_ranges", "mat_to_quat", "ray_primitive"]
+__all__ = [
+    "PRIMITIVES",
+    "cast_scan",
+    "finish_ranges",
+    "finish_row",
+    "mat_to_quat",
+    "ray_primitive",
+]
 
 MINVAL = 1e-15
 PLANE, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX = 0, 2, 3, 4, 5, 6
@@ -135,10 +143,11 @@ def ray_primitive(gtype, s0, s1, s2, px, py, pz, vx, vy, vz):  # type: ignore[no
 
 
 @njit(cache=True)
-def cast_scan(body_pos, body_mat, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, geom_mat,
+def cast_scan(xpos, xmat, b, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, geom_mat,
               geom_rbound, active, range_max, dist, geoms, pose):  # type: ignore[no-untyped-def]  # fmt: skip
     """Cast the rays ``dirs`` ``(n, 3)`` (sensor frame) of a sensor mounted at ``R_bs``,
-    ``p_bs`` on a body at ``body_pos`` ``(3,)``, ``body_mat`` ``(9,)`` against the geoms
+    ``p_bs`` on body ``b`` (MuJoCo's ``xpos`` ``(nbody, 3)``, ``xmat`` ``(nbody, 9)``:
+    its pose) against the geoms
     ``active`` (indices into MuJoCo's ``geom_*`` arrays: types, sizes ``(G, 3)``, world
     positions ``(G, 3)``, rotations ``(G, 9)``, bounding radii; primitives only; geoms
     whose bounding sphere lies beyond ``range_max`` are skipped).
@@ -148,12 +157,13 @@ def cast_scan(body_pos, body_mat, R_bs, p_bs, dirs, geom_type, geom_size, geom_p
     returns the rays in the world ``(n, 3)``."""
     R = np.empty((3, 3))
     o = np.empty(3)
+    body_mat = xmat[b]
     for i in range(3):
         for j in range(3):
             R[i, j] = (body_mat[3 * i] * R_bs[0, j] + body_mat[3 * i + 1] * R_bs[1, j]
                        + body_mat[3 * i + 2] * R_bs[2, j])  # fmt: skip
-        o[i] = body_pos[i] + (body_mat[3 * i] * p_bs[0] + body_mat[3 * i + 1] * p_bs[1]
-                              + body_mat[3 * i + 2] * p_bs[2])  # fmt: skip
+        o[i] = xpos[b, i] + (body_mat[3 * i] * p_bs[0] + body_mat[3 * i + 1] * p_bs[1]
+                             + body_mat[3 * i + 2] * p_bs[2])  # fmt: skip
     n = dirs.shape[0]
     w = np.empty((n, 3))
     best = dist
@@ -213,6 +223,64 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
             ranges[r] = np.nan
         else:
             ranges[r] = x
+
+
+@intrinsic
+def _f4(typingctx, address):  # type: ignore[no-untyped-def]
+    """A float32 pointer from an integer address (of memory kept alive elsewhere)."""
+    sig = types.CPointer(types.float32)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float32)))
+
+    return sig, codegen
+
+
+@intrinsic
+def _f8(typingctx, address):  # type: ignore[no-untyped-def]
+    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
+    sig = types.CPointer(types.float64)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, row, off_r,
+               off_p, t):  # type: ignore[no-untyped-def]  # fmt: skip
+    """A scan's reading into the row at address ``row``: ``t`` (float64) at its start,
+    the ranges (float32, as :func:`finish_ranges`) at ``row + off_r``, ``pose`` ``(7,)``
+    (float64) at ``row + off_p``. ``noise`` ``(n,)`` (m, already scaled; or empty) is
+    added to every return within range (in float32, clipped at 0), and a ray whose
+    ``drop`` ``(n,)`` (uniform in [0, 1); or empty) is below ``dropout`` returns NaN."""
+    head = _f8(row)
+    head[0] = t
+    out = _f4(row + off_r)
+    n = dist.shape[0]
+    noisy = noise.shape[0] == n
+    drops = drop.shape[0] == n
+    zero = np.float32(0.0)
+    for r in range(n):
+        x = dist[r]
+        if x > range_max:
+            v = np.float32(np.inf)
+            geoms[r] = -1
+        elif x < range_min:
+            v = np.float32(np.nan)
+        else:
+            v = np.float32(x)
+            if noisy:
+                v = np.float32(v + np.float32(noise[r]))
+                if v < zero:
+                    v = zero
+        if drops and drop[r] < dropout:
+            v = np.float32(np.nan)
+        out[r] = v
+    p = _f8(row + off_p)
+    for i in range(7):
+        p[i] = pose[i]
 
 
 @njit(cache=True)

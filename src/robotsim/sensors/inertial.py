@@ -175,6 +175,10 @@ class Imu(Sensor):
         self._k = len(scale)  # normal numbers a reading takes
         self._bound: Any = None  # the MuJoCo data the addresses below are of
         self._addr: tuple[int, ...] = ()
+        # the drawn noise: its address, numbers a reading, readings of it used (of 64);
+        # an array, so that the rig's compiled stepping (sensors._stepping) shares it
+        self._nz = np.zeros(3, dtype=np.int64)
+        self._nz[1] = self._k
         self._row = np.zeros(1, IMU_ROW)  # sample()'s reading
         self._kernel = None
         super().__init__(world, mount, seed, data)
@@ -196,7 +200,7 @@ class Imu(Sensor):
         if n.gyro_bias_std > 0:
             self.gyro_bias += self.rng.normal(0.0, n.gyro_bias_std, 3)
         self._noise = None  # the normal numbers drawn, _NOISE_ROWS readings' worth
-        self._noise_at, self._next = 0, _NOISE_ROWS
+        self._nz[0], self._nz[2] = 0, _NOISE_ROWS
         if hasattr(self, "_par"):
             self._set_bias()
 
@@ -219,20 +223,28 @@ class Imu(Sensor):
         if d is not self._bound:
             self._bind(d)
         noise = 0
-        if self._k:
-            if self._next == _NOISE_ROWS:
-                self._noise = self.rng.standard_normal((_NOISE_ROWS, self._k))
+        k = self._k
+        if k:
+            nz = self._nz
+            used = int(nz[2])
+            if used >= _NOISE_ROWS:
+                self._noise = self.rng.standard_normal((_NOISE_ROWS, k))
                 self._noise *= self._scale
-                self._noise_at, self._next = int(self._noise.ctypes.data), 0
-            noise = self._noise_at + 8 * self._k * self._next
-            self._next += 1
+                nz[0], used = int(self._noise.ctypes.data), 0
+            noise = int(nz[0]) + 8 * k * used
+            nz[2] = used + 1
         self._kernel(*self._addr, noise, address, t)  # type: ignore[misc]
 
     def _bind(self, d: Any) -> None:
         if self._kernel is None:
             self._kernel = entry_point(imu_row, IMU_ROW_SIG)
         self._bound = d
-        self._addr = (
+        self._addr = self.addresses(d)
+
+    def addresses(self, d: Any) -> tuple[int, ...]:
+        """The first eight arguments of :func:`imu_row` for this IMU on MuJoCo data ``d``
+        (the arrays' addresses, the body, its tree's root, the parameters')."""
+        return (
             int(d.cacc.ctypes.data), int(d.cvel.ctypes.data), int(d.xmat.ctypes.data),
             int(d.xpos.ctypes.data), int(d.subtree_com.ctypes.data), self.body, self._root,
             int(self._par.ctypes.data),

@@ -19,16 +19,25 @@ sin el_i)`` in the sensor frame.
 
 Noise: each ray's direction is turned by Gaussian angles (``angle_std_deg``, azimuth and
 elevation) before casting, each return gets Gaussian range noise (``range_std``), and a
-return is dropped with probability ``dropout``.
+return is dropped with probability ``dropout``. The numbers are drawn from the sensor's
+generator in that order, per scan: azimuth and elevation turns (``n`` each), range noise
+(``n``: one per ray, used where it returns) and the dropout draws (``n``).
+
+A scan is written as one row (:attr:`Lidar.row_dtype`: ``t``, ``ranges``, ``pose``)
+into the rig's block of rows (:mod:`robotsim.sensors.rig`), by two compiled calls bound
+to the MuJoCo data's arrays (the cast; the ranges, noise and pose into the row): no
+arrays, dictionary or reading made per scan, and the rig hands the rows to the recorder
+a few times a second, as an IMU's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 
-from robotsim.sensors._raycast import PRIMITIVES, cast_scan, finish_ranges
+from robotsim.sensors._raycast import PRIMITIVES, cast_scan, finish_ranges, finish_row
 from robotsim.sensors.mount import Mount, lidar_directions
 from robotsim.sensors.types import Sensor
 
@@ -80,6 +89,16 @@ class Lidar(Sensor):
         self._gsize = np.asarray(m.geom_size)
         self._grb = np.asarray(m.geom_rbound)
         self._dist = np.empty(self.n)
+        self._geoms = np.empty(self.n, dtype=np.int32)
+        self._pose = np.empty(7)
+        self._none = np.empty(0)  # no noise
+        #: one reading's row (see :mod:`robotsim.sensors.rig`): time, ranges, pose
+        self.row_dtype = np.dtype(
+            [("t", "<f8"), ("ranges", "<f4", shape), ("pose", "<f8", (7,))], align=True
+        )
+        self._off_r = int(self.row_dtype.fields["ranges"][1])
+        self._off_p = int(self.row_dtype.fields["pose"][1])
+        self._bound: Any = None  # the MuJoCo data the bound arrays are of
         import mujoco
 
         self._mj = mujoco
@@ -117,27 +136,55 @@ class Lidar(Sensor):
             0.0, self._angle_std, n
         )
         ce = np.cos(el)
-        return np.column_stack([ce * np.cos(az), ce * np.sin(az), np.sin(el)])
+        return np.ascontiguousarray(np.column_stack([ce * np.cos(az), ce * np.sin(az), np.sin(el)]))
+
+    def _bind(self, d: Any) -> None:
+        """Keep the arrays of the MuJoCo data ``d`` a scan reads, and the compiled
+        casts for their types (no per-call type dispatch)."""
+        from robotsim.kinematics.kernels import entry_point
+
+        self._bound = d
+        self._cast_args = (d.xpos, d.xmat, self.body, self._R_bs, self._p_bs)
+        self._geom_args = (self._gtype, self._gsize, d.geom_xpos, d.geom_xmat, self._grb,
+                           self._active, self.range_max, self._dist)  # fmt: skip
+        args = (*self._cast_args, self._dirs, *self._geom_args, self._geoms, self._pose)
+        self._cast = entry_point(cast_scan, tuple(numba.typeof(a) for a in args))
+        fin = (self._dist, self._geoms, self.range_min, self.range_max, self._none, self._none,
+               self._dropout, self._pose, 0, 0, 0, 0.0)  # fmt: skip
+        self._finish = entry_point(finish_row, tuple(numba.typeof(a) for a in fin))
+
+    def _cast_now(self) -> np.ndarray:
+        """Cast the scan from :attr:`data` (angle noise drawn) into ``_dist``, ``_geoms``
+        and ``_pose``; returns the rays in the world ``(n, 3)``."""
+        d = self.data
+        if d is not self._bound:
+            self._bind(d)
+        dirs = self._noisy_dirs()
+        w = self._cast(*self._cast_args, dirs, *self._geom_args, self._geoms, self._pose)
+        if self._special.size:
+            self._cast_special(w, self._pose[:3], self._dist, self._geoms)
+        return w
 
     def scan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One scan from the sensor now, before range noise and dropouts: ranges
         ``(layers * rays,)`` float32 (as the reading's), the geom each ray hit ``(n,)``
         (-1: none) and the sensor pose ``(7,)``. Ray directions carry the angle noise."""
-        d = self.data
-        b = self.body
+        self._cast_now()
         ranges = np.empty(self.n, dtype=np.float32)
-        geoms = np.empty(self.n, dtype=np.int32)
-        pose = np.empty(7)
-        dist = self._dist
-        world_dirs = cast_scan(
-            d.xpos[b], d.xmat[b], self._R_bs, self._p_bs, self._noisy_dirs(), self._gtype,
-            self._gsize, d.geom_xpos, d.geom_xmat, self._grb, self._active, self.range_max,
-            dist, geoms, pose,
-        )  # fmt: skip
-        if self._special.size:
-            self._cast_special(world_dirs, pose[:3], dist, geoms)
-        finish_ranges(dist, geoms, self.range_min, self.range_max, ranges)
-        return ranges, geoms, pose
+        geoms = self._geoms
+        finish_ranges(self._dist, geoms, self.range_min, self.range_max, ranges)
+        return ranges, geoms.copy(), self._pose.copy()
+
+    def read_row(self, address: int, t: float) -> None:
+        """Write the scan of the state :attr:`data` holds into the :attr:`row_dtype` row
+        at ``address`` (time ``t``): the cast and the reading's noise in two compiled
+        calls, no arrays made (noise-free)."""
+        self._cast_now()
+        rng, n = self.rng, self.n
+        noise = rng.normal(0.0, self._range_std, n) if self._range_std > 0 else self._none
+        drop = rng.random(n) if self._dropout > 0 else self._none
+        self._finish(self._dist, self._geoms, self.range_min, self.range_max, noise, drop,
+                     self._dropout, self._pose, address, self._off_r, self._off_p, t)  # fmt: skip
 
     def _cast_special(
         self, dirs: np.ndarray, origin: np.ndarray, dist: np.ndarray, geoms: np.ndarray
@@ -164,14 +211,9 @@ class Lidar(Sensor):
                     dist[i], geoms[i] = x, g
 
     def sample(self) -> dict[str, np.ndarray]:
-        r, _, pose = self.scan()
-        if self._range_std > 0:
-            hit = np.isfinite(r)
-            r[hit] += self.rng.normal(0.0, self._range_std, int(hit.sum())).astype(np.float32)
-            np.maximum(r, 0.0, out=r, where=hit)
-        if self._dropout > 0:
-            r[self.rng.random(self.n) < self._dropout] = np.nan
-        return {"ranges": r.reshape(self.shape), "pose": pose}
+        row = np.zeros(1, self.row_dtype)
+        self.read_row(int(row.ctypes.data), 0.0)
+        return {"ranges": row["ranges"][0].copy(), "pose": row["pose"][0].copy()}
 
 
 def scan_points(

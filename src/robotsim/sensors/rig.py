@@ -52,9 +52,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 
 from robotsim.errors import UnknownNameError
+from robotsim.kinematics.kernels import entry_point
+from robotsim.sensors._stepping import advance_imus
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -111,7 +114,7 @@ class SensorRig:
                 self.sensors.append(KINDS[m.type](world, m, seed))
         self._by_name = {(s.robot, s.name): s for s in self.sensors}
         self._index = {(s.robot, s.name): i for i, s in enumerate(self.sensors)}
-        self._periods = [s.mount.period for s in self.sensors]
+        self._periods = np.array([s.mount.period for s in self.sensors], dtype=np.float64)
         self._deferred = [s.deferred for s in self.sensors]
         self._acc = [s.needs_accelerations for s in self.sensors]
         self._keys = [(s.robot, s.name) for s in self.sensors]
@@ -130,17 +133,62 @@ class SensorRig:
         # row-writing sensors that read the step just taken (the IMUs): written in place
         self._fast = [self._row_of[i] is not None and self._deferred[i] for i in range(n)]
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
-        self._item = [0 if dt is None else int(dt.itemsize) for dt in self._dtype]
-        self._rows = [max(1, BLOCK_BYTES // k) if k else 0 for k in self._item]
+        # int64 arrays (as the schedules, see reset): the compiled stepping shares them
+        self._item = np.array([0 if dt is None else dt.itemsize for dt in self._dtype], np.int64)
+        self._rows = np.array([max(1, BLOCK_BYTES // k) if k else 0 for k in self._item], np.int64)
         self._block: list[np.ndarray | None] = [None] * n  # the block being filled
-        self._block_at = [0] * n  # its address
-        self._filled = list(self._rows)  # rows written in it (full: none yet)
-        self._sent = list(self._rows)  # of those, rows the recorder has
+        self._block_at = np.zeros(n, dtype=np.int64)  # its address
+        self._filled = self._rows.copy()  # rows written in it (full: none yet)
+        self._sent = [int(r) for r in self._rows]  # of those, rows the recorder has
         self._last: list[tuple[np.ndarray, int] | None] = [None] * n  # the latest row
         self._latest: list[Reading | None] = [None] * n
         self.recorder = recorder
         self.samples = 0
+        self._compiled_setup()
         self.reset()
+
+    def _compiled_setup(self) -> None:
+        """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs that
+        read the world's own data (None without MuJoCo's library)."""
+        from robotsim.sensors._stepping import mujoco_functions
+
+        n = len(self.sensors)
+        self._imus = [i for i, s in enumerate(self.sensors) if isinstance(s, Imu)]
+        fns = mujoco_functions() if self._imus else None
+        self._kernel_args: tuple[Any, ...] | None = None
+        self._kernel: Callable[..., int] | None = None
+        if fns is None:
+            return
+        addr = np.zeros((n, 8), dtype=np.int64)
+        nz = np.zeros((n, 3), dtype=np.int64)
+        compiled = np.zeros(n, dtype=np.int64)
+        for i in self._imus:
+            imu = self.sensors[i]
+            addr[i] = imu.addresses(self._wdata)  # type: ignore[attr-defined]
+            nz[i] = imu._nz  # type: ignore[attr-defined]
+            imu._nz = nz[i]  # type: ignore[attr-defined]  # shared from now on
+            compiled[i] = 1
+        m = self.world.model
+        self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
+        self._kernel_arrays = (compiled, addr, nz, np.zeros(3 + n, dtype=np.int64))
+        self._kernel_out = self._kernel_arrays[3]
+
+    def _kernel_pointers(self) -> None:
+        """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
+        made the schedules)."""
+        if self._kernel_args is None:
+            return
+        arrays = (
+            *(self._read_at, self._due, self._start, self._count, self._periods),
+            *(self._filled, self._rows, self._block_at, self._item, *self._kernel_arrays),
+        )
+        for a in arrays:
+            assert a.flags.c_contiguous and a.dtype.itemsize == 8
+        self._kernel_ptrs = (len(self.sensors), *(int(a.ctypes.data) for a in arrays))
+        if self._kernel is None:  # compiled (or loaded) once, then no dispatch
+            i, f = numba.types.intp, numba.types.float64
+            sig = (i,) * 6 + (f,) + (i,) * 14
+            self._kernel = entry_point(advance_imus, sig)
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -205,7 +253,7 @@ class SensorRig:
         if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
             value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
         for i in self._rowed:  # a new recorder records from the next reading on
-            self._sent[i] = self._filled[i]
+            self._sent[i] = int(self._filled[i])
 
     def bytes_per_second(self) -> float:
         """The bytes a recording of every sensor takes per simulated second, before
@@ -252,10 +300,12 @@ class SensorRig:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
         where they are due: one MuJoCo call per stretch between two readings.
 
-        Where only row-writing deferred sensors (the IMUs) are due, with room in their
-        blocks, and nobody listens, their rows (the reading of the step just taken) are
-        written right here: the same rows, schedules and counts :meth:`_read_ready`
-        gives them, without its calls per reading. Otherwise :meth:`_read_ready`."""
+        Where only IMUs are due, with room in their blocks, and nobody listens, the
+        compiled :func:`robotsim.sensors._stepping.advance_imus` steps and writes their
+        rows (the reading of the step just taken) in one call for the whole stretch:
+        the same rows, schedules and counts :meth:`_read_ready` gives them. Other
+        row-writing deferred sensors (a lidar) due alone are written here, in place;
+        the rest through :meth:`_read_ready`."""
         mj = self._mj
         m, d = self.world.model, self.world.data
         pos = self._pos
@@ -267,33 +317,52 @@ class SensorRig:
             return
         read_at, due_of, filled, cap = self._read_at, self._due, self._filled, self._rows
         fast, acc_of, listening = self._fast, self._acc, bool(self._listeners)
+        kernel = None if listening else self._kernel_args
         h = self.timestep
         while at <= end:
-            if at > pos:
+            if kernel is not None:
+                stop = self._kernel(*kernel, pos, end, h, *self._kernel_ptrs)  # type: ignore[misc]
+                out = self._kernel_out
+                if out[2]:  # readings taken
+                    self.samples += int(out[2])
+                    for i in self._imus:
+                        if out[3 + i]:
+                            self._last[i] = (self._block[i], int(filled[i]) - 1)  # type: ignore[assignment]
+                            self._latest[i] = None
+                    self._kin = int(out[1])  # the step the last reading is of
+                    self._at = self._kin + 1
+                self._read_min = int(out[0])
+                if stop < 0:  # stepped to the end, every reading due on the way taken
+                    self._pos = end
+                    return
+                pos = stop  # a sensor the kernel does not read is due here
+                at = self._read_min
+            elif at > pos:
                 mj.mj_step(m, d, at - pos)
                 pos = at
             kin = at - 1
             self._kin, self._at = kin, at
             here, acc = not listening, False
             if here:
-                for i, r in enumerate(read_at):
-                    if r <= at:
+                for i in range(len(fast)):
+                    if read_at[i] <= at:
                         if not fast[i] or due_of[i] != kin or filled[i] == cap[i]:
                             here = False
                             break
                         acc = acc or acc_of[i]
             if not here:
+                self._pos = pos
                 self._read_ready(at)
                 at = self._read_min
                 continue
             if acc:
                 mj.mj_rnePostConstraint(m, d)
-            for i, r in enumerate(read_at):
-                if r <= at:
+            for i in range(len(fast)):
+                if read_at[i] <= at:
                     s = self.sensors[i]
                     s.data = d
-                    row = filled[i]
-                    s.read_row(self._block_at[i] + row * self._item[i], due_of[i] * h)  # type: ignore[attr-defined]
+                    row = int(filled[i])
+                    s.read_row(int(self._block_at[i] + row * self._item[i]), int(due_of[i]) * h)  # type: ignore[attr-defined]
                     filled[i] = row + 1
                     self._last[i] = (self._block[i], row)  # type: ignore[assignment]
                     self._latest[i] = None
@@ -301,7 +370,7 @@ class SensorRig:
                     nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
                     read_at[i] = nxt + 1  # > at: a period is at least one step
                     self.samples += 1
-            at = self._read_min = min(read_at)
+            at = self._read_min = int(read_at.min())
         if end > pos:
             mj.mj_step(m, d, end - pos)
         self._pos = end
@@ -381,16 +450,16 @@ class SensorRig:
                 self._start[i], count[i] = k, 1
                 self._schedule(i)
         self.samples += n
-        self._read_min = min(read_at)
+        self._read_min = int(read_at.min())
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
         write = self._row_of[i]
         if write is not None:  # into the next row of its block
-            row = self._filled[i]
+            row = int(self._filled[i])
             if row == self._rows[i]:
                 row = self._new_block(i)
-            write(self._block_at[i] + row * self._item[i], t)
+            write(int(self._block_at[i] + row * self._item[i]), t)
             self._filled[i] = row + 1
             self._last[i] = (self._block[i], row)  # type: ignore[assignment]
             self._latest[i] = None  # made from the row when asked for
@@ -428,7 +497,7 @@ class SensorRig:
                 self._hand_over_one(i)
 
     def _hand_over_one(self, i: int) -> None:
-        a, b = self._sent[i], self._filled[i]
+        a, b = self._sent[i], int(self._filled[i])
         if b <= a:
             return
         self._sent[i] = b
@@ -460,13 +529,15 @@ class SensorRig:
         self._last = [None] * n
         k = self._step_index()
         self._kin = self._at = k  # the world's data hold the state at step k
-        self._start = [k] * n  # the step of reading 0 of each sensor
-        self._count = [0] * n  # readings taken since then
-        self._due = [k] * n
-        self._read_at = [k] * n
+        # int64 arrays, shared with the compiled stepping (sensors._stepping)
+        self._start = np.full(n, k, dtype=np.int64)  # the step of reading 0 of each sensor
+        self._count = np.zeros(n, dtype=np.int64)  # readings taken since then
+        self._due = np.full(n, k, dtype=np.int64)
+        self._read_at = np.full(n, k, dtype=np.int64)
         for i in range(n):
             self._schedule(i)
-        self._read_min = min(self._read_at, default=k)
+        self._read_min = int(self._read_at.min()) if n else k
+        self._kernel_pointers()
 
     def close(self) -> None:
         self._hand_over()

@@ -28,7 +28,7 @@ from robotsim.walk.footsteps import Footstep, goal_footsteps, pairs_needed
 from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
 from robotsim.walk.params import CROUCHES, Resolved, WalkParams, resolve_params
 from robotsim.walk.plan import Plan, timed_plan
-from robotsim.walk.preview import preview_gains, preview_track
+from robotsim.walk.preview import G, preview_gains, preview_track
 from robotsim.walk.swing import Ground
 from robotsim.walk.wbik import WholeBodyIK
 
@@ -147,21 +147,61 @@ def walk_duration(res: Resolved, n_steps: int) -> float:
     return res.step_period * (n_steps + 1) + res.t_single
 
 
-#: a sole at least this many leg lengths long walks at the full default speed
-FULL_SPEED_FOOT = 0.27
+#: the share of the sole's margin (:func:`sole_margin`) the swing legs' ZMP excursion
+#: estimated by one lumped leg (:func:`swing_zmp_per_speed`) may take at the default
+#: speed. The multibody excursion is larger than the lumped leg's (the body moving
+#: against the leg to hold the CoM: 2.7 cm on NAO's file at 0.4 leg lengths/s against
+#: 0.8 cm lumped); the momentum correction (:mod:`robotsim.walk.momentum`) cancels
+#: most of it, and what is left (the feet's vertical motion, the servos' lag) must
+#: stay on the sole. Measured on NAO's file (4.4 cm stand-in soles): it walks at 0.44
+#: leg lengths/s and rocks off its soles' edges at 0.6; 0.39 puts it at 0.44.
+SWING_MARGIN = 0.39
+
+#: the share of the steady fastest walk (:attr:`Resolved.max_speed`: the longest steps
+#: at the step period) a walk asked for no speed takes at most. ROBOTIS's OP3 file
+#: (12.7 cm soles) walks 2 m at 0.74 leg lengths/s (0.64 of its
+#: steady fastest) and falls in its first steps at 0.88 (0.77).
+STEADY_SHARE = 0.62
 
 
-def default_speed(res: Resolved, v_max: float, foot_length: float | None = None) -> float:
-    """The mean speed (m/s) of a walk asked for none: three quarters of the fastest the
-    step limits allow (``v_max`` for this goal, m/s), scaled down in proportion for a sole
-    shorter than :data:`FULL_SPEED_FOOT` leg lengths (``foot_length``, m). What a small
-    sole tolerates is the ZMP's model error (the swing legs' momentum left over by
-    :mod:`robotsim.walk.momentum`, the servos' lag), which grows with the steps'
-    accelerations, so with the speed: a NAO whose 4.4 cm stand-in soles are 0.17 leg
-    lengths long walks at 0.4 leg lengths/s and rocks off its soles' edges at 0.6."""
-    v = 0.75 * min(v_max, res.max_speed)
-    if foot_length is not None and foot_length > 0:
-        v *= min(1.0, foot_length / (FULL_SPEED_FOOT * res.leg_length))
+def sole_margin(biped: Biped) -> float:
+    """The ZMP's room along the walk (m): from the sole's reference point (its area
+    centroid, where single support puts the ZMP) to its nearer end, the smaller sole."""
+    return float(
+        min(
+            min(c[0] - P[:, 0].min(), P[:, 0].max() - c[0])
+            for P, c in zip(biped.polygons, biped.centres)
+        )
+    )
+
+
+def swing_zmp_per_speed(biped: Biped, res: Resolved) -> float:
+    """The ZMP excursion (m per m/s of walking speed) a swinging leg makes if nothing
+    corrects it: the leg (mass ``m``, its centre ``h`` above the sole, pivoting at the
+    hip ``l`` above it) moves with the swing foot's peak minimum-jerk acceleration
+    ``5.77 s / t^2`` over a stride ``s = 2 v T`` in ``t = 0.9`` of the single support,
+    its centre at ``(l - h) / l`` of that; the horizontal force at height ``h`` moves
+    the ZMP by ``m a h / (M g)``."""
+    ll, h = biped.leg_length, biped.leg_com_height
+    lever = h * max(ll - h, 0.0) / ll
+    acc_per_v = 5.77 * 2.0 * res.step_period / (0.9 * res.t_single) ** 2
+    return biped.leg_mass / biped.mass * lever * acc_per_v / G
+
+
+def default_speed(res: Resolved, v_max: float, biped: Biped | None = None) -> float:
+    """The mean speed (m/s) of a walk asked for none: the fastest the step limits allow
+    for this goal (``v_max``, m/s), at most :data:`STEADY_SHARE` of the steady fastest
+    (:attr:`Resolved.max_speed`), and at most the
+    speed at which the swing legs' uncorrected ZMP excursion reaches
+    :data:`SWING_MARGIN` times the sole's margin (:func:`sole_margin`,
+    :func:`swing_zmp_per_speed`): a short sole, heavy legs or a quick swing walk
+    slower (NAO's file on 4.4 cm soles: 0.44 leg lengths/s; a 44 kg humanoid on 22 cm
+    soles: its step limits, 0.43 over 2 m)."""
+    v = min(v_max, STEADY_SHARE * res.max_speed)
+    if biped is not None and biped.leg_mass > 0:
+        per_v = swing_zmp_per_speed(biped, res)
+        if per_v > 0:
+            v = min(v, SWING_MARGIN * sole_margin(biped) / per_v)
     return v
 
 
@@ -171,7 +211,7 @@ def _choose_steps(
     goal: tuple[float, float, float],
     speed: float | None,
     name: str,
-    foot_length: float | None = None,
+    biped: Biped | None = None,
 ) -> tuple[list[Footstep], float, int]:
     """``(footsteps, mean speed asked for, pairs of steps)`` of a goal; the default
     speed is :func:`default_speed`."""
@@ -183,7 +223,7 @@ def _choose_steps(
     fastest = goal_footsteps(res, feet0, d, lat, turn, pairs=need)
     v_max = dist / walk_duration(res, len(fastest))
     if speed is None:
-        speed = default_speed(res, v_max, foot_length)
+        speed = default_speed(res, v_max, biped)
     if not speed > 0:
         raise InputError(f"--speed: {speed:g} m/s; must be > 0")
     if speed > v_max * (1 + 1e-9):
@@ -266,9 +306,7 @@ def _first_that_solves(
             want = sp
             if default is not None and sp is not None and sp < 1.0:
                 want = sp * default
-            steps, used, pairs = _choose_steps(
-                res, feet0, goal, want, biped.name, biped.foot_length
-            )
+            steps, used, pairs = _choose_steps(res, feet0, goal, want, biped.name, biped)
             if sp is None and default is None:
                 default = used
             plan = timed_plan(

@@ -1,0 +1,180 @@
+"""Compiled stepping of the world between the readings of its IMUs.
+
+:func:`advance_imus` takes a stretch of MuJoCo steps the way
+:meth:`robotsim.sensors.rig.SensorRig._advance` does, and where only IMUs are due it
+reads them in the same compiled call: ``mj_step`` up to the reading, MuJoCo's
+``mj_rnePostConstraint``, then :func:`robotsim.sensors.inertial.imu_row` into the next
+row of each one's block, the schedule moved on exactly as the rig moves it (the same
+integer arithmetic). The same MuJoCo calls in the same order as the Python loop: the
+same run and the same rows to the bit (``tests/sensors/test_inertial.py``). MuJoCo's
+functions are called through their addresses in the ``libmujoco`` the bindings loaded
+(:func:`mujoco_functions`); without that library the rig keeps its Python loop.
+
+A MuJoCo error that the bindings would raise as ``mujoco.FatalError`` (a stack too
+small for the model) ends the process with MuJoCo's message when it happens inside this
+call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from robotsim.sensors.inertial import imu_row
+
+__all__ = ["advance_imus", "mujoco_functions"]
+
+PENDING_NONE = -1
+
+
+@intrinsic
+def _call_md(typingctx, fn, m, d):  # type: ignore[no-untyped-def]
+    """Call the C function at address ``fn`` as ``void f(const mjModel*, mjData*)``."""
+    sig = types.void(types.intp, types.intp, types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.VoidType(), [ptr, ptr])
+        f = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(f, [builder.inttoptr(args[1], ptr), builder.inttoptr(args[2], ptr)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_functions: tuple[int, int] | bool | None = False
+
+
+def mujoco_functions() -> tuple[int, int] | None:
+    """The addresses of ``mj_step`` and ``mj_rnePostConstraint`` in the MuJoCo library
+    the Python bindings use (None when it cannot be found)."""
+    global _functions
+    if _functions is False:
+        _functions = None
+        try:
+            import mujoco
+
+            folder = os.path.dirname(mujoco.__file__)
+            found = sorted(glob.glob(os.path.join(folder, "libmujoco.so*")))
+            found += sorted(glob.glob(os.path.join(folder, "libmujoco*.dylib")))
+            found += sorted(glob.glob(os.path.join(folder, "mujoco.dll")))
+            if found:
+                lib = ctypes.CDLL(found[0])
+                step = ctypes.cast(lib.mj_step, ctypes.c_void_p).value
+                rne = ctypes.cast(lib.mj_rnePostConstraint, ctypes.c_void_p).value
+                if step and rne:
+                    _functions = (int(step), int(rne))
+        except (OSError, AttributeError):
+            _functions = None
+    return _functions  # type: ignore[return-value]
+
+
+@intrinsic
+def _i8(typingctx, address):  # type: ignore[no-untyped-def]
+    """An int64 pointer from an integer address (of memory kept alive elsewhere)."""
+    sig = types.CPointer(types.int64)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+
+    return sig, codegen
+
+
+@intrinsic
+def _f8(typingctx, address):  # type: ignore[no-untyped-def]
+    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
+    sig = types.CPointer(types.float64)(types.intp)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
+
+    return sig, codegen
+
+
+@njit(cache=True, _nrt=False)
+def advance_imus(fn_step, fn_rne, m, d, pos, end, h, n, p_read_at, p_due, p_start, p_count,
+                 p_period, p_filled, p_cap, p_block_at, p_item, p_compiled, p_addr, p_nz,
+                 p_out):  # type: ignore[no-untyped-def]  # fmt: skip
+    """Step the MuJoCo data at address ``d`` (model ``m``; ``fn_step``, ``fn_rne``: the
+    addresses of ``mj_step`` and ``mj_rnePostConstraint``) from step ``pos`` to step
+    ``end``, reading the IMUs on the way where they are due. The rest are addresses of
+    arrays over the rig's ``n`` sensors, as the rig keeps them (int64 unless said):
+    ``read_at`` the step a sensor reads at, ``due`` the step its reading is of,
+    ``start``/``count`` its schedule, ``period`` (float64, steps), ``filled``/``cap``
+    rows written in its block and the block's rows, ``block_at`` the block's address,
+    ``item`` bytes a row; ``compiled`` 1 for an IMU this call may read, ``addr``
+    ``(n, 8)`` its :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address,
+    numbers a reading, readings used of 64). ``out`` ``(3 + n,)``: written with the
+    smallest ``read_at`` after the call, the ``due`` of the last reading taken (or -1),
+    the number of readings taken, then each sensor's.
+
+    Returns -1 when it stepped to ``end`` with every reading due on the way taken;
+    otherwise the step it stopped at, where a sensor it may not read is due (another
+    kind, a full block, or noise to draw): the caller reads there and calls again."""
+    read_at, due, start, count = _i8(p_read_at), _i8(p_due), _i8(p_start), _i8(p_count)
+    period = _f8(p_period)
+    filled, cap, block_at, item = _i8(p_filled), _i8(p_cap), _i8(p_block_at), _i8(p_item)
+    compiled, addr, nz, out = _i8(p_compiled), _i8(p_addr), _i8(p_nz), _i8(p_out)
+    result = PENDING_NONE
+    last = -1
+    taken = 0
+    for i in range(n):
+        out[3 + i] = 0
+    while True:
+        at = end + 1
+        for i in range(n):
+            if read_at[i] < at:
+                at = read_at[i]
+        if at > end:
+            break
+        ok = True
+        for i in range(n):
+            if read_at[i] <= at:
+                if (compiled[i] == 0 or due[i] != at - 1 or filled[i] >= cap[i]
+                        or (nz[3 * i + 1] > 0 and nz[3 * i + 2] >= 64)):  # fmt: skip
+                    ok = False
+                    break
+        while pos < at:
+            _call_md(fn_step, m, d)
+            pos += 1
+        if not ok:
+            result = pos
+            break
+        _call_md(fn_rne, m, d)
+        for i in range(n):
+            if read_at[i] <= at:
+                noise = 0
+                k = nz[3 * i + 1]
+                if k > 0:
+                    noise = nz[3 * i] + 8 * k * nz[3 * i + 2]
+                    nz[3 * i + 2] += 1
+                row = block_at[i] + filled[i] * item[i]
+                a = 8 * i
+                imu_row(addr[a], addr[a + 1], addr[a + 2], addr[a + 3], addr[a + 4],
+                        addr[a + 5], addr[a + 6], addr[a + 7], noise, row, due[i] * h)  # fmt: skip
+                last = due[i]
+                taken += 1
+                out[3 + i] += 1
+                filled[i] += 1
+                c = count[i] + 1
+                count[i] = c
+                nxt = start[i] + int(c * period[i] + 0.5)
+                due[i] = nxt
+                read_at[i] = nxt + 1
+    if result == PENDING_NONE:
+        while pos < end:
+            _call_md(fn_step, m, d)
+            pos += 1
+    low = read_at[0] if n else end + 1
+    for i in range(1, n):
+        if read_at[i] < low:
+            low = read_at[i]
+    out[0] = low
+    out[1] = last
+    out[2] = taken
+    return result
