@@ -398,6 +398,10 @@ class Planner:
                             f"{weak})")  # fmt: skip
             return fail(f"no approach or lift: of {reached} reachable grasps, {move} (others "
                         f"too weak: {weak})")  # fmt: skip
+        if best_held == 0.0 and weak:
+            return fail(f"no closing grasp: where the arm puts the hand, the fingers of {h.name} "
+                        f"do not all touch the object or close in force closure (the {reached} "
+                        f"reachable grasps)")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
                     f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x)")  # fmt: skip
