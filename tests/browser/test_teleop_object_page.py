@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI_TIMEOUT_MS, free_port, wait_for
+from browser_helpers import ARTIFACTS, UI_TIMEOUT_MS, free_port, wait_for
 
 from robotsim.cli.teleop import teleop_studio
 from robotsim.hands import HandsScene
@@ -24,7 +24,7 @@ from robotsim.studio.keyboard import BrowserKeyboard
 pytestmark = pytest.mark.browser
 
 
-def test_page_keys_grasp_lift_and_drop_a_box(tmp_path, playwright) -> None:  # type: ignore[no-untyped-def]
+def test_page_keys_grasp_lift_and_drop_a_box(tmp_path, browser) -> None:  # type: ignore[no-untyped-def]
     spec, shipped = load_hand_scenario(shipped_dir("scenario") / "hand_ball_transfer.yaml")
     reach = next(s for s in spec.steps() if s.label == "left hand down around the ball")
     m = shipped.robot
@@ -37,12 +37,11 @@ def test_page_keys_grasp_lift_and_drop_a_box(tmp_path, playwright) -> None:  # t
     tele = HandsTeleop(sim, (), True, "L", keyboard_device=keys)
     studio = teleop_studio(tele, port=free_port(), root=str(tmp_path))
     p0 = np.array(sim.snapshot().ball_position)
+    ctx = None
     try:
         studio.start()
-        ctx = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-            headless=True, viewport={"width": 1280, "height": 800},
-        )  # fmt: skip
+        # the test process's Chromium (tests/browser/conftest.py), a fresh profile of its own
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
         page = ctx.new_page()
         page.set_default_timeout(UI_TIMEOUT_MS)
         page.goto(studio.url)
@@ -79,8 +78,9 @@ def test_page_keys_grasp_lift_and_drop_a_box(tmp_path, playwright) -> None:  # t
         assert types[:5] == ["touch"] * 3 + ["grasp", "release"] and types[-1] == "landed"
         assert types.count("grasp") == 1, types
         page.screenshot(path=str(ARTIFACTS / "42_teleop_box_dropped.png"))
-        ctx.close()
     finally:
+        if ctx is not None:
+            ctx.close()
         studio.stop()
         tele.close()
         keys.close()

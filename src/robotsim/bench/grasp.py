@@ -5,9 +5,11 @@ meshes go through the same loaders and convex decomposition as a user's): boxes 
 aspect ratios, two cylinders, a torus-like ring, a thin plate, an L-shaped part, a random
 convex blob and a non-convex (lumpy) blob, all a few centimetres across.
 
-Transfer: the shipped hand-to-hand transfer script with each object in place of the ball
-(and four more of the ball's size), the share whose transfer succeeds in each mode (the
-object ends held by the receiving hand: 2 s alone, slip <= 1 cm, lifted >= 0.1 m).
+Transfer: the hand-to-hand transfer planned from each object's geometry (``script:
+planned``, :mod:`robotsim.grasp.transfer`) with the object where the shipped scenario's
+ball rests (and four more of the ball's size), the share whose transfer succeeds in each
+mode (the object ends held by the receiving hand: 2 s alone, slip <= 1 cm, lifted >= 0.1
+m), and per object the reason of each failure (it names the phase).
 
 Hands: the three-finger hand of the built-in ``dual_arm_hands`` always; the Franka Panda
 when its URDF is found (``$ROBOTSIM_PANDA_URDF``, else ``../shared/fixtures`` next to a
@@ -149,8 +151,8 @@ def run(quick: bool = False) -> dict[str, Any]:
             out[f"{key}_success_rate"] = fig["success_rate"]
             if fig["trials_per_s"]:
                 tps.append((fig["trials"], fig["trials"] / fig["trials_per_s"]))
-        # the hand-to-hand transfer of the same set (the shipped script, fitted to the
-        # 6 cm ball) and a few more objects of the ball's size
+        # the hand-to-hand transfer of the same set, planned from each object, and a few
+        # more objects of the ball's size
         extra = {"cube_4.5": "box:0.045,0.045,0.045", "ellipsoid": "ellipsoid:0.03,0.025,0.028",
                  "capsule": "capsule:0.022,0.03", "short_can": "cylinder:0.025,0.06"}  # fmt: skip
         chosen = {k: objects[k] for k in ("brick", "can")} if quick else {**objects, **extra}
@@ -164,12 +166,12 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[str, Any]:
-    """The shipped hand-to-hand transfer with each object in place of the ball (resting
-    on its lowest point where the ball rested): per mode the share whose transfer
-    succeeds (it ends held by the receiving hand: ``robotsim.hands.transfer``), per
-    object, and the reason of each failure."""
+    """The planned hand-to-hand transfer of each object resting on its lowest point where
+    the shipped scenario's ball rests: per mode the share whose transfer succeeds (it
+    ends held by the receiving hand: ``robotsim.hands.transfer``), per object, and the
+    reason of each failure (the phase)."""
     from robotsim.errors import ScenarioError
-    from robotsim.hands.run import run_hand_scenario
+    from robotsim.grasp.transfer import run_planned_transfer
     from robotsim.hands.scenario_spec import hand_scenario_from_data
     from robotsim.objects import load_object, parse_object_arg
     from robotsim.shipped import shipped_dir
@@ -177,6 +179,7 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
 
     base = read_yaml_file(shipped_dir("scenario") / "hand_ball_transfer.yaml", ScenarioError)
     ball = base.pop("ball")
+    base["script"] = "planned"
     table_top = ball["position"][2] - ball["radius"]
     out: dict[str, Any] = {}
     for mode in modes:
@@ -188,7 +191,7 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
             obj = spec.model_dump(exclude_none=True)
             obj["position"] = [ball["position"][0], ball["position"][1], table_top - lowest]
             s, scene = hand_scenario_from_data({**base, "object": obj}, "bench-transfer.yaml")
-            verdict = run_hand_scenario(s, scene, mode)["transfer"]
+            verdict = run_planned_transfer(s, scene, mode)["transfer"]
             per[name] = bool(verdict["success"])
             if not per[name]:
                 why[name] = verdict["reason"]

@@ -75,6 +75,8 @@ class PlanOptions:
         max_lift_turn: how far (rad) the hand may turn on the way up (an arm short of
             joints may reach the lift only by turning the hand, which twists the object
             out of the grip).
+        finger_table_margin: the fingers' clearance from the tables and the ground
+            (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
     """
 
     n_points: int = 120
@@ -94,6 +96,7 @@ class PlanOptions:
     near_pos: float = 0.006
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
+    finger_table_margin: float = -0.002
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,7 +170,8 @@ class Planner:
             others += moving_links(m, j)
         fingers = tuple(lk for links in hand.finger_links for lk in links)
         self.collider = Collider(m, pts, arm, [lk for lk in others if lk not in arm],
-                                 self.T_world_base, tables, finger_links=fingers)  # fmt: skip
+                                 self.T_world_base, tables, finger_links=fingers,
+                                 finger_table_margin=self.options.finger_table_margin)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
         self._map = None  # reachable hand poses, built when first needed
@@ -409,7 +413,7 @@ class Planner:
     def _ensure_map(self):  # type: ignore[no-untyped-def]
         from robotsim.grasp.reachmap import ReachMap
 
-        if self._map is None:
+        if self._map is None and self.tables:  # (the map is of hand poses over a table)
             self._map = ReachMap(self.hand, self.T_world_base, self.tables[0],
                                  samples=MAP_SAMPLES, max_up=self.options.max_up)  # fmt: skip
         return self._map
@@ -428,6 +432,8 @@ class Planner:
         nq = h.model.nq
         none = (np.zeros((0, 4, 4)), np.zeros(0, int), np.zeros(0, int), np.zeros((0, nq)))
         mp = self._ensure_map()
+        if mp is None:
+            return none
         com = np.asarray(obj.inertial.com, float)
         com_w = To[:3, :3] @ com + To[:3, 3]
         idx = mp.nearest(com_w, MAP_CANDIDATES, radius=MAP_NEAR)
@@ -470,7 +476,7 @@ class Planner:
         seeds = np.tile(self.q_mid, (B, 1))
         fits = np.full(B, np.inf)
         mp = self._ensure_map()
-        if not len(mp) or not B:
+        if mp is None or not len(mp) or not B:
             return seeds, fits
         from scipy.spatial import cKDTree
 
@@ -494,7 +500,8 @@ class Planner:
         centred on the object's centre of mass, closed where the arm puts them; the
         first that holds and clears, as GraspPlan fields (None if none does)."""
         o, h = self.options, self.hand
-        self._ensure_map()
+        if self._ensure_map() is None:
+            return None
         com = To[:3, :3] @ obj.inertial.com + To[:3, 3]
         idx = self._map.nearest(com, o.ik_batch)
         if not len(idx):

@@ -15,12 +15,12 @@ import math
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from robotsim.errors import InputError, PhysicsFault
 from robotsim.hands.scenario_spec import HandScenario
 from robotsim.hands.scene import HandsScene
-from robotsim.hands.script import HandsSim, ScriptPlayer, ScriptStep
+from robotsim.hands.script import HandsSim, ScriptPlayer, ScriptResult, ScriptStep
 from robotsim.hands.state import HandsState
 from robotsim.hands.transfer import TransferCheck
 from robotsim.jsonable import dumps as json_dumps
@@ -29,6 +29,7 @@ from robotsim.run_io import STORE_VALUE_BYTES, RunOptions, opened_recorder, stor
 __all__ = [
     "MODES",
     "TRACE_ROW_BYTES",
+    "StepSource",
     "make_sim",
     "run_hand_data",
     "run_hand_kind",
@@ -69,8 +70,11 @@ def run_hand_scenario(
     out_dir: str | Path | None = None,
     recorder: Any = None,
     duration: float | None = None,
+    plan: StepSource | None = None,
 ) -> dict[str, Any]:
-    """Run the script; returns the summary (also written to ``out_dir``). A
+    """Run the script; returns the summary (also written to ``out_dir``). ``plan``: the
+    steps come from it instead of the file's script, phase by phase as the run goes
+    (:class:`StepSource`: e.g. a transfer planned from the object's geometry). A
     ``recorder`` (:class:`robotsim.run_io.RunRecorder`, e.g. the run store)
     receives the ball and grasp signals every tick and the events. ``duration`` (s)
     stops the script early (``completed`` is then false); default: the whole script.
@@ -78,16 +82,17 @@ def run_hand_scenario(
     Nothing is held per tick: ``trace.csv`` is written as the run goes (a run of any
     length holds the same memory), after checking that the longest the script can take
     fits the free space of ``out_dir``."""
-    steps = spec.steps()
+    steps = spec.steps() if plan is None else []
     out = None if out_dir is None else Path(out_dir)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     # the replay signals: the robot's root pose and joints, the ball's pose
     replay_values = 7 + scene.robot.nq + 7
-    _check_disk(out, recorder, script_seconds(steps, duration), spec.dt, replay_values)
+    longest = script_seconds(steps, duration) if plan is None else plan.max_seconds(duration)
+    _check_disk(out, recorder, longest, spec.dt, replay_values)
     sim = make_sim(scene, mode, spec.dt, spec)
     if mode == "physics":  # the steps the script can take, sized before it runs
-        sim.world.check_work(script_seconds(steps, duration), spec.name)  # type: ignore[attr-defined]
+        sim.world.check_work(longest, spec.name)  # type: ignore[attr-defined]
     replay = None
     if recorder is not None:
         from robotsim.recording.scene import pose_names, write_scene
@@ -112,8 +117,13 @@ def run_hand_scenario(
     try:
         player = ScriptPlayer(sim, steps, spec.speed_rad, on_tick=tick)
         try:
-            while (duration is None or sim.t < duration - 1e-9) and player.tick():
-                pass
+            while duration is None or sim.t < duration - 1e-9:
+                if player.tick():
+                    continue
+                more = [] if plan is None else plan.next_steps(sim, player.result())
+                if not more:
+                    break
+                player.extend(more)
         except PhysicsFault as exc:  # divergence: the run stops, its summary says where
             fault = exc
         result = player.result()
@@ -156,7 +166,7 @@ def run_hand_scenario(
             for s in result.steps
         ],
         "missing_events": missing,
-        "transfer": check.result(final.t),
+        "transfer": check.result(final.t) if plan is None else plan.verdict(check.result(final.t)),
         "options": _mode_options(sim),
         "ball": {
             "position": final.ball_position.tolist(),
@@ -174,6 +184,20 @@ def run_hand_scenario(
         summary["outputs"] = {"summary": "summary.json", "trace": "trace.csv"}
         (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
+
+
+class StepSource(Protocol):
+    """Steps given as the run goes instead of a fixed script (:func:`run_hand_scenario`)."""
+
+    def max_seconds(self, duration: float | None) -> float:
+        """The longest the run can take (s), for the disk and work checks."""
+
+    def next_steps(self, sim: HandsSim, so_far: ScriptResult) -> list[ScriptStep]:
+        """The next steps once the previous ones are played; [] ends the run."""
+
+    def verdict(self, transfer: dict[str, Any]) -> dict[str, Any]:
+        """The transfer verdict with what the source knows added (its plans, the
+        phase that failed to plan)."""
 
 
 def script_seconds(steps: list[ScriptStep], duration: float | None = None) -> float:

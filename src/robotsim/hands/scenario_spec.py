@@ -140,7 +140,9 @@ class HandScenario(_Strict):
     grasp: GraspFile = Field(default_factory=lambda: GraspFile.model_validate({}))
     gravity: float = Field(9.81, gt=0)
     physics: PhysicsFile = Field(default_factory=lambda: PhysicsFile.model_validate({}))
-    script: list[StepFile] = Field(min_length=1)
+    # the moves as a person makes them, or "planned": from the object's geometry
+    # (robotsim.grasp.transfer, run by `robotsim run` and `bench grasp`)
+    script: Annotated[list[StepFile], Field(min_length=1)] | Literal["planned"]
     expect: list[str] = []
 
     @model_validator(mode="after")
@@ -148,6 +150,8 @@ class HandScenario(_Strict):
         if (self.ball is None) == (self.object is None):
             raise ValueError("give either ball: (the paper's ball) or object: (any object), "
                              "not both or neither")  # fmt: skip
+        if self.script == "planned" and self.object is None:
+            raise ValueError("script: planned plans the transfer of an object: give object:")
         return self
 
     # ------------------------------------------------------------- conversion
@@ -208,6 +212,11 @@ class HandScenario(_Strict):
         )
 
     def steps(self) -> list[ScriptStep]:
+        if self.script == "planned":
+            raise ScenarioError(
+                "script: planned: the transfer is planned as it runs (robotsim run, "
+                "robotsim.grasp.transfer); this needs a written script"
+            )
         s = self.angle_scale
         out = []
         for st in self.script:
@@ -232,13 +241,13 @@ def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
         return HandScenario.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        # the union of `script` (steps or "planned") tags its member in the path: dropped
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and "[" in p)]
+        where = ".".join(str(p) for p in loc) or "(top level)"
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            valid = fields_at(HandScenario, tuple(err["loc"][:-1]))
-            msg = f"unknown key {err['loc'][-1]!r}" + (
-                f"; valid: {', '.join(valid)}" if valid else ""
-            )
+            valid = fields_at(HandScenario, tuple(loc[:-1]))
+            msg = f"unknown key {loc[-1]!r}" + (f"; valid: {', '.join(valid)}" if valid else "")
         raise ScenarioError(f"{source}: {where}: {msg}") from None
 
 
@@ -271,7 +280,7 @@ def _check_against_scene(spec: HandScenario, scene: HandsScene, source: str) -> 
     inside a table."""
     model, s = scene.robot, spec.angle_scale
     try:
-        for i, st in enumerate(spec.script):
+        for i, st in enumerate([] if spec.script == "planned" else spec.script):
             for role, value in (st.to or {}).items():
                 where = f"script.{i}.to.{role}"
                 _within(model, where, f"{st.move}_{role}", value, s, spec.units.angle)

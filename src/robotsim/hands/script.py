@@ -6,9 +6,12 @@ closing fingers stopping at touch):
 
 - ``move``: push the arm joints towards target angles at the speed step (the rate is
   cut on the last tick so the target is met exactly); done when all are reached, or
-  when nothing moved for a tick (blocked).
+  when nothing moved for a tick (blocked). ``together``: the joints arrive together,
+  on the straight line in joint space (the path a planner checked).
 - ``close``: hold the close button until the hand grasps (or the fingers stop).
 - ``open``: hold the open button until the fingers reach their open limit.
+- ``shape``: close or open the fingers to an angle (a planned grasp's pre-shape; the
+  last tick's speed is cut so the angle is met exactly).
 - ``wait``: do nothing for some seconds; ``wait_for``: until an event type happens.
 
 Every step has a time limit; a step that runs out is recorded, not raised, so the
@@ -32,7 +35,7 @@ from robotsim.model.robot import RobotModel
 
 __all__ = ["HandsSim", "ScriptPlayer", "ScriptResult", "ScriptStep", "StepRecord", "run_script"]
 
-STEP_KINDS = ("move", "close", "open", "wait", "wait_for")
+STEP_KINDS = ("move", "close", "open", "shape", "wait", "wait_for")
 
 
 class HandsSim(Protocol):
@@ -70,6 +73,8 @@ class ScriptStep:
         event: event type of ``wait_for``.
         max_time: the step gives up after this long (s).
         label: shown in the summary.
+        together: ``move``: every joint arrives at once (a straight line in joint space).
+        fingers: ``shape``: the finger joints' angle (rad).
     """
 
     kind: str
@@ -79,11 +84,13 @@ class ScriptStep:
     event: str | None = None
     max_time: float = 10.0
     label: str = ""
+    together: bool = False
+    fingers: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in STEP_KINDS:
             raise InputError(f"script step kind {self.kind!r}; valid: {', '.join(STEP_KINDS)}")
-        if self.kind in ("move", "close", "open") and self.hand not in ("L", "R"):
+        if self.kind in ("move", "close", "open", "shape") and self.hand not in ("L", "R"):
             raise InputError(
                 f"script step {self.kind!r}: hand must be 'L' or 'R', got {self.hand!r}"
             )
@@ -96,6 +103,8 @@ class ScriptStep:
             raise InputError(
                 f"script wait_for: event {self.event!r}; valid: {', '.join(EVENT_TYPES)}"
             )
+        if self.kind == "shape" and (self.fingers is None or not np.isfinite(self.fingers)):
+            raise InputError("script shape: fingers must be an angle (rad)")
         if self.max_time <= 0 or self.seconds < 0:
             raise InputError("script step: max_time must be > 0 and seconds >= 0")
 
@@ -128,15 +137,31 @@ def _move_command(sim: HandsSim, step: ScriptStep, speed: float) -> tuple[ArmCom
     lay = sim.layouts[step.hand or "L"]
     q = sim.command_q()
     per_tick = speed * sim.dt
-    rates = {}
+    errs = {}
     for role, target in step.targets.items():
-        i = sim.model.joint_index(lay.arm_joints[role])
-        err = target - q[i]
+        err = target - q[sim.model.joint_index(lay.arm_joints[role])]
         if abs(err) > 1e-12:
-            rates[role] = float(np.clip(err / per_tick, -1.0, 1.0))
-    if not rates:
+            errs[role] = float(err)
+    if not errs:
         return None, True
+    # together: the farthest joint sets the pace, the others keep in proportion
+    scale = max(per_tick, max(abs(e) for e in errs.values())) if step.together else per_tick
+    rates = {r: float(np.clip(e / scale, -1.0, 1.0)) for r, e in errs.items()}
     return ArmCommand(rates=rates, speed=speed), False
+
+
+def _shape_command(sim: HandsSim, step: ScriptStep, speed: float) -> ArmCommand | None:
+    """The grip that brings the fingers to ``step.fingers`` (None when there): the
+    farthest finger sets the direction, the last tick's speed is cut to meet it."""
+    lay = sim.layouts[step.hand or "L"]
+    q = sim.command_q()
+    errs = [float(step.fingers) - q[sim.model.joint_index(j)] for j in lay.finger_joints]  # type: ignore[arg-type]
+    k = int(np.argmax(np.abs(errs)))
+    if abs(errs[k]) <= 1e-9:
+        return None
+    closing = errs[k] * lay.closing[k] > 0
+    step_speed = min(speed, abs(errs[k]) / sim.dt)
+    return ArmCommand(grip=Grip.CLOSE if closing else Grip.OPEN, speed=step_speed)
 
 
 class ScriptPlayer:
@@ -170,6 +195,13 @@ class ScriptPlayer:
     def current(self) -> ScriptStep | None:
         return None if self.finished else self.steps[self.index]
 
+    def extend(self, steps: Sequence[ScriptStep]) -> None:
+        """Append steps (a finished player starts on them at its next tick)."""
+        was_finished = self.finished
+        self.steps.extend(steps)
+        if was_finished and not self.finished:
+            self._begin()
+
     def _begin(self) -> None:
         self._t0 = self.sim.t
         # wait_for also accepts an event that already happened during the previous step
@@ -196,6 +228,9 @@ class ScriptPlayer:
             return {hand: ArmCommand(grip=Grip.CLOSE, speed=self.speed)}, None
         if step.kind == "open":
             return {hand: ArmCommand(grip=Grip.OPEN, speed=self.speed)}, None
+        if step.kind == "shape":
+            c = _shape_command(sim, step, self.speed)
+            return ({}, True) if c is None else ({hand: c}, None)
         if step.kind == "wait":
             return ({}, True) if sim.t - self._t0 >= step.seconds - 1e-9 else ({}, None)
         if any(e.type == step.event for e in self.events[self._seen :]):
@@ -224,10 +259,11 @@ class ScriptPlayer:
                 self.on_tick(sim.snapshot())
             if step.kind == "move" and sim.snapshot().hands[hand].blocked:
                 self._end(_move_command(sim, step, self.speed)[1])  # something in the way
-            elif step.kind in ("close", "open") and np.array_equal(
+            elif step.kind in ("close", "open", "shape") and np.array_equal(
                 before, sim.command_q()[fingers]
             ):
-                self._end(step.kind == "open")  # fully open; a stalled close did not grasp
+                # fully open; a stalled close did not grasp; a stalled shape is blocked
+                self._end(step.kind == "open")
             return True
         return False
 

@@ -87,7 +87,7 @@ KINDS: Mapping[str, ScenarioKind] = _table(
     ScenarioKind(
         "hand_ball_transfer", "two arms with hands passing a ball (seed 001)",
         schema="robotsim.hands.scenario_spec:HandScenario",
-        runner="robotsim.hands.run:run_hand_kind",
+        runner="robotsim.grasp.transfer:run_transfer_kind",
         studio_opener="robotsim.studio.hands.driver:open_hand_scenario",
     ),
     ScenarioKind(

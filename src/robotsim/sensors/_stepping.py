@@ -97,25 +97,29 @@ def _f8(typingctx, address):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, _nrt=False)
-def advance_imus(fn_step, fn_rne, m, d, pos, end, h, n, p_read_at, p_due, p_start, p_count,
-                 p_period, p_filled, p_cap, p_block_at, p_item, p_compiled, p_addr, p_nz,
-                 p_out):  # type: ignore[no-untyped-def]  # fmt: skip
-    """Step the MuJoCo data at address ``d`` (model ``m``; ``fn_step``, ``fn_rne``: the
-    addresses of ``mj_step`` and ``mj_rnePostConstraint``) from step ``pos`` to step
-    ``end``, reading the IMUs on the way where they are due. The rest are addresses of
-    arrays over the rig's ``n`` sensors, as the rig keeps them (int64 unless said):
-    ``read_at`` the step a sensor reads at, ``due`` the step its reading is of,
-    ``start``/``count`` its schedule, ``period`` (float64, steps), ``filled``/``cap``
-    rows written in its block and the block's rows, ``block_at`` the block's address,
-    ``item`` bytes a row; ``compiled`` 1 for an IMU this call may read, ``addr``
-    ``(n, 8)`` its :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address,
-    numbers a reading, readings used of 64). ``out`` ``(3 + n,)``: written with the
-    smallest ``read_at`` after the call, the ``due`` of the last reading taken (or -1),
-    the number of readings taken, then each sensor's.
+def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
+    """Step the world from step ``pos`` to step ``end``, reading the IMUs on the way
+    where they are due; ``h`` the timestep. ``p_ctx``: the address of an int64 array:
+    the addresses of ``mj_step`` and ``mj_rnePostConstraint``, of the ``mjModel`` and
+    the ``mjData``, the number ``n`` of the rig's sensors, then the addresses of the
+    arrays over them, as the rig keeps them (int64 unless said): ``read_at`` the step a
+    sensor reads at, ``due`` the step its reading is of, ``start``/``count`` its
+    schedule, ``period`` (float64, steps), ``filled``/``cap`` rows written in its block
+    and the block's rows, ``block_at`` the block's address, ``item`` bytes a row;
+    ``compiled`` 1 for an IMU this call may read, ``addr`` ``(n, 8)`` its
+    :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address, numbers a
+    reading, readings used of 64); ``out`` ``(3 + n,)``: written with the smallest
+    ``read_at`` after the call, the ``due`` of the last reading taken (or -1), the
+    number of readings taken, then each sensor's.
 
     Returns -1 when it stepped to ``end`` with every reading due on the way taken;
     otherwise the step it stopped at, where a sensor it may not read is due (another
     kind, a full block, or noise to draw): the caller reads there and calls again."""
+    ctx = _i8(p_ctx)
+    fn_step, fn_rne, m, d, n = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
+    p_read_at, p_due, p_start, p_count, p_period = ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
+    p_filled, p_cap, p_block_at, p_item = ctx[10], ctx[11], ctx[12], ctx[13]
+    p_compiled, p_addr, p_nz, p_out = ctx[14], ctx[15], ctx[16], ctx[17]
     read_at, due, start, count = _i8(p_read_at), _i8(p_due), _i8(p_start), _i8(p_count)
     period = _f8(p_period)
     filled, cap, block_at, item = _i8(p_filled), _i8(p_cap), _i8(p_block_at), _i8(p_item)

@@ -30,9 +30,9 @@ Each reading is kept as the sensor's latest (:meth:`SensorRig.latest`), handed t
 listeners (:meth:`SensorRig.listen`) and, when a recorder with a ``sensor`` method is
 attached, recorded (:meth:`robotsim.recording.Recorder.sensor`).
 
-**Rows.** A sensor with a ``row_dtype`` and a ``read_row`` method (the IMU) writes each
-reading straight into the next row of a block of readings (a structured array: ``t``
-then the fields) in one compiled call: no arrays, no dictionary and no
+**Rows.** A sensor with a ``row_dtype`` and a ``read_row`` method (the IMU, the lidar)
+writes each reading straight into the next row of a block of readings (a structured
+array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
@@ -45,6 +45,14 @@ the recorder's checkpoints (every half ``sim_flush_interval``) lag the readings 
 most that quarter, and a recorder in a tight loop is called a few times a second per
 sensor, not at every step. A row once written is never written again: a full block is
 left to the recorder and the latest readings, and a new one is started.
+
+**IMUs in compiled stepping.** Where the IMUs are the only sensors due (and nobody
+listens), :func:`robotsim.sensors._stepping.advance_imus` takes the world's stretch of
+steps in one compiled call: ``mj_step`` up to each reading, ``mj_rnePostConstraint``,
+the IMU's row, on to the next, with the schedules kept in int64 arrays it shares with
+this class. It makes the same MuJoCo calls in the same order as the Python loop, so the
+run and the rows are the same to the bit; a lidar or another sensor due hands the step
+back to the Python loop, which reads it and calls the kernel again.
 """
 
 from __future__ import annotations
@@ -184,11 +192,12 @@ class SensorRig:
         )
         for a in arrays:
             assert a.flags.c_contiguous and a.dtype.itemsize == 8
-        self._kernel_ptrs = (len(self.sensors), *(int(a.ctypes.data) for a in arrays))
+        ptrs = [*self._kernel_args, len(self.sensors), *(int(a.ctypes.data) for a in arrays)]
+        self._ctx = np.array(ptrs, dtype=np.int64)  # see advance_imus
+        self._ctx_at = int(self._ctx.ctypes.data)
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
-            i, f = numba.types.intp, numba.types.float64
-            sig = (i,) * 6 + (f,) + (i,) * 14
-            self._kernel = entry_point(advance_imus, sig)
+            i = numba.types.intp
+            self._kernel = entry_point(advance_imus, (i, i, i, numba.types.float64))
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -321,7 +330,7 @@ class SensorRig:
         h = self.timestep
         while at <= end:
             if kernel is not None:
-                stop = self._kernel(*kernel, pos, end, h, *self._kernel_ptrs)  # type: ignore[misc]
+                stop = self._kernel(self._ctx_at, pos, end, h)  # type: ignore[misc]
                 out = self._kernel_out
                 if out[2]:  # readings taken
                     self.samples += int(out[2])

@@ -41,6 +41,12 @@ from robotsim.walk.wbik import WholeBodyIK
 
 __all__ = ["Reference", "WalkEngine"]
 
+#: a walk started from standing holds the ZMP still this many pendulum time constants
+#: (``1 / omega``) before the weight shift begins, so the preview controller sees the
+#: shift coming and starts the CoM smoothly (started at once, the CoM had to reach the
+#: pendulum's speed within a few ticks: 0.45 m/s sideways in 30 ms on a 1 m humanoid)
+START_HOLD = 1.0
+
 
 @dataclass(frozen=True)
 class Reference:
@@ -185,19 +191,22 @@ class WalkEngine:
         for s in keep:
             self.planned[s.side] = s.pose
         self.Q = walk_frame(self.planned) if not keep else self.Q_after(keep)
+        still = not any(t > self.t + 1e-9 for t in self.knots_t)  # the ZMP at rest
+        hold = START_HOLD / self.res.omega if still else 0.0
         if keep:
             last = keep[-1]
             cut = last.t_land
             self.next_lift = last.t_land + self.res.t_double
         else:
             cut = self.t
-            self.next_lift = self.t + self.period  # a weight shift before the first lift
+            # a weight shift before the first lift, after a hold the preview sees ahead
+            self.next_lift = self.t + hold + self.period
         n = sum(1 for t in self.knots_t if t <= cut + 1e-12)
         del self.knots_t[n:], self.knots_xy[n:]
         if not keep:  # standing: the ZMP holds where it is now until the shift
             here = self._zmp_at(self.t) if n else self._mid(self.rest)
-            self.knots_t.append(self.t)
-            self.knots_xy.append(here)
+            self.knots_t += [self.t, self.t + hold] if hold > 0 else [self.t]
+            self.knots_xy += [here, here] if hold > 0 else [here]
 
     def Q_after(self, steps: list[TimedStep]) -> np.ndarray:
         """The walk frame after ``steps``: the one their last step was placed beside."""

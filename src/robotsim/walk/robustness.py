@@ -70,16 +70,16 @@ def largest_push(
     or ``frontal``; ``distance`` (m, default three leg lengths: a few steps after the
     push); ``top`` (N s): the search's upper end (default the robot's mass x 0.5 m/s)."""
     from robotsim.errors import InputError
-    from robotsim.walk.engine import WalkEngine
+    from robotsim.walk.engine import START_HOLD, WalkEngine
 
     if direction not in ("lateral", "frontal"):
         raise InputError(f"push direction {direction!r}: lateral or frontal")
     d = 3.0 * biped.leg_length if distance is None else distance
     pat, run = _walk(biped, d, params)
-    # the engine stands one preview horizon, then walks the same steps: push in the
-    # middle of the third step's swing (steady walking)
+    # the engine stands one preview horizon, is given the goal, holds START_HOLD, then
+    # walks the same steps: push in the middle of the third step's swing (steady walking)
     eng = WalkEngine(biped, pat.params.as_params())
-    hold = eng.N * eng.dt
+    hold = eng.N * eng.dt + START_HOLD / eng.res.omega
     step = pat.plan.steps[min(2, len(pat.plan.steps) - 1)]
     t_mid = hold + (step.t_lift + step.t_land) / 2 - pat.plan.t_start
     if direction == "lateral":

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from robotsim.walk.biped import Biped
+from robotsim.walk.engine import START_HOLD
 from robotsim.walk.params import Resolved, WalkParams
 from robotsim.walk.pattern import WalkPattern
 from robotsim.walk.plan import TimedStep
@@ -356,7 +357,8 @@ class _GoalDriver(_EngineDriver):
         self.dt = engine.dt
         self.goal = goal
         self.pairs = pairs
-        self.t_start = engine.N * engine.dt
+        self._t_goal = engine.N * engine.dt  # the goal is set; the weight shift follows
+        self.t_start = self._t_goal + START_HOLD / engine.res.omega  # after the hold
         self.t_walk = math.inf
         self.settle = engine.period if settle is None else settle
         self.q, self.T = engine.q, engine.T
@@ -378,7 +380,7 @@ class _GoalDriver(_EngineDriver):
 
     def tick(self) -> Any:
         e = self.engine
-        if not self._started and e.t >= self.t_start - 1e-9:
+        if not self._started and e.t >= self._t_goal - 1e-9:
             e.set_goal(*self.goal, pairs=self.pairs)
             self._started = True
         ref = e.tick()

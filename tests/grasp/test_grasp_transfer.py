@@ -1,0 +1,104 @@
+"""The hand-to-hand transfer planned from the object's geometry (``script: planned``,
+``robotsim.grasp.transfer``): a brick goes from hand to hand with the verdict's
+numbers; a phase that cannot be planned is named; the scripted steps it adds
+(``shape``, ``together``) do what they say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robotsim.errors import InputError, ScenarioError
+from robotsim.hands.scenario_spec import hand_scenario_from_data
+from robotsim.hands.script import ScriptStep, run_script
+
+TABLE = {"name": "table", "center": [0.5, 0.25, 0.235], "size": [0.2, 0.2, 0.47]}
+
+
+def _data(obj: dict, lowest: float, **extra: object) -> dict:
+    return {
+        "kind": "hand_ball_transfer", "robot": "dual_arm_hands", "speed": 90,
+        "start": {f"{s}_finger{k}": 60 for s in "LR" for k in (1, 2, 3)},
+        "object": {**obj, "position": [0.5, 0.25, 0.47 + lowest]}, "tables": [TABLE],
+        "script": "planned", **extra,
+    }  # fmt: skip
+
+
+@pytest.mark.slow
+def test_planned_transfer_of_a_brick_kinematic(tmp_path: Path) -> None:
+    from robotsim.grasp.transfer import run_planned_transfer
+
+    data = _data({"type": "box", "size": [0.05, 0.03, 0.07]}, 0.035)
+    spec, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    s = run_planned_transfer(spec, scene, "kinematic", out_dir=tmp_path / "out")
+    v = s["transfer"]
+    assert v["success"], (v.get("reason"), v["planned"], s["steps"])
+    assert (v["giver"], v["receiver"]) == ("L", "R")
+    assert v["held_alone_s"] >= 2.0 and v["slip_m"] <= 0.01 and v["lifted_m"] >= 0.1
+    p = v["planned"]
+    assert p["first_grasp"]["ok"] and p["second_grasp"]["ok"] and p["handover"]["object_at"]
+    # the giver's fingers took the planned pre-shape exactly, and the moves completed
+    labels = {st["label"]: st for st in s["steps"]}
+    assert all(st["completed"] for st in s["steps"]), s["steps"]
+    assert "L fingers to the planned pre-shape" in labels
+    assert (tmp_path / "out" / "summary.json").is_file()
+
+
+def test_a_phase_that_cannot_be_planned_is_named(tmp_path: Path) -> None:
+    from robotsim.grasp.transfer import run_planned_transfer
+
+    # a 30 cm crate: wider than the hand opens
+    data = _data({"type": "box", "size": [0.3, 0.3, 0.3]}, 0.15)
+    data["tables"] = [{**TABLE, "size": [0.4, 0.4, 0.47]}]
+    spec, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    v = run_planned_transfer(spec, scene, "kinematic")["transfer"]
+    assert not v["success"]
+    assert v["reason"].startswith("first grasp: no plan for L: too large for L_hand"), v
+    assert v["planned"]["first_grasp"]["ok"] is False
+
+
+def test_planned_needs_an_object(tmp_path: Path) -> None:
+    data = _data({"type": "box", "size": [0.04, 0.04, 0.04]}, 0.02)
+    data.pop("object")
+    data["ball"] = {"radius": 0.03, "position": [0.5, 0.25, 0.5]}
+    with pytest.raises(
+        ScenarioError, match=r"t\.yaml: .*script: planned plans the transfer of an object"
+    ):
+        hand_scenario_from_data(data, "t.yaml")
+    spec, _ = hand_scenario_from_data(_data({"type": "box", "size": [0.04] * 3}, 0.02), "t.yaml")
+    with pytest.raises(ScenarioError, match="needs a written script"):
+        spec.steps()
+
+
+def test_shape_meets_the_angle_and_together_moves_arrive_at_once(tmp_path: Path) -> None:
+    from robotsim.hands.kinematic import KinematicHands
+
+    data = _data({"type": "box", "size": [0.04, 0.04, 0.04]}, 0.02)
+    _, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    sim = KinematicHands(scene, 0.01)
+    m = scene.robot
+    lay = scene.layouts["R"]
+    targets = {"shoulder_x": -0.3, "elbow_y": 0.2}
+    steps = [ScriptStep("shape", "R", fingers=np.radians(37.3)),
+             ScriptStep("move", "R", targets, together=True)]  # fmt: skip
+    arrivals: dict[str, float] = {}
+
+    def watch(state) -> None:  # type: ignore[no-untyped-def]
+        for role, t in targets.items():
+            if (
+                role not in arrivals
+                and abs(sim.command_q()[m.joint_index(lay.arm_joints[role])] - t) < 1e-12
+            ):
+                arrivals[role] = state.t
+
+    r = run_script(sim, steps, np.radians(45.0), on_tick=watch)
+    assert r.completed
+    q = sim.command_q()
+    for j in lay.finger_joints:
+        assert q[m.joint_index(j)] == pytest.approx(np.radians(37.3), abs=1e-9)
+    # shoulder_x moves 0.3 rad, elbow_y 0.2: the same tick ends both (straight line)
+    assert arrivals["shoulder_x"] == pytest.approx(arrivals["elbow_y"])
+    with pytest.raises(InputError, match="shape: fingers must be an angle"):
+        ScriptStep("shape", "R")
