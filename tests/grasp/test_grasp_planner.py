@@ -52,8 +52,30 @@ def test_too_heavy_is_a_reason(panda_hand) -> None:  # type: ignore[no-untyped-d
     p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(brick, _on_table(brick), panda_hand.home,
                                                       np.random.default_rng(0))  # fmt: skip
     assert not p.ok and "do not hold 1 x the weight (392 N) at 20 N per finger" in p.reason
-    best = float(p.reason.rsplit("(the best ", 1)[1].split(" x)")[0])
-    assert 0 < best < 1  # the strongest reachable grasp, measured
+    assert p.counts["samples"] == 2  # a second sample of surface points, no better
+    best = float(p.reason.rsplit("(the best ", 1)[1].split(" x;")[0])
+    last = float(p.reason.rsplit("; ", 1)[1].split(" x at friction 0.8)")[0])
+    assert 0 < best < 1 and best < last < 1  # the strongest reachable grasp, measured
+
+
+def test_grasps_holding_only_at_nearly_physical_friction_come_last(panda_hand) -> None:  # type: ignore[no-untyped-def]
+    """At the planner's friction 0.05 no grasp holds a 1 kg brick (2 N of friction at
+    20 N per finger against 9.8 N); at ``last_mu`` 0.8 they do: one is the plan, and
+    with ``last_mu`` as low as ``mu`` there is none."""
+    from robotsim.grasp.planner import PlanOptions
+
+    obj = load_object({"type": "box", "size": [0.05, 0.03, 0.07], "mass": 1.0})
+    To = _on_table(obj)
+    opts = PlanOptions(mu=0.05, last_mu=0.8, least_hold=1.0, samples=1)
+    p = Planner(panda_hand, np.eye(4), (TABLE,), options=opts).plan(
+        obj, To, panda_hand.home, np.random.default_rng(0)
+    )
+    assert p.ok and p.counts["weaker"] == 2 and p.held >= 1.0
+    no = PlanOptions(mu=0.05, last_mu=0.05, least_hold=1.0, samples=1)
+    q = Planner(panda_hand, np.eye(4), (TABLE,), options=no).plan(
+        obj, To, panda_hand.home, np.random.default_rng(0)
+    )
+    assert not q.ok and "no grasp holds" in q.reason
 
 
 def test_weaker_grasps_are_tried_when_none_holds_twice(panda_hand) -> None:  # type: ignore[no-untyped-def]
@@ -154,3 +176,48 @@ def test_fingertips_kept_off_the_table(dual_hands) -> None:  # type: ignore[no-u
     con2 = close_fingers(h, obj, T2[None])
     assert con2.complete[0]
     assert planner._tips_low(To, T2[None], np.zeros(1, int), con2.s)[0] <= 1e-3
+
+
+def _mug(path):  # type: ignore[no-untyped-def]
+    """A mug of convex parts (as a V-HACD file holds them): 16 wall segments 6 mm thick
+    around a cavity 68 mm across (80 mm outside: the Panda opens 80 mm), a base and a
+    handle of three bars."""
+    import trimesh
+
+    parts = []
+    for k in range(16):
+        a = 2 * np.pi * k / 16
+        seg = trimesh.creation.box(extents=(0.006, 2 * 0.037 * np.tan(np.pi / 16) + 0.001, 0.09))
+        c, s = np.cos(a), np.sin(a)
+        R = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        seg.apply_transform(make_T(R, [0.037 * c, 0.037 * s, 0.049]))
+        parts.append(seg)
+    base = trimesh.creation.cylinder(radius=0.04, height=0.004, sections=16)
+    base.apply_translation([0, 0, 0.002])
+    parts.append(base)
+    for ext, at in (
+        ((0.008, 0.03, 0.008), (0, 0.055, 0.08)),
+        ((0.008, 0.03, 0.008), (0, 0.055, 0.02)),
+        ((0.008, 0.008, 0.068), (0, 0.066, 0.05)),
+    ):
+        bar = trimesh.creation.box(extents=ext)
+        bar.apply_translation(at)
+        parts.append(bar)
+    trimesh.util.concatenate(parts).export(path)
+    return path
+
+
+def test_a_mug_with_a_cavity_is_grasped_by_its_wall(panda_hand, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Upright, the mug is as wide as the hand opens: the plan puts one finger inside
+    the cavity and one outside the wall (a rim grasp, here with the handle's bar)."""
+    mug = load_object(str(_mug(tmp_path / "mug.obj")))
+    assert mug.collision == "pieces" and len(mug.pieces) == 20
+    To = _on_table(mug)
+    p = Planner(panda_hand, np.eye(4), (TABLE,)).plan(mug, To, panda_hand.home,
+                                                      np.random.default_rng(0))  # fmt: skip
+    assert p.ok, p.reason
+    local = (p.contacts - To[:3, 3]) @ To[:3, :3]
+    r = np.sort(np.linalg.norm(local[:, :2], axis=1))
+    assert r[0] < 0.034 + 0.002 and r[1] > 0.04 - 0.002, r  # one finger in the cavity
+    d, _ = signed_distance(mug.piece_set, np.array([[0.0, 0.0, 0.06]]))
+    assert d[0] > 0.03  # the cavity is empty: its pieces keep the wall apart

@@ -168,3 +168,39 @@ def test_schema_names_unknown_keys() -> None:
     with pytest.raises(InputError, match="a cylinder needs length"):
         load_object({"type": "cylinder", "radius": 0.1})
     assert ObjectSpec(file="a/b/mug.obj").label() == "mug"
+
+
+def test_a_filled_collision_body_weighs_the_visual_material(tmp_path: Path) -> None:
+    # a cup drawn with its cavity, colliding as the solid cylinder around it (as many
+    # object files do), with SDFormat's default inertial: the mass is the cup's material
+    wall = trimesh.creation.annulus(r_min=0.034, r_max=0.04, height=0.09, sections=32)
+    wall.apply_translation([0, 0, 0.049])
+    base = trimesh.creation.cylinder(radius=0.04, height=0.004, sections=32)
+    base.apply_translation([0, 0, 0.002])
+    trimesh.util.concatenate([wall, base]).export(tmp_path / "cup.obj")
+    solid = trimesh.creation.cylinder(radius=0.04, height=0.094, sections=32)
+    solid.apply_translation([0, 0, 0.047])
+    solid.export(tmp_path / "cup_col.obj")
+    default = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
+    (tmp_path / "cup.urdf").write_text(
+        f'<robot name="cup"><link name="cup">{default}'
+        '<visual><geometry><mesh filename="cup.obj"/></geometry></visual>'
+        '<collision><geometry><mesh filename="cup_col.obj"/></geometry></collision>'
+        "</link></robot>"
+    )
+    obj = load_object(str(tmp_path / "cup.urdf"))
+    material = wall.volume + base.volume
+    assert obj.mass == pytest.approx(1000 * material, rel=1e-6)
+    assert obj.mass < 0.5 * 1000 * solid.volume
+    assert obj.inertial.com[2] < 0.047  # the base weighs, the cavity does not
+    assert "fills its cavities" in obj.warnings[0] and len(obj.warnings) == 1
+    # the same visual as the collision shape: the collision's volume, no note
+    (tmp_path / "full.urdf").write_text(
+        f'<robot name="full"><link name="full">{default}'
+        '<visual><geometry><mesh filename="cup_col.obj"/></geometry></visual>'
+        '<collision><geometry><mesh filename="cup_col.obj"/></geometry></collision>'
+        "</link></robot>"
+    )
+    full = load_object(str(tmp_path / "full.urdf"))
+    assert full.mass == pytest.approx(1000 * solid.volume, rel=1e-6)
+    assert "cavities" not in full.warnings[0]

@@ -61,6 +61,19 @@ def test_open_surface_has_no_solid() -> None:
     assert mesh_inertial(np.asarray(m.vertices), np.asarray(m.faces[:-2]), 1000.0) is None
 
 
+def test_holes_are_capped_to_the_closed_solid() -> None:
+    from robotsim.objects.mass import capped_inertial
+
+    m = trimesh.creation.cylinder(radius=0.04, height=0.1, sections=32)
+    top = np.isclose(m.triangles_center[:, 2], 0.05)  # the lid: an open cup
+    cup = capped_inertial(np.asarray(m.vertices), np.asarray(m.faces[~top]), 1000.0)
+    full = mesh_inertial(np.asarray(m.vertices), np.asarray(m.faces), 1000.0)
+    assert cup is not None and full is not None
+    assert cup.mass == pytest.approx(full.mass, rel=1e-9)  # a planar hole: exact
+    assert cup.mass == pytest.approx(1000 * 0.1 * 0.5 * 32 * 0.04**2 * np.sin(2 * np.pi / 32))
+    np.testing.assert_allclose(cup.inertia, full.inertia, atol=1e-12)
+
+
 def test_inverted_surface_is_the_same_solid() -> None:
     m = trimesh.creation.box(extents=(0.1, 0.2, 0.3))
     inv = mesh_inertial(np.asarray(m.vertices), np.asarray(m.faces[:, ::-1]), 1000.0)

@@ -162,3 +162,28 @@ def test_imu_rows_written_while_the_rig_steps_are_the_listened_readings(tmp_path
     np.testing.assert_array_equal(s.t, [x[0] for x in seen])
     np.testing.assert_array_equal(s["accel"], [x[1] for x in seen])
     np.testing.assert_array_equal(s["gyro"], [x[2] for x in seen])
+
+
+def test_the_compiled_stepping_gives_way_when_mujocos_arena_runs_tight() -> None:
+    """MuJoCo's out-of-memory error cannot be raised from inside the compiled stepping,
+    so the rig uses it only while the run's measured arena use is under a quarter of
+    the arena: past that, every stretch goes through the bindings (where the error is
+    a ``mujoco.FatalError``), with the same readings."""
+    spec = {"type": "imu", "link": "arm", "rate": 300}
+    roomy, tight = (rig(spinning_table(1.5, seed=3), "table", spec) for _ in range(2))
+    if roomy._kernel_args is None:
+        pytest.skip("MuJoCo's library was not found: the rig has no compiled stepping")
+    for r in (roomy, tight):
+        r.step(5)
+    before = tight.compiled_calls
+    d, m = tight.world.data, tight.world.model
+    d.maxuse_arena = m.narena // 4  # as if the run had used a quarter of the arena
+    for r in (roomy, tight):
+        for _ in range(10):
+            r.step(23)
+    assert roomy.compiled_calls > 0
+    assert tight.compiled_calls == before
+    assert tight.samples == roomy.samples > 0
+    a, b = roomy.latest("table", "imu"), tight.latest("table", "imu")
+    assert a.t == b.t
+    np.testing.assert_array_equal(a["accel"], b["accel"])

@@ -91,6 +91,31 @@ def test_a_goal_is_reached_and_reanchoring_walks_a_slip_back(urdfbot: Biped) -> 
     np.testing.assert_allclose(end, start + np.array([1.5, 0.0, 0.0]), atol=1e-6)
 
 
+@pytest.mark.parametrize(("slip_deg", "moved_deg"), [(4.0, 4.0), (-12.0, -10.0)])
+def test_reanchoring_takes_the_whole_yaw_of_a_slip(
+    urdfbot: Biped, slip_deg: float, moved_deg: float
+) -> None:
+    """A standing foot found turned by a few degrees moves the engine's world by all of
+    it (half of it left half of every slip unwalked), at most 10 deg."""
+    eng = WalkEngine(urdfbot)
+    eng.set_goal(1.0, 0.0, 0.0)
+    while not eng.lifted:
+        eng.tick()
+    stance = 1 - eng.lifted[0]
+    before = eng.rest[stance].copy()
+    other = eng.rest[1 - stance].copy()
+    pose = before.copy()
+    pose[2] += math.radians(slip_deg)
+    eng.reanchor(stance, tuple(pose))
+    assert math.degrees(eng.rest[stance][2] - before[2]) == pytest.approx(moved_deg)
+    np.testing.assert_allclose(eng.rest[stance][:2], before[:2], atol=1e-9)  # turned in place
+    # the other foot turned with the world about the standing one
+    d0 = other[:2] - before[:2]
+    d1 = eng.rest[1 - stance][:2] - before[:2]
+    turn = math.atan2(d0[0] * d1[1] - d0[1] * d1[0], d0 @ d1)
+    assert math.degrees(turn) == pytest.approx(moved_deg)
+
+
 def test_bad_commands(h17: Biped) -> None:
     eng = WalkEngine(h17)
     with pytest.raises(InputError, match="finite"):

@@ -24,7 +24,7 @@ candidates the arm could not reach or collided and with what).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -65,6 +65,10 @@ class PlanOptions:
         least_hold: weights a grasp must hold at the least: when no reachable grasp
             holds ``min_hold``, the strongest of those holding ``least_hold`` are tried
             (the planner's friction and torsion are half the physical ones already).
+        last_mu, last_torsion: friction and torsion of the last resort: when no
+            reachable grasp holds ``least_hold`` at ``mu`` and ``torsion``, those holding
+            it at these (nearer the physical ones, 1 and 0.004 m in
+            :class:`robotsim.grasp.execute.TrialOptions`) are tried, strongest first.
         min_margin: the smallest GWS margin kept (a grasp barely in force closure slips
             at the first disturbance).
         ik_batch: candidates given to the arm at once; ``ik_rounds`` batches at most.
@@ -75,6 +79,8 @@ class PlanOptions:
         max_lift_turn: how far (rad) the hand may turn on the way up (an arm short of
             joints may reach the lift only by turning the hand, which twists the object
             out of the grip).
+        samples: surface samples drawn at most (a fresh one when the last gave
+            antipodal pairs but no plan).
         finger_table_margin: the fingers' clearance from the tables and the ground
             (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
     """
@@ -87,6 +93,8 @@ class PlanOptions:
     torsion: float = 0.002
     min_hold: float = 2.0
     least_hold: float = 1.0
+    last_mu: float = 0.8
+    last_torsion: float = 0.003
     min_margin: float = 0.015
     ik_batch: int = 24
     ik_rounds: int = 4
@@ -96,6 +104,7 @@ class PlanOptions:
     near_pos: float = 0.006
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
+    samples: int = 2
     finger_table_margin: float = -0.002
 
 
@@ -294,7 +303,25 @@ class Planner:
         rng: np.random.Generator,
     ) -> GraspPlan:
         """Plan a grasp of ``obj`` lying at ``T_world_obj`` with the robot at ``q_start``
-        ``(nq,)`` (module docstring)."""
+        ``(nq,)`` (module docstring). When a sample of surface points gives antipodal
+        pairs but no plan (few reachable, all hitting something or too weak), up to
+        ``samples`` fresh samples are drawn (``counts["samples"]``: how many were)."""
+        t0 = time.perf_counter()
+        p = self._plan_once(obj, T_world_obj, q_start, rng)
+        k = 1
+        while not p.ok and k < self.options.samples and p.counts.get("antipodal", 0) > 0:
+            p = self._plan_once(obj, T_world_obj, q_start, rng)
+            k += 1
+        p.counts["samples"] = k
+        return replace(p, plan_s=time.perf_counter() - t0)
+
+    def _plan_once(
+        self,
+        obj: GraspObject,
+        T_world_obj: np.ndarray,
+        q_start: np.ndarray,
+        rng: np.random.Generator,
+    ) -> GraspPlan:
         t0 = time.perf_counter()
         o, h = self.options, self.hand
         To = np.asarray(T_world_obj, float)
@@ -303,7 +330,7 @@ class Planner:
         cand = sample_candidates(h, obj, To, rng, n_points=o.n_points, rolls=o.rolls, mu=o.mu,
                                  torsion=o.torsion, max_up=o.max_up, max_pairs=o.max_pairs,
                                  max_poses=o.max_poses,
-                                 pose_ok=lambda T, op: self._hand_clear(None, To, T, op),
+                                 pose_ok=lambda T, op: self._hand_clear(obj, To, T, op),
                                  )  # fmt: skip
         counts = dict(cand.counts)
 
@@ -339,6 +366,8 @@ class Planner:
         reached = 0
         best_held = 0.0
         spare: list[tuple[float, tuple]] = []  # (held, _finish args) holding least_hold
+        last: list[tuple[float, tuple]] = []  # holding least_hold only at last_mu
+        best_last = 0.0
         for rnd in range(o.ik_rounds):
             rows = np.arange(len(P_T))[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
             if not len(rows):
@@ -367,6 +396,14 @@ class Planner:
                     weak += 1
                     if margin >= o.min_margin and held >= o.least_hold:
                         spare.append((held, (q_g, T_tool, T_tool_point[j], con, margin, held)))
+                    else:
+                        m2, h2 = score_contacts(
+                            obj, con.points[0], con.normals[0], up_obj, o.last_mu,
+                            o.last_torsion, h.grip_force,
+                        )  # fmt: skip
+                        best_last = max(best_last, h2)
+                        if m2 >= o.min_margin and h2 >= o.least_hold:
+                            last.append((h2, (q_g, T_tool, T_tool_point[j], con, m2, h2)))
                     continue
                 plan = self._finish(
                     obj, To, q_start, q_g, T_tool, T_tool_point[j], con, margin, held, hits
@@ -384,6 +421,11 @@ class Planner:
             plan = self._finish(obj, To, q_start, *args, hits)
             if plan is not None:
                 counts.update(reached=reached, weaker=1, **{f"hit {k}": v for k, v in hits.items()})
+                return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
+        for _, args in sorted(last, key=lambda s: -s[0])[: o.ik_batch]:
+            plan = self._finish(obj, To, q_start, *args, hits)
+            if plan is not None:
+                counts.update(reached=reached, weaker=2, **{f"hit {k}": v for k, v in hits.items()})
                 return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
         counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
         tried = min(len(P_T), o.ik_batch * o.ik_rounds)
@@ -408,7 +450,8 @@ class Planner:
                         f"reachable grasps)")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
-                    f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x)")  # fmt: skip
+                    f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x; "
+                    f"{best_last:.2g} x at friction {o.last_mu:g})")  # fmt: skip
 
     def _ensure_map(self):  # type: ignore[no-untyped-def]
         from robotsim.grasp.reachmap import ReachMap

@@ -39,6 +39,7 @@ from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Geometry,
 from robotsim.model.robot import Inertial, RobotModel
 from robotsim.objects.convex import ConvexPiece, convex_pieces, hull_piece
 from robotsim.objects.mass import (
+    capped_inertial,
     combine,
     is_default_inertial,
     judge_inertial,
@@ -403,6 +404,14 @@ def load_object(
     volume = geometry.mass / rho
     hull_pts = np.concatenate([p.vertices for p in pieces])
     warnings: list[str] = []
+    material_note = ""
+    if spec.kind in ("urdf", "mjcf") and parts.visuals is not parts.shapes:
+        mat = _material(parts.visuals, s3, rho, hull_pts, volume)
+        if mat is not None:
+            material_note = (f" (the visual shape's material, {mat.mass / rho * 1e6:.3g} cm^3: "
+                             f"the collision shape, {volume * 1e6:.3g} cm^3, fills its "
+                             f"cavities)")  # fmt: skip
+            geometry, volume = mat, mat.mass / rho
     if spec.mass is not None:
         inertial, msrc, isrc = scaled_inertial(geometry, spec.mass), "given", "geometry"
     elif spec.kind in ("urdf", "mjcf"):
@@ -416,7 +425,7 @@ def load_object(
         verdict = judge_inertial(fi, geometry, hull_pts, volume, rho, parts.where, problem)
         inertial, msrc, isrc = verdict.inertial, verdict.mass_source, verdict.inertia_source
         if verdict.warning:
-            warnings.append(verdict.warning)
+            warnings.append(verdict.warning + material_note)
     else:
         inertial, msrc, isrc = geometry, "geometry", "geometry"
     surface = _surface(parts.visuals, S, pieces)
@@ -436,6 +445,45 @@ def load_object(
         warnings=tuple(warnings),
         spec=spec,
     )
+
+
+def _material(
+    visuals: list[Shape], s3: np.ndarray, rho: float, hull_pts: np.ndarray, volume: float
+) -> Inertial | None:
+    """The visual shapes as a solid at ``rho`` (scaled by ``s3``), when they are closed
+    (a mesh's holes capped), span the collision shapes' bounds (10 % or 2 mm) and enclose
+    under 0.9 x their ``volume``: a collision shape that fills a mug's cavity (as a
+    simplified collision mesh often does) would weigh the mug as if full."""
+    S = np.diag([*s3, 1.0])
+    parts: list[tuple[Inertial, np.ndarray]] = []
+    pts: list[np.ndarray] = []
+    for sh in visuals:
+        g, T = sh.geometry, np.asarray(sh.T_link_shape)
+        exact = None if isinstance(g, Mesh) else _scaled_exactly(g, T, s3)
+        try:
+            if exact is not None:
+                gs, Ts = exact
+                parts.append((primitive_inertial(gs, rho), Ts))
+                pts.append(_apply(Ts, _tessellate(gs)[0]))
+                continue
+            v, f = _mesh_vertices(g) if isinstance(g, Mesh) else _tessellate(g)
+        except (InputError, ModelError, OSError, ValueError):
+            return None
+        v = _apply(S @ T, v)
+        solid = capped_inertial(v, f, rho)
+        if solid is None:
+            return None
+        parts.append((solid, np.eye(4)))
+        pts.append(v)
+    if not parts:
+        return None
+    mat = combine(parts)
+    P = np.concatenate(pts)
+    lo, hi = hull_pts.min(axis=0), hull_pts.max(axis=0)
+    tol = np.maximum(0.1 * (hi - lo), 0.002)
+    if np.any(np.abs(P.min(axis=0) - lo) > tol) or np.any(np.abs(P.max(axis=0) - hi) > tol):
+        return None
+    return mat if mat.mass / rho < 0.9 * volume else None
 
 
 def _zero() -> Inertial:

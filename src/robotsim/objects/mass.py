@@ -114,6 +114,46 @@ def mesh_inertial(vertices: np.ndarray, faces: np.ndarray, density: float) -> In
     return Inertial(float(mesh.mass), np.asarray(mesh.center_mass, float), (I + I.T) / 2)
 
 
+def capped_inertial(vertices: np.ndarray, faces: np.ndarray, density: float) -> Inertial | None:
+    """:func:`mesh_inertial` of a surface whose holes are closed first, part by part
+    (parts: faces joined by shared vertices): each loop of boundary edges gets a fan of
+    triangles to its centroid (the usual hole fill; exact for a planar hole, as where a
+    modelled handle's open end meets a mug's wall). None when a part is not manifold
+    or still does not close."""
+    import trimesh
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    whole = trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
+    parts = whole.split(only_watertight=False) if len(whole.faces) else []
+    if len(parts) > 1:  # each part on its own (closed parts that touch share no edge)
+        solids = [capped_inertial(np.asarray(p.vertices), np.asarray(p.faces), density)
+                  for p in parts]  # fmt: skip
+        if any(x is None for x in solids):
+            return None
+        return combine([(x, np.eye(4)) for x in solids if x is not None])
+    mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
+    if mesh.is_watertight:
+        return mesh_inertial(mesh.vertices, mesh.faces, density)
+    F = np.asarray(mesh.faces)
+    e = F[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    _, inv, cnt = np.unique(np.sort(e, axis=1), axis=0, return_inverse=True, return_counts=True)
+    if (cnt > 2).any():
+        return None
+    bnd = e[cnt[inv.ravel()] == 1]
+    if not len(bnd):
+        return None
+    V = np.asarray(mesh.vertices)
+    n = len(V)
+    graph = coo_matrix((np.ones(len(bnd)), (bnd[:, 0], bnd[:, 1])), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    loops = np.unique(label[bnd[:, 0]])
+    centre = {int(c): n + i for i, c in enumerate(loops)}
+    cen = np.array([V[np.unique(bnd[label[bnd[:, 0]] == c])].mean(axis=0) for c in loops])
+    caps = np.array([[b, a, centre[int(label[a])]] for a, b in bnd])
+    return mesh_inertial(np.vstack([V, cen]), np.vstack([F, caps]), density)
+
+
 def combine(parts: Sequence[tuple[Inertial, np.ndarray]]) -> Inertial:
     """One body's mass properties from parts ``(Inertial in the part's frame,
     T_body_part (4, 4))`` (parallel-axis theorem)."""

@@ -10,9 +10,10 @@ same run and the same rows to the bit (``tests/sensors/test_inertial.py``). MuJo
 functions are called through their addresses in the ``libmujoco`` the bindings loaded
 (:func:`mujoco_functions`); without that library the rig keeps its Python loop.
 
-A MuJoCo error that the bindings would raise as ``mujoco.FatalError`` (a stack too
-small for the model) ends the process with MuJoCo's message when it happens inside this
-call.
+A MuJoCo error that the bindings would raise as ``mujoco.FatalError`` (an arena too
+small for the model) would end the process with MuJoCo's message if it happened inside
+this call, so the rig calls it only while the run's measured arena use leaves ample room
+(``SensorRig._arena_roomy``) and steps through the bindings otherwise.
 """
 
 from __future__ import annotations

@@ -165,6 +165,7 @@ class SensorRig:
         fns = mujoco_functions() if self._imus else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
+        self.compiled_calls = 0  # stretches the compiled stepping took
         if fns is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
@@ -305,6 +306,18 @@ class SensorRig:
                 self._handed_at = end
         self._kin, self._at = end - 1, end
 
+    @staticmethod
+    def _arena_roomy(m: Any, d: Any) -> bool:
+        """Whether the compiled stepping may take the next stretch: MuJoCo reports a
+        memory arena too small for the model (stack and arena together, ``m.narena``
+        bytes) as a fatal error, which the bindings raise as ``mujoco.FatalError`` but
+        which would end the process inside a compiled call. So the compiled call runs
+        only after MuJoCo has measured the run's use (one step taken) and while the
+        most it ever used is under a quarter of the arena; otherwise the stretch goes
+        through the bindings, where such an error is an exception."""
+        used = int(d.maxuse_stack) + int(d.maxuse_arena)
+        return 0 < used and 4 * used < int(m.narena)
+
     def _advance(self, k: int) -> None:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
         where they are due: one MuJoCo call per stretch between two readings.
@@ -326,10 +339,11 @@ class SensorRig:
             return
         read_at, due_of, filled, cap = self._read_at, self._due, self._filled, self._rows
         fast, acc_of, listening = self._fast, self._acc, bool(self._listeners)
-        kernel = None if listening else self._kernel_args
+        kernel = None if listening or not self._arena_roomy(m, d) else self._kernel_args
         h = self.timestep
         while at <= end:
             if kernel is not None:
+                self.compiled_calls += 1
                 stop = self._kernel(self._ctx_at, pos, end, h)  # type: ignore[misc]
                 out = self._kernel_out
                 if out[2]:  # readings taken
