@@ -24,7 +24,7 @@ candidates the arm could not reach or collided and with what).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,8 +79,6 @@ class PlanOptions:
         max_lift_turn: how far (rad) the hand may turn on the way up (an arm short of
             joints may reach the lift only by turning the hand, which twists the object
             out of the grip).
-        samples: surface samples drawn at most (a fresh one when the last gave
-            antipodal pairs but no plan).
         finger_table_margin: the fingers' clearance from the tables and the ground
             (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
     """
@@ -104,7 +102,6 @@ class PlanOptions:
     near_pos: float = 0.006
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
-    samples: int = 2
     finger_table_margin: float = -0.002
 
 
@@ -303,25 +300,7 @@ class Planner:
         rng: np.random.Generator,
     ) -> GraspPlan:
         """Plan a grasp of ``obj`` lying at ``T_world_obj`` with the robot at ``q_start``
-        ``(nq,)`` (module docstring). When a sample of surface points gives antipodal
-        pairs but no plan (few reachable, all hitting something or too weak), up to
-        ``samples`` fresh samples are drawn (``counts["samples"]``: how many were)."""
-        t0 = time.perf_counter()
-        p = self._plan_once(obj, T_world_obj, q_start, rng)
-        k = 1
-        while not p.ok and k < self.options.samples and p.counts.get("antipodal", 0) > 0:
-            p = self._plan_once(obj, T_world_obj, q_start, rng)
-            k += 1
-        p.counts["samples"] = k
-        return replace(p, plan_s=time.perf_counter() - t0)
-
-    def _plan_once(
-        self,
-        obj: GraspObject,
-        T_world_obj: np.ndarray,
-        q_start: np.ndarray,
-        rng: np.random.Generator,
-    ) -> GraspPlan:
+        ``(nq,)`` (module docstring)."""
         t0 = time.perf_counter()
         o, h = self.options, self.hand
         To = np.asarray(T_world_obj, float)
@@ -330,7 +309,7 @@ class Planner:
         cand = sample_candidates(h, obj, To, rng, n_points=o.n_points, rolls=o.rolls, mu=o.mu,
                                  torsion=o.torsion, max_up=o.max_up, max_pairs=o.max_pairs,
                                  max_poses=o.max_poses,
-                                 pose_ok=lambda T, op: self._hand_clear(obj, To, T, op),
+                                 pose_ok=lambda T, op: self._hand_clear(None, To, T, op),
                                  )  # fmt: skip
         counts = dict(cand.counts)
 
