@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: Mesa EGL/OSMesa for MuJoCo's offscreen renderer, Chromium for the
+# Debian packages: Mesa EGL/OSMesa and its software driver (llvmpipe) for MuJoCo's
+# offscreen renderer and the browser tests' WebGL, Chromium for the
 # studio's browser tests, PostgreSQL for the run store tests, socat for serial pty pairs.
-DEBS=(libegl1 libegl-mesa0 libgl1 libgles2 libosmesa6 chromium postgresql socat)
+DEBS=(libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 libgles2 libosmesa6 chromium postgresql socat)
 missing=()
 for pkg in "${DEBS[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

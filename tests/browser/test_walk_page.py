@@ -74,6 +74,9 @@ def test_w_held_in_the_page_walks_the_humanoid_forward(page, studio, tmp_path, a
         tick(box, panel, True, studio)
         wait_for(lambda: panel.keyboard not in (None, first), "the new key endpoint")
         page.mouse.click(500, 400)
+        # its script posts the page's focus once installed: a key pressed before would be
+        # taken by the first endpoint's script only
+        wait_for(lambda: panel.keyboard.events > 0, "the new page script to reach its endpoint")
         page.keyboard.down("s")
         wait_for(lambda: d.velocity[0] < 0, "the backward command from the new endpoint")
         page.keyboard.up("s")

@@ -50,3 +50,22 @@ def test_a_robot_without_a_gripper_is_told_so() -> None:
     b.joint("j1", "revolute", "base", "arm", lower=-1, upper=1)
     with pytest.raises(InputError, match="no arm with a hand or gripper in its profile"):
         grasp_hands(b.build())
+
+
+def test_thumb_and_fingers_squeeze_equally(dual_hands, panda_hand) -> None:  # type: ignore[no-untyped-def]
+    """Three fingers at full effort push the object into the one thumb: the drives'
+    shares make the thumb's force equal the opposing fingers' sum (each finger's force
+    is its effort over its measured lever)."""
+    h = dual_hands["L_hand"]
+    share = h.balanced_effort()
+    f = h.finger_force
+    assert f.shape == (3,) and np.all(f > 0)
+    t = h.thumb
+    thumb = f[t] * share[h.finger_joints[t]]
+    others = sum(f[k] * share[h.finger_joints[k]] for k in range(3) if k != t)
+    assert thumb == pytest.approx(others, rel=1e-9)
+    assert max(share.values()) == pytest.approx(1.0)  # the weaker side at full effort
+    # before balancing, the two fingers outpush the thumb (the measured imbalance)
+    assert sum(f[k] for k in range(3) if k != t) > 1.5 * f[t]
+    # one joint moving both fingers of a parallel gripper: already balanced
+    assert panda_hand.balanced_effort() == {d: 1.0 for d in panda_hand.drive_joints}

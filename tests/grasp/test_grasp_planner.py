@@ -148,6 +148,35 @@ def test_the_lift_does_not_turn_the_hand(dual_hands) -> None:  # type: ignore[no
     assert not q.ok and "lift turns the hand" in q.reason
 
 
+def test_fingertips_kept_off_the_table(dual_hands) -> None:  # type: ignore[no-untyped-def]
+    """A closed three-finger grasp low on a cube: how far the hand must rise for every
+    tip's path to keep off the table (tip centres at least a radius above, less the
+    fingers' 2 mm brush), measured from the tip paths; 0 once raised that far."""
+    from robotsim.grasp.candidates import close_fingers
+
+    h = dual_hands["L_hand"]
+    table = BoxObstacle("table", (0.3, 0.3, 0.15), (0.3, 0.3, 0.3))
+    obj = load_object("box:0.04,0.04,0.04")
+    To = make_T(None, [0.3, 0.3, table.top + 0.02])
+    planner = Planner(h, np.eye(4), (table,))
+    # the hand from above, closing axis level along x, its contact frame on the cube's
+    # centre, then lowered 15 mm: the tips close 5 mm above the table top
+    si = len(h.closures) // 2
+    T_cf = np.eye(4)
+    T_cf[:3, :3] = np.diag([1.0, -1.0, -1.0])
+    T = T_cf @ np.linalg.inv(h.contact_frames[si])
+    T[2, 3] -= 0.015
+    con = close_fingers(h, obj, T[None])
+    assert con.complete[0]
+    low = planner._tips_low(To, T[None], np.zeros(1, int), con.s)[0]
+    assert low > 0.002  # the tips would go through the table: NO
+    T2 = T.copy()
+    T2[2, 3] += low + 1e-4
+    con2 = close_fingers(h, obj, T2[None])
+    assert con2.complete[0]
+    assert planner._tips_low(To, T2[None], np.zeros(1, int), con2.s)[0] <= 1e-3
+
+
 def _mug(path):  # type: ignore[no-untyped-def]
     """A mug of convex parts (as a V-HACD file holds them): 16 wall segments 6 mm thick
     around a cavity 68 mm across (80 mm outside: the Panda opens 80 mm), a base and a

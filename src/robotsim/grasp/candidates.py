@@ -39,11 +39,14 @@ from robotsim.objects.query import ray_exit, sample_surface, signed_distance, su
 COARSE = 4
 EDGE_SHIFT = 0.0025  # m: the surface must go on this far from a contact towards the palm
 EDGE_INSET = 0.001  # m: (tested this far under the surface: curvature and facets pass)
+TIP_SLACK = 0.001  # m: a fingertip may come this much nearer the table than its margin
 
 __all__ = [
     "Candidates",
     "Contacts",
     "close_fingers",
+    "push_alignment",
+    "raise_tips",
     "rank_contacts",
     "sample_candidates",
     "score_contacts",
@@ -171,6 +174,63 @@ def close_fingers(
     return Contacts(touched, np.where(touched, s, 1.0), points, -nrm, clear, steady)
 
 
+def push_alignment(hand: GraspHand, T_obj_tool: np.ndarray, contacts: Contacts) -> np.ndarray:
+    """``(B, k)``: the cosine between the way each finger moves where it touches (its
+    tip path's direction at the touch) and the inward normal there. A finger pushes
+    with its effort along its motion; the part across the normal is taken by friction,
+    so a low cosine (a curling finger pushing along the surface) leaves the tip sliding
+    over the object as it squeezes and the lift pulls."""
+    T = np.asarray(T_obj_tool, float).reshape(-1, 4, 4)
+    S = len(hand.closures)
+    i = np.clip(np.rint(np.asarray(contacts.s) * (S - 1)).astype(int), 1, S - 2)  # (B, k)
+    k = np.arange(hand.n_fingers)[None, :]
+    d = hand.paths[k, i + 1] - hand.paths[k, i - 1]  # (B, k, 3) tool frame
+    d = np.einsum("bij,bkj->bki", T[:, :3, :3], d)
+    d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-12)
+    return np.einsum("bki,bki->bk", d, contacts.normals)
+
+
+def raise_tips(
+    hand: GraspHand,
+    obj: GraspObject,
+    T_obj_tool: np.ndarray,
+    opening: np.ndarray,
+    con: Contacts,
+    tips_low: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray],
+    up_obj: np.ndarray,
+) -> tuple[np.ndarray, Contacts]:
+    """Closed hand poses ``(B, 4, 4)`` whose fingertips come too near the table on the
+    way to the touch (``tips_low``: how far each must rise) raised that far straight up
+    (``up_obj``) and closed again; those still too low marked not clear. The poses and
+    their contacts."""
+    T = np.array(T_obj_tool, float)
+    rows = np.flatnonzero(con.complete)
+    low = np.zeros(len(T))
+    low[rows] = tips_low(T[rows], opening[rows], con.s[rows])
+    up = np.flatnonzero(low > TIP_SLACK)
+    if len(up):  # raise the hand so the tips clear the table, and close again
+        T[up, :3, 3] += (low[up] + TIP_SLACK)[:, None] * up_obj
+        c2 = close_fingers(hand, obj, T[up], start=opening[up])
+        low[up] = np.where(c2.complete, tips_low(T[up], opening[up], c2.s), np.inf)
+        con = _merge(con, c2, up)
+    off = low <= TIP_SLACK
+    return T, Contacts(con.touched, con.s, con.points, con.normals, con.clear & off, con.steady)
+
+
+def _merge(a: Contacts, b: Contacts, rows: np.ndarray) -> Contacts:
+    """``a`` with ``rows`` replaced by ``b``."""
+    out = []
+    for name in ("touched", "s", "points", "normals", "clear", "steady"):
+        x, y = getattr(a, name), getattr(b, name)
+        if x is None or y is None:
+            out.append(None)
+            continue
+        x = x.copy()
+        x[rows] = y
+        out.append(x)
+    return Contacts(*out)
+
+
 def _rho(obj: GraspObject) -> float:
     return float(np.max(np.linalg.norm(obj.hull_points - obj.inertial.com, axis=1)))
 
@@ -245,7 +305,11 @@ def sample_candidates(
     fingers close (the planner's: the open hand clear of the table); at most
     ``max_poses`` poses are closed, those approaching most from above with the most level
     closing axis first. ``open_margin`` (m): how much wider than the object the hand
-    opens before closing."""
+    opens before closing. ``tips_ok``: a test of closed hand poses ``(B, 4, 4)``, their
+    openings ``(B,)`` and each finger's closure at touch ``(B, k)``: how far (m) each pose
+    must rise for every fingertip's path from the opening to the touch to keep off the
+    table (the planner's). Those poses are raised that far (straight up) and closed again;
+    those whose tips still come too low are dropped."""
     counts = {"surface points": 0, "within opening": 0, "antipodal": 0, "poses": 0,
               "closing": 0, "force closure": 0}  # fmt: skip
     pts, nrm = sample_surface(obj.pieces, 4 * n_points, rng)

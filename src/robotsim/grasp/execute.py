@@ -64,7 +64,9 @@ class TrialOptions:
         approach_speed: joint speed (rad/s) of the approach moves.
         close_time: time to close a finger drive from open to closed.
         squeeze: how far past the touch a finger's target stops (rad, or m for sliding
-            fingers: ``squeeze_m``).
+            fingers: ``squeeze_m``) when not ``press``; ``press``: after the touch the
+            target is the closed end, so the drive presses with its effort limit (the
+            thumb's and the opposing fingers' balanced) however far the object yields.
         lift_time, hold: lifting move and hold durations.
         lift_success, max_slip: the success thresholds.
         friction: the fingers' sliding friction (contacts take the larger of the two
@@ -82,6 +84,7 @@ class TrialOptions:
     close_time: float = 0.6
     squeeze: float = np.radians(5.0)
     squeeze_m: float = 0.004
+    press: bool = False
     lift_time: float = 1.0
     hold: float = 2.0
     lift_success: float = 0.1
@@ -230,6 +233,10 @@ class GraspWorld:
         self._motors = {j: w.motor(f"{ROBOT}/{j}") for j in m.joint_names}
         self._drive_idx = [m.joint_index(j) for j in h.drive_joints]
         self._closing = np.sign(h.closed_q - h.open_q)
+        # the thumb and the fingers opposing it squeeze equally hard
+        for j, share in h.balanced_effort().items():
+            aid = self._motors[j].id
+            wm.actuator_forcerange[aid] = np.asarray(wm.actuator_forcerange[aid]) * share
         wm.opt.impratio = 10.0
         wm.opt.noslip_iterations = 4
         for g in range(
@@ -413,7 +420,12 @@ class GraspWorld:
                     continue
                 if all(touch[k] for k in fs):
                     done[i] = True
-                    target[qi] = qa[qi] + self._closing[i] * self._squeeze[h.drive_joints[i]]
+                    # from the touch on the drive presses with its (balanced) effort
+                    # limit whatever it yields: a target only ``squeeze`` past the touch
+                    # stops pressing once the object gives that much (the thumb pushes
+                    # it, the lift pulls it)
+                    target[qi] = h.closed_q[i] if o.press else (
+                        qa[qi] + self._closing[i] * self._squeeze[h.drive_joints[i]])  # fmt: skip
                     events.append((self.world.time, "touch", h.drive_joints[i]))
                 else:
                     nxt = target[qi] + self._closing[i] * rate[i] * o.dt

@@ -97,11 +97,34 @@ class GraspHand:
     finger_links: tuple[tuple[str, ...], ...]
     hand_links: tuple[str, ...]
     home: np.ndarray
+    finger_force: np.ndarray = field(default_factory=lambda: np.zeros(0))
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def n_fingers(self) -> int:
         return len(self.tips)
+
+    def balanced_effort(self) -> dict[str, float]:
+        """The share of its rated effort each drive squeezes with so that the thumb
+        and the fingers opposing it push equally hard (``{drive: share}``): with every
+        finger at full effort, two fingers against one thumb push the object into the
+        thumb until it gives way. A drive moving the thumb and an opposing finger
+        together (a parallel gripper) is balanced already (1)."""
+        out = {d: 1.0 for d in self.drive_joints}
+        t = self.thumb
+        d_t = self.finger_joints[t]
+        others = [k for k in range(self.n_fingers) if k != t]
+        if len(self.finger_force) != self.n_fingers or any(
+            self.finger_joints[k] == d_t for k in others
+        ):
+            return out
+        f_t = float(self.finger_force[t])
+        f_o = float(sum(self.finger_force[k] for k in others))
+        both = min(f_t, f_o)
+        out[d_t] = both / f_t
+        for k in others:
+            out[self.finger_joints[k]] = both / f_o
+        return out
 
     def q_fingers(self, s: float, q: np.ndarray) -> np.ndarray:
         """``q`` ``(nq,)`` with the fingers at closure ``s`` (0 open, 1 closed)."""
@@ -437,6 +460,7 @@ def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray])
     min_width = float(max(gaps.min(), 0.0))
     # grip force: the drive's effort, over the lever from a revolute axis to the tip
     forces = []
+    order = [fk_ for fingers in finger_of_drive for fk_ in fingers]
     for d, fingers in zip(drives, finger_of_drive, strict=True):
         jt = model.joint(d)
         eff = jt.limits.effort if np.isfinite(jt.limits.effort) and jt.limits.effort > 0 else 20.0
@@ -460,6 +484,7 @@ def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray])
         max_width=max_width, min_width=min_width,
         grip_force=float(min(forces)), finger_links=finger_links,
         hand_links=tuple(_subtree(model, g.link)), home=home,
+        finger_force=np.array(forces)[np.argsort(order)],
     )  # fmt: skip
 
 

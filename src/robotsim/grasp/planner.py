@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from robotsim.grasp.candidates import COARSE, close_fingers, sample_candidates, score_contacts
+from robotsim.grasp.candidates import (
+    COARSE,
+    close_fingers,
+    raise_tips,
+    rank_contacts,
+    sample_candidates,
+    score_contacts,
+)
 from robotsim.grasp.collide import Collider, moving_links
 from robotsim.grasp.hand import GraspHand, link_points
 from robotsim.grasp.reach import ReachResult, reach
@@ -37,6 +44,11 @@ from robotsim.objects.load import GraspObject
 from robotsim.objects.query import ray_exit, sample_surface, signed_distance
 
 __all__ = ["GraspPlan", "PlanOptions", "Planner"]
+
+MAP_RADIUS = 0.04  # m: stored arm poses this near a candidate start its IK
+MAP_NEAR = 0.06  # m: stored arm poses this near the object's centre of mass grasp it
+MAP_CANDIDATES = 64  # of them at most
+MAP_SAMPLES = 200_000  # arm configurations sampled once for the map (FK only: ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,9 @@ class PlanOptions:
             out of the grip).
         finger_table_margin: the fingers' clearance from the tables and the ground
             (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
+        closed_clear: the hand closed as far as its contacts at the grasp pose is
+            checked against the tables too (fingers that curl into the table stall
+            before they all touch).
     """
 
     n_points: int = 120
@@ -91,6 +106,7 @@ class PlanOptions:
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
     finger_table_margin: float = -0.002
+    closed_clear: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,6 +185,7 @@ class Planner:
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
         self._map = None  # reachable hand poses, built when first needed
+        self._map_tree = None
         # a second IK start: the middle of every arm joint's range
         q_mid = np.array(hand.home, float)
         for j in hand.arm_joints:
@@ -176,6 +193,8 @@ class Planner:
             lo, hi = float(m.lower[i]), float(m.upper[i])
             q_mid[i] = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else 0.0
         self.q_mid = q_mid
+        # arm poses known to reach over the table (set-up, FK only): IK starts and grasps
+        self._ensure_map()
         # the hand's points in the tool frame at each opening the candidates may take
         # (for the check before any IK)
         index = {n: i for i, n in enumerate(m.link_names)}
@@ -230,6 +249,32 @@ class Planner:
             d, _ = signed_distance(obj.piece_set, local[rows], far=0.01)
             ok[rows] = d.min(axis=1) >= self.collider.object_margin
         return ok
+
+    def _tips_low(
+        self, To: np.ndarray, T_obj_tool: np.ndarray, opening: np.ndarray, s: np.ndarray
+    ) -> np.ndarray:
+        """How far (m, >= 0) each closed hand pose ``(B, 4, 4)`` (object frame) must rise
+        for every fingertip to keep off the tables and the ground from the opening
+        ``(B,)`` (closure samples) to where each finger touches (closures ``(B, k)``): a
+        tip stopped by the table never reaches the object, and one that touches it low
+        pushes it up and out of the grip."""
+        h = self.hand
+        B = len(T_obj_tool)
+        if not B:
+            return np.zeros(0)
+        P = h.paths[:, None] + h.pad_offsets[None, :, None, :]  # (k, m, S, 3) tool frame
+        Tw = To @ np.asarray(T_obj_tool, float)
+        W = np.einsum("bij,kmsj->bkmsi", Tw[:, :3, :3], P) + Tw[:, None, None, None, :3, 3]
+        d = W[..., 2]
+        for t in self.tables:
+            d = np.minimum(d, t.signed_distance(W))
+        need = h.tip_radius[None, :, None, None] + self.collider.finger_table_margin
+        S = len(h.closures)
+        span = (np.arange(S)[None, None, :] >= np.asarray(opening, int)[:, None, None]) & (
+            h.closures[None, None, :] < np.asarray(s, float)[:, :, None] + 1.0 / (S - 1)
+        )  # (B, k, S): up to the first sample past the touch
+        low = np.where(span[:, :, None, :], need - d, 0.0)
+        return np.maximum(low.max(axis=(1, 2, 3)), 0.0)
 
     def _reach(self, T_world_target: np.ndarray, T_tool_point: np.ndarray, q0: np.ndarray,
                q_alt: np.ndarray | None = None, pos_tol: float = 2e-3,
@@ -286,6 +331,19 @@ class Planner:
                         f"(the {top} best of {len(cand)} candidate grasps)")  # fmt: skip
         order = np.flatnonzero(clear)
         up_obj = To[:3, :3].T @ np.array([0.0, 0.0, 1.0])
+        # the arm's reach first: candidates whose closing axis some sampled arm pose
+        # puts near their contacts come first, and IK starts from that pose; then hand
+        # poses the arm is known to reach, placed across the object; then the rest
+        T_tp_all = h.contact_frames[cand.frame[order]]
+        seeds, fits = self._map_seeds(To @ cand.T_obj_tool[order] @ T_tp_all)
+        first = fits <= o.near_axis
+        counts["map fits"] = int(first.sum())
+        mT, mframe, mopen, mseed = self._map_candidates(obj, To, up_obj)
+        counts["arm poses across"] = len(mT)
+        P_T = np.concatenate([cand.T_obj_tool[order[first]], mT, cand.T_obj_tool[order[~first]]])
+        P_frame = np.concatenate([cand.frame[order[first]], mframe, cand.frame[order[~first]]])
+        P_open = np.concatenate([cand.opening[order[first]], mopen, cand.opening[order[~first]]])
+        P_seed = np.concatenate([seeds[first], mseed, seeds[~first]])
         hits: dict[str, int] = {}
         weak = 0
         reached = 0
@@ -294,23 +352,23 @@ class Planner:
         last: list[tuple[float, tuple]] = []  # holding least_hold only at last_mu
         best_last = 0.0
         for rnd in range(o.ik_rounds):
-            rows = order[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
+            rows = np.arange(len(P_T))[rnd * o.ik_batch : (rnd + 1) * o.ik_batch]
             if not len(rows):
                 break
-            T_tool_point = h.contact_frames[cand.frame[rows]]
-            T_target = To @ cand.T_obj_tool[rows] @ T_tool_point
+            T_tool_point = h.contact_frames[P_frame[rows]]
+            T_target = To @ P_T[rows] @ T_tool_point
             # near misses too: what counts is that the hand, where the arm puts it,
             # still closes on the object in force closure (an arm short of joints may
             # only come near the candidate's closing axis)
-            res = self._reach(T_target, T_tool_point, q_start, self.q_mid,
+            res = self._reach(T_target, T_tool_point, q_start, P_seed[rows],
                               pos_tol=o.near_pos, axis_tol=o.near_axis)  # fmt: skip
             reached += int(res.ok.sum())
             for j in np.flatnonzero(res.ok):
-                s_open = float(h.closures[cand.opening[rows[j]]])
+                s_open = float(h.closures[P_open[rows[j]]])
                 q_g = h.q_fingers(s_open, res.q[j])  # the pre-shape: open only so far
                 T_tool = self.T_world_base @ h.model.fk(q_g, h.tool)
                 T_obj_tool = np.linalg.inv(To) @ T_tool
-                con = close_fingers(h, obj, T_obj_tool[None], start=cand.opening[rows[j : j + 1]])
+                con = close_fingers(h, obj, T_obj_tool[None], start=P_open[rows[j : j + 1]])
                 if not con.complete[0]:
                     weak += 1
                     continue
@@ -353,7 +411,7 @@ class Planner:
                 counts.update(reached=reached, weaker=2, **{f"hit {k}": v for k, v in hits.items()})
                 return GraspPlan(**{**plan, "counts": counts, "plan_s": time.perf_counter() - t0})
         counts.update(reached=reached, weak=weak, **{f"hit {k}": v for k, v in hits.items()})
-        tried = min(len(order), o.ik_batch * o.ik_rounds)
+        tried = min(len(P_T), o.ik_batch * o.ik_rounds)
         if reached == 0:
             return fail(f"no reachable grasp: the arm reaches none of the {tried} best of "
                         f"{len(cand)} candidate grasps")  # fmt: skip
@@ -369,20 +427,107 @@ class Planner:
                             f"{weak})")  # fmt: skip
             return fail(f"no approach or lift: of {reached} reachable grasps, {move} (others "
                         f"too weak: {weak})")  # fmt: skip
+        if best_held == 0.0 and weak:
+            return fail(f"no closing grasp: where the arm puts the hand, the fingers of {h.name} "
+                        f"do not all touch the object or close in force closure (the {reached} "
+                        f"reachable grasps)")  # fmt: skip
         return fail(f"no grasp holds: the {reached} reachable grasps do not hold "
                     f"{o.least_hold:g} x the weight ({obj.mass * 9.81:.3g} N) at "
                     f"{h.grip_force:.3g} N per finger (the best {best_held:.2g} x; "
                     f"{best_last:.2g} x at friction {o.last_mu:g})")  # fmt: skip
 
+    def _ensure_map(self):  # type: ignore[no-untyped-def]
+        from robotsim.grasp.reachmap import ReachMap
+
+        if self._map is None and self.tables:  # (the map is of hand poses over a table)
+            self._map = ReachMap(self.hand, self.T_world_base, self.tables[0],
+                                 samples=MAP_SAMPLES, max_up=self.options.max_up)  # fmt: skip
+        return self._map
+
+    def _map_candidates(
+        self, obj: GraspObject, To: np.ndarray, up_obj: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Grasps from hand poses the arm is known to reach near the object
+        (:mod:`robotsim.grasp.reachmap`): each keeps its stored orientation (closing axis
+        and approach: what the arm does there), its contacts' midpoint moved to the middle
+        of the object's extent along the closing axis through the centre of mass, opened
+        ``2 cm`` wider than that extent, fingers closed, raised until the tips keep off
+        the table; those closing in force closure, best first, as (tool poses in the
+        object frame ``(B, 4, 4)``, contact frame samples, openings, IK starts)."""
+        h, o = self.hand, self.options
+        nq = h.model.nq
+        none = (np.zeros((0, 4, 4)), np.zeros(0, int), np.zeros(0, int), np.zeros((0, nq)))
+        mp = self._ensure_map()
+        if mp is None:
+            return none
+        com = np.asarray(obj.inertial.com, float)
+        com_w = To[:3, :3] @ com + To[:3, 3]
+        idx = mp.nearest(com_w, MAP_CANDIDATES, radius=MAP_NEAR)
+        if not len(idx):
+            return none
+        R_cf = np.swapaxes(To[:3, :3], -1, -2) @ mp.T[idx, :3, :3]  # object frame
+        x = R_cf[:, :, 0]
+        proj = (obj.hull_points - com) @ x.T  # (n, B)
+        lo, hi = proj.min(axis=0), proj.max(axis=0)
+        width = hi - lo
+        mid = com + 0.5 * (lo + hi)[:, None] * x
+        si = np.argmin(np.abs(h.widths[None, :] - width[:, None]), axis=1)
+        wide = (h.widths[None, :] >= width[:, None] + 0.02) & (
+            np.arange(len(h.widths)) % COARSE == 0)[None, :]  # fmt: skip
+        opening = np.where(
+            wide.any(axis=1), len(h.widths) - 1 - np.argmax(wide[:, ::-1], axis=1), 0
+        )
+        T_cf = np.tile(np.eye(4), (len(idx), 1, 1))
+        T_cf[:, :3, :3], T_cf[:, :3, 3] = R_cf, mid
+        T = T_cf @ np.linalg.inv(h.contact_frames[si])
+        ok = (width <= 0.97 * h.max_width) & self._hand_clear(obj, To, T, opening)
+        if not ok.any():
+            return none
+        T, si, opening, idx = T[ok], si[ok], opening[ok], idx[ok]
+        con = close_fingers(h, obj, T, start=opening)
+        T, con = raise_tips(h, obj, T, opening, con,
+                            lambda T_, op, s: self._tips_low(To, T_, op, s), up_obj)  # fmt: skip
+        margin = rank_contacts(obj, con, o.mu, o.torsion)
+        keep = np.flatnonzero(margin > 0)
+        keep = keep[np.argsort(-margin[keep])]
+        return T[keep], si[keep], opening[keep], mp.q[idx[keep]]
+
+    def _map_seeds(self, T_world_target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per target frame ``(B, 4, 4)`` (world; x the closing axis): the stored arm pose
+        (:mod:`robotsim.grasp.reachmap`) whose grasp frame lies within
+        ``MAP_RADIUS`` of it with the nearest closing axis, as an IK start ``(B, nq)``
+        (the middle of the joint ranges where none lies near), and that axis's angle
+        (rad; inf where none lies near)."""
+        B = len(T_world_target)
+        seeds = np.tile(self.q_mid, (B, 1))
+        fits = np.full(B, np.inf)
+        mp = self._ensure_map()
+        if mp is None or not len(mp) or not B:
+            return seeds, fits
+        from scipy.spatial import cKDTree
+
+        if self._map_tree is None:
+            self._map_tree = cKDTree(mp.T[:, :3, 3])
+        near = self._map_tree.query_ball_point(T_world_target[:, :3, 3], MAP_RADIUS)
+        for b, idx in enumerate(near):
+            if not idx:
+                continue
+            idx = np.asarray(idx)
+            c = mp.T[idx, :3, 0] @ T_world_target[b, :3, 0]
+            c = np.abs(c) if self.symmetric else c
+            d = np.linalg.norm(mp.T[idx, :3, 3] - T_world_target[b, :3, 3], axis=1)
+            cost = np.arccos(np.clip(c, -1.0, 1.0)) + d / MAP_RADIUS * 0.2
+            j = int(np.argmin(cost))
+            seeds[b], fits[b] = mp.q[idx[j]], float(np.arccos(np.clip(c[j], -1.0, 1.0)))
+        return seeds, fits
+
     def _from_reach_map(self, obj, To, q_start, up_obj, hits):  # type: ignore[no-untyped-def]
         """Grasps from hand poses the arm is known to reach (:mod:`robotsim.grasp.reachmap`):
         centred on the object's centre of mass, closed where the arm puts them; the
         first that holds and clears, as GraspPlan fields (None if none does)."""
-        from robotsim.grasp.reachmap import ReachMap
-
         o, h = self.options, self.hand
-        if self._map is None:
-            self._map = ReachMap(h, self.T_world_base, self.tables[0], max_up=o.max_up)
+        if self._ensure_map() is None:
+            return None
         com = To[:3, :3] @ obj.inertial.com + To[:3, 3]
         idx = self._map.nearest(com, o.ik_batch)
         if not len(idx):
@@ -474,6 +619,8 @@ class Planner:
         checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]
         checks += [(q_start + a * (q_pre - q_start), True) for a in (0.25, 0.5, 0.75)]
         checks += [(h.q_fingers(float(con.s[0].max()), q_lift), False)]
+        if o.closed_clear:
+            checks += [(h.q_fingers(float(con.s[0].max()), q_g), False)]
         for q, with_object in checks:
             c = self.collider.check(q, obj if with_object else None, To if with_object else None)
             if c.hit is not None:
