@@ -81,6 +81,9 @@ class PlanOptions:
             out of the grip).
         finger_table_margin: the fingers' clearance from the tables and the ground
             (negative: they may brush them; :class:`robotsim.grasp.collide.Collider`).
+        closed_clear: the hand closed as far as its contacts at the grasp pose is
+            checked against the tables too (fingers that curl into the table stall
+            before they all touch).
     """
 
     n_points: int = 120
@@ -103,6 +106,7 @@ class PlanOptions:
     near_axis: float = 0.3
     max_lift_turn: float = 0.35
     finger_table_margin: float = -0.002
+    closed_clear: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -615,7 +619,8 @@ class Planner:
         checks += [(q_pre + a * (q_g - q_pre), True) for a in (0.33, 0.67)]
         checks += [(q_start + a * (q_pre - q_start), True) for a in (0.25, 0.5, 0.75)]
         checks += [(h.q_fingers(float(con.s[0].max()), q_lift), False)]
-
+        if o.closed_clear:
+            checks += [(h.q_fingers(float(con.s[0].max()), q_g), False)]
         for q, with_object in checks:
             c = self.collider.check(q, obj if with_object else None, To if with_object else None)
             if c.hit is not None:

@@ -51,8 +51,11 @@ BACK_OFF = 0.08  # m: the giver's retreat along its approach after letting go
 # surfaces); 0: their fingers may interleave around the object, as in the paper's
 # hand-over (the physics has no contacts between the robot's own links)
 HAND_MARGINS = (0.004, 0.0)
-TIP_CLEARANCES = (0.002, 0.0005)  # m: the giver's fingertips above the table
-GIVER_LIFT = 0.08  # m: the first lift (the carry to the hand-over pose goes higher)
+# the giver's plans, first that exists: (the closed hand clear of the table too, the
+# fingertips' clearance above it, m, the lift, m; -0.002: the planner's own, may brush it)
+GIVER_TRIES = ((True, 0.002, 0.08), (True, 0.0005, 0.08), (True, -0.002, 0.08),
+               (False, 0.002, 0.08), (False, 0.0005, 0.08), (False, -0.002, 0.08),
+               (False, -0.002, 0.04))  # fmt: skip
 HOLD_EXTRA = 0.5  # s: held alone beyond the verdict's hold before the drop
 ATTEMPTS = 2  # closes per grasp: a hand that closed on too few fingers plans once more
 
@@ -190,8 +193,8 @@ class PlannedTransfer:
         # the fingertips off the table (the hands' own check cuts a move short where a
         # tip sphere would enter it)
         To = np.asarray(sim.ball_T)
-        for clearance in TIP_CLEARANCES:  # well clear, else just clear
-            opts = PlanOptions(finger_table_margin=clearance, lift=GIVER_LIFT)
+        for closed, clearance, lift in GIVER_TRIES:
+            opts = PlanOptions(finger_table_margin=clearance, lift=lift, closed_clear=closed)
             plan = self._planner(g, opts).plan(self.obj, To, self._q(sim), self.rng)
             if plan.ok:
                 break
