@@ -45,7 +45,6 @@ __all__ = [
     "Candidates",
     "Contacts",
     "close_fingers",
-    "push_alignment",
     "raise_tips",
     "rank_contacts",
     "sample_candidates",
@@ -172,22 +171,6 @@ def close_fingers(
     d_probe, _ = signed_distance(obj.piece_set, probe)
     steady = (d_probe < 0) | ~touched
     return Contacts(touched, np.where(touched, s, 1.0), points, -nrm, clear, steady)
-
-
-def push_alignment(hand: GraspHand, T_obj_tool: np.ndarray, contacts: Contacts) -> np.ndarray:
-    """``(B, k)``: the cosine between the way each finger moves where it touches (its
-    tip path's direction at the touch) and the inward normal there. A finger pushes
-    with its effort along its motion; the part across the normal is taken by friction,
-    so a low cosine (a curling finger pushing along the surface) leaves the tip sliding
-    over the object as it squeezes and the lift pulls."""
-    T = np.asarray(T_obj_tool, float).reshape(-1, 4, 4)
-    S = len(hand.closures)
-    i = np.clip(np.rint(np.asarray(contacts.s) * (S - 1)).astype(int), 1, S - 2)  # (B, k)
-    k = np.arange(hand.n_fingers)[None, :]
-    d = hand.paths[k, i + 1] - hand.paths[k, i - 1]  # (B, k, 3) tool frame
-    d = np.einsum("bij,bkj->bki", T[:, :3, :3], d)
-    d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-12)
-    return np.einsum("bki,bki->bk", d, contacts.normals)
 
 
 def raise_tips(
