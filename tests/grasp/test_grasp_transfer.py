@@ -1,11 +1,14 @@
 """The hand-to-hand transfer planned from the object's geometry (``script: planned``,
 ``robotsim.grasp.transfer``): a brick goes from hand to hand with the verdict's
-numbers; a phase that cannot be planned is named; the scripted steps it adds
-(``shape``, ``together``) do what they say."""
+numbers; a phase that cannot be planned is named (an object too high to hand over
+too); the user's seed reaches the planners; the run's time bound covers its longest
+run; the scripted steps it adds (``shape``, ``together``) do what they say."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -102,3 +105,77 @@ def test_shape_meets_the_angle_and_together_moves_arrive_at_once(tmp_path: Path)
     assert arrivals["shoulder_x"] == pytest.approx(arrivals["elbow_y"])
     with pytest.raises(InputError, match="shape: fingers must be an angle"):
         ScriptStep("shape", "R")
+
+
+class _Sim:
+    """Enough of a simulation for the phases' planning: the robot at its start pose,
+    the object where it starts, the hands' ``grasped`` as told, one answer a look."""
+
+    def __init__(self, scene: Any, grasped: list[bool]) -> None:
+        self.q, self.ball_T, self.grasped = scene.q0, scene.start_pose, list(grasped)
+
+    def snapshot(self) -> SimpleNamespace:
+        g = self.grasped.pop(0)
+        return SimpleNamespace(hands={s: SimpleNamespace(grasped=g) for s in "LR"})
+
+
+def test_an_object_too_high_to_hand_over_names_the_phase(tmp_path: Path) -> None:
+    from robotsim.grasp.transfer import PlannedTransfer
+
+    # on a 0.75 m table: no point between the shoulders is 0.12 m above its start
+    data = _data({"type": "box", "size": [0.05, 0.03, 0.07]}, 0.035)
+    data["tables"] = [{**TABLE, "center": [0.5, 0.25, 0.375], "size": [0.2, 0.2, 0.75]}]
+    data["object"]["position"] = [0.5, 0.25, 0.785]
+    _, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    plan = PlannedTransfer(scene)
+    plan.phase = "hand-over"  # the giver holds it, lifted
+    assert plan.next_steps(_Sim(scene, [True]), None) == []  # type: ignore[arg-type]
+    reason = plan.verdict({"success": False})["reason"]
+    assert reason.startswith(
+        "hand-over: no point between the shoulders above the object's start (object at "
+        "z=0.785 m: a hand-over point must be 0.12 m above it, z >= 0.905 m; the highest"
+    ), reason
+    h = plan.report["handover"]
+    assert h["points"] == 0 and h["highest_z"] < h["needs_z"] == pytest.approx(0.905)
+
+
+def test_the_users_seed_reaches_the_planners(tmp_path: Path, monkeypatch: Any) -> None:
+    import robotsim.grasp.transfer as transfer
+    from robotsim.run_io import RunOptions
+
+    monkeypatch.setattr(transfer, "run_hand_scenario", lambda *a, plan, **k: {"plan": plan})
+    data = _data({"type": "box", "size": [0.04, 0.04, 0.04]}, 0.02)
+
+    def rng_state(seed: int | None) -> Any:
+        out = transfer.run_transfer_kind(data, str(tmp_path / "t.yaml"), RunOptions(seed=seed))
+        return out["plan"].rng.bit_generator.state["state"]
+
+    def state(seed: int) -> Any:
+        return np.random.default_rng(seed).bit_generator.state["state"]
+
+    assert rng_state(7) == state(7) and rng_state(8) == state(8) != state(7)
+    assert rng_state(None) == state(0)
+
+
+def test_the_time_bound_covers_both_grasps_closing_twice(tmp_path: Path) -> None:
+    from robotsim.grasp.transfer import ATTEMPTS, PlannedTransfer
+    from robotsim.hands.run import script_seconds
+
+    data = _data({"type": "box", "size": [0.04, 0.04, 0.04]}, 0.02)
+    _, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    plan = PlannedTransfer(scene)
+    q0 = scene.q0
+    # every plan found at the start pose; every reach reached (the phases' steps only)
+    found = SimpleNamespace(ok=True, q_pre=q0, q_grasp=q0, q_lift=q0, summary=lambda: {})
+    planner = SimpleNamespace(plan=lambda *a: found)
+    plan._planner = lambda *a, **k: planner  # type: ignore[method-assign]
+    plan._reach_points = lambda h, T, P, q: (np.tile(q, (len(T), 1)), np.zeros(len(T)))  # type: ignore[method-assign]
+    # each grasp closes on too few fingers first; the giver holds it at the hand-over
+    sim = _Sim(scene, [False, True, True, False, True])
+    steps: list[ScriptStep] = []
+    while more := plan.next_steps(sim, None):  # type: ignore[arg-type]
+        steps += more
+    assert plan.phase == "done" and plan.attempts == {"first grasp": 1, "second grasp": 1}
+    assert ATTEMPTS == 2 and sum(st.kind == "move" for st in steps) == 13
+    assert plan.max_seconds(None) == pytest.approx(script_seconds(steps))
+    assert plan.max_seconds(5.0) == 5.0

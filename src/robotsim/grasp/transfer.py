@@ -58,6 +58,12 @@ GIVER_TRIES = ((True, 0.002, 0.08), (True, 0.0005, 0.08), (True, -0.002, 0.08),
                (False, -0.002, 0.04))  # fmt: skip
 HOLD_EXTRA = 0.5  # s: held alone beyond the verdict's hold before the drop
 ATTEMPTS = 2  # closes per grasp: a hand that closed on too few fingers plans once more
+# the hand-over points' heights below the shoulders (fractions of the arm's reach), and
+# how far above its start the object must be there (m)
+HANDOVER_DROPS = (0.05, 0.15, 0.25)
+LIFTED = 0.12
+STEP_LIMIT = 10.0  # s: the moves' and opens' time limit (ScriptStep's default max_time)
+HAND_LIMIT = 3.0  # s: the time limit of a pre-shape, a close, the drop's fall
 
 
 def _side_hands(scene: HandsScene) -> dict[str, GraspHand]:
@@ -110,9 +116,17 @@ class PlannedTransfer:
 
     # ------------------------------------------------------------------ StepSource
     def max_seconds(self, duration: float | None) -> float:
-        """A bound on the run's length: every step's time limit (moves 10 s)."""
-        moves, others = 12, 10
-        total = moves * 10.0 + others * 3.0 + self.hold + HOLD_EXTRA + 2 * SETTLE
+        """A bound on the run's length: every step's time limit, in the longest run the
+        phases can make (each grasp closing :data:`ATTEMPTS` times)."""
+        # a grasp's attempt: pre-shape, pre-grasp, in, settle, close; before each further
+        # attempt: open, back to the pre-grasp
+        attempt = HAND_LIMIT + 2 * STEP_LIMIT + SETTLE + HAND_LIMIT
+        retry = 2 * STEP_LIMIT
+        grasp = ATTEMPTS * attempt + (ATTEMPTS - 1) * retry
+        carry = 2 * STEP_LIMIT  # the lift, the move to the hand-over pose
+        # both hold; the giver opens, backs off; the receiver holds alone, opens; the fall
+        let_go = SETTLE + 2 * STEP_LIMIT + (self.hold + HOLD_EXTRA) + STEP_LIMIT + HAND_LIMIT
+        total = 2 * grasp + carry + let_go
         return total if duration is None else min(total, duration)
 
     def next_steps(self, sim: HandsSim, so_far: ScriptResult) -> list[ScriptStep]:
@@ -177,14 +191,14 @@ class PlannedTransfer:
         q_pre, q_g = plan.q_pre, plan.q_grasp
         assert q_pre is not None and q_g is not None
         return [
-            ScriptStep("shape", side, fingers=self._fingers(side, q_g), max_time=3.0,
+            ScriptStep("shape", side, fingers=self._fingers(side, q_g), max_time=HAND_LIMIT,
                        label=f"{side} fingers to the planned pre-shape"),
             ScriptStep("move", side, self._arm_targets(side, q_pre), together=True,
                        label=f"{side} hand to the pre-grasp of {what}"),
             ScriptStep("move", side, self._arm_targets(side, q_g), together=True,
                        label=f"{side} hand in around the object"),
             ScriptStep("wait", seconds=SETTLE, label="settle"),
-            ScriptStep("close", side, max_time=3.0, label=f"{side} hand closes to touch"),
+            ScriptStep("close", side, max_time=HAND_LIMIT, label=f"{side} hand closes to touch"),
         ]  # fmt: skip
 
     # ------------------------------------------------------------------ phases
@@ -231,6 +245,8 @@ class PlannedTransfer:
         P[:3, 3] = T_tool_obj[:3, 3]
         P[:3, :3] = _frame_with_x(a_tool)
         targets = self._handover_points(To)
+        if not targets:
+            return []  # too high to lift above its start between the shoulders: named
         T_targets = []
         for p in targets:
             T = np.eye(4)
@@ -274,6 +290,8 @@ class PlannedTransfer:
         near it, the middle of the joint ranges and a few random poses; per target the
         reaching solution nearest the current pose and its joint distance (inf: none)."""
         cols = [h.model.joint_index(j) for j in h.arm_joints]
+        if len(T_targets) == 0:
+            return np.empty((0, len(q))), np.empty(0)
         near = np.tile(q, (6, 1))
         near[:, cols] += np.random.default_rng(3).normal(0.0, 0.4, (6, len(cols)))
         near[:, cols] = np.clip(near[:, cols], h.model.lower[cols], h.model.upper[cols])
@@ -293,7 +311,8 @@ class PlannedTransfer:
 
     def _handover_points(self, To: np.ndarray) -> list[np.ndarray]:
         """Points between the shoulders, in front (towards the object's side), nearest
-        the shoulders' height first, high enough to count as lifted."""
+        the shoulders' height first, high enough to count as lifted (none: the phase
+        fails, its reason set)."""
         sL, sR = self.shoulder["L"], self.shoulder["R"]
         mid = 0.5 * (sL + sR)
         across = (sL - sR)[:2]
@@ -301,13 +320,23 @@ class PlannedTransfer:
         if fwd @ (self.scene.start_pose[:2, 3] - mid[:2]) < 0:
             fwd = -fwd
         _, R = arm_reach(self.hands[self.giver])
-        z_min = self.scene.start_pose[2, 3] + 0.12
+        z_min = self.scene.start_pose[2, 3] + LIFTED
         pts = []
-        for dz in (0.05, 0.15, 0.25):
+        for dz in HANDOVER_DROPS:
             for out in (0.65, 0.55, 0.75):
                 p = np.array([*(mid[:2] + out * R * fwd), mid[2] - dz * R])
                 if p[2] >= z_min:
                     pts.append(p)
+        if not pts:
+            z0, z_top = float(self.scene.start_pose[2, 3]), float(mid[2] - min(HANDOVER_DROPS) * R)
+            self.report["handover"] = {"points": 0, "object_start_z": z0,
+                                       "needs_z": float(z_min), "highest_z": z_top}  # fmt: skip
+            self.failed = (
+                f"hand-over: no point between the shoulders above the object's start (object "
+                f"at z={z0:.3f} m: a hand-over point must be {LIFTED:g} m above it, "
+                f"z >= {z_min:.3f} m; the highest is at z={z_top:.3f} m, "
+                f"{min(HANDOVER_DROPS):g} of the arm's reach below the shoulders)"
+            )
         return pts
 
     def _take(self, sim: HandsSim) -> list[ScriptStep]:
@@ -351,7 +380,7 @@ class PlannedTransfer:
         steps += [
             ScriptStep("wait", seconds=self.hold + HOLD_EXTRA, label=f"{r} holds it alone"),
             ScriptStep("open", r, label=f"{r} lets go"),
-            ScriptStep("wait_for", event="landed", max_time=3.0, label="the object falls"),
+            ScriptStep("wait_for", event="landed", max_time=HAND_LIMIT, label="the object falls"),
         ]  # fmt: skip
         self.phase = "done"
         return steps
@@ -401,8 +430,9 @@ def run_transfer_kind(data: Any, source: str, options: RunOptions) -> dict[str, 
 
     spec, scene = hand_scenario_from_data(data, source)
     mode = options.mode or "kinematic"
+    seed = 0 if options.seed is None else int(options.seed)
     if not (options.db or options.out_dir is not None):
-        return run_planned_transfer(spec, scene, mode, None, None, options.duration)
+        return run_planned_transfer(spec, scene, mode, None, None, options.duration, seed)
     with opened_recorder(options) as recorder:
         return run_planned_transfer(spec, scene, mode, options.out_dir, recorder,
-                                    options.duration)  # fmt: skip
+                                    options.duration, seed)  # fmt: skip
