@@ -114,6 +114,9 @@ class _Sim:
     def __init__(self, scene: Any, grasped: list[bool]) -> None:
         self.q, self.ball_T, self.grasped = scene.q0, scene.start_pose, list(grasped)
 
+    def command_q(self) -> np.ndarray:
+        return self.q
+
     def snapshot(self) -> SimpleNamespace:
         g = self.grasped.pop(0)
         return SimpleNamespace(hands={s: SimpleNamespace(grasped=g) for s in "LR"})
