@@ -66,6 +66,9 @@ def mujoco_functions() -> tuple[int, int] | None:
             found += sorted(glob.glob(os.path.join(folder, "mujoco.dll")))
             if found:
                 lib = ctypes.CDLL(found[0])
+                lib.mj_version.restype = ctypes.c_int
+                if lib.mj_version() != mujoco.mj_version():  # not the bindings' library
+                    return None
                 step = ctypes.cast(lib.mj_step, ctypes.c_void_p).value
                 rne = ctypes.cast(lib.mj_rnePostConstraint, ctypes.c_void_p).value
                 if step and rne:
