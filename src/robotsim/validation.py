@@ -134,10 +134,18 @@ def fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
 
 
 def _unwrap(tp: Any) -> Any:
+    """The model a field's annotation leads to (through lists, dict values,
+    ``Annotated`` and unions: the first member that leads to a model), else the type."""
     while True:
         args = get_args(tp)
         origin = get_origin(tp)
-        if origin in (list, tuple) and args:
+        if origin is Annotated and args:
+            tp = args[0]
+        elif origin in (Union, UnionType) and args:
+            inner = [_unwrap(a) for a in args]
+            models = [m for m in inner if isinstance(m, type) and issubclass(m, BaseModel)]
+            return models[0] if models else tp
+        elif origin in (list, tuple) and args:
             tp = args[0]
         elif origin is dict and args:
             tp = args[1]

@@ -29,6 +29,15 @@ def _write(tmp_path: Path, change) -> Path:  # type: ignore[no-untyped-def]
         (lambda d: d["script"][0].update(close="L"), r"script\.0: a step needs exactly one"),
         (lambda d: d["script"][0]["to"].update(knee=10), r"script\.0: unknown arm joint 'knee'"),
         (lambda d: d.update(colour="red"), r"colour: unknown key 'colour'; valid: format, kind"),
+        (
+            lambda d: d["script"][0].update(mve="L"),
+            r"script\.0\.mve: unknown key 'mve'; valid: move, to, close, open, wait",
+        ),
+        (
+            lambda d: d.update(script="plan"),
+            r"script: 'plan' is not allowed; a list of steps, or 'planned'",
+        ),
+        (lambda d: d.update(script=[]), r"script: "),
         (lambda d: d["ball"].update(radius=-1), r"ball\.radius"),
         (lambda d: d["script"].append({"wait_for": "explode"}), r"script\.\d+\.wait_for"),
         (lambda d: d.update(start={"L_knee": 10}), r"unknown joint 'L_knee'"),

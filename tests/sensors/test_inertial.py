@@ -156,6 +156,7 @@ def test_imu_rows_written_while_the_rig_steps_are_the_listened_readings(tmp_path
         for _ in range(40):
             quiet.step(23)
     quiet.close()
+    assert quiet.compiled_calls > 0 == listened.compiled_calls  # both paths were taken
     with RunStore(tmp_path) as store:
         s = store.sensor(1, "table", "imu")
     assert len(s.t) == len(seen) == quiet.samples == listened.samples > 256  # > a block

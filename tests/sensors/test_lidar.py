@@ -160,6 +160,7 @@ def test_lidar_and_imu_rows_while_stepping_are_the_listened_readings(tmp_path) -
         for _ in range(30):
             quiet.step(17)
     quiet.close()
+    assert quiet.compiled_calls > 0 == listened.compiled_calls  # both paths were taken
     assert quiet.samples == listened.samples == len(seen["lidar"]) + len(seen["imu"])
     with RunStore(tmp_path) as store:
         for name, field in (("lidar", "ranges"), ("imu", "accel")):

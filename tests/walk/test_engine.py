@@ -99,8 +99,12 @@ def test_reanchoring_takes_the_whole_yaw_of_a_slip(
     it (half of it left half of every slip unwalked), at most 10 deg."""
     eng = WalkEngine(urdfbot)
     eng.set_goal(1.0, 0.0, 0.0)
-    while not eng.lifted:
+    # the first lift comes after the hold and one period: a few seconds at most
+    for _ in range(round(3.0 / eng.dt)):
         eng.tick()
+        if eng.lifted:
+            break
+    assert eng.lifted, "no foot lifted within 3 s"
     stance = 1 - eng.lifted[0]
     before = eng.rest[stance].copy()
     other = eng.rest[1 - stance].copy()
@@ -114,6 +118,54 @@ def test_reanchoring_takes_the_whole_yaw_of_a_slip(
     d1 = eng.rest[1 - stance][:2] - before[:2]
     turn = math.atan2(d0[0] * d1[1] - d0[1] * d1[0], d0 @ d1)
     assert math.degrees(turn) == pytest.approx(moved_deg)
+
+
+def test_a_command_resent_within_the_start_hold_keeps_the_hold(h17: Biped) -> None:
+    """Live commands are re-sent constantly (a slider dragged, UDP set_base_velocity
+    streamed): one sent again within the start hold keeps that hold (it dropped it:
+    humanoid17's knots went from [0, .144, .494] to [0, .02, .37]); the walk is timed as
+    if it had been sent once."""
+    once = WalkEngine(h17)
+    once.set_velocity(0.1)
+    hold = START_HOLD / once.res.omega
+    assert once.hold_until == pytest.approx(hold) and hold > 5 * once.dt
+    again = WalkEngine(h17)
+    again.set_velocity(0.05)
+    for _ in range(2):
+        once.tick()
+        again.tick()
+    again.set_velocity(0.1)  # re-sent (changed) within the hold
+    assert again.t < hold
+    assert again.hold_until == pytest.approx(hold)
+    once.tick()
+    again.tick()  # both plan as far ahead
+    a = [t for t in again.knots_t if t > again.t + 1e-9]
+    b = [t for t in once.knots_t if t > once.t + 1e-9]
+    assert len(a) > 4 and a[0] == pytest.approx(hold)
+    np.testing.assert_allclose(a, b, atol=1e-12)
+    assert len(again.steps) == len(once.steps) > 1
+    for x, y in zip(again.steps, once.steps):
+        assert (x.t_lift, x.t_land) == pytest.approx((y.t_lift, y.t_land))
+        np.testing.assert_allclose(x.pose, y.pose, atol=1e-12)
+    assert again.steps[0].t_lift == pytest.approx(hold + again.period)
+
+
+def test_live_drivers_count_the_walk_from_the_weight_shift(h17: Biped) -> None:
+    """A velocity command or a goal sent live starts the walk's clock where the goal
+    driver does: after the start hold (its speeds were counted from before it)."""
+    from robotsim.walk.simulate import CommandDriver
+
+    d = CommandDriver(WalkEngine(h17))
+    d.tick()
+    d.command(0.1)
+    hold = START_HOLD / d.engine.res.omega
+    assert d.t_start == pytest.approx(d.t + hold)
+    d.tick()
+    d.command(0.12)  # re-sent: the clock does not move
+    assert d.t_start == pytest.approx(d.dt + hold)
+    g = CommandDriver(WalkEngine(h17))
+    g.go_to(0.3)
+    assert g.t_start == pytest.approx(hold)
 
 
 def test_bad_commands(h17: Biped) -> None:

@@ -168,6 +168,25 @@ def test_default_speed_from_the_soles_margin(small_feet: Biped, tmp_path: Path) 
     assert default_speed(rb, 10.0, None) == pytest.approx(STEADY_SHARE * rb.max_speed)
 
 
+def test_a_sole_with_no_margin_says_so_not_speed_zero(small_feet: Biped) -> None:
+    """A sole whose reference point lies on its front edge leaves the swing no room:
+    the default speed would be 0; the error names the sole and its margin (it named
+    "--speed: 0 m/s", which the user never gave). A speed given still walks."""
+    import dataclasses
+
+    from robotsim.errors import ModelError
+
+    P = small_feet.polygons[1]
+    edge = np.array([P[:, 0].max(), small_feet.centres[1][1]])
+    bad = dataclasses.replace(small_feet, centres=(small_feet.centres[0], edge))
+    with pytest.raises(ModelError) as info:
+        generate_walk(bad, 0.4)
+    msg = str(info.value)
+    assert "\n" not in msg and "--speed: 0" not in msg
+    assert f"right sole {small_feet.soles[1]!r}" in msg
+    assert "0 mm from its centre to its front end" in msg and "(--speed)" in msg
+
+
 def test_a_44_kg_humanoid_walks_fast_enough_by_default(urdfbot: Biped) -> None:
     """The 44 kg URDF humanoid's 22 cm soles leave its default 2 m walk at its step
     limits: >= 0.4 leg lengths/s planned (the issue's figure)."""

@@ -241,11 +241,15 @@ def parse_hand_scenario(data: Any, source: str = "<scenario>") -> HandScenario:
         return HandScenario.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
+        raw = list(err["loc"])
         # the union of `script` (steps or "planned") tags its member in the path: dropped
-        loc = [p for p in err["loc"] if not (isinstance(p, str) and "[" in p)]
+        union = raw[:1] == ["script"] and len(raw) > 1 and isinstance(raw[1], str)
+        loc = raw[:1] + raw[2:] if union else raw
         where = ".".join(str(p) for p in loc) or "(top level)"
         msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
+        if loc == ["script"] and not isinstance(err.get("input"), list):
+            msg = f"{err.get('input')!r} is not allowed; a list of steps, or 'planned'"
+        elif err["type"] == "extra_forbidden":
             valid = fields_at(HandScenario, tuple(loc[:-1]))
             msg = f"unknown key {loc[-1]!r}" + (f"; valid: {', '.join(valid)}" if valid else "")
         raise ScenarioError(f"{source}: {where}: {msg}") from None

@@ -26,7 +26,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from robotsim.sensors.inertial import imu_row
+from robotsim.sensors.inertial import _NOISE_ROWS, imu_row
 
 __all__ = ["advance_imus", "mujoco_functions"]
 
@@ -66,6 +66,9 @@ def mujoco_functions() -> tuple[int, int] | None:
             found += sorted(glob.glob(os.path.join(folder, "mujoco.dll")))
             if found:
                 lib = ctypes.CDLL(found[0])
+                lib.mj_version.restype = ctypes.c_int
+                if lib.mj_version() != mujoco.mj_version():  # not the bindings' library
+                    return None
                 step = ctypes.cast(lib.mj_step, ctypes.c_void_p).value
                 rne = ctypes.cast(lib.mj_rnePostConstraint, ctypes.c_void_p).value
                 if step and rne:
@@ -109,7 +112,7 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
     and the block's rows, ``block_at`` the block's address, ``item`` bytes a row;
     ``compiled`` 1 for an IMU this call may read, ``addr`` ``(n, 8)`` its
     :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address, numbers a
-    reading, readings used of 64); ``out`` ``(3 + n,)``: written with the smallest
+    reading, readings used of ``_NOISE_ROWS``); ``out`` ``(3 + n,)``: written with the smallest
     ``read_at`` after the call, the ``due`` of the last reading taken (or -1), the
     number of readings taken, then each sensor's.
 
@@ -141,7 +144,7 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
         for i in range(n):
             if read_at[i] <= at:
                 if (compiled[i] == 0 or due[i] != at - 1 or filled[i] >= cap[i]
-                        or (nz[3 * i + 1] > 0 and nz[3 * i + 2] >= 64)):  # fmt: skip
+                        or (nz[3 * i + 1] > 0 and nz[3 * i + 2] >= _NOISE_ROWS)):  # fmt: skip
                     ok = False
                     break
         while pos < at:

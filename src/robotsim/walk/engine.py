@@ -96,6 +96,9 @@ class WalkEngine:
         self.knots_t: list[float] = [0.0]
         self.knots_xy: list[np.ndarray] = [self._mid(self.rest)]
         self.next_lift = 0.0
+        #: when the start hold ends (s): a walk started from standing shifts its weight
+        #: from then (:data:`START_HOLD`); replans before the first lift keep it
+        self.hold_until = 0.0
         self.command = (0.0, 0.0, 0.0)
         self.goal: np.ndarray | None = None
         self.goal_pairs = 0
@@ -191,8 +194,15 @@ class WalkEngine:
         for s in keep:
             self.planned[s.side] = s.pose
         self.Q = walk_frame(self.planned) if not keep else self.Q_after(keep)
-        still = not any(t > self.t + 1e-9 for t in self.knots_t)  # the ZMP at rest
-        hold = START_HOLD / self.res.omega if still else 0.0
+        hold = 0.0
+        if not keep:
+            if not any(t > self.t + 1e-9 for t in self.knots_t):  # the ZMP at rest
+                self.hold_until = self.t + START_HOLD / self.res.omega
+            # a replan within the hold (a command re-sent: a slider dragged, UDP
+            # set_base_velocity streamed) keeps the hold's end, not a fresh or no hold
+            hold = max(self.hold_until - self.t, 0.0)
+            if hold < 1e-9:
+                hold = 0.0
         if keep:
             last = keep[-1]
             cut = last.t_land

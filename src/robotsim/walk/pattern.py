@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from robotsim.errors import InputError, KinematicsError
+from robotsim.errors import InputError, KinematicsError, ModelError
 from robotsim.walk.biped import Biped
 from robotsim.walk.footsteps import Footstep, goal_footsteps, pairs_needed
 from robotsim.walk.momentum import swing_momentum_gains, zmp_shift
@@ -37,12 +37,16 @@ FOOT_TOL = 1e-4
 ROT_TOL = 1e-3
 
 __all__ = [
+    "STEADY_SHARE",
+    "SWING_MARGIN",
     "WalkPattern",
     "bent_seed",
     "default_speed",
     "generate_walk",
     "heading_R",
+    "sole_margin",
     "standing_feet",
+    "swing_zmp_per_speed",
     "walk_duration",
 ]
 
@@ -201,8 +205,30 @@ def default_speed(res: Resolved, v_max: float, biped: Biped | None = None) -> fl
     if biped is not None and biped.leg_mass > 0:
         per_v = swing_zmp_per_speed(biped, res)
         if per_v > 0:
-            v = min(v, SWING_MARGIN * sole_margin(biped) / per_v)
+            margin = sole_margin(biped)
+            if not margin > 0:
+                raise ModelError(_no_margin(biped))
+            v = min(v, SWING_MARGIN * margin / per_v)
     return v
+
+
+def _no_margin(biped: Biped) -> str:
+    """The one-line error of a sole that leaves the ZMP no room along the walk."""
+    k, end, m = min(
+        (
+            (k, end, float(m))
+            for k, (P, c) in enumerate(zip(biped.polygons, biped.centres))
+            for end, m in (("back", c[0] - P[:, 0].min()), ("front", P[:, 0].max() - c[0]))
+        ),
+        key=lambda x: x[2],
+    )
+    return (
+        f"{biped.name}: the {('left', 'right')[k]} sole {biped.soles[k]!r} leaves the ZMP "
+        f"{m * 1e3:.3g} mm from its centre to its {end} end (sole length "
+        f"{np.ptp(biped.polygons[k][:, 0]) * 1e3:.3g} mm): no default walking speed; "
+        "give the sole a length along x (profile file: feet size or polygon) or a speed "
+        "(--speed)"
+    )
 
 
 def _choose_steps(
@@ -224,6 +250,12 @@ def _choose_steps(
     v_max = dist / walk_duration(res, len(fastest))
     if speed is None:
         speed = default_speed(res, v_max, biped)
+        if not speed > 0:
+            raise ModelError(
+                f"{name}: no default walking speed ({speed:g} m/s from its step limits: "
+                f"steps of at most {res.max_step_length:.3g} m every "
+                f"{res.step_period:.3g} s); give a speed (--speed)"
+            )
     if not speed > 0:
         raise InputError(f"--speed: {speed:g} m/s; must be > 0")
     if speed > v_max * (1 + 1e-9):

@@ -421,13 +421,18 @@ class CommandDriver(_EngineDriver):
         """Walk at a body-frame velocity (m/s, m/s, rad/s); all zero stops."""
         self.engine.set_velocity(vx, vy, wz)
         if (vx or vy or wz) and self.t_start == math.inf:
-            self.t_start = self.engine.t
+            self.t_start = self._shift_start()
 
     def go_to(self, distance: float, lateral: float = 0.0, turn: float = 0.0) -> None:
         self.engine.set_goal(distance, lateral, turn)
         if self.t_start == math.inf:
-            self.t_start = self.engine.t
+            self.t_start = self._shift_start()
         self.goal = (distance, lateral, turn)
+
+    def _shift_start(self) -> float:
+        """When the walk starts: the weight shift, after the engine's start hold (as
+        :class:`_GoalDriver` counts), so the speeds reported match between drivers."""
+        return max(self.engine.t, self.engine.hold_until)
 
     def reference(self) -> Any:
         return self.engine.reference()
