@@ -56,10 +56,13 @@ def test_a_phase_that_cannot_be_planned_is_named(tmp_path: Path) -> None:
     data = _data({"type": "box", "size": [0.3, 0.3, 0.3]}, 0.15)
     data["tables"] = [{**TABLE, "size": [0.4, 0.4, 0.47]}]
     spec, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
-    v = run_planned_transfer(spec, scene, "kinematic")["transfer"]
+    summary = run_planned_transfer(spec, scene, "kinematic")
+    v = summary["transfer"]
     assert not v["success"]
     assert v["reason"].startswith("first grasp: no plan for L: too large for L_hand"), v
     assert v["planned"]["first_grasp"]["ok"] is False
+    assert summary["completed"] is False  # no step played, yet the run did not do its job
+    assert summary["not_planned"] == v["reason"]
 
 
 def test_planned_needs_an_object(tmp_path: Path) -> None:

@@ -109,10 +109,11 @@ def run_cmd(
         steps = [s["label"] for s in summary.get("steps", []) if not s.get("completed")]
         cut = duration is not None
         why = f"; stopped by --duration {duration:g} s" if cut else ""
+        plan_why = f"; not planned: {summary['not_planned']}" if summary.get("not_planned") else ""
         click.echo(
             f"{'note' if cut else 'error'}: {summary.get('scenario', scenario)}: the run did "
             f"not complete (missing events: {missing}; unfinished steps: "
-            f"{', '.join(steps) or 'none'}{why})",
+            f"{', '.join(steps) or 'none'}{plan_why}{why})",
             err=True,
         )
         if cut:
@@ -174,6 +175,8 @@ def _echo_outcome(summary: dict) -> None:
         why.append(f"step {undone[0]!r} did not complete")
     if summary.get("missing_events"):
         why.append(f"missing events: {', '.join(summary['missing_events'])}")
+    if summary.get("not_planned"):
+        why.append(f"not planned: {summary['not_planned']}")
     click.echo(f"  completed: NO ({'; '.join(why) or 'stopped early'})")
 
 

@@ -178,6 +178,10 @@ def run_hand_scenario(
     if fault is not None:
         summary["fault"] = fault.fault.to_json()
         summary["completed"] = False
+    unplanned = getattr(plan, "failed", None) if plan is not None else None
+    if unplanned:  # a phase of the steps given as the run goes could not be planned
+        summary["completed"] = False
+        summary["not_planned"] = unplanned
     if scene.obj is not None:  # what was passed instead of the ball
         summary["object"] = scene.obj.describe()
     if out is not None:
@@ -198,6 +202,11 @@ class StepSource(Protocol):
     def verdict(self, transfer: dict[str, Any]) -> dict[str, Any]:
         """The transfer verdict with what the source knows added (its plans, the
         phase that failed to plan)."""
+
+    @property
+    def failed(self) -> str | None:
+        """The phase that could not be planned and why (None while all were): the run
+        then did not complete."""
 
 
 def script_seconds(steps: list[ScriptStep], duration: float | None = None) -> float:
