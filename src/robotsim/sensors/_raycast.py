@@ -24,8 +24,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from robotsim.sensors._pointers import f4, f8
 
 __all__ = [
     "PRIMITIVES",
@@ -225,28 +226,6 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
             ranges[r] = x
 
 
-@intrinsic
-def _f4(typingctx, address):  # type: ignore[no-untyped-def]
-    """A float32 pointer from an integer address (of memory kept alive elsewhere)."""
-    sig = types.CPointer(types.float32)(types.intp)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float32)))
-
-    return sig, codegen
-
-
-@intrinsic
-def _f8(typingctx, address):  # type: ignore[no-untyped-def]
-    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
-    sig = types.CPointer(types.float64)(types.intp)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
-
-    return sig, codegen
-
-
 @njit(cache=True)
 def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, row, off_r,
                off_p, t):  # type: ignore[no-untyped-def]  # fmt: skip
@@ -255,9 +234,9 @@ def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, ro
     (float64) at ``row + off_p``. ``noise`` ``(n,)`` (m, already scaled; or empty) is
     added to every return within range (in float32, clipped at 0), and a ray whose
     ``drop`` ``(n,)`` (uniform in [0, 1); or empty) is below ``dropout`` returns NaN."""
-    head = _f8(row)
+    head = f8(row)
     head[0] = t
-    out = _f4(row + off_r)
+    out = f4(row + off_r)
     n = dist.shape[0]
     noisy = noise.shape[0] == n
     drops = drop.shape[0] == n
@@ -278,7 +257,7 @@ def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, ro
         if drops and drop[r] < dropout:
             v = np.float32(np.nan)
         out[r] = v
-    p = _f8(row + off_p)
+    p = f8(row + off_p)
     for i in range(7):
         p[i] = pose[i]
 

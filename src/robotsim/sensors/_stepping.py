@@ -26,6 +26,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from robotsim.sensors._pointers import f8, i8
 from robotsim.sensors.inertial import _NOISE_ROWS, imu_row
 
 __all__ = ["advance_imus", "mujoco_functions"]
@@ -78,28 +79,6 @@ def mujoco_functions() -> tuple[int, int] | None:
     return _functions  # type: ignore[return-value]
 
 
-@intrinsic
-def _i8(typingctx, address):  # type: ignore[no-untyped-def]
-    """An int64 pointer from an integer address (of memory kept alive elsewhere)."""
-    sig = types.CPointer(types.int64)(types.intp)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
-
-    return sig, codegen
-
-
-@intrinsic
-def _f8(typingctx, address):  # type: ignore[no-untyped-def]
-    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
-    sig = types.CPointer(types.float64)(types.intp)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
-
-    return sig, codegen
-
-
 @njit(cache=True, _nrt=False)
 def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
     """Step the world from step ``pos`` to step ``end``, reading the IMUs on the way
@@ -119,15 +98,15 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
     Returns -1 when it stepped to ``end`` with every reading due on the way taken;
     otherwise the step it stopped at, where a sensor it may not read is due (another
     kind, a full block, or noise to draw): the caller reads there and calls again."""
-    ctx = _i8(p_ctx)
+    ctx = i8(p_ctx)
     fn_step, fn_rne, m, d, n = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
     p_read_at, p_due, p_start, p_count, p_period = ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
     p_filled, p_cap, p_block_at, p_item = ctx[10], ctx[11], ctx[12], ctx[13]
     p_compiled, p_addr, p_nz, p_out = ctx[14], ctx[15], ctx[16], ctx[17]
-    read_at, due, start, count = _i8(p_read_at), _i8(p_due), _i8(p_start), _i8(p_count)
-    period = _f8(p_period)
-    filled, cap, block_at, item = _i8(p_filled), _i8(p_cap), _i8(p_block_at), _i8(p_item)
-    compiled, addr, nz, out = _i8(p_compiled), _i8(p_addr), _i8(p_nz), _i8(p_out)
+    read_at, due, start, count = i8(p_read_at), i8(p_due), i8(p_start), i8(p_count)
+    period = f8(p_period)
+    filled, cap, block_at, item = i8(p_filled), i8(p_cap), i8(p_block_at), i8(p_item)
+    compiled, addr, nz, out = i8(p_compiled), i8(p_addr), i8(p_nz), i8(p_out)
     result = PENDING_NONE
     last = -1
     taken = 0

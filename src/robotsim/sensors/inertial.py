@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
-from numba.extending import intrinsic
 
 from robotsim.kinematics.kernels import entry_point
+from robotsim.sensors._pointers import f8
 from robotsim.sensors.mount import Mount
 from robotsim.sensors.types import Sensor
 
@@ -46,17 +46,6 @@ _NOISE_ROWS = 64  # readings' noise drawn at once
 _PAR = 20  # R_bs (9), p_bs (3), accel and gyro bias (6), white noise (0/1), rotation noise (0/1)
 
 
-@intrinsic
-def _f8(typingctx, address):  # type: ignore[no-untyped-def]
-    """A float64 pointer from an integer address (of memory kept alive elsewhere)."""
-    sig = types.CPointer(types.float64)(types.intp)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.float64)))
-
-    return sig, codegen
-
-
 @njit(cache=True, error_model="numpy", _nrt=False)
 def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # type: ignore[no-untyped-def]
     """One IMU reading into the row at address ``row`` (float64: ``t``, accel (3),
@@ -67,13 +56,13 @@ def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # ty
     biases, then 1.0 when ``noise`` holds white noise (accel, gyro: 6 values) and 1.0
     when it holds a rotation vector (3 values, after them); ``noise``: the address of
     this reading's noise (already scaled), or 0."""
-    A = _f8(cacc)
-    V = _f8(cvel)
-    X = _f8(xmat)
-    P = _f8(xpos)
-    S = _f8(scom)
-    Q = _f8(par)
-    out = _f8(row)
+    A = f8(cacc)
+    V = f8(cvel)
+    X = f8(xmat)
+    P = f8(xpos)
+    S = f8(scom)
+    Q = f8(par)
+    out = f8(row)
     a6, b9, b3 = 6 * body, 9 * body, 3 * body
     c3 = 3 * root
     # R = R_wb R_bs (the sensor frame), r = R_wb p_bs (the mount offset in the world)
@@ -116,7 +105,7 @@ def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # ty
     out[6] = R2 * wx + R5 * wy + R8 * wz + Q[17]
     k = 0
     if noise != 0:
-        N = _f8(noise)
+        N = f8(noise)
         if Q[18] != 0.0:
             for j in range(6):
                 out[1 + j] += N[j]
@@ -136,7 +125,7 @@ def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # ty
         s = math.sqrt(1.0 + R8 - R0 - R4) * 2
         w, x, y, z = (R3 - R1) / s, (R2 + R6) / s, (R5 + R7) / s, 0.25 * s
     if noise != 0 and Q[19] != 0.0:  # turned by the rotation vector: q_noise * q
-        N = _f8(noise)
+        N = f8(noise)
         ux, uy, uz = N[k], N[k + 1], N[k + 2]
         angle = math.sqrt(ux * ux + uy * uy + uz * uz)
         if angle > 0:
