@@ -182,25 +182,23 @@ def test_a_filled_collision_body_weighs_the_visual_material(tmp_path: Path) -> N
     solid.apply_translation([0, 0, 0.047])
     solid.export(tmp_path / "cup_col.obj")
     default = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
-    (tmp_path / "cup.urdf").write_text(
-        f'<robot name="cup"><link name="cup">{default}'
-        '<visual><geometry><mesh filename="cup.obj"/></geometry></visual>'
-        '<collision><geometry><mesh filename="cup_col.obj"/></geometry></collision>'
-        "</link></robot>"
-    )
-    obj = load_object(str(tmp_path / "cup.urdf"))
+
+    def urdf(name: str, visual: str) -> str:  # SDFormat's default inertial: replaced
+        (tmp_path / f"{name}.urdf").write_text(
+            f'<robot name="{name}"><link name="{name}">{default}'
+            f'<visual><geometry><mesh filename="{visual}"/></geometry></visual>'
+            '<collision><geometry><mesh filename="cup_col.obj"/></geometry></collision>'
+            "</link></robot>"
+        )
+        return str(tmp_path / f"{name}.urdf")
+
+    obj = load_object(urdf("cup", "cup.obj"))
     material = wall.volume + base.volume
     assert obj.mass == pytest.approx(1000 * material, rel=1e-6)
     assert obj.mass < 0.5 * 1000 * solid.volume
     assert obj.inertial.com[2] < 0.047  # the base weighs, the cavity does not
     assert "fills its cavities" in obj.warnings[0] and len(obj.warnings) == 1
     # the same visual as the collision shape: the collision's volume, no note
-    (tmp_path / "full.urdf").write_text(
-        f'<robot name="full"><link name="full">{default}'
-        '<visual><geometry><mesh filename="cup_col.obj"/></geometry></visual>'
-        '<collision><geometry><mesh filename="cup_col.obj"/></geometry></collision>'
-        "</link></robot>"
-    )
-    full = load_object(str(tmp_path / "full.urdf"))
+    full = load_object(urdf("full", "cup_col.obj"))
     assert full.mass == pytest.approx(1000 * solid.volume, rel=1e-6)
     assert "cavities" not in full.warnings[0]
