@@ -1,0 +1,56 @@
+"""The studio's button icons, read from viser's icon archive opened once.
+
+viser reads a button's icon (``add_button(icon=...)``) from its zip of some 4,300
+Tabler icons, opening the archive anew for every icon: each opening parses the whole
+central directory (~0.05-0.08 s), about a second of a studio's start for the dozen
+icons of its panels. :func:`install` gives viser's GUI module a reader that opens the
+archive once per process and keeps each icon read; the icons are the same bytes. If
+viser's layout ever differs from what this expects, nothing is replaced and viser
+reads its icons its own way.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import zipfile
+from typing import Any
+
+__all__ = ["install"]
+
+_lock = threading.Lock()
+_archive: list[zipfile.ZipFile] = []  # the one opened archive, once read
+
+
+def _open(path: Any) -> zipfile.ZipFile:
+    with _lock:
+        if not _archive:
+            _archive.append(zipfile.ZipFile(path))
+        return _archive[0]
+
+
+def install() -> bool:
+    """Replace viser's icon reader by the cached one; True if it was replaced."""
+    try:
+        from viser import _gui_api, _icons
+    except ImportError:
+        return False
+    current = getattr(_gui_api, "svg_from_icon", None)
+    if getattr(current, "_robotsim", False):
+        return True
+    folder = getattr(_icons, "ICONS_DIR", None)
+    if current is None or folder is None:
+        return False
+    path = folder / "tabler-icons.zip"
+    if not path.is_file():
+        return False
+
+    @functools.lru_cache(maxsize=None)
+    def svg_from_icon(icon_name: str) -> str:
+        archive = _open(path)
+        with _lock, archive.open(f"{icon_name}.svg") as icon_file:
+            return icon_file.read().decode("utf-8")
+
+    svg_from_icon._robotsim = True  # type: ignore[attr-defined]
+    _gui_api.svg_from_icon = svg_from_icon  # type: ignore[assignment]
+    return True
