@@ -45,7 +45,7 @@ def install() -> bool:
     if not path.is_file():
         return False
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def svg_from_icon(icon_name: str) -> str:
         archive = _open(path)
         with _lock, archive.open(f"{icon_name}.svg") as icon_file:
