@@ -18,15 +18,13 @@ from typing import Any
 
 __all__ = ["install"]
 
-_lock = threading.Lock()
-_archive: list[zipfile.ZipFile] = []  # the one opened archive, once read
+_lock = threading.Lock()  # one reader of the archive at a time
 
 
-def _open(path: Any) -> zipfile.ZipFile:
-    with _lock:
-        if not _archive:
-            _archive.append(zipfile.ZipFile(path))
-        return _archive[0]
+@functools.cache
+def _archive(path: Any) -> zipfile.ZipFile:
+    """The archive, opened once per process (icons are read-only: no studio state)."""
+    return zipfile.ZipFile(path)
 
 
 def install() -> bool:
@@ -47,8 +45,7 @@ def install() -> bool:
 
     @functools.cache
     def svg_from_icon(icon_name: str) -> str:
-        archive = _open(path)
-        with _lock, archive.open(f"{icon_name}.svg") as icon_file:
+        with _lock, _archive(path).open(f"{icon_name}.svg") as icon_file:
             return icon_file.read().decode("utf-8")
 
     svg_from_icon._robotsim = True  # type: ignore[attr-defined]
