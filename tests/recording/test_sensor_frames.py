@@ -131,6 +131,31 @@ def test_readings_given_in_chunks_make_the_same_blob() -> None:
         assert got == want and raw == 7 * (8 + 2 * 90 * 4 + 12 * 16 * 3 + 2 * 90)
 
 
+def test_blocks_are_zstandard_and_zlib_blocks_of_earlier_runs_still_read() -> None:
+    import zlib
+
+    from robotsim.recording.frames import decode_block, encode_block
+
+    readings = _readings(5)
+    names = ("ranges", "image", "ok")
+    dtypes = [np.dtype("<f4"), np.dtype("u1"), np.dtype("?")]
+    layout = [{"dtype": dt.str, "shape": list(readings[0][1][k].shape)} for k, dt in
+              zip(names, dtypes)]  # fmt: skip
+    blob = encode_block([t for t, _ in readings], [[d[k] for k in names] for _, d in readings],
+                        dtypes)  # fmt: skip
+    assert blob[:1] == b"S"  # Zstandard
+    raw = b"".join([np.asarray([t for t, _ in readings], "<f8").tobytes()]
+                   + [np.stack([d[k] for _, d in readings]).astype(dt).tobytes()
+                      for k, dt in zip(names, dtypes)])  # fmt: skip
+    for stored in (blob, b"Z" + zlib.compress(raw, 1), b"R" + raw):
+        t, fields = decode_block(stored, 5, layout)
+        np.testing.assert_array_equal(t, [t for t, _ in readings])
+        for k, got in zip(names, fields):
+            np.testing.assert_array_equal(got, np.stack([d[k] for _, d in readings]))
+    with pytest.raises(InputError, match=r"codec b'X'; known: b'R' \(raw\), b'S' \(Zstandard\)"):
+        decode_block(b"X" + raw, 5, layout)
+
+
 def test_stacked_rows_are_recorded_and_checked(tmp_path: Path) -> None:
     dt = np.dtype([("t", "<f8"), ("accel", "<f8", (3,))])
     rows = np.zeros(6, dt)

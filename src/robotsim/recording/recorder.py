@@ -65,7 +65,7 @@ from sqlalchemy.engine import Engine
 from robotsim.errors import InputError
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.recording import schema
-from robotsim.recording.frames import encode_chunks, field_layout
+from robotsim.recording.frames import COMPRESSED, encode_chunks, field_layout
 from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
@@ -697,13 +697,13 @@ class Recorder:
             cur.close()
 
     def _encode_frames(self, rid: int, frames: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """Rows of ``sensor_blocks`` for the drained readings: one per sensor (zlib runs
+        """Rows of ``sensor_blocks`` for the drained readings: one per sensor (Zstandard runs
         without the GIL, so the simulation thread goes on while the writer encodes).
         A drained item is one reading ``(channel, t, arrays)`` or a range of stacked
         rows ``(channel, rows, start, stop)``; ranges that continue one another in the
         same array are joined first.
 
-        A channel whose blocks zlib shrinks by less than 15 % (an IMU's noisy floats)
+        A channel whose blocks compression shrinks by less than 15 % (an IMU's noisy floats)
         is stored raw for its next 31 blocks, then tried again: the blob says which."""
         with self._lock:
             chans = {ch: (names, dts) for ch, names, dts, _ in self._sensor_chan.values()}
@@ -741,7 +741,7 @@ class Recorder:
             blob, raw = encode_chunks(ts, fields, dtypes, compress=skip == 0)
             if skip:
                 self._raw_blocks[ch] = skip - 1
-            elif blob[:1] == b"Z" and len(blob) > 0.85 * raw:
+            elif blob[:1] in COMPRESSED and len(blob) > 0.85 * raw:
                 self._raw_blocks[ch] = 31
             n = sum(len(c) for c in ts)
             out.append((rid, ch, float(ts[0][0]), float(ts[-1][-1]), n, blob))

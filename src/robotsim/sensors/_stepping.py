@@ -80,38 +80,42 @@ def mujoco_functions() -> tuple[int, int] | None:
 
 
 @njit(cache=True, _nrt=False)
-def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
-    """Step the world from step ``pos`` to step ``end``, reading the IMUs on the way
-    where they are due; ``h`` the timestep. ``p_ctx``: the address of an int64 array:
-    the addresses of ``mj_step`` and ``mj_rnePostConstraint``, of the ``mjModel`` and
-    the ``mjData``, the number ``n`` of the rig's sensors, then the addresses of the
-    arrays over them, as the rig keeps them (int64 unless said): ``read_at`` the step a
-    sensor reads at, ``due`` the step its reading is of, ``start``/``count`` its
-    schedule, ``period`` (float64, steps), ``filled``/``cap`` rows written in its block
-    and the block's rows, ``block_at`` the block's address, ``item`` bytes a row;
-    ``compiled`` 1 for an IMU this call may read, ``addr`` ``(n, 8)`` its
-    :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address, numbers a
-    reading, readings used of ``_NOISE_ROWS``); ``out`` ``(3 + n,)``: written with the smallest
-    ``read_at`` after the call, the ``due`` of the last reading taken (or -1), the
-    number of readings taken, then each sensor's.
+def advance_imus(p_ctx, k, h):  # type: ignore[no-untyped-def]
+    """Step the world ``k`` steps on from the step the rig's state holds (``st[0]``),
+    reading the IMUs on the way where they are due; ``h`` the timestep. ``p_ctx``: the
+    address of an int64 array: the addresses of ``mj_step`` and
+    ``mj_rnePostConstraint``, of the ``mjModel`` and the ``mjData``, the number ``n``
+    of the rig's sensors, then the addresses of the arrays over them, as the rig keeps
+    them (int64 unless said): ``read_at`` the step a sensor reads at, ``due`` the step
+    its reading is of, ``start``/``count`` its schedule, ``period`` (float64, steps),
+    ``filled``/``cap`` rows written in its block and the block's rows, ``block_at`` the
+    block's address, ``item`` bytes a row; ``compiled`` 1 for an IMU this call may
+    read, ``addr`` ``(n, 8)`` its :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn
+    noise (address, numbers a reading, readings used of ``_NOISE_ROWS``); ``st`` the
+    rig's state (``[0]`` the world's step, ``[1]`` the smallest ``read_at``, ``[2]``
+    calls of this function, ``[3]`` readings it took, ``[4]`` the step this call steps
+    to), ``written`` ``(n,)`` each sensor's rows written since the rig's reset.
 
-    Returns -1 when it stepped to ``end`` with every reading due on the way taken;
-    otherwise the step it stopped at, where a sensor it may not read is due (another
-    kind, a full block, or noise to draw): the caller reads there and calls again."""
+    Returns -1 when it stepped the ``k`` steps with every reading due on the way taken;
+    otherwise the step it stopped at (``st[0]``), where a sensor it may not read is due
+    (another kind, a full block, or noise to draw): the caller reads there and goes on
+    to ``st[4]``."""
     ctx = i8(p_ctx)
     fn_step, fn_rne, m, d, n = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
     p_read_at, p_due, p_start, p_count, p_period = ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
     p_filled, p_cap, p_block_at, p_item = ctx[10], ctx[11], ctx[12], ctx[13]
-    p_compiled, p_addr, p_nz, p_out = ctx[14], ctx[15], ctx[16], ctx[17]
+    p_compiled, p_addr, p_nz, p_st, p_written = ctx[14], ctx[15], ctx[16], ctx[17], ctx[18]
     read_at, due, start, count = i8(p_read_at), i8(p_due), i8(p_start), i8(p_count)
     period = f8(p_period)
     filled, cap, block_at, item = i8(p_filled), i8(p_cap), i8(p_block_at), i8(p_item)
-    compiled, addr, nz, out = i8(p_compiled), i8(p_addr), i8(p_nz), i8(p_out)
+    compiled, addr, nz = i8(p_compiled), i8(p_addr), i8(p_nz)
+    st, written = i8(p_st), i8(p_written)
+    pos = st[0]
+    end = pos + k
+    st[2] += 1
+    st[4] = end
     result = PENDING_NONE
-    last = -1
     taken = 0
-    for i in range(n):
-        out[3 + i] = 0
     while True:
         at = end + 1
         for i in range(n):
@@ -136,17 +140,16 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
         for i in range(n):
             if read_at[i] <= at:
                 noise = 0
-                k = nz[3 * i + 1]
-                if k > 0:
-                    noise = nz[3 * i] + 8 * k * nz[3 * i + 2]
+                j = nz[3 * i + 1]
+                if j > 0:
+                    noise = nz[3 * i] + 8 * j * nz[3 * i + 2]
                     nz[3 * i + 2] += 1
                 row = block_at[i] + filled[i] * item[i]
                 a = 8 * i
                 imu_row(addr[a], addr[a + 1], addr[a + 2], addr[a + 3], addr[a + 4],
                         addr[a + 5], addr[a + 6], addr[a + 7], noise, row, due[i] * h)  # fmt: skip
-                last = due[i]
                 taken += 1
-                out[3 + i] += 1
+                written[i] += 1
                 filled[i] += 1
                 c = count[i] + 1
                 count[i] = c
@@ -161,7 +164,7 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
     for i in range(1, n):
         if read_at[i] < low:
             low = read_at[i]
-    out[0] = low
-    out[1] = last
-    out[2] = taken
+    st[0] = pos
+    st[1] = low
+    st[3] += taken
     return result

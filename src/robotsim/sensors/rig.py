@@ -46,13 +46,15 @@ most that quarter, and a recorder in a tight loop is called a few times a second
 sensor, not at every step. A row once written is never written again: a full block is
 left to the recorder and the latest readings, and a new one is started.
 
-**IMUs in compiled stepping.** Where the IMUs are the only sensors due (and nobody
-listens), :func:`robotsim.sensors._stepping.advance_imus` takes the world's stretch of
-steps in one compiled call: ``mj_step`` up to each reading, ``mj_rnePostConstraint``,
-the IMU's row, on to the next, with the schedules kept in int64 arrays it shares with
-this class. It makes the same MuJoCo calls in the same order as the Python loop, so the
-run and the rows are the same to the bit; a lidar or another sensor due hands the step
-back to the Python loop, which reads it and calls the kernel again.
+**IMUs in compiled stepping.** Where nobody listens, each stretch of steps the world
+hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it steps
+MuJoCo (``mj_step``), and where IMUs are due, ``mj_rnePostConstraint`` and the IMU's
+row, on to the next, with the schedules, counts and the rig's state (the step, the next
+reading's step, the readings taken) kept in int64 arrays it shares with this class, so
+a chunk with only IMUs due costs one Python call, not a pass through the rig's loop.
+It makes the same MuJoCo calls in the same order as the Python loop, so the run and the
+rows are the same to the bit; a lidar or another sensor due hands the step back to the
+Python loop, which reads it and calls the kernel again for the rest of the stretch.
 """
 
 from __future__ import annotations
@@ -137,7 +139,11 @@ class SensorRig:
             for s in self.sensors
         ]
         self._rowed = [i for i in range(n) if self._row_of[i] is not None]
-        self._pos = 0  # the world's step while :meth:`_advance` steps it
+        # shared with the compiled stepping (see advance_imus): [0] the world's step
+        # while :meth:`_advance` steps it, [1] the smallest read_at, [2] compiled calls,
+        # [3] readings they took, [4] the step the current stretch ends at
+        self._st = np.zeros(5, dtype=np.int64)
+        self._samples = 0  # readings taken here (the compiled stepping counts its own)
         # row-writing sensors that read the step just taken (the IMUs): written in place
         self._fast = [self._row_of[i] is not None and self._deferred[i] for i in range(n)]
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
@@ -148,10 +154,9 @@ class SensorRig:
         self._block_at = np.zeros(n, dtype=np.int64)  # its address
         self._filled = self._rows.copy()  # rows written in it (full: none yet)
         self._sent = [int(r) for r in self._rows]  # of those, rows the recorder has
-        self._last: list[tuple[np.ndarray, int] | None] = [None] * n  # the latest row
         self._latest: list[Reading | None] = [None] * n
+        self._latest_w = [0] * n  # a row-writing sensor's rows written when it was made
         self.recorder = recorder
-        self.samples = 0
         self._compiled_setup()
         self.reset()
 
@@ -165,7 +170,7 @@ class SensorRig:
         fns = mujoco_functions() if self._imus else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
-        self.compiled_calls = 0  # stretches the compiled stepping took
+        self._narena = int(self.world.model.narena)
         if fns is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
@@ -179,8 +184,7 @@ class SensorRig:
             compiled[i] = 1
         m = self.world.model
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
-        self._kernel_arrays = (compiled, addr, nz, np.zeros(3 + n, dtype=np.int64))
-        self._kernel_out = self._kernel_arrays[3]
+        self._kernel_arrays = (compiled, addr, nz, self._st)
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -190,6 +194,7 @@ class SensorRig:
         arrays = (
             *(self._read_at, self._due, self._start, self._count, self._periods),
             *(self._filled, self._rows, self._block_at, self._item, *self._kernel_arrays),
+            self._written,
         )
         for a in arrays:
             assert a.flags.c_contiguous and a.dtype.itemsize == 8
@@ -198,7 +203,7 @@ class SensorRig:
         self._ctx_at = int(self._ctx.ctypes.data)
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
-            self._kernel = entry_point(advance_imus, (i, i, i, numba.types.float64))
+            self._kernel = entry_point(advance_imus, (i, i, numba.types.float64))
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -225,10 +230,25 @@ class SensorRig:
 
     def _latest_of(self, i: int) -> Reading | None:
         reading = self._latest[i]
-        if reading is None and self._last[i] is not None:
-            block, row = self._last[i]  # type: ignore[misc]
-            reading = self._latest[i] = self._reading_of_row(i, block, row)
+        if self._row_of[i] is not None:  # the last row written, once asked for
+            w = int(self._written[i])
+            if w == 0:
+                return None
+            if reading is None or self._latest_w[i] != w:
+                row = int(self._filled[i]) - 1  # a new block is started by its first row
+                reading = self._reading_of_row(i, self._block[i], row)  # type: ignore[arg-type]
+                self._latest[i], self._latest_w[i] = reading, w
         return reading
+
+    @property
+    def samples(self) -> int:
+        """Readings taken since the rig was made."""
+        return self._samples + int(self._st[3])
+
+    @property
+    def compiled_calls(self) -> int:
+        """Stretches of steps the compiled stepping took."""
+        return int(self._st[2])
 
     def _reading_of_row(self, i: int, block: np.ndarray, row: int) -> Reading:
         """The reading in row ``row`` of a block: read-only views of its fields."""
@@ -291,20 +311,21 @@ class SensorRig:
         k = round(self._wdata.time / self.timestep)  # as _step_index
         if k != self._at:  # someone else stepped the world: its data hold step k - 1
             self._kin, self._at = k - 1, k
-        if self._read_min <= k:
+        st = self._st
+        if st[1] <= k:
             self._read_ready(k)
         end = k + int(n)
         try:
-            if self._read_min <= end:
-                self._pos = k
+            if st[1] <= end:
+                st[0] = k
                 self.world.step(n, None, (), self._advance)
             else:
                 self.world.step(n)
         finally:
+            self._kin, self._at = end - 1, end
             if self._rowed and end - self._handed_at >= self._hand_every:
                 self._hand_over()
                 self._handed_at = end
-        self._kin, self._at = end - 1, end
 
     @staticmethod
     def _arena_roomy(m: Any, d: Any) -> bool:
@@ -320,46 +341,49 @@ class SensorRig:
 
     def _advance(self, k: int) -> None:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
-        where they are due: one MuJoCo call per stretch between two readings.
+        where they are due.
 
-        Where only IMUs are due, with room in their blocks, and nobody listens, the
-        compiled :func:`robotsim.sensors._stepping.advance_imus` steps and writes their
-        rows (the reading of the step just taken) in one call for the whole stretch:
-        the same rows, schedules and counts :meth:`_read_ready` gives them. Other
-        row-writing deferred sensors (a lidar) due alone are written here, in place;
-        the rest through :meth:`_read_ready`."""
+        Where nobody listens and MuJoCo's arena has room (:meth:`_arena_roomy`, checked
+        before every stretch), the compiled :func:`robotsim.sensors._stepping.advance_imus`
+        takes the stretch in one call: it steps, and writes the IMUs' rows (the reading
+        of the step just taken) where they are due, with the same rows, schedules and
+        counts :meth:`_read_ready` gives them; it hands back the step at which another
+        sensor (a lidar) is due, which :meth:`_advance_py` reads before going on."""
+        kernel = self._kernel
+        if kernel is not None and not self._listeners:
+            d = self._wdata
+            used = d.maxuse_stack + d.maxuse_arena  # as _arena_roomy, inlined
+            if 0 < used and 4 * used < self._narena:
+                stop = kernel(self._ctx_at, k, self.timestep)
+                if stop >= 0:  # a sensor it does not read is due at step ``stop``
+                    self._advance_py(stop, int(self._st[4]), True)
+                return
+        pos = int(self._st[0])
+        self._advance_py(pos, pos + k, False)
+
+    def _advance_py(self, pos: int, end: int, compiled: bool) -> None:
+        """Step from step ``pos`` to ``end``, reading the sensors where they are due:
+        one MuJoCo call per stretch between two readings (``compiled``: the compiled
+        stepping takes the stretches where only IMUs are due). Row-writing sensors
+        that read the step just taken (a lidar) due alone with room in their blocks
+        are written here, in place; the rest through :meth:`_read_ready`."""
         mj = self._mj
-        m, d = self.world.model, self.world.data
-        pos = self._pos
-        end = pos + k
-        at = self._read_min
-        if at > end:
-            mj.mj_step(m, d, k)
-            self._pos = end
-            return
+        m, d = self.world.model, self._wdata
+        st = self._st
+        at = int(st[1])
         read_at, due_of, filled, cap = self._read_at, self._due, self._filled, self._rows
         fast, acc_of, listening = self._fast, self._acc, bool(self._listeners)
-        kernel = None if listening or not self._arena_roomy(m, d) else self._kernel_args
+        kernel = self._kernel if compiled else None
+        written = self._written
         h = self.timestep
         while at <= end:
-            if kernel is not None:
-                self.compiled_calls += 1
-                stop = self._kernel(self._ctx_at, pos, end, h)  # type: ignore[misc]
-                out = self._kernel_out
-                if out[2]:  # readings taken
-                    self.samples += int(out[2])
-                    for i in self._imus:
-                        if out[3 + i]:
-                            self._last[i] = (self._block[i], int(filled[i]) - 1)  # type: ignore[assignment]
-                            self._latest[i] = None
-                    self._kin = int(out[1])  # the step the last reading is of
-                    self._at = self._kin + 1
-                self._read_min = int(out[0])
+            if kernel is not None and at > pos:
+                st[0] = pos
+                stop = kernel(self._ctx_at, end - pos, h)
                 if stop < 0:  # stepped to the end, every reading due on the way taken
-                    self._pos = end
                     return
                 pos = stop  # a sensor the kernel does not read is due here
-                at = self._read_min
+                at = int(st[1])
             elif at > pos:
                 mj.mj_step(m, d, at - pos)
                 pos = at
@@ -374,9 +398,9 @@ class SensorRig:
                             break
                         acc = acc or acc_of[i]
             if not here:
-                self._pos = pos
+                st[0] = pos
                 self._read_ready(at)
-                at = self._read_min
+                at = int(st[1])
                 continue
             if acc:
                 mj.mj_rnePostConstraint(m, d)
@@ -387,16 +411,16 @@ class SensorRig:
                     row = int(filled[i])
                     s.read_row(int(self._block_at[i] + row * self._item[i]), int(due_of[i]) * h)  # type: ignore[attr-defined]
                     filled[i] = row + 1
-                    self._last[i] = (self._block[i], row)  # type: ignore[assignment]
-                    self._latest[i] = None
+                    written[i] += 1
                     c = self._count[i] = self._count[i] + 1
                     nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
                     read_at[i] = nxt + 1  # > at: a period is at least one step
-                    self.samples += 1
-            at = self._read_min = int(read_at.min())
+                    self._samples += 1
+            at = int(read_at.min())
+            st[1] = at
         if end > pos:
             mj.mj_step(m, d, end - pos)
-        self._pos = end
+        st[0] = end
 
     def sample_due(self) -> None:
         """Read the sensors whose reading can be taken at the world's current step (the
@@ -405,7 +429,7 @@ class SensorRig:
             k = self._step_index()
             if k != self._at:
                 self._kin, self._at = k - 1, k
-            if self._read_min <= k:
+            if self._st[1] <= k:
                 self._read_ready(k)
                 self._hand_over()
 
@@ -417,7 +441,7 @@ class SensorRig:
         for i, s in enumerate(self.sensors):
             self._read(i, s, k * self.timestep, self.data)
         self._hand_over()
-        self.samples += len(self.sensors)
+        self._samples += len(self.sensors)
         return [self._latest_of(i) for i in range(len(self.sensors))]  # type: ignore[misc]
 
     def _refresh(self) -> None:
@@ -472,8 +496,8 @@ class SensorRig:
             if at <= k:  # behind its schedule: go on from here
                 self._start[i], count[i] = k, 1
                 self._schedule(i)
-        self.samples += n
-        self._read_min = int(read_at.min())
+        self._samples += n
+        self._st[1] = int(read_at.min())
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
@@ -484,8 +508,7 @@ class SensorRig:
                 row = self._new_block(i)
             write(int(self._block_at[i] + row * self._item[i]), t)
             self._filled[i] = row + 1
-            self._last[i] = (self._block[i], row)  # type: ignore[assignment]
-            self._latest[i] = None  # made from the row when asked for
+            self._written[i] += 1  # the latest reading: made from the row when asked for
             if self._listeners:
                 reading = self._latest_of(i)
                 for cb in self._listeners:
@@ -549,7 +572,7 @@ class SensorRig:
             s.reset()
         n = len(self.sensors)
         self._latest = [None] * n
-        self._last = [None] * n
+        self._written = np.zeros(n, dtype=np.int64)  # rows written since the reset
         k = self._step_index()
         self._kin = self._at = k  # the world's data hold the state at step k
         # int64 arrays, shared with the compiled stepping (sensors._stepping)
@@ -559,7 +582,8 @@ class SensorRig:
         self._read_at = np.full(n, k, dtype=np.int64)
         for i in range(n):
             self._schedule(i)
-        self._read_min = int(self._read_at.min()) if n else k
+        self._st[0] = k
+        self._st[1] = int(self._read_at.min()) if n else k
         self._kernel_pointers()
 
     def close(self) -> None:
