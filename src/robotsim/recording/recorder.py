@@ -144,7 +144,7 @@ class Recorder:
         self._new_channels: list[tuple[int, str, str]] = []
         # sensor readings: (channel, t, arrays), drained like the signals
         self._frames: deque[tuple[Any, ...]] = deque()
-        self._holders: list[weakref.WeakMethod[Any]] = []  # see hand_over_at_finish
+        self._holders: list[Any] = []  # see hand_over_at_checkpoints
         self._sensor_chan: dict[tuple[str, str], tuple[int, tuple[str, ...], Any, str]] = {}
         self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
         self._rows_dtype: dict[int, np.dtype] = {}  # per channel: the rows' dtype checked
@@ -224,10 +224,7 @@ class Recorder:
         if self.run_id is None or self.status is not RunStatus.RUNNING:
             return
         if self._error is None:  # what producers hold back comes in before the end
-            for ref in list(self._holders):
-                hand_over = ref()
-                if hand_over is not None:
-                    hand_over()
+            self._call_holders()
         self._stop = True
         self._wake.set()
         if self._thread is not None:
@@ -412,14 +409,25 @@ class Recorder:
         self._appended += 1
         self._after_signal(float(t))
 
-    def hand_over_at_finish(self, method: Any) -> None:
-        """Call the bound ``method`` (no arguments) when a run finishes, before the
-        last commit: a producer that hands readings over in batches
-        (:class:`robotsim.sensors.SensorRig`) gives what it holds. Kept weakly: a
-        producer that is gone is skipped."""
-        self._holders = [r for r in self._holders if r() is not None]
-        if all(r() != method for r in self._holders):
-            self._holders.append(weakref.WeakMethod(method))
+    def hand_over_at_checkpoints(self, method: Any) -> None:
+        """Call the bound ``method`` (no arguments) at every checkpoint of the signal
+        time (see :meth:`_after_signal`) before it is noted, and when a run finishes,
+        before the last commit: a producer that hands readings over in batches
+        (:class:`robotsim.sensors.SensorRig`) gives what it holds, so a checkpoint
+        covers every reading taken up to it. Kept (strongly) until the producer is
+        released (:meth:`release_hand_over`: a rig that closes or is given another
+        recorder), so that the readings held by a producer nobody else keeps are not
+        lost when it is dropped before the run finishes."""
+        if all(m != method for m in self._holders):
+            self._holders.append(method)
+
+    def release_hand_over(self, method: Any) -> None:
+        """Stop calling ``method`` (registered with :meth:`hand_over_at_checkpoints`)."""
+        self._holders = [m for m in self._holders if m != method]
+
+    def _call_holders(self) -> None:
+        for hand_over in list(self._holders):
+            hand_over()
 
     def sensor_rows(
         self,
@@ -515,7 +523,10 @@ class Recorder:
         has ``2 * sim_flush_interval - spacing`` (0.375 s) of signal time to land. If it
         has not, this thread commits everything itself instead of waiting for the
         writer thread to be scheduled and to get the GIL (a run far ahead of real time
-        leaves the writer a few milliseconds of wall time; docs/performance.md)."""
+        leaves the writer a few milliseconds of wall time; docs/performance.md).
+
+        Producers registered with :meth:`hand_over_at_checkpoints` hand over what they
+        hold at each checkpoint before it is noted, so it covers their readings too."""
         if self._sim_mark is None:
             self._sim_mark = t + self._sim_spacing
             self._commit_here()
@@ -524,6 +535,8 @@ class Recorder:
         if not t >= self._sim_mark:  # also true for NaN
             return
         self._sim_mark = t + self._sim_spacing
+        if self._holders:  # readings held back join this checkpoint (their own
+            self._call_holders()  # calls land here before the new mark: they return)
         seq = self._appended
         checkpoints = self._requests
         checkpoints.append((t, seq))

@@ -36,15 +36,18 @@ array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
-(:meth:`robotsim.recording.Recorder.sensor_rows`) at the end of the first step that
-ends a quarter of the recorder's ``sim_flush_interval`` (62.5 ms of simulated time by
-default) or more after the last hand-over, when a block is full, and at
-:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset``, ``close`` and
-when the recorder finishes the run (:meth:`~robotsim.recording.Recorder.hand_over_at_finish`):
-the recorder's checkpoints (every half ``sim_flush_interval``) lag the readings by at
-most that quarter, and a recorder in a tight loop is called a few times a second per
-sensor, not at every step. A row once written is never written again: a full block is
-left to the recorder and the latest readings, and a new one is started.
+(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder takes a
+checkpoint of its signal time (every half ``sim_flush_interval``: 125 ms of simulated
+time by default; it asks through
+:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so a checkpoint covers
+every reading taken up to it), and otherwise at the end of the first step that ends
+half a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets
+no signals; a quarter for a recorder that does not ask), when a block is full, at
+:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset`` and ``close``,
+and when the recorder finishes the run. A recorder in a tight loop is called a few
+times a second per sensor, not at every step. A row once written is never written
+again: a full block is left to the recorder and the latest readings, and a new one is
+started.
 
 **IMUs in compiled stepping.** Where nobody listens, each stretch of steps the world
 hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it steps
@@ -271,17 +274,21 @@ class SensorRig:
 
     @recorder.setter
     def recorder(self, value: Any) -> None:
+        self._release_recorder()
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
         self._record_rows = getattr(value, "sensor_rows", None) if value is not None else None
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
-        # steps between hand-overs of rows (see the module doc): a quarter flush interval
-        self._hand_every = 0 if not flush else max(0, int(float(flush) / 4 / self.timestep))
+        checkpoints = getattr(value, "hand_over_at_checkpoints", None)  # None: getattr(None) too
+        # steps between hand-overs of rows (see the module doc): a quarter flush interval,
+        # half one (the recorder's checkpoint spacing) when its checkpoints ask for them
+        part = 2 if checkpoints is not None else 4
+        self._hand_every = 0 if not flush else max(0, int(float(flush) / part / self.timestep))
         if self._record is None and self._record_rows is None:
             self._hand_every = 1 << 62  # nobody to hand rows to
         self._handed_at = -(1 << 62)  # the step of the last hand-over
-        if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
-            value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
+        if self._rowed and self._record_rows is not None and checkpoints is not None:
+            checkpoints(self._hand_over_asked)  # at its checkpoints and when the run ends
         for i in self._rowed:  # a new recorder records from the next reading on
             self._sent[i] = int(self._filled[i])
 
@@ -536,6 +543,11 @@ class SensorRig:
         self._filled[i] = self._sent[i] = 0
         return 0
 
+    def _hand_over_asked(self) -> None:
+        """The recorder's checkpoint (or its finish) asks for the rows held."""
+        self._hand_over()
+        self._handed_at = self._at
+
     def _hand_over(self) -> None:
         """Give the recorder the rows read since it was last given any."""
         for i in self._rowed:
@@ -586,8 +598,18 @@ class SensorRig:
         self._st[1] = int(self._read_at.min()) if n else k
         self._kernel_pointers()
 
+    def _release_recorder(self) -> None:
+        """Hand the rows held to the recorder and stop its checkpoints asking for them."""
+        old = getattr(self, "_recorder", None)
+        release = getattr(old, "release_hand_over", None)
+        if release is not None:
+            if self._rowed:
+                self._hand_over()
+            release(self._hand_over_asked)
+
     def close(self) -> None:
         self._hand_over()
+        self._release_recorder()
         if self.renderer is not None:
             self.renderer.close()
             self.renderer = None
