@@ -65,7 +65,13 @@ from sqlalchemy.engine import Engine
 from robotsim.errors import InputError
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.recording import schema
-from robotsim.recording.frames import COMPRESSED, encode_chunks, field_layout
+from robotsim.recording.frames import (
+    COMPRESSED,
+    encode_chunks,
+    encode_rows,
+    field_layout,
+    row_spans,
+)
 from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
@@ -149,6 +155,8 @@ class Recorder:
         self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
         self._rows_dtype: dict[int, np.dtype] = {}  # per channel: the rows' dtype checked
         self._raw_blocks: dict[int, int] = {}  # per channel: blocks to store uncompressed
+        # per channel and rows' dtype: where t and the fields lie in a row (or None)
+        self._spans: dict[tuple[int, np.dtype], Any] = {}
         self._new_sensor_channels: list[tuple[int, str, str, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
@@ -735,6 +743,19 @@ class Recorder:
         out = []
         for ch, parts in by_channel.items():
             names, dtypes = chans[ch]
+            skip = self._raw_blocks.get(ch, 0)
+            if len(parts) == 1 and type(parts[0]) is list and parts[0][0].flags.c_contiguous:
+                arr, a, b = parts[0]  # one run of rows of one array: the common case
+                key = (ch, arr.dtype)
+                spans = self._spans.get(key, False)
+                if spans is False:
+                    spans = self._spans[key] = row_spans(arr.dtype, names, dtypes)
+                if spans is not None:
+                    blob, raw = encode_rows(arr, a, b, spans, skip == 0)
+                    self._after_encoding(ch, skip, blob, raw)
+                    t = arr["t"]
+                    out.append((rid, ch, float(t[a]), float(t[b - 1]), b - a, blob))
+                    continue
             ts: list[np.ndarray] = []
             fields: list[list[np.ndarray]] = [[] for _ in names]
             single: list[tuple[Any, ...]] = []
@@ -750,15 +771,19 @@ class Recorder:
                     fields[j].append(rows[k])
             if single:
                 _stack_readings(single, ts, fields, dtypes)
-            skip = self._raw_blocks.get(ch, 0)
             blob, raw = encode_chunks(ts, fields, dtypes, compress=skip == 0)
-            if skip:
-                self._raw_blocks[ch] = skip - 1
-            elif blob[:1] in COMPRESSED and len(blob) > 0.85 * raw:
-                self._raw_blocks[ch] = 31
+            self._after_encoding(ch, skip, blob, raw)
             n = sum(len(c) for c in ts)
             out.append((rid, ch, float(ts[0][0]), float(ts[-1][-1]), n, blob))
         return out
+
+    def _after_encoding(self, ch: int, skip: int, blob: bytes, raw: int) -> None:
+        """Count down the blocks a channel stores raw, or start doing so when its blob
+        came out less than 15 % smaller than its ``raw`` bytes."""
+        if skip:
+            self._raw_blocks[ch] = skip - 1
+        elif blob[:1] in COMPRESSED and len(blob) > 0.85 * raw:
+            self._raw_blocks[ch] = 31
 
 
 def _stack_readings(

@@ -70,7 +70,7 @@ import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.kinematics.kernels import entry_point
-from robotsim.sensors._stepping import advance_imus
+from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -166,15 +166,15 @@ class SensorRig:
     def _compiled_setup(self) -> None:
         """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs that
         read the world's own data (None without MuJoCo's library)."""
-        from robotsim.sensors._stepping import mujoco_functions
+        from robotsim.sensors._stepping import arena_offsets, mujoco_functions
 
         n = len(self.sensors)
         self._imus = [i for i, s in enumerate(self.sensors) if isinstance(s, Imu)]
         fns = mujoco_functions() if self._imus else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
-        self._narena = int(self.world.model.narena)
-        if fns is None:
+        offsets = arena_offsets(self._wdata) if fns is not None else None
+        if fns is None or offsets is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
         nz = np.zeros((n, 3), dtype=np.int64)
@@ -188,6 +188,8 @@ class SensorRig:
         m = self.world.model
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
         self._kernel_arrays = (compiled, addr, nz, self._st)
+        self._h = np.array([self.timestep])
+        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena))
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -202,11 +204,12 @@ class SensorRig:
         for a in arrays:
             assert a.flags.c_contiguous and a.dtype.itemsize == 8
         ptrs = [*self._kernel_args, len(self.sensors), *(int(a.ctypes.data) for a in arrays)]
+        ptrs += self._kernel_tail
         self._ctx = np.array(ptrs, dtype=np.int64)  # see advance_imus
         self._ctx_at = int(self._ctx.ctypes.data)
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
-            self._kernel = entry_point(advance_imus, (i, i, numba.types.float64))
+            self._kernel = entry_point(advance_imus, (i, i))
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -325,7 +328,10 @@ class SensorRig:
         try:
             if st[1] <= end:
                 st[0] = k
-                self.world.step(n, None, (), self._advance)
+                if self._kernel is None or self._listeners:
+                    self.world.step(n, None, (), self._advance_bindings)
+                else:
+                    self.world.step(n, None, (), self._advance)
             else:
                 self.world.step(n)
         finally:
@@ -336,7 +342,8 @@ class SensorRig:
 
     @staticmethod
     def _arena_roomy(m: Any, d: Any) -> bool:
-        """Whether the compiled stepping may take the next stretch: MuJoCo reports a
+        """Whether the compiled stepping may take the next stretch (what it checks
+        itself: :data:`robotsim.sensors._stepping.ARENA_TIGHT`): MuJoCo reports a
         memory arena too small for the model (stack and arena together, ``m.narena``
         bytes) as a fatal error, which the bindings raise as ``mujoco.FatalError`` but
         which would end the process inside a compiled call. So the compiled call runs
@@ -348,23 +355,27 @@ class SensorRig:
 
     def _advance(self, k: int) -> None:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
-        where they are due.
+        where they are due, when nobody listens: the compiled
+        :func:`robotsim.sensors._stepping.advance_imus` takes the stretch in one call
+        (it checks MuJoCo's arena first: :meth:`_arena_roomy`): it steps, and writes the
+        IMUs' rows (the reading of the step just taken) where they are due, with the
+        same rows, schedules and counts :meth:`_read_ready` gives them; it hands back
+        the step at which another sensor (a lidar) is due, which :meth:`_advance_py`
+        reads before going on."""
+        stop = self._kernel(self._ctx_at, k)  # type: ignore[misc]
+        if stop != -1:
+            self._advance_rest(stop)
 
-        Where nobody listens and MuJoCo's arena has room (:meth:`_arena_roomy`, checked
-        before every stretch), the compiled :func:`robotsim.sensors._stepping.advance_imus`
-        takes the stretch in one call: it steps, and writes the IMUs' rows (the reading
-        of the step just taken) where they are due, with the same rows, schedules and
-        counts :meth:`_read_ready` gives them; it hands back the step at which another
-        sensor (a lidar) is due, which :meth:`_advance_py` reads before going on."""
-        kernel = self._kernel
-        if kernel is not None and not self._listeners:
-            d = self._wdata
-            used = d.maxuse_stack + d.maxuse_arena  # as _arena_roomy, inlined
-            if 0 < used and 4 * used < self._narena:
-                stop = kernel(self._ctx_at, k, self.timestep)
-                if stop >= 0:  # a sensor it does not read is due at step ``stop``
-                    self._advance_py(stop, int(self._st[4]), True)
-                return
+    def _advance_rest(self, stop: int) -> None:
+        st = self._st
+        if stop == ARENA_TIGHT:  # nothing stepped: through the bindings
+            self._advance_py(int(st[0]), int(st[4]), False)
+        else:  # a sensor the kernel does not read is due at step ``stop``
+            self._advance_py(stop, int(st[4]), True)
+
+    def _advance_bindings(self, k: int) -> None:
+        """``k`` MuJoCo steps as :meth:`_advance`, through the bindings (someone
+        listens, or no compiled stepping)."""
         pos = int(self._st[0])
         self._advance_py(pos, pos + k, False)
 
@@ -386,9 +397,12 @@ class SensorRig:
         while at <= end:
             if kernel is not None and at > pos:
                 st[0] = pos
-                stop = kernel(self._ctx_at, end - pos, h)
-                if stop < 0:  # stepped to the end, every reading due on the way taken
+                stop = kernel(self._ctx_at, end - pos)
+                if stop == -1:  # stepped to the end, every reading due on the way taken
                     return
+                if stop == ARENA_TIGHT:  # nothing stepped: the bindings from here on
+                    kernel = None
+                    continue
                 pos = stop  # a sensor the kernel does not read is due here
                 at = int(st[1])
             elif at > pos:
