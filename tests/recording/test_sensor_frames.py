@@ -131,6 +131,39 @@ def test_readings_given_in_chunks_make_the_same_blob() -> None:
         assert got == want and raw == 7 * (8 + 2 * 90 * 4 + 12 * 16 * 3 + 2 * 90)
 
 
+def test_rows_cut_as_words_make_the_same_blob_as_field_by_field() -> None:
+    """The recorder's path for one run of rows (the rows seen as words, every column
+    gathered at once) gives the blob of the general path, whatever the word size the
+    layout allows: 8 (float64 fields), 4 (float32 after a padded gap) or 1 (bytes)."""
+    from robotsim.recording.frames import encode_chunks, encode_rows, row_spans
+
+    rng = np.random.default_rng(2)
+    layouts = [
+        [("t", "<f8"), ("accel", "<f8", (3,)), ("q", "<f8", (4,))],
+        [("t", "<f8"), ("ranges", "<f4", (3, 5)), ("pose", "<f8", (7,))],
+        [("t", "<f8"), ("ok", "?", (3,)), ("img", "u1", (2, 2, 3))],
+    ]
+    words = []
+    for layout in layouts:
+        dt = np.dtype(layout, align=True)
+        rows = np.zeros(9, dt)
+        for k in dt.names:
+            rows[k] = rng.uniform(0, 200, rows[k].shape).astype(dt.fields[k][0].base)
+        names = dt.names[1:]
+        dtypes = [dt.fields[k][0].base for k in names]
+        spans = row_spans(dt, names, dtypes)
+        assert spans is not None
+        words.append(spans[0].itemsize)
+        for a, b in ((0, 9), (2, 3), (4, 8)):
+            want = encode_chunks([rows["t"][a:b]], [[rows[k][a:b]] for k in names], dtypes)
+            assert encode_rows(rows, a, b, spans, True) == want
+            assert encode_rows(rows, a, b, spans, False)[0][:1] == b"R"
+    assert words == [8, 4, 1]
+    # a field stored in another dtype than the rows': the general path
+    dt = np.dtype(layouts[0])
+    assert row_spans(dt, dt.names[1:], [np.dtype("<f4"), np.dtype("<f8")]) is None
+
+
 def test_blocks_are_zstandard_and_zlib_blocks_of_earlier_runs_still_read() -> None:
     import zlib
 

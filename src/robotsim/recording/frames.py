@@ -43,7 +43,9 @@ __all__ = [
     "decode_block",
     "encode_block",
     "encode_chunks",
+    "encode_rows",
     "field_layout",
+    "row_spans",
 ]
 
 #: Blocks of at least this many bytes are compressed (Zstandard, level 1).
@@ -109,6 +111,57 @@ def encode_chunks(
     if compress and len(raw) >= COMPRESS_FROM:
         return _compress(raw), len(raw)
     return b"R" + raw, len(raw)
+
+
+def row_spans(
+    dt: np.dtype, names: Sequence[str], dtypes: Sequence[np.dtype]
+) -> tuple[np.dtype, list[tuple[int, int]]] | None:
+    """How to cut rows of the structured dtype ``dt`` into a blob's columns when ``t``
+    and each field of ``names`` are stored as they lie (``t`` float64 and every field
+    in the channel's ``dtypes``, little-endian; shapes are the channel's: the recorder
+    checks them): the widest unsigned word dividing the row size and every field's
+    offset and size, and each column's ``(first word, words)``. None otherwise."""
+    spans = []
+    for k, want in zip(("t", *names), (np.dtype("<f8"), *dtypes)):
+        f = (dt.fields or {}).get(k)
+        if f is None or f[0].base != want:
+            return None
+        spans.append((int(f[1]), int(f[0].itemsize)))
+    for w in (8, 4, 2, 1):
+        if dt.itemsize % w == 0 and all(o % w == 0 and n % w == 0 for o, n in spans):
+            return np.dtype(f"<u{w}"), [(o // w, n // w) for o, n in spans]
+    return None  # unreachable: 1 divides everything
+
+
+def encode_rows(
+    rows: np.ndarray,
+    start: int,
+    stop: int,
+    spans: tuple[np.dtype, Sequence[tuple[int, int]]],
+    compress: bool,
+) -> tuple[bytes, int]:
+    """:func:`encode_chunks` of the rows ``rows[start:stop]`` of a C-contiguous
+    structured array cut by ``spans`` (:func:`row_spans`): the rows seen as words, and
+    every column's words gathered in one indexing (the indices kept per row count)."""
+    word, cols = spans
+    n = stop - start
+    size = rows.dtype.itemsize
+    per_row = size // word.itemsize
+    key = (per_row, tuple(cols), n)
+    idx = _GATHER.get(key)
+    if idx is None:
+        r = np.arange(n)[:, None] * per_row
+        idx = np.concatenate([(r + np.arange(o, o + k)[None, :]).ravel() for o, k in cols])
+        if len(_GATHER) > 256:
+            _GATHER.clear()
+        _GATHER[key] = idx
+    raw = np.ndarray((n * per_row,), word, rows, start * size).take(idx).tobytes()
+    if compress and len(raw) >= COMPRESS_FROM:
+        return _compress(raw), len(raw)
+    return b"R" + raw, len(raw)
+
+
+_GATHER: dict[tuple[Any, ...], np.ndarray] = {}  # encode_rows' indices
 
 
 def _joined(chunks: Sequence[np.ndarray], dt: np.dtype) -> bytes:

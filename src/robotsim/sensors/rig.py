@@ -36,15 +36,18 @@ array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
-(:meth:`robotsim.recording.Recorder.sensor_rows`) at the end of the first step that
-ends a quarter of the recorder's ``sim_flush_interval`` (62.5 ms of simulated time by
-default) or more after the last hand-over, when a block is full, and at
-:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset``, ``close`` and
-when the recorder finishes the run (:meth:`~robotsim.recording.Recorder.hand_over_at_finish`):
-the recorder's checkpoints (every half ``sim_flush_interval``) lag the readings by at
-most that quarter, and a recorder in a tight loop is called a few times a second per
-sensor, not at every step. A row once written is never written again: a full block is
-left to the recorder and the latest readings, and a new one is started.
+(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder takes a
+checkpoint of its signal time (every half ``sim_flush_interval``: 125 ms of simulated
+time by default; it asks through
+:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so a checkpoint covers
+every reading taken up to it), and otherwise at the end of the first step that ends
+half a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets
+no signals; a quarter for a recorder that does not ask), when a block is full, at
+:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset`` and ``close``,
+and when the recorder finishes the run. A recorder in a tight loop is called a few
+times a second per sensor, not at every step. A row once written is never written
+again: a full block is left to the recorder and the latest readings, and a new one is
+started.
 
 **IMUs in compiled stepping.** Where nobody listens, each stretch of steps the world
 hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it steps
@@ -67,7 +70,7 @@ import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.kinematics.kernels import entry_point
-from robotsim.sensors._stepping import advance_imus
+from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -163,15 +166,15 @@ class SensorRig:
     def _compiled_setup(self) -> None:
         """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs that
         read the world's own data (None without MuJoCo's library)."""
-        from robotsim.sensors._stepping import mujoco_functions
+        from robotsim.sensors._stepping import arena_offsets, mujoco_functions
 
         n = len(self.sensors)
         self._imus = [i for i, s in enumerate(self.sensors) if isinstance(s, Imu)]
         fns = mujoco_functions() if self._imus else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
-        self._narena = int(self.world.model.narena)
-        if fns is None:
+        offsets = arena_offsets(self._wdata) if fns is not None else None
+        if fns is None or offsets is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
         nz = np.zeros((n, 3), dtype=np.int64)
@@ -185,6 +188,8 @@ class SensorRig:
         m = self.world.model
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
         self._kernel_arrays = (compiled, addr, nz, self._st)
+        self._h = np.array([self.timestep])
+        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena))
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -199,11 +204,12 @@ class SensorRig:
         for a in arrays:
             assert a.flags.c_contiguous and a.dtype.itemsize == 8
         ptrs = [*self._kernel_args, len(self.sensors), *(int(a.ctypes.data) for a in arrays)]
+        ptrs += self._kernel_tail
         self._ctx = np.array(ptrs, dtype=np.int64)  # see advance_imus
         self._ctx_at = int(self._ctx.ctypes.data)
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
-            self._kernel = entry_point(advance_imus, (i, i, numba.types.float64))
+            self._kernel = entry_point(advance_imus, (i, i))
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -271,17 +277,21 @@ class SensorRig:
 
     @recorder.setter
     def recorder(self, value: Any) -> None:
+        self._release_recorder()
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
         self._record_rows = getattr(value, "sensor_rows", None) if value is not None else None
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
-        # steps between hand-overs of rows (see the module doc): a quarter flush interval
-        self._hand_every = 0 if not flush else max(0, int(float(flush) / 4 / self.timestep))
+        checkpoints = getattr(value, "hand_over_at_checkpoints", None)  # None: getattr(None) too
+        # steps between hand-overs of rows (see the module doc): a quarter flush interval,
+        # half one (the recorder's checkpoint spacing) when its checkpoints ask for them
+        part = 2 if checkpoints is not None else 4
+        self._hand_every = 0 if not flush else max(0, int(float(flush) / part / self.timestep))
         if self._record is None and self._record_rows is None:
             self._hand_every = 1 << 62  # nobody to hand rows to
         self._handed_at = -(1 << 62)  # the step of the last hand-over
-        if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
-            value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
+        if self._rowed and self._record_rows is not None and checkpoints is not None:
+            checkpoints(self._hand_over_asked)  # at its checkpoints and when the run ends
         for i in self._rowed:  # a new recorder records from the next reading on
             self._sent[i] = int(self._filled[i])
 
@@ -318,7 +328,10 @@ class SensorRig:
         try:
             if st[1] <= end:
                 st[0] = k
-                self.world.step(n, None, (), self._advance)
+                if self._kernel is None or self._listeners:
+                    self.world.step(n, None, (), self._advance_bindings)
+                else:
+                    self.world.step(n, None, (), self._advance)
             else:
                 self.world.step(n)
         finally:
@@ -329,7 +342,8 @@ class SensorRig:
 
     @staticmethod
     def _arena_roomy(m: Any, d: Any) -> bool:
-        """Whether the compiled stepping may take the next stretch: MuJoCo reports a
+        """Whether the compiled stepping may take the next stretch (what it checks
+        itself: :data:`robotsim.sensors._stepping.ARENA_TIGHT`): MuJoCo reports a
         memory arena too small for the model (stack and arena together, ``m.narena``
         bytes) as a fatal error, which the bindings raise as ``mujoco.FatalError`` but
         which would end the process inside a compiled call. So the compiled call runs
@@ -341,23 +355,27 @@ class SensorRig:
 
     def _advance(self, k: int) -> None:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
-        where they are due.
+        where they are due, when nobody listens: the compiled
+        :func:`robotsim.sensors._stepping.advance_imus` takes the stretch in one call
+        (it checks MuJoCo's arena first: :meth:`_arena_roomy`): it steps, and writes the
+        IMUs' rows (the reading of the step just taken) where they are due, with the
+        same rows, schedules and counts :meth:`_read_ready` gives them; it hands back
+        the step at which another sensor (a lidar) is due, which :meth:`_advance_py`
+        reads before going on."""
+        stop = self._kernel(self._ctx_at, k)  # type: ignore[misc]
+        if stop != -1:
+            self._advance_rest(stop)
 
-        Where nobody listens and MuJoCo's arena has room (:meth:`_arena_roomy`, checked
-        before every stretch), the compiled :func:`robotsim.sensors._stepping.advance_imus`
-        takes the stretch in one call: it steps, and writes the IMUs' rows (the reading
-        of the step just taken) where they are due, with the same rows, schedules and
-        counts :meth:`_read_ready` gives them; it hands back the step at which another
-        sensor (a lidar) is due, which :meth:`_advance_py` reads before going on."""
-        kernel = self._kernel
-        if kernel is not None and not self._listeners:
-            d = self._wdata
-            used = d.maxuse_stack + d.maxuse_arena  # as _arena_roomy, inlined
-            if 0 < used and 4 * used < self._narena:
-                stop = kernel(self._ctx_at, k, self.timestep)
-                if stop >= 0:  # a sensor it does not read is due at step ``stop``
-                    self._advance_py(stop, int(self._st[4]), True)
-                return
+    def _advance_rest(self, stop: int) -> None:
+        st = self._st
+        if stop == ARENA_TIGHT:  # nothing stepped: through the bindings
+            self._advance_py(int(st[0]), int(st[4]), False)
+        else:  # a sensor the kernel does not read is due at step ``stop``
+            self._advance_py(stop, int(st[4]), True)
+
+    def _advance_bindings(self, k: int) -> None:
+        """``k`` MuJoCo steps as :meth:`_advance`, through the bindings (someone
+        listens, or no compiled stepping)."""
         pos = int(self._st[0])
         self._advance_py(pos, pos + k, False)
 
@@ -379,9 +397,12 @@ class SensorRig:
         while at <= end:
             if kernel is not None and at > pos:
                 st[0] = pos
-                stop = kernel(self._ctx_at, end - pos, h)
-                if stop < 0:  # stepped to the end, every reading due on the way taken
+                stop = kernel(self._ctx_at, end - pos)
+                if stop == -1:  # stepped to the end, every reading due on the way taken
                     return
+                if stop == ARENA_TIGHT:  # nothing stepped: the bindings from here on
+                    kernel = None
+                    continue
                 pos = stop  # a sensor the kernel does not read is due here
                 at = int(st[1])
             elif at > pos:
@@ -536,6 +557,11 @@ class SensorRig:
         self._filled[i] = self._sent[i] = 0
         return 0
 
+    def _hand_over_asked(self) -> None:
+        """The recorder's checkpoint (or its finish) asks for the rows held."""
+        self._hand_over()
+        self._handed_at = self._at
+
     def _hand_over(self) -> None:
         """Give the recorder the rows read since it was last given any."""
         for i in self._rowed:
@@ -586,8 +612,18 @@ class SensorRig:
         self._st[1] = int(self._read_at.min()) if n else k
         self._kernel_pointers()
 
+    def _release_recorder(self) -> None:
+        """Hand the rows held to the recorder and stop its checkpoints asking for them."""
+        old = getattr(self, "_recorder", None)
+        release = getattr(old, "release_hand_over", None)
+        if release is not None:
+            if self._rowed:
+                self._hand_over()
+            release(self._hand_over_asked)
+
     def close(self) -> None:
         self._hand_over()
+        self._release_recorder()
         if self.renderer is not None:
             self.renderer.close()
             self.renderer = None
