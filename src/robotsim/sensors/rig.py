@@ -54,7 +54,11 @@ hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it
 MuJoCo (``mj_step``), and where IMUs are due, ``mj_rnePostConstraint`` and the IMU's
 row, on to the next, with the schedules, counts and the rig's state (the step, the next
 reading's step, the readings taken) kept in int64 arrays it shares with this class, so
-a chunk with only IMUs due costs one Python call, not a pass through the rig's loop.
+a chunk with only IMUs due costs one Python call, not a pass through the rig's loop;
+and where a whole :meth:`SensorRig.step` needs nothing else
+(:func:`~robotsim.sensors._stepping.plan_stretch`, one compiled call: only IMUs due,
+room in their blocks and drawn noise, MuJoCo's arena roomy), the world is handed the
+compiled call itself as its ``advance``: no Python frame per chunk at all.
 It makes the same MuJoCo calls in the same order as the Python loop, so the run and the
 rows are the same to the bit; a lidar or another sensor due hands the step back to the
 Python loop, which reads it and calls the kernel again for the rest of the stretch.
@@ -62,6 +66,7 @@ Python loop, which reads it and calls the kernel again for the rest of the stret
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -70,7 +75,7 @@ import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.kinematics.kernels import entry_point
-from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus
+from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus, plan_stretch
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -189,7 +194,7 @@ class SensorRig:
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
         self._kernel_arrays = (compiled, addr, nz, self._st)
         self._h = np.array([self.timestep])
-        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena))
+        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena), 0)
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -210,6 +215,9 @@ class SensorRig:
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
             self._kernel = entry_point(advance_imus, (i, i))
+            self._plan = entry_point(plan_stretch, (i, i))
+        # the world's advance for a planned stretch: the compiled call, no Python frame
+        self._advance_c = functools.partial(self._kernel, self._ctx_at)
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -330,6 +338,8 @@ class SensorRig:
                 st[0] = k
                 if self._kernel is None or self._listeners:
                     self.world.step(n, None, (), self._advance_bindings)
+                elif self._plan(self._ctx_at, n):  # only IMUs due: no Python per chunk
+                    self.world.step(n, None, (), self._advance_c)
                 else:
                     self.world.step(n, None, (), self._advance)
             else:
@@ -437,7 +447,7 @@ class SensorRig:
                     nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
                     read_at[i] = nxt + 1  # > at: a period is at least one step
                     self._samples += 1
-            at = int(read_at.min())
+            at = min(read_at.tolist())  # (ndarray.min: a Python-level wrapper)
             st[1] = at
         if end > pos:
             mj.mj_step(m, d, end - pos)
@@ -518,7 +528,7 @@ class SensorRig:
                 self._start[i], count[i] = k, 1
                 self._schedule(i)
         self._samples += n
-        self._st[1] = int(read_at.min())
+        self._st[1] = min(read_at.tolist())
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
