@@ -36,13 +36,14 @@ array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
-(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder takes a
-checkpoint of its signal time (every half ``sim_flush_interval``: 125 ms of simulated
+(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder asks its writer
+for a commit (every ``sim_flush_interval`` of its signal time: 0.25 s of simulated
 time by default; it asks through
-:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so a checkpoint covers
-every reading taken up to it), and otherwise at the end of the first step that ends
-half a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets
-no signals; a quarter for a recorder that does not ask), when a block is full, at
+:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so that commit covers
+every reading taken up to it; the checkpoint between two of them, half an interval
+earlier, covers the signals only), and otherwise at the end of the first step that
+ends a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets no
+signals; a quarter for a recorder that does not ask), when a block is full, at
 :meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset`` and ``close``,
 and when the recorder finishes the run. A recorder in a tight loop is called a few
 times a second per sensor, not at every step. A row once written is never written
@@ -292,8 +293,8 @@ class SensorRig:
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
         checkpoints = getattr(value, "hand_over_at_checkpoints", None)  # None: getattr(None) too
         # steps between hand-overs of rows (see the module doc): a quarter flush interval,
-        # half one (the recorder's checkpoint spacing) when its checkpoints ask for them
-        part = 2 if checkpoints is not None else 4
+        # a whole one when the recorder's commits ask for them
+        part = 1 if checkpoints is not None else 4
         self._hand_every = 0 if not flush else max(0, int(float(flush) / part / self.timestep))
         if self._record is None and self._record_rows is None:
             self._hand_every = 1 << 62  # nobody to hand rows to
