@@ -12,6 +12,7 @@ from robotsim.errors import InputError
 from robotsim.model.loader import load_robot
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.walk.biped import Biped, biped_of
+from robotsim.walk.params import WalkParams
 from robotsim.walk.pattern import WalkPattern, generate_walk
 from tests.walk.robots import arm_urdf
 
@@ -164,3 +165,34 @@ def test_legs_without_ankle_roll_step_quicker_to_sway_less(h1like: Biped, urdfbo
     steady = (pat.t > st[2].t_lift) & (pat.t < st[-3].t_land)
     mid = pat.feet[steady][:, :, 1, 3].mean(axis=1)
     assert np.max(np.abs(pat.com[steady, 1] - mid)) < 1.25 * room
+
+
+def test_no_walk_grows_without_bound(h17: Biped) -> None:
+    """Steps grow in number as 1 / speed: a crawl over a long way, a goal of a million
+    degrees, a sole whose margin allows a tiny default speed or a step period of hours
+    are one-line errors at once (what speed fits), not a walk of millions of samples."""
+    import dataclasses
+
+    from robotsim.walk.params import resolve_params
+    from robotsim.walk.pattern import MAX_STEPS, default_speed, sole_margin, walk_duration
+
+    with pytest.raises(InputError, match=rf"more than the {MAX_STEPS} a walk may take: ask") as a:
+        generate_walk(h17, 5.0, speed=1e-6)
+    res = resolve_params(h17)
+    slowest = float(str(a.value).split("ask at least ")[1].split(" m/s")[0])
+    assert slowest == pytest.approx(5.0 / walk_duration(res, MAX_STEPS), rel=1e-2)
+    with pytest.raises(InputError, match="a nearer goal"):
+        generate_walk(h17, 1e6)
+    # a sole 0.2 mm long: its margin speed is tiny (the error names it)
+    box = [[-1e-4, -0.02], [1e-4, -0.02], [1e-4, 0.02], [-1e-4, 0.02]]
+    tiny = (np.array(box), np.array(box))
+    small = dataclasses.replace(h17, polygons=tiny, centres=(np.zeros(2), np.zeros(2)))
+    assert sole_margin(small) == pytest.approx(1e-4)
+    v = default_speed(res, 1.0, small)
+    assert 0 < v < 1e-3
+    with pytest.raises(InputError, match="the default speed its soles allow") as b:
+        generate_walk(small, 5.0)
+    with pytest.raises(InputError, match="samples, more than"):
+        generate_walk(h17, 0.2, params=WalkParams(step_period=3600.0))
+    for e in (a.value, b.value):
+        assert "\n" not in str(e)
