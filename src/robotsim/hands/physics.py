@@ -99,6 +99,7 @@ class PhysicsOptions:
     noslip_iterations: int = 4
     regrip: bool = True
     regrip_speed: float = np.radians(45.0)
+    hold_regrip: bool = False
 
     def __post_init__(self) -> None:
         check_timestep(self.timestep, "physics timestep", HANDS_MAX_TIMESTEP)
@@ -399,13 +400,18 @@ class PhysicsHands:
         alone keeps the press of its grasp: pressing afresh every tick would ratchet the
         fingers into a yielding contact and push the object along.)"""
         other = "R" if side == "L" else "L"
-        if not self.grasped[other]:
+        both = self.grasped[other]
+        if not both and not self.options.hold_regrip:
             return
         m, q_act, lay = self.model, self.q, self.layouts[side]
         step = self.options.regrip_speed * self.dt
         for k, jn in enumerate(lay.finger_joints):
             i = m.joint_index(jn)
             c = lay.closing[k]
+            if not both:
+                if not self.touch[side][k]:
+                    self.cq[i] = float(np.clip(self.cq[i] + c * step, m.lower[i], m.upper[i]))
+                continue
             if self.touch[side][k]:
                 nxt = q_act[i] + c * self.options.squeeze
             else:
