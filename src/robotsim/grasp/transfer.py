@@ -41,8 +41,8 @@ from robotsim.grasp.setup import arm_reach
 from robotsim.hands.layout import ARM_ROLES
 from robotsim.hands.run import run_hand_kind, run_hand_scenario
 from robotsim.hands.scene import HandsScene
-from robotsim.objects.query import signed_distance
 from robotsim.hands.script import HandsSim, ScriptResult, ScriptStep
+from robotsim.objects.query import signed_distance
 from robotsim.run_io import RunOptions, opened_recorder
 
 __all__ = ["PlannedTransfer", "run_planned_transfer", "run_transfer_kind"]
@@ -210,8 +210,9 @@ class PlannedTransfer:
             self._cache[key] = ([index[lk] for lk in links], [pts[lk] for lk in links])
         return self._cache[key]  # type: ignore[no-any-return]
 
-    def _path_hit(self, side: str, planner: Planner, qa: np.ndarray, qb: np.ndarray,
-                  To: np.ndarray) -> str | None:
+    def _path_hit(
+        self, side: str, planner: Planner, qa: np.ndarray, qb: np.ndarray, To: np.ndarray
+    ) -> str | None:
         """What the straight joint-space move ``qa`` -> ``qb`` first hits (the object,
         a table, the ground, the other arm), checked every :data:`PATH_STEP` rad; None:
         clear. ``qa`` itself is not checked (the arm is there already)."""
@@ -231,14 +232,15 @@ class PlannedTransfer:
                 return "object"
         return None
 
-    def _route(self, side: str, planner: Planner, plan: GraspPlan, sim: HandsSim,
-               phase: str) -> list[np.ndarray]:
+    def _route(
+        self, side: str, planner: Planner, plan: GraspPlan, sim: HandsSim, phase: str
+    ) -> list[np.ndarray]:
         """The arm's way to the pre-grasp: straight in joint space when that move keeps
         clear of the object (and the tables, the other arm); else through the first clear
         via point (backed off along the approach, half-way and backed off, the wrist
-        first, the upper arm first); else straight, the hit reported. With friction alone a hand sweeping
-        through the object on its way knocks it off the table or out of the other
-        hand."""
+        first, the upper arm first); else straight, the hit reported. With friction
+        alone a hand sweeping through the object on its way knocks it off the table or
+        out of the other hand."""
         q_pre = plan.q_pre
         assert q_pre is not None
         m, h = self.scene.robot, self.hands[side]
@@ -281,8 +283,9 @@ class PlannedTransfer:
         report[phase] = {"straight_hits": hit, "detour": None, "tried": tried}
         return [q_pre]
 
-    def _approach_steps(self, side: str, plan: GraspPlan, what: str,
-                        route: list[np.ndarray] | None = None) -> list[ScriptStep]:
+    def _approach_steps(
+        self, side: str, plan: GraspPlan, what: str, route: list[np.ndarray] | None = None
+    ) -> list[ScriptStep]:
         q_pre, q_g = plan.q_pre, plan.q_grasp
         assert q_pre is not None and q_g is not None
         vias = [] if route is None else route[:-1]
@@ -529,7 +532,7 @@ def run_transfer_kind(data: Any, source: str, options: RunOptions) -> dict[str, 
     from robotsim.hands.scenario_spec import hand_scenario_from_data
 
     spec, scene = hand_scenario_from_data(data, source)
-    mode = options.mode or "kinematic"
+    mode = options.mode or spec.mode or "kinematic"
     seed = 0 if options.seed is None else int(options.seed)
     if not (options.db or options.out_dir is not None):
         return run_planned_transfer(spec, scene, mode, None, None, options.duration, seed)

@@ -261,7 +261,8 @@ def run_hand_data(
 
         return run_gripper_data(data, source, mode, out_dir, recorder)
     spec, scene = hand_scenario_from_data(data, source)
-    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder, duration)
+    mode = mode or spec.mode or "kinematic"
+    return run_hand_scenario(spec, scene, mode, out_dir, recorder, duration)
 
 
 SIGNALS = (

@@ -144,6 +144,8 @@ class HandScenario(_Strict):
     # (robotsim.grasp.transfer, run by `robotsim run` and `bench grasp`)
     script: Annotated[list[StepFile], Field(min_length=1)] | Literal["planned"]
     expect: list[str] = []
+    # the mode the studio plays the file in, and `robotsim run`'s without --mode
+    mode: Literal["kinematic", "physics"] | None = None
 
     @model_validator(mode="after")
     def _ball_or_object(self) -> HandScenario:
