@@ -13,6 +13,7 @@ PLANNED = {
     "object": {"type": "box", "size": [0.045, 0.045, 0.045], "position": [0.5, 0.25, 0.4925]},
     "tables": [{"name": "table", "center": [0.5, 0.25, 0.235], "size": [0.2, 0.2, 0.47]}],
     "script": "planned",
+    "speed": 90,
 }
 
 

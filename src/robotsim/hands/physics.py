@@ -96,6 +96,7 @@ class PhysicsOptions:
     finger_armature: float = 2e-4
     impratio: float = 10.0
     rolling_friction: float = 0.002
+    torsional_friction: float = 0.005
     noslip_iterations: int = 4
     regrip: bool = True
     regrip_speed: float = np.radians(45.0)
@@ -255,7 +256,10 @@ class PhysicsHands:
         g0, n_obj = int(wm.body_geomadr[self._ball_id]), int(wm.body_geomnum[self._ball_id])
         for g in range(g0, g0 + n_obj):  # every piece
             wm.geom_condim[g] = 6
-            wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
+            wm.geom_friction[g, 1:] = (
+                self.options.torsional_friction,
+                self.options.rolling_friction,
+            )
         if self.scene.obj is not None and self.options.contact_timeconst is not None:
             # Stiff contacts on a light object: MuJoCo's default (solref 20 ms) lets a
             # finger pressing ~8 N sink 5 mm into a 50 g object, deep enough to roll a

@@ -54,7 +54,7 @@ def make_sim(scene: HandsScene, mode: str, dt: float, spec: HandScenario | None 
             p = spec.physics
             opts = PhysicsOptions(
                 timestep=p.timestep,
-                weld_assist=p.weld_assist,
+                weld_assist=spec.weld_assist,
                 squeeze=p.squeeze * spec.angle_scale,
                 finger_friction=p.finger_friction,
                 weld_frequency=p.weld_frequency,
