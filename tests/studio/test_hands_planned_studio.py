@@ -4,6 +4,7 @@ player as ``robotsim run``), and its verdict shown with its numbers."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 PLANNED = {
@@ -17,6 +18,7 @@ PLANNED = {
 }
 
 
+@pytest.mark.slow
 def test_a_planned_transfer_plays_and_shows_its_verdict(studio, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("ROBOTSIM_CACHE_DIR", str(tmp_path / "cache"))
     shown: list[tuple[str, str, bool]] = []

@@ -74,6 +74,12 @@ class PhysicsOptions:
         coupling_timeconst: MuJoCo ``solref`` time constant (s) of the phalanx couplings.
         impratio, noslip_iterations: MuJoCo friction options (see ``_tune_model``).
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
+        torsional_friction: resistance of the carried body to spinning about a contact
+            normal (m, MuJoCo's torsional friction: a finger pad touches a patch, not a
+            point; a flat object held on its thin edges otherwise spins out about the
+            line through two contacts).
+        contact_timeconst: MuJoCo ``solref`` time constant (s) of an object's contacts
+            (None: MuJoCo's 20 ms; see ``_tune_model``).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
         regrip, regrip_speed: while both hands hold the object, touching fingers are
@@ -96,11 +102,10 @@ class PhysicsOptions:
     finger_armature: float = 2e-4
     impratio: float = 10.0
     rolling_friction: float = 0.002
-    torsional_friction: float = 0.005
+    torsional_friction: float = 0.02
     noslip_iterations: int = 4
     regrip: bool = True
     regrip_speed: float = np.radians(45.0)
-    hold_regrip: bool = False
     contact_timeconst: float | None = 0.004
 
     def __post_init__(self) -> None:
@@ -431,18 +436,13 @@ class PhysicsHands:
         alone keeps the press of its grasp: pressing afresh every tick would ratchet the
         fingers into a yielding contact and push the object along.)"""
         other = "R" if side == "L" else "L"
-        both = self.grasped[other]
-        if not both and not self.options.hold_regrip:
+        if not self.grasped[other]:
             return
         m, q_act, lay = self.model, self.q, self.layouts[side]
         step = self.options.regrip_speed * self.dt
         for k, jn in enumerate(lay.finger_joints):
             i = m.joint_index(jn)
             c = lay.closing[k]
-            if not both:
-                if not self.touch[side][k]:
-                    self.cq[i] = float(np.clip(self.cq[i] + c * step, m.lower[i], m.upper[i]))
-                continue
             if self.touch[side][k]:
                 nxt = q_act[i] + c * self.options.squeeze
             else:
