@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.procs import default_sigint
+
 from robotsim.cli import main
 from robotsim.cli.runs import FILE_FORMATS
 from robotsim.export import EXTENSIONS
@@ -39,8 +41,9 @@ def test_ctrl_c_during_an_export_leaves_no_file(soccer_db, tmp_path) -> None:
     cmd = [sys.executable, "-m", "robotsim", "export", "last", "--db", str(soccer_db)]
     cmd += ["--format", "gif", "--speed", "0.02", "--width", "64", "--height", "48"]
     proc = subprocess.Popen(
-        [*cmd, "--out", str(out)], cwd=REPO, stderr=subprocess.PIPE, text=True, env=os.environ
-    )
+        [*cmd, "--out", str(out)], cwd=REPO, stderr=subprocess.PIPE, text=True, env=os.environ,
+        preexec_fn=default_sigint,  # Ctrl-C works even when the suite runs in the background
+    )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
         while not list(out.glob(".*.tmp")) and proc.poll() is None:
