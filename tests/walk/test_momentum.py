@@ -202,13 +202,14 @@ def test_quick_steps_move_the_capture_point_no_more_per_speed(small_feet: Biped)
 
 
 def test_legs_without_ankle_roll_take_shorter_steps_by_default(h1like: Biped) -> None:
-    """Legs that cannot roll a sole walk at most UNROLLED_SHARE of their steady fastest
-    (their soles' margin would let the H1-like MJCF walk 0.62 leg lengths/s; it spins
-    and falls there): the default is that share, above 0.38 leg lengths/s."""
+    """Legs that cannot roll a sole walk by default in steps of at most UNROLLED_STEP
+    leg lengths (their soles' margin would let the H1-like MJCF walk 0.62 leg lengths/s;
+    it spins and falls there): 2 m in 13 steps, above 0.4 leg lengths/s; a speed given
+    still takes the longest steps it needs."""
     from robotsim.walk.params import resolve_params
     from robotsim.walk.pattern import (
         SWING_MARGIN,
-        UNROLLED_SHARE,
+        UNROLLED_STEP,
         default_speed,
         sole_margin,
         swing_dcm_per_speed,
@@ -216,10 +217,15 @@ def test_legs_without_ankle_roll_take_shorter_steps_by_default(h1like: Biped) ->
 
     res = resolve_params(h1like)
     assert not h1like.rolls_soles
-    v = default_speed(res, 10.0, h1like)
-    assert v == pytest.approx(UNROLLED_SHARE * res.max_speed)
-    assert SWING_MARGIN * sole_margin(h1like) / swing_dcm_per_speed(h1like, res) > 1.4 * v
-    assert v / h1like.leg_length > 0.38
+    ll = h1like.leg_length
+    by_soles = SWING_MARGIN * sole_margin(h1like) / swing_dcm_per_speed(h1like, res)
+    assert default_speed(res, 10.0, h1like) == pytest.approx(by_soles)
+    assert by_soles / ll > 0.6
+    pat = generate_walk(h1like, 2.0)
+    strides = [s.pose[0] - s.start[0] for s in pat.plan.steps]
+    assert max(strides) <= 2 * UNROLLED_STEP * ll + 1e-9  # a stride: two steps
+    assert 0.4 < pat.summary()["planned_speed_m_s"] / ll < 0.5
+    assert len(generate_walk(h1like, 2.0, speed=0.5 * ll).plan.steps) < len(pat.plan.steps)
 
 
 def test_a_sole_with_no_margin_says_so_not_speed_zero(small_feet: Biped) -> None:

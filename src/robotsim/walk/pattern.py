@@ -48,7 +48,7 @@ __all__ = [
     "MAX_STEPS",
     "STEADY_SHARE",
     "SWING_MARGIN",
-    "UNROLLED_SHARE",
+    "UNROLLED_STEP",
     "WalkPattern",
     "bent_seed",
     "default_speed",
@@ -179,13 +179,15 @@ SWING_MARGIN = 0.35
 #: steady fastest) and falls in its first steps at 0.88 (0.77).
 STEADY_SHARE = 0.62
 
-#: the same share for legs that cannot roll a sole (no ankle roll): they walk quicker
-#: steps (:func:`robotsim.walk.params.sway_period`) on soles rolled onto an edge, and
-#: long steps tip them. Measured on the H1-like MJCF of the tests (0.87 m legs, 0.37 s
-#: steps): 2 m at 0.42 leg lengths/s (0.32 of its steady fastest; steady steps of
-#: 0.15 l) ends 3 mm from the goal tilting 2.2 deg; at 0.45 (0.37) it tilts 12 deg and
-#: ends 13 cm short, at 0.5 the physics diverges, at 0.62 it spins and falls.
-UNROLLED_SHARE = 0.32
+#: the longest step (leg lengths) a walk asked for no speed takes with legs that cannot
+#: roll a sole (no ankle roll): they walk quicker steps
+#: (:func:`robotsim.walk.params.sway_period`) on soles rolled onto an edge, and long
+#: steps tip or spin them. Measured on the H1-like MJCF of the tests (0.87 m legs,
+#: 0.37 s steps, 24 cm soles whose margin would allow 0.62 leg lengths/s): 2 m in steps
+#: of 0.19 l ends 3 mm from the goal tilting 2.2 deg; in steps of 0.23 l it tilts 12 deg
+#: and ends 13 cm short; 1 m in steps of 0.29 l turns it 24 deg; 0.62 leg lengths/s
+#: spins it and it falls. Unitree's H1 file walks 2 m in steps of 0.19 l.
+UNROLLED_STEP = 0.2
 
 
 def sole_margin(biped: Biped) -> float:
@@ -235,15 +237,13 @@ def swing_dcm_per_speed(biped: Biped, res: Resolved) -> float:
 def default_speed(res: Resolved, v_max: float, biped: Biped | None = None) -> float:
     """The mean speed (m/s) of a walk asked for none: the fastest the step limits allow
     for this goal (``v_max``, m/s), at most :data:`STEADY_SHARE` of the steady fastest
-    (:attr:`Resolved.max_speed`; :data:`UNROLLED_SHARE` for legs that cannot roll a
-    sole), and at most the
+    (:attr:`Resolved.max_speed`), and at most the
     speed at which the capture point moved by the swing legs' uncorrected ZMP
     excursion reaches :data:`SWING_MARGIN` times the sole's margin (:func:`sole_margin`,
     :func:`swing_dcm_per_speed`): a short sole or heavy legs walk slower (NAO's file
     on 4.4 cm soles: 0.44 leg lengths/s; a 44 kg humanoid on 22 cm soles: its step
     limits, 0.43 over 2 m)."""
-    rolls = biped is None or biped.rolls_soles
-    v = min(v_max, (STEADY_SHARE if rolls else UNROLLED_SHARE) * res.max_speed)
+    v = min(v_max, STEADY_SHARE * res.max_speed)
     if biped is not None and biped.leg_mass > 0:
         per_v = swing_dcm_per_speed(biped, res)
         if per_v > 0:
@@ -282,7 +282,8 @@ def _choose_steps(
     biped: Biped | None = None,
 ) -> tuple[list[Footstep], float, int]:
     """``(footsteps, mean speed asked for, pairs of steps)`` of a goal; the default
-    speed is :func:`default_speed`."""
+    speed is :func:`default_speed`, of the fastest walk in steps of at most
+    :data:`UNROLLED_STEP` leg lengths for legs that cannot roll a sole."""
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
@@ -298,7 +299,17 @@ def _choose_steps(
     v_max = dist / walk_duration(res, len(fastest))
     asked = speed
     if speed is None:
-        speed = default_speed(res, v_max, biped)
+        v_default = v_max
+        if biped is not None and not biped.rolls_soles:
+            # legs that cannot roll a sole: the fastest in steps of UNROLLED_STEP
+            short = replace(
+                res, max_step_length=min(res.max_step_length, UNROLLED_STEP * res.leg_length)
+            )
+            n_short = len(
+                goal_footsteps(short, feet0, d, lat, turn, pairs=pairs_needed(short, d, lat, turn))
+            )
+            v_default = min(v_max, dist / walk_duration(res, n_short))
+        speed = default_speed(res, v_default, biped)
         if not speed > 0:
             raise ModelError(
                 f"{name}: no default walking speed ({speed:g} m/s from its step limits: "
