@@ -93,9 +93,12 @@ def arena_offsets(d: object) -> tuple[int, int] | None:
     words = np.frombuffer((ctypes.c_int64 * 64).from_address(int(d._address)), np.int64)  # type: ignore[attr-defined]
     found = []
     for name, marker in (("maxuse_stack", 0x5E5D_0A11_57AC), ("maxuse_arena", 0x5E5D_0A11_A7E4)):
-        old = int(getattr(d, name))
         try:
+            old = int(getattr(d, name))
             setattr(d, name, marker)
+        except (AttributeError, TypeError):  # bindings where the field is read-only
+            return None
+        try:
             at = np.flatnonzero(words == marker)
         finally:
             setattr(d, name, old)

@@ -341,6 +341,10 @@ class SensorRig:
                     self.world.step(n, None, (), self._advance_bindings)
                 elif self._plan(self._ctx_at, n):  # only IMUs due: no Python per chunk
                     self.world.step(n, None, (), self._advance_c)
+                    if st[0] != end:  # the plan and the stepping disagree: a bug of ours
+                        raise RuntimeError(
+                            f"sensors: a planned stretch to step {end} stopped at {int(st[0])}"
+                        )
                 else:
                     self.world.step(n, None, (), self._advance)
             else:
@@ -624,12 +628,11 @@ class SensorRig:
         self._kernel_pointers()
 
     def _release_recorder(self) -> None:
-        """Hand the rows held to the recorder and stop its checkpoints asking for them."""
+        """Stop the recorder's commits asking this rig for its rows (``close`` hands
+        them over first; a new recorder records from the next reading on)."""
         old = getattr(self, "_recorder", None)
         release = getattr(old, "release_hand_over", None)
         if release is not None:
-            if self._rowed:
-                self._hand_over()
             release(self._hand_over_asked)
 
     def close(self) -> None:
