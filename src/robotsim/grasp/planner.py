@@ -440,7 +440,8 @@ class Planner:
 
         if self._map is None and self.tables:  # (the map is of hand poses over a table)
             self._map = ReachMap.cached(self.hand, self.T_world_base, self.tables[0],
-                                        samples=MAP_SAMPLES, max_up=self.options.max_up)  # fmt: skip
+                                        samples=MAP_SAMPLES,
+                                        max_up=self.options.max_up)  # fmt: skip
         return self._map
 
     def _map_candidates(
