@@ -131,6 +131,64 @@ def test_readings_given_in_chunks_make_the_same_blob() -> None:
         assert got == want and raw == 7 * (8 + 2 * 90 * 4 + 12 * 16 * 3 + 2 * 90)
 
 
+def test_rows_cut_as_words_make_the_same_blob_as_field_by_field() -> None:
+    """The recorder's path for one run of rows (the rows seen as words, every column
+    gathered at once) gives the blob of the general path, whatever the word size the
+    layout allows: 8 (float64 fields), 4 (float32 after a padded gap) or 1 (bytes)."""
+    from robotsim.recording.frames import encode_chunks, encode_rows, row_spans
+
+    rng = np.random.default_rng(2)
+    layouts = [
+        [("t", "<f8"), ("accel", "<f8", (3,)), ("q", "<f8", (4,))],
+        [("t", "<f8"), ("ranges", "<f4", (3, 5)), ("pose", "<f8", (7,))],
+        [("t", "<f8"), ("ok", "?", (3,)), ("img", "u1", (2, 2, 3))],
+    ]
+    words = []
+    for layout in layouts:
+        dt = np.dtype(layout, align=True)
+        rows = np.zeros(9, dt)
+        for k in dt.names:
+            rows[k] = rng.uniform(0, 200, rows[k].shape).astype(dt.fields[k][0].base)
+        names = dt.names[1:]
+        dtypes = [dt.fields[k][0].base for k in names]
+        spans = row_spans(dt, names, dtypes)
+        assert spans is not None
+        words.append(spans[0].itemsize)
+        for a, b in ((0, 9), (2, 3), (4, 8)):
+            want = encode_chunks([rows["t"][a:b]], [[rows[k][a:b]] for k in names], dtypes)
+            assert encode_rows(rows, a, b, spans, True) == want
+            assert encode_rows(rows, a, b, spans, False)[0][:1] == b"R"
+    assert words == [8, 4, 1]
+    # a field stored in another dtype than the rows': the general path
+    dt = np.dtype(layouts[0])
+    assert row_spans(dt, dt.names[1:], [np.dtype("<f4"), np.dtype("<f8")]) is None
+
+
+def test_blocks_are_zstandard_and_zlib_blocks_of_earlier_runs_still_read() -> None:
+    import zlib
+
+    from robotsim.recording.frames import decode_block, encode_block
+
+    readings = _readings(5)
+    names = ("ranges", "image", "ok")
+    dtypes = [np.dtype("<f4"), np.dtype("u1"), np.dtype("?")]
+    layout = [{"dtype": dt.str, "shape": list(readings[0][1][k].shape)} for k, dt in
+              zip(names, dtypes)]  # fmt: skip
+    blob = encode_block([t for t, _ in readings], [[d[k] for k in names] for _, d in readings],
+                        dtypes)  # fmt: skip
+    assert blob[:1] == b"S"  # Zstandard
+    raw = b"".join([np.asarray([t for t, _ in readings], "<f8").tobytes()]
+                   + [np.stack([d[k] for _, d in readings]).astype(dt).tobytes()
+                      for k, dt in zip(names, dtypes)])  # fmt: skip
+    for stored in (blob, b"Z" + zlib.compress(raw, 1), b"R" + raw):
+        t, fields = decode_block(stored, 5, layout)
+        np.testing.assert_array_equal(t, [t for t, _ in readings])
+        for k, got in zip(names, fields):
+            np.testing.assert_array_equal(got, np.stack([d[k] for _, d in readings]))
+    with pytest.raises(InputError, match=r"codec b'X'; known: b'R' \(raw\), b'S' \(Zstandard\)"):
+        decode_block(b"X" + raw, 5, layout)
+
+
 def test_stacked_rows_are_recorded_and_checked(tmp_path: Path) -> None:
     dt = np.dtype([("t", "<f8"), ("accel", "<f8", (3,))])
     rows = np.zeros(6, dt)

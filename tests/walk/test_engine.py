@@ -91,6 +91,49 @@ def test_a_goal_is_reached_and_reanchoring_walks_a_slip_back(urdfbot: Biped) -> 
     np.testing.assert_allclose(end, start + np.array([1.5, 0.0, 0.0]), atol=1e-6)
 
 
+def _turn_with_slips(biped: Biped, turn: float, slips: dict[int, float]) -> tuple[float, int, int]:
+    """Turn in place by ``turn`` (rad), the standing foot found turned by ``slips[k]``
+    (rad) at the k-th lift: ``(heading error at the end (rad), pairs planned at first,
+    pairs walked)``."""
+    eng = WalkEngine(biped)
+    start = walk_frame(eng.rest)
+    eng.set_goal(0.0, 0.0, turn)
+    need = eng.goal_pairs
+    lifts = 0
+    for _ in range(round(30.0 / eng.dt)):
+        eng.tick()
+        for swing in eng.lifted:
+            stance = 1 - swing
+            pose = eng.rest[stance].copy()
+            pose[2] += slips.get(lifts, 0.0)
+            eng.reanchor(stance, tuple(pose))
+            lifts += 1
+        if not eng.walking and lifts:
+            break
+    assert not eng.walking
+    end = walk_frame(eng.rest)
+    return (end[2] - start[2] - turn + math.pi) % (2 * math.pi) - math.pi, need, eng.goal_pairs
+
+
+def test_a_turn_whose_stance_feet_slip_gets_more_steps_to_its_heading(
+    urdfbot: Biped, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standing feet found turned back 6 deg in the second half of a 90 deg turn (Unitree's
+    H1 file slips so): the steps the turn limit planned cannot make it up, so the engine
+    adds pairs of steps (at most EXTRA_PAIRS) until the heading is within HEADING_TOL;
+    without them the turn ends short."""
+    import robotsim.walk.engine as engine
+
+    turn = math.radians(90.0)
+    slips = {k: math.radians(-6.0) for k in (3, 4, 5, 6)}
+    err, need, walked = _turn_with_slips(urdfbot, turn, slips)
+    assert abs(err) <= engine.HEADING_TOL, math.degrees(err)
+    assert need < walked <= need + engine.EXTRA_PAIRS
+    monkeypatch.setattr(engine, "EXTRA_PAIRS", 0)
+    err0, _, walked0 = _turn_with_slips(urdfbot, turn, slips)
+    assert walked0 == need and abs(err0) > 2 * engine.HEADING_TOL, math.degrees(err0)
+
+
 @pytest.mark.parametrize(("slip_deg", "moved_deg"), [(4.0, 4.0), (-12.0, -10.0)])
 def test_reanchoring_takes_the_whole_yaw_of_a_slip(
     urdfbot: Biped, slip_deg: float, moved_deg: float

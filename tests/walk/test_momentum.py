@@ -192,3 +192,75 @@ def test_a_44_kg_humanoid_walks_fast_enough_by_default(urdfbot: Biped) -> None:
     limits: >= 0.4 leg lengths/s planned (the issue's figure)."""
     pattern = generate_walk(urdfbot, 2.0)
     assert pattern.summary()["planned_speed_m_s"] / urdfbot.leg_length >= 0.4
+
+
+def _qpos(w, b: Biped, q: np.ndarray, T: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """MuJoCo's qpos of the robot at joints ``q`` with its root at ``T`` (4, 4)."""
+    from robotsim.walk.simulate import ROBOT
+
+    m = w.model
+    out = w.data.qpos.copy()
+    base = w.body(f"{ROBOT}/{b.model.root}")
+    fj = next(i for i in range(m.njnt) if m.jnt_type[i] == 0 and m.jnt_bodyid[i] == base.id)
+    a = m.jnt_qposadr[fj]
+    out[a : a + 3] = T[:3, 3]
+    mujoco.mju_mat2Quat(out[a + 3 : a + 7], np.ascontiguousarray(T[:3, :3]).flatten())
+    for name, v in zip(b.model.joint_names, q):
+        out[w.joint(f"{ROBOT}/{name}").qadr] = v
+    return out
+
+
+def test_the_legs_momentum_gains_are_mujocos_angular_momentum(small_feet: Biped) -> None:
+    """K (momentum.py: every link's mass and inertia on our kinematics) against MuJoCo's
+    own angular momentum of the whole robot about its CoM (``mj_subtreeVel``) for the
+    same motion: the whole-body IK's two solutions for the lifted foot moved +-1 % of the
+    leg length, the velocity between them from ``mj_differentiatePos``, evaluated at
+    their midpoint. The lumped leg of the default speed (pattern.swing_zmp_per_speed) is
+    the order of magnitude of the same (within 3x)."""
+    from robotsim.motion.profile import motion_profile
+    from robotsim.physics import World
+    from robotsim.walk.momentum import swing_momentum_gains
+    from robotsim.walk.params import resolve_params
+    from robotsim.walk.pattern import heading_R
+    from robotsim.walk.simulate import ROBOT, _scene
+    from robotsim.walk.wbik import WholeBodyIK
+
+    b = small_feet
+    pat = generate_walk(b, 0.1)
+    ik = WholeBodyIK(b)
+    R = heading_R(b, np.array([0.0]))[0]
+    feet, com, q, T = pat.feet[0], pat.com[0], pat.q[0], pat.root[0]
+    lift, d = pat.params.step_height, 0.01 * b.leg_length
+    K = swing_momentum_gains(b, ik, feet, com, R, q, T, lift, delta=d)
+    w = World(_scene(b, q, T, motion_profile(b.model)[1].physics, None))
+    m, data = w.model, w.data
+    root = w.body(f"{ROBOT}/{b.model.root}").id
+    for side in (0, 1):
+        base = np.array(feet)
+        base[side, 2, 3] += lift
+        q0, T0, _ = ik.solve(base, com, R, q, T)
+        for axis in (0, 1):
+            Q = []
+            for sgn in (1.0, -1.0):
+                f = base.copy()
+                f[side, axis, 3] += sgn * d
+                qs, Ts, err = ik.solve(f, com, R, q0, T0)
+                assert err[0] < 1e-9 and err[2] < 1e-9
+                Q.append(_qpos(w, b, qs, Ts))
+            v = np.zeros(m.nv)
+            mujoco.mj_differentiatePos(m, v, 2 * d, Q[1], Q[0])  # per m/s of the foot
+            mid = Q[1].copy()
+            mujoco.mj_integratePos(m, mid, v, d)
+            data.qpos[:], data.qvel[:] = mid, v
+            mujoco.mj_fwdPosition(m, data)
+            mujoco.mj_comVel(m, data)
+            mujoco.mj_subtreeVel(m, data)
+            H = data.subtree_angmom[root]
+            np.testing.assert_allclose(K[side][:, axis], H[:2], rtol=2e-3, atol=1e-4 * abs(H).max())
+        assert abs(K[side][1, 0]) > 0.1 * abs(K[side]).max()  # the forward swing's H_y
+    from robotsim.walk.pattern import swing_zmp_per_speed
+
+    res = resolve_params(b)
+    acc = 5.77 * 2 * res.step_period / (0.9 * res.t_single) ** 2
+    multibody = abs(K[0][1, 0]) * acc / (b.mass * 9.81)
+    assert 1 / 3 < multibody / swing_zmp_per_speed(b, res) < 3

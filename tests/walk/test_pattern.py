@@ -12,6 +12,7 @@ from robotsim.errors import InputError
 from robotsim.model.loader import load_robot
 from robotsim.motion.balance import com_world, convex_hull, polygon_margin
 from robotsim.walk.biped import Biped, biped_of
+from robotsim.walk.params import WalkParams
 from robotsim.walk.pattern import WalkPattern, generate_walk
 from tests.walk.robots import arm_urdf
 
@@ -119,3 +120,79 @@ def test_a_hip_yaw_shared_by_both_legs_still_turns(tmp_path) -> None:  # type: i
     yaw = [math.atan2(pat.root[k, 1, 0], pat.root[k, 0, 0]) for k in (0, -1)]
     assert math.degrees(yaw[1] - yaw[0]) == pytest.approx(90.0, abs=0.5)
     assert pat.summary()["max_foot_error_m"] < 1e-8
+
+
+def test_legs_without_ankle_roll_step_quicker_to_sway_less(h1like: Biped, urdfbot: Biped) -> None:
+    """The sway formula against the pendulum integrated step by step (RK4, ZMP switched
+    between the feet every period), and the period it gives: only for legs that cannot
+    roll a sole, and the pattern's sideways CoM sway within the sole's room."""
+    from robotsim.walk.params import SWAY_LEAN, resolve_params, sole_side_room, sway_period
+
+    tau, hw, room = 0.3, 0.2, 0.02
+    T = sway_period(tau, hw, room)
+    w2 = 1.0 / tau**2
+    # start on the periodic orbit's crossing of the middle: y 0, y' from the formula's
+    # cosh solution (y = a - a cosh((t - T/2)/tau) / cosh(T/(2 tau)) on the foot at +a)
+    y, v, peak, h = 0.0, hw * math.tanh(T / (2 * tau)) / tau, 0.0, T / 2000
+    for k in range(4 * 2000):
+        p = hw if (k // 2000) % 2 == 0 else -hw
+
+        def f(s: np.ndarray, p: float = p) -> np.ndarray:
+            return np.array([s[1], w2 * (s[0] - p)])
+
+        s = np.array([y, v])
+        k1 = f(s)
+        k2 = f(s + h / 2 * k1)
+        k3 = f(s + h / 2 * k2)
+        k4 = f(s + h * k3)
+        y, v = s + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        peak = max(peak, abs(y))
+    assert peak == pytest.approx(room, rel=1e-3)
+    assert sway_period(tau, 0.02, 0.03) == math.inf
+    assert resolve_params(urdfbot).step_period == pytest.approx(
+        2.4 * math.sqrt(resolve_params(urdfbot).com_height / 9.81), abs=0.006
+    )
+    res = resolve_params(h1like)
+    room = sole_side_room(h1like)
+    assert room == pytest.approx(h1like.foot_width / 2)  # a box sole: its half width
+    room = min(room, SWAY_LEAN * h1like.leg_length)
+    tau = math.sqrt(res.com_height / 9.81)
+    assert res.step_period < 2.4 * tau - 0.01
+    assert res.step_period == pytest.approx(sway_period(tau, res.half_width, room), abs=0.006)
+    # the steady steps (past the weight shift's and before the stop's) sway about that
+    pat = generate_walk(h1like, 1.5)
+    st = pat.plan.steps
+    steady = (pat.t > st[2].t_lift) & (pat.t < st[-3].t_land)
+    mid = pat.feet[steady][:, :, 1, 3].mean(axis=1)
+    assert np.max(np.abs(pat.com[steady, 1] - mid)) < 1.25 * room
+
+
+def test_no_walk_grows_without_bound(h17: Biped) -> None:
+    """Steps grow in number as 1 / speed: a crawl over a long way, a goal of a million
+    degrees, a sole whose margin allows a tiny default speed or a step period of hours
+    are one-line errors at once (what speed fits), not a walk of millions of samples."""
+    import dataclasses
+
+    from robotsim.walk.params import resolve_params
+    from robotsim.walk.pattern import MAX_STEPS, default_speed, sole_margin, walk_duration
+
+    with pytest.raises(InputError, match=rf"more than the {MAX_STEPS} a walk may take: ask") as a:
+        generate_walk(h17, 5.0, speed=1e-6)
+    res = resolve_params(h17)
+    slowest = float(str(a.value).split("ask at least ")[1].split(" m/s")[0])
+    assert slowest == pytest.approx(5.0 / walk_duration(res, MAX_STEPS), rel=1e-2)
+    with pytest.raises(InputError, match="a nearer goal"):
+        generate_walk(h17, 1e6)
+    # a sole 0.2 mm long: its margin speed is tiny (the error names it)
+    box = [[-1e-4, -0.02], [1e-4, -0.02], [1e-4, 0.02], [-1e-4, 0.02]]
+    tiny = (np.array(box), np.array(box))
+    small = dataclasses.replace(h17, polygons=tiny, centres=(np.zeros(2), np.zeros(2)))
+    assert sole_margin(small) == pytest.approx(1e-4)
+    v = default_speed(res, 1.0, small)
+    assert 0 < v < 1e-3
+    with pytest.raises(InputError, match="the default speed its soles allow") as b:
+        generate_walk(small, 5.0)
+    with pytest.raises(InputError, match="samples, more than"):
+        generate_walk(h17, 0.2, params=WalkParams(step_period=3600.0))
+    for e in (a.value, b.value):
+        assert "\n" not in str(e)

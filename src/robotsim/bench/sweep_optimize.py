@@ -17,7 +17,8 @@
   machine its noise (several %) is far above the receipt's cost.
 - ``verified_identical``: 100 runs of a sweep (P vs PD, 2 simulated s, random gains)
   made on the local pool of 2, re-run from their receipts on a 2-worker Dask cluster
-  (``local:2``): how many came out bit-identical.
+  (``local:2``; `robotsim bench sweep` passes the one it timed): how many came out
+  bit-identical.
 """
 
 from __future__ import annotations

@@ -65,7 +65,13 @@ from sqlalchemy.engine import Engine
 from robotsim.errors import InputError
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.recording import schema
-from robotsim.recording.frames import encode_chunks, field_layout
+from robotsim.recording.frames import (
+    COMPRESSED,
+    encode_chunks,
+    encode_rows,
+    field_layout,
+    row_spans,
+)
 from robotsim.recording.receipts import note_run
 from robotsim.recording.store import RecordingError, RunStatus, RunStore
 
@@ -144,11 +150,13 @@ class Recorder:
         self._new_channels: list[tuple[int, str, str]] = []
         # sensor readings: (channel, t, arrays), drained like the signals
         self._frames: deque[tuple[Any, ...]] = deque()
-        self._holders: list[weakref.WeakMethod[Any]] = []  # see hand_over_at_finish
+        self._holders: list[Any] = []  # see hand_over_at_checkpoints
         self._sensor_chan: dict[tuple[str, str], tuple[int, tuple[str, ...], Any, str]] = {}
         self._sensor_shapes: dict[int, list[tuple[int, ...]]] = {}
         self._rows_dtype: dict[int, np.dtype] = {}  # per channel: the rows' dtype checked
         self._raw_blocks: dict[int, int] = {}  # per channel: blocks to store uncompressed
+        # per channel and rows' dtype: where t and the fields lie in a row (or None)
+        self._spans: dict[tuple[int, np.dtype], Any] = {}
         self._new_sensor_channels: list[tuple[int, str, str, str, str]] = []
         self._chan: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self._chan_by_name: dict[tuple[str, str], int] = {}
@@ -224,10 +232,7 @@ class Recorder:
         if self.run_id is None or self.status is not RunStatus.RUNNING:
             return
         if self._error is None:  # what producers hold back comes in before the end
-            for ref in list(self._holders):
-                hand_over = ref()
-                if hand_over is not None:
-                    hand_over()
+            self._call_holders()
         self._stop = True
         self._wake.set()
         if self._thread is not None:
@@ -412,14 +417,25 @@ class Recorder:
         self._appended += 1
         self._after_signal(float(t))
 
-    def hand_over_at_finish(self, method: Any) -> None:
-        """Call the bound ``method`` (no arguments) when a run finishes, before the
-        last commit: a producer that hands readings over in batches
-        (:class:`robotsim.sensors.SensorRig`) gives what it holds. Kept weakly: a
-        producer that is gone is skipped."""
-        self._holders = [r for r in self._holders if r() is not None]
-        if all(r() != method for r in self._holders):
-            self._holders.append(weakref.WeakMethod(method))
+    def hand_over_at_checkpoints(self, method: Any) -> None:
+        """Call the bound ``method`` (no arguments) at every checkpoint of the signal
+        time (see :meth:`_after_signal`) before it is noted, and when a run finishes,
+        before the last commit: a producer that hands readings over in batches
+        (:class:`robotsim.sensors.SensorRig`) gives what it holds, so a checkpoint
+        covers every reading taken up to it. Kept (strongly) until the producer is
+        released (:meth:`release_hand_over`: a rig that closes or is given another
+        recorder), so that the readings held by a producer nobody else keeps are not
+        lost when it is dropped before the run finishes."""
+        if all(m != method for m in self._holders):
+            self._holders.append(method)
+
+    def release_hand_over(self, method: Any) -> None:
+        """Stop calling ``method`` (registered with :meth:`hand_over_at_checkpoints`)."""
+        self._holders = [m for m in self._holders if m != method]
+
+    def _call_holders(self) -> None:
+        for hand_over in list(self._holders):
+            hand_over()
 
     def sensor_rows(
         self,
@@ -515,7 +531,10 @@ class Recorder:
         has ``2 * sim_flush_interval - spacing`` (0.375 s) of signal time to land. If it
         has not, this thread commits everything itself instead of waiting for the
         writer thread to be scheduled and to get the GIL (a run far ahead of real time
-        leaves the writer a few milliseconds of wall time; docs/performance.md)."""
+        leaves the writer a few milliseconds of wall time; docs/performance.md).
+
+        Producers registered with :meth:`hand_over_at_checkpoints` hand over what they
+        hold at each checkpoint before it is noted, so it covers their readings too."""
         if self._sim_mark is None:
             self._sim_mark = t + self._sim_spacing
             self._commit_here()
@@ -524,6 +543,8 @@ class Recorder:
         if not t >= self._sim_mark:  # also true for NaN
             return
         self._sim_mark = t + self._sim_spacing
+        if self._holders:  # readings held back join this checkpoint (their own
+            self._call_holders()  # calls land here before the new mark: they return)
         seq = self._appended
         checkpoints = self._requests
         checkpoints.append((t, seq))
@@ -697,13 +718,13 @@ class Recorder:
             cur.close()
 
     def _encode_frames(self, rid: int, frames: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """Rows of ``sensor_blocks`` for the drained readings: one per sensor (zlib runs
+        """Rows of ``sensor_blocks`` for the drained readings: one per sensor (Zstandard runs
         without the GIL, so the simulation thread goes on while the writer encodes).
         A drained item is one reading ``(channel, t, arrays)`` or a range of stacked
         rows ``(channel, rows, start, stop)``; ranges that continue one another in the
         same array are joined first.
 
-        A channel whose blocks zlib shrinks by less than 15 % (an IMU's noisy floats)
+        A channel whose blocks compression shrinks by less than 15 % (an IMU's noisy floats)
         is stored raw for its next 31 blocks, then tried again: the blob says which."""
         with self._lock:
             chans = {ch: (names, dts) for ch, names, dts, _ in self._sensor_chan.values()}
@@ -722,6 +743,19 @@ class Recorder:
         out = []
         for ch, parts in by_channel.items():
             names, dtypes = chans[ch]
+            skip = self._raw_blocks.get(ch, 0)
+            if len(parts) == 1 and type(parts[0]) is list and parts[0][0].flags.c_contiguous:
+                arr, a, b = parts[0]  # one run of rows of one array: the common case
+                key = (ch, arr.dtype)
+                spans = self._spans.get(key, False)
+                if spans is False:
+                    spans = self._spans[key] = row_spans(arr.dtype, names, dtypes)
+                if spans is not None:
+                    blob, raw = encode_rows(arr, a, b, spans, skip == 0)
+                    self._after_encoding(ch, skip, blob, raw)
+                    t = arr["t"]
+                    out.append((rid, ch, float(t[a]), float(t[b - 1]), b - a, blob))
+                    continue
             ts: list[np.ndarray] = []
             fields: list[list[np.ndarray]] = [[] for _ in names]
             single: list[tuple[Any, ...]] = []
@@ -737,15 +771,19 @@ class Recorder:
                     fields[j].append(rows[k])
             if single:
                 _stack_readings(single, ts, fields, dtypes)
-            skip = self._raw_blocks.get(ch, 0)
             blob, raw = encode_chunks(ts, fields, dtypes, compress=skip == 0)
-            if skip:
-                self._raw_blocks[ch] = skip - 1
-            elif blob[:1] == b"Z" and len(blob) > 0.85 * raw:
-                self._raw_blocks[ch] = 31
+            self._after_encoding(ch, skip, blob, raw)
             n = sum(len(c) for c in ts)
             out.append((rid, ch, float(ts[0][0]), float(ts[-1][-1]), n, blob))
         return out
+
+    def _after_encoding(self, ch: int, skip: int, blob: bytes, raw: int) -> None:
+        """Count down the blocks a channel stores raw, or start doing so when its blob
+        came out less than 15 % smaller than its ``raw`` bytes."""
+        if skip:
+            self._raw_blocks[ch] = skip - 1
+        elif blob[:1] in COMPRESSED and len(blob) > 0.85 * raw:
+            self._raw_blocks[ch] = 31
 
 
 def _stack_readings(

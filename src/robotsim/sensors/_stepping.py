@@ -22,6 +22,7 @@ import ctypes
 import glob
 import os
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -29,9 +30,14 @@ from numba.extending import intrinsic
 from robotsim.sensors._pointers import f8, i8
 from robotsim.sensors.inertial import _NOISE_ROWS, imu_row
 
-__all__ = ["advance_imus", "mujoco_functions"]
+__all__ = ["ARENA_TIGHT", "advance_imus", "arena_offsets", "mujoco_functions"]
 
 PENDING_NONE = -1
+#: :func:`advance_imus`'s answer when MuJoCo's arena use is not yet measured (no step
+#: taken) or is a quarter of the arena or more: an arena too small for the model is a
+#: fatal error in MuJoCo, which the bindings raise as ``mujoco.FatalError`` but which
+#: would end the process inside the compiled call.
+ARENA_TIGHT = -2
 
 
 @intrinsic
@@ -79,39 +85,72 @@ def mujoco_functions() -> tuple[int, int] | None:
     return _functions  # type: ignore[return-value]
 
 
-@njit(cache=True, _nrt=False)
-def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
-    """Step the world from step ``pos`` to step ``end``, reading the IMUs on the way
-    where they are due; ``h`` the timestep. ``p_ctx``: the address of an int64 array:
-    the addresses of ``mj_step`` and ``mj_rnePostConstraint``, of the ``mjModel`` and
-    the ``mjData``, the number ``n`` of the rig's sensors, then the addresses of the
-    arrays over them, as the rig keeps them (int64 unless said): ``read_at`` the step a
-    sensor reads at, ``due`` the step its reading is of, ``start``/``count`` its
-    schedule, ``period`` (float64, steps), ``filled``/``cap`` rows written in its block
-    and the block's rows, ``block_at`` the block's address, ``item`` bytes a row;
-    ``compiled`` 1 for an IMU this call may read, ``addr`` ``(n, 8)`` its
-    :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn noise (address, numbers a
-    reading, readings used of ``_NOISE_ROWS``); ``out`` ``(3 + n,)``: written with the smallest
-    ``read_at`` after the call, the ``due`` of the last reading taken (or -1), the
-    number of readings taken, then each sensor's.
+def arena_offsets(d: object) -> tuple[int, int] | None:
+    """The offsets, in int64 words from the start of the ``mjData`` struct of the
+    bindings' ``d``, of ``maxuse_stack`` and ``maxuse_arena`` (None if not found): found
+    by writing a marker into each through the bindings and looking for it among the
+    struct's first 64 words, the values put back after."""
+    words = np.frombuffer((ctypes.c_int64 * 64).from_address(int(d._address)), np.int64)  # type: ignore[attr-defined]
+    found = []
+    for name, marker in (("maxuse_stack", 0x5E5D_0A11_57AC), ("maxuse_arena", 0x5E5D_0A11_A7E4)):
+        old = int(getattr(d, name))
+        try:
+            setattr(d, name, marker)
+            at = np.flatnonzero(words == marker)
+        finally:
+            setattr(d, name, old)
+        if len(at) != 1 or int(words[at[0]]) != old:
+            return None
+        found.append(int(at[0]))
+    return found[0], found[1]
 
-    Returns -1 when it stepped to ``end`` with every reading due on the way taken;
-    otherwise the step it stopped at, where a sensor it may not read is due (another
-    kind, a full block, or noise to draw): the caller reads there and calls again."""
+
+@njit(cache=True, _nrt=False)
+def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
+    """Step the world ``k`` steps on from the step the rig's state holds (``st[0]``),
+    reading the IMUs on the way where they are due. ``p_ctx``: the
+    address of an int64 array: the addresses of ``mj_step`` and
+    ``mj_rnePostConstraint``, of the ``mjModel`` and the ``mjData``, the number ``n``
+    of the rig's sensors, then the addresses of the arrays over them, as the rig keeps
+    them (int64 unless said): ``read_at`` the step a sensor reads at, ``due`` the step
+    its reading is of, ``start``/``count`` its schedule, ``period`` (float64, steps),
+    ``filled``/``cap`` rows written in its block and the block's rows, ``block_at`` the
+    block's address, ``item`` bytes a row; ``compiled`` 1 for an IMU this call may
+    read, ``addr`` ``(n, 8)`` its :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn
+    noise (address, numbers a reading, readings used of ``_NOISE_ROWS``); ``st`` the
+    rig's state (``[0]`` the world's step, ``[1]`` the smallest ``read_at``, ``[2]``
+    calls of this function, ``[3]`` readings it took, ``[4]`` the step this call steps
+    to), ``written`` ``(n,)`` each sensor's rows written since the rig's reset; then the
+    address of the timestep (float64), the offsets in int64 words of ``maxuse_stack``
+    and ``maxuse_arena`` in the ``mjData`` and the model's ``narena`` (see
+    :data:`ARENA_TIGHT`).
+
+    Returns -1 when it stepped the ``k`` steps with every reading due on the way taken;
+    :data:`ARENA_TIGHT` when it stepped nothing because MuJoCo's arena is tight (the
+    caller steps through the bindings); otherwise the step it stopped at (``st[0]``),
+    where a sensor it may not read is due (another kind, a full block, or noise to
+    draw): the caller reads there and goes on to ``st[4]``."""
     ctx = i8(p_ctx)
     fn_step, fn_rne, m, d, n = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
     p_read_at, p_due, p_start, p_count, p_period = ctx[5], ctx[6], ctx[7], ctx[8], ctx[9]
     p_filled, p_cap, p_block_at, p_item = ctx[10], ctx[11], ctx[12], ctx[13]
-    p_compiled, p_addr, p_nz, p_out = ctx[14], ctx[15], ctx[16], ctx[17]
+    p_compiled, p_addr, p_nz, p_st, p_written = ctx[14], ctx[15], ctx[16], ctx[17], ctx[18]
     read_at, due, start, count = i8(p_read_at), i8(p_due), i8(p_start), i8(p_count)
     period = f8(p_period)
     filled, cap, block_at, item = i8(p_filled), i8(p_cap), i8(p_block_at), i8(p_item)
-    compiled, addr, nz, out = i8(p_compiled), i8(p_addr), i8(p_nz), i8(p_out)
+    compiled, addr, nz = i8(p_compiled), i8(p_addr), i8(p_nz)
+    st, written = i8(p_st), i8(p_written)
+    h = f8(ctx[19])[0]
+    pos = st[0]
+    end = pos + k
+    st[4] = end
+    dd = i8(d)  # the run's measured arena use must stay under a quarter of the arena
+    used = dd[ctx[20]] + dd[ctx[21]]
+    if used <= 0 or 4 * used >= ctx[22]:
+        return ARENA_TIGHT
+    st[2] += 1
     result = PENDING_NONE
-    last = -1
     taken = 0
-    for i in range(n):
-        out[3 + i] = 0
     while True:
         at = end + 1
         for i in range(n):
@@ -136,17 +175,16 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
         for i in range(n):
             if read_at[i] <= at:
                 noise = 0
-                k = nz[3 * i + 1]
-                if k > 0:
-                    noise = nz[3 * i] + 8 * k * nz[3 * i + 2]
+                j = nz[3 * i + 1]
+                if j > 0:
+                    noise = nz[3 * i] + 8 * j * nz[3 * i + 2]
                     nz[3 * i + 2] += 1
                 row = block_at[i] + filled[i] * item[i]
                 a = 8 * i
                 imu_row(addr[a], addr[a + 1], addr[a + 2], addr[a + 3], addr[a + 4],
                         addr[a + 5], addr[a + 6], addr[a + 7], noise, row, due[i] * h)  # fmt: skip
-                last = due[i]
                 taken += 1
-                out[3 + i] += 1
+                written[i] += 1
                 filled[i] += 1
                 c = count[i] + 1
                 count[i] = c
@@ -161,7 +199,7 @@ def advance_imus(p_ctx, pos, end, h):  # type: ignore[no-untyped-def]
     for i in range(1, n):
         if read_at[i] < low:
             low = read_at[i]
-    out[0] = low
-    out[1] = last
-    out[2] = taken
+    st[0] = pos
+    st[1] = low
+    st[3] += taken
     return result

@@ -36,23 +36,28 @@ array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
-(:meth:`robotsim.recording.Recorder.sensor_rows`) at the end of the first step that
-ends a quarter of the recorder's ``sim_flush_interval`` (62.5 ms of simulated time by
-default) or more after the last hand-over, when a block is full, and at
-:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset``, ``close`` and
-when the recorder finishes the run (:meth:`~robotsim.recording.Recorder.hand_over_at_finish`):
-the recorder's checkpoints (every half ``sim_flush_interval``) lag the readings by at
-most that quarter, and a recorder in a tight loop is called a few times a second per
-sensor, not at every step. A row once written is never written again: a full block is
-left to the recorder and the latest readings, and a new one is started.
+(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder takes a
+checkpoint of its signal time (every half ``sim_flush_interval``: 125 ms of simulated
+time by default; it asks through
+:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so a checkpoint covers
+every reading taken up to it), and otherwise at the end of the first step that ends
+half a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets
+no signals; a quarter for a recorder that does not ask), when a block is full, at
+:meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset`` and ``close``,
+and when the recorder finishes the run. A recorder in a tight loop is called a few
+times a second per sensor, not at every step. A row once written is never written
+again: a full block is left to the recorder and the latest readings, and a new one is
+started.
 
-**IMUs in compiled stepping.** Where the IMUs are the only sensors due (and nobody
-listens), :func:`robotsim.sensors._stepping.advance_imus` takes the world's stretch of
-steps in one compiled call: ``mj_step`` up to each reading, ``mj_rnePostConstraint``,
-the IMU's row, on to the next, with the schedules kept in int64 arrays it shares with
-this class. It makes the same MuJoCo calls in the same order as the Python loop, so the
-run and the rows are the same to the bit; a lidar or another sensor due hands the step
-back to the Python loop, which reads it and calls the kernel again.
+**IMUs in compiled stepping.** Where nobody listens, each stretch of steps the world
+hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it steps
+MuJoCo (``mj_step``), and where IMUs are due, ``mj_rnePostConstraint`` and the IMU's
+row, on to the next, with the schedules, counts and the rig's state (the step, the next
+reading's step, the readings taken) kept in int64 arrays it shares with this class, so
+a chunk with only IMUs due costs one Python call, not a pass through the rig's loop.
+It makes the same MuJoCo calls in the same order as the Python loop, so the run and the
+rows are the same to the bit; a lidar or another sensor due hands the step back to the
+Python loop, which reads it and calls the kernel again for the rest of the stretch.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.kinematics.kernels import entry_point
-from robotsim.sensors._stepping import advance_imus
+from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -137,7 +142,11 @@ class SensorRig:
             for s in self.sensors
         ]
         self._rowed = [i for i in range(n) if self._row_of[i] is not None]
-        self._pos = 0  # the world's step while :meth:`_advance` steps it
+        # shared with the compiled stepping (see advance_imus): [0] the world's step
+        # while :meth:`_advance` steps it, [1] the smallest read_at, [2] compiled calls,
+        # [3] readings they took, [4] the step the current stretch ends at
+        self._st = np.zeros(5, dtype=np.int64)
+        self._samples = 0  # readings taken here (the compiled stepping counts its own)
         # row-writing sensors that read the step just taken (the IMUs): written in place
         self._fast = [self._row_of[i] is not None and self._deferred[i] for i in range(n)]
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
@@ -148,25 +157,24 @@ class SensorRig:
         self._block_at = np.zeros(n, dtype=np.int64)  # its address
         self._filled = self._rows.copy()  # rows written in it (full: none yet)
         self._sent = [int(r) for r in self._rows]  # of those, rows the recorder has
-        self._last: list[tuple[np.ndarray, int] | None] = [None] * n  # the latest row
         self._latest: list[Reading | None] = [None] * n
+        self._latest_w = [0] * n  # a row-writing sensor's rows written when it was made
         self.recorder = recorder
-        self.samples = 0
         self._compiled_setup()
         self.reset()
 
     def _compiled_setup(self) -> None:
         """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs that
         read the world's own data (None without MuJoCo's library)."""
-        from robotsim.sensors._stepping import mujoco_functions
+        from robotsim.sensors._stepping import arena_offsets, mujoco_functions
 
         n = len(self.sensors)
         self._imus = [i for i, s in enumerate(self.sensors) if isinstance(s, Imu)]
         fns = mujoco_functions() if self._imus else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
-        self.compiled_calls = 0  # stretches the compiled stepping took
-        if fns is None:
+        offsets = arena_offsets(self._wdata) if fns is not None else None
+        if fns is None or offsets is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
         nz = np.zeros((n, 3), dtype=np.int64)
@@ -179,8 +187,9 @@ class SensorRig:
             compiled[i] = 1
         m = self.world.model
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
-        self._kernel_arrays = (compiled, addr, nz, np.zeros(3 + n, dtype=np.int64))
-        self._kernel_out = self._kernel_arrays[3]
+        self._kernel_arrays = (compiled, addr, nz, self._st)
+        self._h = np.array([self.timestep])
+        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena))
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -190,15 +199,17 @@ class SensorRig:
         arrays = (
             *(self._read_at, self._due, self._start, self._count, self._periods),
             *(self._filled, self._rows, self._block_at, self._item, *self._kernel_arrays),
+            self._written,
         )
         for a in arrays:
             assert a.flags.c_contiguous and a.dtype.itemsize == 8
         ptrs = [*self._kernel_args, len(self.sensors), *(int(a.ctypes.data) for a in arrays)]
+        ptrs += self._kernel_tail
         self._ctx = np.array(ptrs, dtype=np.int64)  # see advance_imus
         self._ctx_at = int(self._ctx.ctypes.data)
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
-            self._kernel = entry_point(advance_imus, (i, i, i, numba.types.float64))
+            self._kernel = entry_point(advance_imus, (i, i))
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -225,10 +236,25 @@ class SensorRig:
 
     def _latest_of(self, i: int) -> Reading | None:
         reading = self._latest[i]
-        if reading is None and self._last[i] is not None:
-            block, row = self._last[i]  # type: ignore[misc]
-            reading = self._latest[i] = self._reading_of_row(i, block, row)
+        if self._row_of[i] is not None:  # the last row written, once asked for
+            w = int(self._written[i])
+            if w == 0:
+                return None
+            if reading is None or self._latest_w[i] != w:
+                row = int(self._filled[i]) - 1  # a new block is started by its first row
+                reading = self._reading_of_row(i, self._block[i], row)  # type: ignore[arg-type]
+                self._latest[i], self._latest_w[i] = reading, w
         return reading
+
+    @property
+    def samples(self) -> int:
+        """Readings taken since the rig was made."""
+        return self._samples + int(self._st[3])
+
+    @property
+    def compiled_calls(self) -> int:
+        """Stretches of steps the compiled stepping took."""
+        return int(self._st[2])
 
     def _reading_of_row(self, i: int, block: np.ndarray, row: int) -> Reading:
         """The reading in row ``row`` of a block: read-only views of its fields."""
@@ -251,17 +277,21 @@ class SensorRig:
 
     @recorder.setter
     def recorder(self, value: Any) -> None:
+        self._release_recorder()
         self._recorder = value
         self._record = getattr(value, "sensor", None) if value is not None else None
         self._record_rows = getattr(value, "sensor_rows", None) if value is not None else None
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
-        # steps between hand-overs of rows (see the module doc): a quarter flush interval
-        self._hand_every = 0 if not flush else max(0, int(float(flush) / 4 / self.timestep))
+        checkpoints = getattr(value, "hand_over_at_checkpoints", None)  # None: getattr(None) too
+        # steps between hand-overs of rows (see the module doc): a quarter flush interval,
+        # half one (the recorder's checkpoint spacing) when its checkpoints ask for them
+        part = 2 if checkpoints is not None else 4
+        self._hand_every = 0 if not flush else max(0, int(float(flush) / part / self.timestep))
         if self._record is None and self._record_rows is None:
             self._hand_every = 1 << 62  # nobody to hand rows to
         self._handed_at = -(1 << 62)  # the step of the last hand-over
-        if self._rowed and self._record_rows is not None and hasattr(value, "hand_over_at_finish"):
-            value.hand_over_at_finish(self._hand_over)  # the rows held when the run ends
+        if self._rowed and self._record_rows is not None and checkpoints is not None:
+            checkpoints(self._hand_over_asked)  # at its checkpoints and when the run ends
         for i in self._rowed:  # a new recorder records from the next reading on
             self._sent[i] = int(self._filled[i])
 
@@ -291,24 +321,29 @@ class SensorRig:
         k = round(self._wdata.time / self.timestep)  # as _step_index
         if k != self._at:  # someone else stepped the world: its data hold step k - 1
             self._kin, self._at = k - 1, k
-        if self._read_min <= k:
+        st = self._st
+        if st[1] <= k:
             self._read_ready(k)
         end = k + int(n)
         try:
-            if self._read_min <= end:
-                self._pos = k
-                self.world.step(n, None, (), self._advance)
+            if st[1] <= end:
+                st[0] = k
+                if self._kernel is None or self._listeners:
+                    self.world.step(n, None, (), self._advance_bindings)
+                else:
+                    self.world.step(n, None, (), self._advance)
             else:
                 self.world.step(n)
         finally:
+            self._kin, self._at = end - 1, end
             if self._rowed and end - self._handed_at >= self._hand_every:
                 self._hand_over()
                 self._handed_at = end
-        self._kin, self._at = end - 1, end
 
     @staticmethod
     def _arena_roomy(m: Any, d: Any) -> bool:
-        """Whether the compiled stepping may take the next stretch: MuJoCo reports a
+        """Whether the compiled stepping may take the next stretch (what it checks
+        itself: :data:`robotsim.sensors._stepping.ARENA_TIGHT`): MuJoCo reports a
         memory arena too small for the model (stack and arena together, ``m.narena``
         bytes) as a fatal error, which the bindings raise as ``mujoco.FatalError`` but
         which would end the process inside a compiled call. So the compiled call runs
@@ -320,46 +355,56 @@ class SensorRig:
 
     def _advance(self, k: int) -> None:
         """``k`` MuJoCo steps (the world's ``advance``), the sensors read on the way
-        where they are due: one MuJoCo call per stretch between two readings.
+        where they are due, when nobody listens: the compiled
+        :func:`robotsim.sensors._stepping.advance_imus` takes the stretch in one call
+        (it checks MuJoCo's arena first: :meth:`_arena_roomy`): it steps, and writes the
+        IMUs' rows (the reading of the step just taken) where they are due, with the
+        same rows, schedules and counts :meth:`_read_ready` gives them; it hands back
+        the step at which another sensor (a lidar) is due, which :meth:`_advance_py`
+        reads before going on."""
+        stop = self._kernel(self._ctx_at, k)  # type: ignore[misc]
+        if stop != -1:
+            self._advance_rest(stop)
 
-        Where only IMUs are due, with room in their blocks, and nobody listens, the
-        compiled :func:`robotsim.sensors._stepping.advance_imus` steps and writes their
-        rows (the reading of the step just taken) in one call for the whole stretch:
-        the same rows, schedules and counts :meth:`_read_ready` gives them. Other
-        row-writing deferred sensors (a lidar) due alone are written here, in place;
-        the rest through :meth:`_read_ready`."""
+    def _advance_rest(self, stop: int) -> None:
+        st = self._st
+        if stop == ARENA_TIGHT:  # nothing stepped: through the bindings
+            self._advance_py(int(st[0]), int(st[4]), False)
+        else:  # a sensor the kernel does not read is due at step ``stop``
+            self._advance_py(stop, int(st[4]), True)
+
+    def _advance_bindings(self, k: int) -> None:
+        """``k`` MuJoCo steps as :meth:`_advance`, through the bindings (someone
+        listens, or no compiled stepping)."""
+        pos = int(self._st[0])
+        self._advance_py(pos, pos + k, False)
+
+    def _advance_py(self, pos: int, end: int, compiled: bool) -> None:
+        """Step from step ``pos`` to ``end``, reading the sensors where they are due:
+        one MuJoCo call per stretch between two readings (``compiled``: the compiled
+        stepping takes the stretches where only IMUs are due). Row-writing sensors
+        that read the step just taken (a lidar) due alone with room in their blocks
+        are written here, in place; the rest through :meth:`_read_ready`."""
         mj = self._mj
-        m, d = self.world.model, self.world.data
-        pos = self._pos
-        end = pos + k
-        at = self._read_min
-        if at > end:
-            mj.mj_step(m, d, k)
-            self._pos = end
-            return
+        m, d = self.world.model, self._wdata
+        st = self._st
+        at = int(st[1])
         read_at, due_of, filled, cap = self._read_at, self._due, self._filled, self._rows
         fast, acc_of, listening = self._fast, self._acc, bool(self._listeners)
-        kernel = None if listening or not self._arena_roomy(m, d) else self._kernel_args
+        kernel = self._kernel if compiled else None
+        written = self._written
         h = self.timestep
         while at <= end:
-            if kernel is not None:
-                self.compiled_calls += 1
-                stop = self._kernel(self._ctx_at, pos, end, h)  # type: ignore[misc]
-                out = self._kernel_out
-                if out[2]:  # readings taken
-                    self.samples += int(out[2])
-                    for i in self._imus:
-                        if out[3 + i]:
-                            self._last[i] = (self._block[i], int(filled[i]) - 1)  # type: ignore[assignment]
-                            self._latest[i] = None
-                    self._kin = int(out[1])  # the step the last reading is of
-                    self._at = self._kin + 1
-                self._read_min = int(out[0])
-                if stop < 0:  # stepped to the end, every reading due on the way taken
-                    self._pos = end
+            if kernel is not None and at > pos:
+                st[0] = pos
+                stop = kernel(self._ctx_at, end - pos)
+                if stop == -1:  # stepped to the end, every reading due on the way taken
                     return
+                if stop == ARENA_TIGHT:  # nothing stepped: the bindings from here on
+                    kernel = None
+                    continue
                 pos = stop  # a sensor the kernel does not read is due here
-                at = self._read_min
+                at = int(st[1])
             elif at > pos:
                 mj.mj_step(m, d, at - pos)
                 pos = at
@@ -374,9 +419,9 @@ class SensorRig:
                             break
                         acc = acc or acc_of[i]
             if not here:
-                self._pos = pos
+                st[0] = pos
                 self._read_ready(at)
-                at = self._read_min
+                at = int(st[1])
                 continue
             if acc:
                 mj.mj_rnePostConstraint(m, d)
@@ -387,16 +432,16 @@ class SensorRig:
                     row = int(filled[i])
                     s.read_row(int(self._block_at[i] + row * self._item[i]), int(due_of[i]) * h)  # type: ignore[attr-defined]
                     filled[i] = row + 1
-                    self._last[i] = (self._block[i], row)  # type: ignore[assignment]
-                    self._latest[i] = None
+                    written[i] += 1
                     c = self._count[i] = self._count[i] + 1
                     nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
                     read_at[i] = nxt + 1  # > at: a period is at least one step
-                    self.samples += 1
-            at = self._read_min = int(read_at.min())
+                    self._samples += 1
+            at = int(read_at.min())
+            st[1] = at
         if end > pos:
             mj.mj_step(m, d, end - pos)
-        self._pos = end
+        st[0] = end
 
     def sample_due(self) -> None:
         """Read the sensors whose reading can be taken at the world's current step (the
@@ -405,7 +450,7 @@ class SensorRig:
             k = self._step_index()
             if k != self._at:
                 self._kin, self._at = k - 1, k
-            if self._read_min <= k:
+            if self._st[1] <= k:
                 self._read_ready(k)
                 self._hand_over()
 
@@ -417,7 +462,7 @@ class SensorRig:
         for i, s in enumerate(self.sensors):
             self._read(i, s, k * self.timestep, self.data)
         self._hand_over()
-        self.samples += len(self.sensors)
+        self._samples += len(self.sensors)
         return [self._latest_of(i) for i in range(len(self.sensors))]  # type: ignore[misc]
 
     def _refresh(self) -> None:
@@ -472,8 +517,8 @@ class SensorRig:
             if at <= k:  # behind its schedule: go on from here
                 self._start[i], count[i] = k, 1
                 self._schedule(i)
-        self.samples += n
-        self._read_min = int(read_at.min())
+        self._samples += n
+        self._st[1] = int(read_at.min())
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
@@ -484,8 +529,7 @@ class SensorRig:
                 row = self._new_block(i)
             write(int(self._block_at[i] + row * self._item[i]), t)
             self._filled[i] = row + 1
-            self._last[i] = (self._block[i], row)  # type: ignore[assignment]
-            self._latest[i] = None  # made from the row when asked for
+            self._written[i] += 1  # the latest reading: made from the row when asked for
             if self._listeners:
                 reading = self._latest_of(i)
                 for cb in self._listeners:
@@ -512,6 +556,11 @@ class SensorRig:
         self._block_at[i] = int(block.ctypes.data)
         self._filled[i] = self._sent[i] = 0
         return 0
+
+    def _hand_over_asked(self) -> None:
+        """The recorder's checkpoint (or its finish) asks for the rows held."""
+        self._hand_over()
+        self._handed_at = self._at
 
     def _hand_over(self) -> None:
         """Give the recorder the rows read since it was last given any."""
@@ -549,7 +598,7 @@ class SensorRig:
             s.reset()
         n = len(self.sensors)
         self._latest = [None] * n
-        self._last = [None] * n
+        self._written = np.zeros(n, dtype=np.int64)  # rows written since the reset
         k = self._step_index()
         self._kin = self._at = k  # the world's data hold the state at step k
         # int64 arrays, shared with the compiled stepping (sensors._stepping)
@@ -559,11 +608,22 @@ class SensorRig:
         self._read_at = np.full(n, k, dtype=np.int64)
         for i in range(n):
             self._schedule(i)
-        self._read_min = int(self._read_at.min()) if n else k
+        self._st[0] = k
+        self._st[1] = int(self._read_at.min()) if n else k
         self._kernel_pointers()
+
+    def _release_recorder(self) -> None:
+        """Hand the rows held to the recorder and stop its checkpoints asking for them."""
+        old = getattr(self, "_recorder", None)
+        release = getattr(old, "release_hand_over", None)
+        if release is not None:
+            if self._rowed:
+                self._hand_over()
+            release(self._hand_over_asked)
 
     def close(self) -> None:
         self._hand_over()
+        self._release_recorder()
         if self.renderer is not None:
             self.renderer.close()
             self.renderer = None

@@ -47,6 +47,13 @@ __all__ = ["Reference", "WalkEngine"]
 #: pendulum's speed within a few ticks: 0.45 m/s sideways in 30 ms on a 1 m humanoid)
 START_HOLD = 1.0
 
+#: a goal that turns and whose heading is still off by more than this (rad) when its
+#: steps are taken (the stance feet slipped in yaw after the turn limit had spread the
+#: turn) gets more pairs of steps, at most :data:`EXTRA_PAIRS`: the heading is closed
+#: in the loop
+HEADING_TOL = math.radians(2.0)
+EXTRA_PAIRS = 3
+
 
 @dataclass(frozen=True)
 class Reference:
@@ -103,6 +110,8 @@ class WalkEngine:
         self.goal: np.ndarray | None = None
         self.goal_pairs = 0
         self._goal_steps = 0
+        self._extra_pairs = 0
+        self._goal_turns = False
         self._goal_lifts: set[float] = set()  # lift times of the planned goal steps
         self._pair_inc: tuple[float, float, float] | None = None
         self._frames: dict[float, np.ndarray] = {}  # walk frame after each step, by lift time
@@ -176,6 +185,10 @@ class WalkEngine:
         self.goal = compose(self.Q, np.array([distance, lateral, turn]))
         self.goal_pairs = max(pairs_needed(self.res, distance, lateral, turn), pairs or 0)
         self._goal_steps = 0
+        self._extra_pairs = 0
+        # only a goal that turns closes its heading with more steps (a straight walk's
+        # small drift is not worth the steps: its speed would drop)
+        self._goal_turns = abs(turn) > 1e-9 and self.res.max_turn > 0
         self._goal_lifts = set()
         self.command = (0.0, 0.0, 0.0)
         self._plan_ahead()
@@ -239,7 +252,15 @@ class WalkEngine:
                 return None
             left = 2 * self.goal_pairs - self._goal_steps
             if left <= 0:
-                return None  # the steps are taken: the closing steps finish it
+                # the steps are taken: the closing steps finish it, unless the stance
+                # feet slipped the heading off by more than HEADING_TOL: more pairs
+                more = min(math.ceil(abs(r[2]) / max(self.res.max_turn, 1e-9)),
+                           EXTRA_PAIRS - self._extra_pairs)  # fmt: skip
+                if abs(r[2]) <= HEADING_TOL or not self._goal_turns or more <= 0:
+                    return None
+                self._extra_pairs += more
+                self.goal_pairs += more
+                left = 2 * more
 
             def part(value: float) -> float:
                 if abs(value) < 1e-12:

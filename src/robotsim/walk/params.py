@@ -9,7 +9,10 @@ crouch              0.06 l (the hips this much lower than standing tall; when th
                     legs cannot follow a walk so, the generator tries 0.04, 0.08,
                     0.1, 0.13 l)
 com_height          standing CoM height - crouch
-step_period         2.4 tau (one step: single + double support)
+step_period         2.4 tau (one step: single + double support); for legs that
+                    cannot roll a sole (no ankle roll) at most the period whose
+                    sideways sway stays within the sole's room and 0.025 l
+                    (:func:`sway_period`, :data:`SWAY_LEAN`), not under 0.8 tau
 double_support      0.2 of the step period
 step_height         0.08 l (swing foot clearance)
 max_step_length     0.45 l (forward, per step, swing foot ahead of stance)
@@ -32,11 +35,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields, replace
 
+import numpy as np
+
 from robotsim.errors import InputError
 from robotsim.walk.biped import Biped
 from robotsim.walk.preview import G
 
-__all__ = ["CROUCHES", "Resolved", "WalkParams", "resolve_params"]
+__all__ = ["CROUCHES", "Resolved", "WalkParams", "resolve_params", "sole_side_room", "sway_period"]
 
 #: crouch depths tried in turn (fractions of the leg length) when none is given
 CROUCHES = (0.06, 0.04, 0.08, 0.1, 0.13)
@@ -112,6 +117,49 @@ class Resolved:
         return WalkParams(**d)
 
 
+#: the largest sideways sway (rad: per metre of leg length) a default walk of legs
+#: that cannot roll a sole plans for: they carry the CoM sideways by leaning, their
+#: soles rolling onto an edge. Measured: Unitree's H1 file (2.2 cm of sole room) and a
+#: 50 kg H1-like MJCF (box soles, 4.5 cm of room) walk 2 m swaying 2.2 cm (0.025 of
+#: their 0.87 m legs); the H1-like one swaying 4.5 cm spins on a sole's edge and falls
+SWAY_LEAN = 0.025
+
+#: the shortest default step period (in pendulum times ``tau``) :func:`sway_period`
+#: may give: a swing of about three quarters of ``tau``
+SWAY_FLOOR = 0.8
+
+
+def sole_side_room(biped: Biped) -> float:
+    """The ZMP's room across the walk (m): from the sole's reference point (its area
+    centroid, where single support puts the ZMP) to the sole's nearer side edge along
+    the sole's y, the smaller sole (0 for a sole without width there)."""
+    room = math.inf
+    for P, c in zip(biped.polygons, biped.centres):
+        P = np.asarray(P, dtype=np.float64)
+        ys = []
+        for a, b in zip(P, np.roll(P, -1, axis=0)):
+            if (a[0] - c[0]) * (b[0] - c[0]) <= 0 and a[0] != b[0]:
+                u = (c[0] - a[0]) / (b[0] - a[0])
+                ys.append(a[1] + u * (b[1] - a[1]))
+        if len(ys) < 2:
+            return 0.0
+        room = min(room, c[1] - min(ys), max(ys) - c[1])
+    return max(float(room), 0.0)
+
+
+def sway_period(tau: float, half_width: float, room: float) -> float:
+    """The step period (s) whose sideways CoM sway is at most ``room`` (m), for legs
+    that cannot roll a sole: they move the CoM sideways only by leaning the legs or
+    rolling the pelvis over the hip, so the sway is kept small by stepping quicker.
+    A linear inverted pendulum (time constant ``tau``) whose ZMP alternates between
+    feet ``half_width`` either side of the middle with period ``T`` each sways
+    ``half_width (1 - 1 / cosh(T / (2 tau)))``: ``T = 2 tau acosh(hw / (hw - room))``
+    (``inf`` when the room reaches the feet)."""
+    if room >= half_width:
+        return math.inf
+    return 2.0 * tau * math.acosh(half_width / (half_width - room))
+
+
 def resolve_params(biped: Biped, params: WalkParams | None = None) -> Resolved:
     """All parameters of ``params`` as numbers, the missing ones sized from ``biped``;
     a one-line :class:`InputError` for values a walk cannot use."""
@@ -134,7 +182,14 @@ def resolve_params(biped: Biped, params: WalkParams | None = None) -> Resolved:
             f"{biped.com_height:.3g}] m (the CoM standing tall)"
         )
     tau = math.sqrt(zc / G)
-    period = 2.4 * tau if p.step_period is None else p.step_period
+    hw = biped.half_width if p.half_width is None else p.half_width
+    if p.step_period is not None:
+        period = p.step_period
+    elif biped.rolls_soles:
+        period = 2.4 * tau
+    else:
+        room = min(sole_side_room(biped), SWAY_LEAN * ll)
+        period = max(SWAY_FLOOR * tau, min(2.4 * tau, sway_period(tau, hw, room)))
     ds = 0.2 if p.double_support is None else p.double_support
     if not 0.0 < ds < 0.9:
         raise InputError(f"walk parameter double_support: {ds:g}; must be in (0, 0.9)")
@@ -167,7 +222,7 @@ def resolve_params(biped: Biped, params: WalkParams | None = None) -> Resolved:
         max_step_length=0.45 * ll if p.max_step_length is None else p.max_step_length,
         max_step_side=0.2 * ll if p.max_step_side is None else p.max_step_side,
         max_turn=max_turn,
-        half_width=biped.half_width if p.half_width is None else p.half_width,
+        half_width=hw,
         dt=dt,
         preview=10.0 * tau if p.preview is None else p.preview,
         qe=p.qe,

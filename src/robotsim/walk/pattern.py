@@ -36,7 +36,16 @@ from robotsim.walk.wbik import WholeBodyIK
 FOOT_TOL = 1e-4
 ROT_TOL = 1e-3
 
+#: the most steps one walk (a goal) takes: a slow speed over a long way (steps grow in
+#: number as 1 / speed) is a one-line error saying the slowest speed that fits
+MAX_STEPS = 1000
+#: the most samples a pattern holds (its length over ``dt``): a bound on time and memory
+#: whatever the parameters (a step period of hours)
+MAX_SAMPLES = 2_000_000
+
 __all__ = [
+    "MAX_SAMPLES",
+    "MAX_STEPS",
     "STEADY_SHARE",
     "SWING_MARGIN",
     "WalkPattern",
@@ -244,10 +253,17 @@ def _choose_steps(
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
+    if 2 * need > MAX_STEPS:
+        raise InputError(
+            f"{name}: the goal ({d:.4g} m forward, {lat:.4g} m left, "
+            f"{math.degrees(turn):.4g} deg) takes {2 * need} steps at its step limits, more "
+            f"than the {MAX_STEPS} a walk may take: a nearer goal"
+        )
     if dist < 1e-9:
         return goal_footsteps(res, feet0, d, lat, turn, pairs=need), 0.0, need
     fastest = goal_footsteps(res, feet0, d, lat, turn, pairs=need)
     v_max = dist / walk_duration(res, len(fastest))
+    asked = speed
     if speed is None:
         speed = default_speed(res, v_max, biped)
         if not speed > 0:
@@ -267,6 +283,18 @@ def _choose_steps(
     # the most pairs (shortest steps) that still reach the speed
     T = res.step_period
     est = max(need, int((dist / speed - T - res.t_single) / T) // 2 + 1)
+    if 2 * est > MAX_STEPS:
+        slowest = dist / walk_duration(res, MAX_STEPS)
+        why = (
+            f"the default speed its soles allow, {speed:.3g} m/s"
+            if asked is None
+            else f"a mean speed of {speed:.3g} m/s"
+        )
+        raise InputError(
+            f"{name}: {why} over {dist:.3g} m takes about {2 * est} steps, more than "
+            f"the {MAX_STEPS} a walk may take: ask at least {slowest:.3g} m/s (--speed) "
+            "or a shorter distance"
+        )
     for pairs in range(est, need - 1, -1):
         steps = goal_footsteps(res, feet0, d, lat, turn, pairs=pairs)
         if dist / walk_duration(res, len(steps)) >= speed * (1 - 1e-9):
@@ -359,6 +387,12 @@ def pattern_from_plan(
     """Steps 3-5 of the module docs for a timed plan."""
     dt = res.dt
     n = math.floor(plan.t_end / dt + 1e-9) + 1
+    if n > MAX_SAMPLES:
+        raise InputError(
+            f"{biped.name}: a walk of {plan.t_end:.4g} s in samples of {dt:g} s is "
+            f"{n} samples, more than {MAX_SAMPLES}: a shorter step period, a larger dt "
+            "or a shorter walk"
+        )
     t = np.arange(n) * dt
     zmp_ref = plan.zmp(t)
     feet, support = plan.feet(t)

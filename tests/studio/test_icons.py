@@ -1,0 +1,25 @@
+"""The studio's icon reader (studio/icons.py) gives viser the same icons, read from one
+opened archive."""
+
+from __future__ import annotations
+
+import zipfile
+
+from viser import _gui_api
+from viser._icons import ICONS_DIR
+from viser._icons import svg_from_icon as viser_reader
+
+from robotsim.studio.icons import install
+
+
+def test_the_installed_reader_gives_viser_s_own_icons() -> None:
+    assert install() and install()  # installed once, idempotent
+    reader = _gui_api.svg_from_icon
+    assert reader is not viser_reader
+    with zipfile.ZipFile(ICONS_DIR / "tabler-icons.zip") as z:
+        names = [n.removesuffix(".svg") for n in z.namelist()[::400]]
+    assert len(names) >= 10
+    for name in [*names, "player-play", "trash"]:
+        svg = reader(name)
+        assert svg == viser_reader(name)
+        assert svg.lstrip().startswith("<svg")
