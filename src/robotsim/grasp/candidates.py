@@ -9,9 +9,10 @@
    the ray's length. A pair is **antipodal** when the far side's normal lies within the
    friction cone around the ray (``mu``): two fingers pressing along the ray can hold it.
    For three fingers the thumb goes on the first point and the two fingers on the far
-   side (an opposing thumb/finger triple). When fewer than ``max_pairs`` pairs are found
-   (an object mostly wider than the hand opens, such as a mug whose handle is the only
-   part it spans), the rest of the sampled surface points are tried too.
+   side (an opposing thumb/finger triple). When fewer than a quarter of ``max_pairs``
+   pairs are found (an object mostly wider than the hand opens, such as a mug whose
+   handle is the only part it spans), the rest of the sampled surface points are tried
+   too.
 3. **Hand poses**: the hand's closing axis along the ray, the thumb's side at the first
    point, ``rolls`` turns about that axis (the approach direction), the hand's closure
    chosen so its opening matches the width.
@@ -332,9 +333,9 @@ def sample_candidates(
 
     counts["surface points"] = len(pick)
     pts, dirs, w, fits, ok = pairs(pts[pick], nrm[pick])
-    if ok.sum() < max_pairs and len(pick) < len(nrm):
-        # too few pairs (an object mostly wider than the hand: a mug's handle on a body
-        # the hand cannot span): the other surface points too, for the parts it fits
+    if ok.sum() < max_pairs // 4 and len(pick) < len(nrm):
+        # few pairs (an object mostly wider than the hand: a mug's handle on a body the
+        # hand cannot span): the other surface points too, for the parts it fits
         more = np.setdiff1d(np.arange(len(nrm)), pick)
         p2, d2, w2, f2, ok2 = pairs(pts_all[more], nrm[more])
         pts, dirs, w = (np.concatenate(v) for v in ((pts, p2), (dirs, d2), (w, w2)))
