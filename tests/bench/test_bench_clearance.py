@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from robotsim.bench.clearance import _ellipsoids
 
@@ -38,6 +39,7 @@ def test_core_pairs_overlap_and_separate_as_documented() -> None:
         assert np.all(d[0::2] < 0) and np.all(d[1::2] > 0), kind
 
 
+@pytest.mark.slow
 def test_fitted_volumes_figures() -> None:
     from robotsim.bench.clearance import _fitted
 

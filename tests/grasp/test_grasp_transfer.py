@@ -176,12 +176,14 @@ def test_the_time_bound_covers_both_grasps_closing_twice(tmp_path: Path) -> None
     planner = SimpleNamespace(plan=lambda *a: found)
     plan._planner = lambda *a, **k: planner  # type: ignore[method-assign]
     plan._reach_points = lambda h, T, P, q: (np.tile(q, (len(T), 1)), np.zeros(len(T)))  # type: ignore[method-assign]
+    # every move to a pre-grasp goes round the object through a via point (the longest)
+    plan._route = lambda side, planner, p, sim, phase: [q0, q0]  # type: ignore[method-assign]
     # each grasp closes on too few fingers first; the giver holds it at the hand-over
     sim = _Sim(scene, [False, True, True, False, True])
     steps: list[ScriptStep] = []
     while more := plan.next_steps(sim, None):  # type: ignore[arg-type]
         steps += more
     assert plan.phase == "done" and plan.attempts == {"first grasp": 1, "second grasp": 1}
-    assert ATTEMPTS == 2 and sum(st.kind == "move" for st in steps) == 13
+    assert ATTEMPTS == 2 and sum(st.kind == "move" for st in steps) == 17
     assert plan.max_seconds(None) == pytest.approx(script_seconds(steps))
     assert plan.max_seconds(5.0) == 5.0

@@ -211,3 +211,43 @@ def test_stacked_rows_are_recorded_and_checked(tmp_path: Path) -> None:
         s = store.sensor(1, "r", "imu")
         np.testing.assert_array_equal(s.t, rows["t"])
         np.testing.assert_array_equal(s["accel"], rows["accel"])
+
+
+def test_producers_hand_over_at_each_commit_asked_for_and_at_the_end(tmp_path: Path) -> None:
+    """A producer registered with ``hand_over_at_checkpoints`` (the sensor rig) is
+    asked for its held rows whenever the recorder asks its writer for a commit (every
+    ``sim_flush_interval`` of signal time) and when the run finishes; released, never."""
+    dt = np.dtype([("t", "<f8"), ("v", "<f8", (2,))])
+    rows = np.zeros(100, dt)
+    rows["t"] = np.arange(100) * 0.01
+    rows["v"] = np.arange(200.0).reshape(100, 2)
+
+    class Producer:  # holds rows [given, upto) until asked
+        def __init__(self) -> None:
+            self.given = self.upto = 0
+            self.asked_at: list[int] = []
+
+        def hand_over(self) -> None:
+            self.asked_at.append(self.upto)
+            rec.sensor_rows("r", "imu", rows, {"type": "imu"}, self.given, self.upto)
+            self.given = self.upto
+
+    p = Producer()
+    with Recorder(tmp_path, sim_flush_interval=0.25) as rec:
+        rec.start_run("x")
+        rec.hand_over_at_checkpoints(p.hand_over)
+        rec.hand_over_at_checkpoints(p.hand_over)  # once only
+        for k in range(100):
+            p.upto = k + 1  # the reading of t = k / 100 is held
+            rec.signal("r", k * 0.01, ("x",), [float(k)])
+        asks = list(p.asked_at)
+        rec.finish()
+        assert p.asked_at[-1] == 100 == p.given  # the end takes the rest
+        rec.release_hand_over(p.hand_over)
+        assert rec._holders == []
+    # one ask per 0.25 s of signal time or a tick more (the first signal commits at once)
+    assert len(asks) >= 3 and all(25 <= d <= 26 for d in np.diff(asks))
+    with RunStore(tmp_path) as store:
+        got = store.sensor(1, "r", "imu")
+    np.testing.assert_array_equal(got.t, rows["t"])
+    np.testing.assert_array_equal(got["v"], rows["v"])

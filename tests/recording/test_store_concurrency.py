@@ -80,6 +80,7 @@ def _check(db: str, ids: list[int], rows: int) -> None:
             np.testing.assert_array_equal(tab.column("i"), np.arange(rows))
 
 
+@pytest.mark.slow
 def test_sqlite_new_store_many_writers_at_once(tmp_path: Path) -> None:
     for round_ in range(2):
         db = str(tmp_path / f"new{round_}" / "runs.sqlite")
@@ -87,6 +88,7 @@ def test_sqlite_new_store_many_writers_at_once(tmp_path: Path) -> None:
         _check(db, ids, 300)
 
 
+@pytest.mark.slow
 def test_postgres_new_store_many_writers_at_once(tmp_path: Path, pg_url: str) -> None:
     # a fresh database per round, so the schema really is created concurrently
     name = "conc_" + uuid.uuid4().hex[:8]
@@ -99,6 +101,7 @@ def test_postgres_new_store_many_writers_at_once(tmp_path: Path, pg_url: str) ->
     _check(db, ids, 300)
 
 
+@pytest.mark.slow
 def test_two_cli_runs_on_a_new_store_both_recorded(tmp_path: Path) -> None:
     """The reported case: two ``robotsim run --db NEWFILE`` started together."""
     db = tmp_path / "fresh" / "runs.sqlite"

@@ -110,6 +110,7 @@ def test_servo_ping_and_stream(emulator, capsys) -> None:
     assert "largest error 0 ticks" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_timeouts_follow_the_measured_round_trip(slow_emulator, capsys) -> None:
     dev, _ = slow_emulator
     assert main(["robotlink", "ping", "--port", dev]) == 0  # 17 servos, each 60 ms late

@@ -165,6 +165,27 @@ def test_imu_rows_written_while_the_rig_steps_are_the_listened_readings(tmp_path
     np.testing.assert_array_equal(s["gyro"], [x[2] for x in seen])
 
 
+def test_the_arena_use_the_compiled_stepping_reads_is_mujocos() -> None:
+    """The compiled stepping reads ``maxuse_stack`` and ``maxuse_arena`` straight from
+    the ``mjData`` struct, at the offsets found by marker; they are the fields the
+    bindings show, and the fields keep their values."""
+    import ctypes
+
+    from robotsim.sensors._stepping import arena_offsets
+
+    world = spinning_table(1.5, seed=3)
+    world.step(3)
+    d = world.data
+    before = (int(d.maxuse_stack), int(d.maxuse_arena))
+    found = arena_offsets(d)
+    assert found is not None and found[0] != found[1]
+    assert (int(d.maxuse_stack), int(d.maxuse_arena)) == before  # put back
+    words = (ctypes.c_int64 * 64).from_address(int(d._address))
+    assert (words[found[0]], words[found[1]]) == before
+    d.maxuse_arena = before[1] + 12345
+    assert words[found[1]] == before[1] + 12345
+
+
 def test_the_compiled_stepping_gives_way_when_mujocos_arena_runs_tight() -> None:
     """MuJoCo's out-of-memory error cannot be raised from inside the compiled stepping,
     so the rig uses it only while the run's measured arena use is under a quarter of

@@ -34,6 +34,7 @@ def test_the_default_cap_is_a_share_of_the_memory_budget() -> None:
         assert FrameLog().max_bytes == 1024**3 // FRAME_LOG_SHARE
 
 
+@pytest.mark.slow
 def test_a_mobile_studio_run_stays_bounded_and_scrubbable(studio) -> None:  # type: ignore[no-untyped-def]
     studio.open("soccer_obstacles")
     d, view = studio.driver, studio.robot("omni")

@@ -47,3 +47,14 @@ def test_mesh_file_with_scale():
 def test_missing_mesh_file_names_the_path(tmp_path):
     with pytest.raises(ModelFileError, match=r"nothing\.stl"):
         geometry_mesh(Mesh(tmp_path / "nothing.stl"))
+
+
+def test_primitives_are_tessellated_once_per_size():
+    a = geometry_mesh(Capsule(0.05, 0.3))
+    assert geometry_mesh(Capsule(0.05, 0.3)) is a  # an equal size: the cached mesh
+    b = geometry_mesh(Capsule(0.05, 0.31))
+    assert b is not a
+    np.testing.assert_allclose(b.extents[2] - a.extents[2], 0.01, atol=1e-12)
+    e = geometry_mesh(Ellipsoid((0.3, 0.2, 0.1)))
+    assert geometry_mesh(Ellipsoid((0.3, 0.2, 0.1))) is e
+    np.testing.assert_allclose(e.extents, [0.6, 0.4, 0.2], rtol=0.01)

@@ -41,3 +41,29 @@ def test_a_strong_push_makes_it_fall_and_says_why(walk17: WalkPattern) -> None:
     assert s["fell_at_s"] > mid
     assert "tilted" in s["reason"] or "above the ground" in s["reason"]
     assert s["mean_speed_m_s"] is None  # no speed for a walk that did not finish
+
+
+def test_legs_without_ankle_roll_walk_steadier_for_the_quicker_steps(h1like: Biped) -> None:
+    """The H1-like MJCF (no ankle roll) at its default, quicker steps walks 1 m in physics
+    straight and upright; at about the pendulum's own period (0.75 s, 2.4 tau) the same
+    check says no: its soles roll onto their edges, it tilts, turns off its heading and
+    ends short (at 0.74 s the physics guard stops it diverging)."""
+    from robotsim.walk.params import WalkParams
+    from robotsim.walk.simulate import simulate_goal
+
+    def walk(params: WalkParams | None) -> dict:  # type: ignore[type-arg]
+        pat = generate_walk(h1like, 1.0, params=params)
+        return simulate_goal(h1like, pat.goal, pat.pairs, pat.params.as_params()).summary()
+
+    def steady(s: dict) -> bool:  # type: ignore[type-arg]
+        return (
+            s["fell"] is False
+            and abs(s["distance_m"] - 1.0) < 0.03
+            and abs(s["heading_change_deg"]) < 2.0
+            and s["max_tilt_deg"] < 4.0
+        )
+
+    quick = walk(None)
+    assert steady(quick), quick
+    slow = walk(WalkParams(step_period=0.75))
+    assert not steady(slow), slow

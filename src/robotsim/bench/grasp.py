@@ -9,7 +9,9 @@ Transfer: the hand-to-hand transfer planned from each object's geometry (``scrip
 planned``, :mod:`robotsim.grasp.transfer`) with the object where the shipped scenario's
 ball rests (and four more of the ball's size), the share whose transfer succeeds in each
 mode (the object ends held by the receiving hand: 2 s alone, slip <= 1 cm, lifted >= 0.1
-m), and per object the reason of each failure (it names the phase).
+m), and per object the reason of each failure (it names the phase). In MuJoCo the
+figure ``transfer_physics_success_rate`` holds the object by finger contacts and friction
+alone; ``transfer_physics_assisted_success_rate`` adds the weld assist.
 
 Hands: the three-finger hand of the built-in ``dual_arm_hands`` always; the Franka Panda
 when its URDF is found (``$ROBOTSIM_PANDA_URDF``, else ``../shared/fixtures`` next to a
@@ -157,7 +159,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         extra = {"cube_4.5": "box:0.045,0.045,0.045", "ellipsoid": "ellipsoid:0.03,0.025,0.028",
                  "capsule": "capsule:0.022,0.03", "short_can": "cylinder:0.025,0.06"}  # fmt: skip
         chosen = {k: objects[k] for k in ("brick", "can")} if quick else {**objects, **extra}
-        out.update(transfer_figures(chosen, ("kinematic",) if quick else ("kinematic", "physics")))
+        modes = ("kinematic",) if quick else ("kinematic", "physics", "physics_assisted")
+        out.update(transfer_figures(chosen, modes))
     n = sum(t for t, _ in tps)
     s = sum(c for _, c in tps)
     out["grasp_trials_per_s"] = n / s if s > 0 else None
@@ -170,7 +173,9 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
     """The planned hand-to-hand transfer of each object resting on its lowest point where
     the shipped scenario's ball rests: per mode the share whose transfer succeeds (it
     ends held by the receiving hand: ``robotsim.hands.transfer``), per object, and the
-    reason of each failure (the phase)."""
+    reason of each failure (the phase). ``physics``: MuJoCo, the object held by finger
+    contacts and friction alone (a planned transfer's default); ``physics_assisted``:
+    the same with the weld assist (``physics.weld_assist: true``, docs/hands.md)."""
     from robotsim.errors import ScenarioError
     from robotsim.grasp.transfer import run_planned_transfer
     from robotsim.hands.scenario_spec import hand_scenario_from_data
@@ -181,6 +186,7 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
     base = read_yaml_file(shipped_dir("scenario") / "hand_ball_transfer.yaml", ScenarioError)
     ball = base.pop("ball")
     base["script"] = "planned"
+    physics = {k: v for k, v in base.get("physics", {}).items() if k != "weld_assist"}
     table_top = ball["position"][2] - ball["radius"]
     out: dict[str, Any] = {}
     for mode in modes:
@@ -191,8 +197,13 @@ def transfer_figures(objects: dict[str, str], modes: tuple[str, ...]) -> dict[st
             lowest = float(load_object(spec).bounds[0, 2])
             obj = spec.model_dump(exclude_none=True)
             obj["position"] = [ball["position"][0], ball["position"][1], table_top - lowest]
-            s, scene = hand_scenario_from_data({**base, "object": obj}, "bench-transfer.yaml")
-            verdict = run_planned_transfer(s, scene, mode)["transfer"]
+            assisted = mode == "physics_assisted"
+            data = {**base, "object": obj, "physics": {**physics, "weld_assist": assisted}}
+            s, scene = hand_scenario_from_data(data, "bench-transfer.yaml")
+            summary = run_planned_transfer(s, scene, "physics" if assisted else mode)
+            verdict = summary["transfer"]
+            if mode != "kinematic":  # the options the figure was measured with
+                out[f"transfer_{mode}_options"] = summary["options"]
             per[name] = bool(verdict["success"])
             if not per[name]:
                 why[name] = verdict["reason"]

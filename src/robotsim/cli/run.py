@@ -158,13 +158,9 @@ def _echo_outcome(summary: dict) -> None:
     click.echo(f"  events ({len(events)}): {said or 'none'}")
     v = summary.get("transfer")
     if v is not None:  # the hand-to-hand transfer's verdict, with its numbers
-        if v["success"]:
-            click.echo(
-                f"  transfer: yes ({v['receiver']} held it alone {v['held_alone_s']:.2f} s, "
-                f"slip {v['slip_m'] * 100:.2f} cm, lifted {v['lifted_m']:.3f} m)"
-            )
-        else:
-            click.echo(f"  transfer: NO ({v['reason']})")
+        from robotsim.hands.transfer import verdict_line
+
+        click.echo(f"  transfer: {verdict_line(v)}")
     if summary["completed"]:
         steps = summary.get("steps", [])
         click.echo(f"  completed: yes ({len(steps)} script steps, every expected event seen)")

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from robotsim.errors import ScenarioError
-from robotsim.grasp.hand import GraspHand, grasp_hands
+from robotsim.grasp.collide import moving_links
+from robotsim.grasp.hand import GraspHand, grasp_hands, link_points
 from robotsim.grasp.planner import GraspPlan, Planner, PlanOptions
 from robotsim.grasp.reach import reach
 from robotsim.grasp.setup import arm_reach
@@ -41,6 +42,7 @@ from robotsim.hands.layout import ARM_ROLES
 from robotsim.hands.run import run_hand_kind, run_hand_scenario
 from robotsim.hands.scene import HandsScene
 from robotsim.hands.script import HandsSim, ScriptResult, ScriptStep
+from robotsim.objects.query import signed_distance
 from robotsim.run_io import RunOptions, opened_recorder
 
 __all__ = ["PlannedTransfer", "run_planned_transfer", "run_transfer_kind"]
@@ -64,6 +66,13 @@ HANDOVER_DROPS = (0.05, 0.15, 0.25)
 LIFTED = 0.12
 STEP_LIMIT = 10.0  # s: the moves' and opens' time limit (ScriptStep's default max_time)
 HAND_LIMIT = 3.0  # s: the time limit of a pre-shape, a close, the drop's fall
+PATH_STEP = 0.04  # rad: the spacing of the collision checks along a move to a pre-grasp
+SWEEP_POINTS = 600  # points on each moving link's hull for the moves' object check
+SWEEP_MARGIN = 0.003  # m: the clearance the moves keep from the object
+# detours to a pre-grasp whose straight joint-space move would sweep the hand or arm
+# through the object: via points backed off along the approach by these multiples of
+# the pre-grasp's own back-off (joint space, linearised), the first clear one taken
+DETOUR_BACKS = (1.0, 2.0, 3.0)
 
 
 def _side_hands(scene: HandsScene) -> dict[str, GraspHand]:
@@ -113,6 +122,7 @@ class PlannedTransfer:
         self._margin = HAND_MARGINS[0]
         self._plans: dict[str, GraspPlan] = {}
         self.attempts = {"first grasp": 0, "second grasp": 0}
+        self._cache: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ StepSource
     def max_seconds(self, duration: float | None) -> float:
@@ -120,7 +130,7 @@ class PlannedTransfer:
         phases can make (each grasp closing :data:`ATTEMPTS` times)."""
         # a grasp's attempt: pre-shape, pre-grasp, in, settle, close; before each further
         # attempt: open, back to the pre-grasp
-        attempt = HAND_LIMIT + 2 * STEP_LIMIT + SETTLE + HAND_LIMIT
+        attempt = HAND_LIMIT + 3 * STEP_LIMIT + SETTLE + HAND_LIMIT  # a detour: 3 moves
         retry = 2 * STEP_LIMIT
         grasp = ATTEMPTS * attempt + (ATTEMPTS - 1) * retry
         carry = 2 * STEP_LIMIT  # the lift, the move to the hand-over pose
@@ -187,12 +197,103 @@ class PlannedTransfer:
         m = self.scene.robot
         return float(np.mean([q[m.joint_index(j)] for j in self.hands[side].drive_joints]))
 
-    def _approach_steps(self, side: str, plan: GraspPlan, what: str) -> list[ScriptStep]:
+    def _sweep_points(self, side: str) -> tuple[list[int], list[np.ndarray]]:
+        """Dense points on the collision hulls of the arm's moving links (as MuJoCo
+        collides them), for the moves' object check: the planner's sparser points may
+        straddle the object with a palm's face between them."""
+        key = f"sweep {side}"
+        if key not in self._cache:
+            m = self.scene.robot
+            pts = link_points(m, per_link=SWEEP_POINTS, seed=1)
+            index = {n: i for i, n in enumerate(m.link_names)}
+            links = [lk for lk in moving_links(m, self.hands[side].arm_joints[0]) if lk in pts]
+            self._cache[key] = ([index[lk] for lk in links], [pts[lk] for lk in links])
+        return self._cache[key]  # type: ignore[no-any-return]
+
+    def _path_hit(
+        self, side: str, planner: Planner, qa: np.ndarray, qb: np.ndarray, To: np.ndarray
+    ) -> str | None:
+        """What the straight joint-space move ``qa`` -> ``qb`` first hits (the object,
+        a table, the ground, the other arm), checked every :data:`PATH_STEP` rad; None:
+        clear. ``qa`` itself is not checked (the arm is there already)."""
+        m, Tb = self.scene.robot, self.scene.T_world_robot
+        idx, pts = self._sweep_points(side)
+        n = max(2, int(np.ceil(np.max(np.abs(qb - qa)) / PATH_STEP)))
+        for a in np.linspace(0.0, 1.0, n + 1)[1:]:
+            q = qa + a * (qb - qa)
+            c = planner.collider.check(q, self.obj, To)
+            if c.hit is not None:
+                return c.hit
+            Ts = Tb @ m.fk_all(q)[idx]
+            P = np.concatenate([p @ T[:3, :3].T + T[:3, 3] for p, T in zip(pts, Ts, strict=True)])
+            local = (P - To[:3, 3]) @ To[:3, :3]
+            d, _ = signed_distance(self.obj.piece_set, local, far=SWEEP_MARGIN + 0.01)
+            if float(d.min()) < SWEEP_MARGIN:
+                return "object"
+        return None
+
+    def _route(
+        self, side: str, planner: Planner, plan: GraspPlan, sim: HandsSim, phase: str
+    ) -> list[np.ndarray]:
+        """The arm's way to the pre-grasp: straight in joint space when that move keeps
+        clear of the object (and the tables, the other arm); else through the first clear
+        via point (backed off along the approach, half-way and backed off, the wrist
+        first, the upper arm first); else straight, the hit reported. With friction
+        alone a hand sweeping through the object on its way knocks it off the table or
+        out of the other hand."""
+        q_pre = plan.q_pre
+        assert q_pre is not None
+        m, h = self.scene.robot, self.hands[side]
+        cols = [m.joint_index(j) for j in h.arm_joints]
+        q_now = self._q(sim)
+        qa = q_pre.copy()
+        qa[cols] = q_now[cols]
+        To = np.asarray(sim.ball_T)
+        report = self.report.setdefault("routes", {})
+        hit = self._path_hit(side, planner, qa, q_pre, To)
+        if hit is None:
+            report[phase] = "straight"
+            return [q_pre]
+        q_g = plan.q_grasp
+        assert q_g is not None
+        back = np.zeros_like(q_pre)  # the joints' change that backs the hand off the approach
+        back[cols] = q_pre[cols] - q_g[cols]
+        dist = cols[len(cols) // 2 + 1 :]  # the wrist's joints
+        vias: list[tuple[str, np.ndarray]] = []
+        for k in DETOUR_BACKS:  # further back along the approach (linearised)
+            vias.append((f"{k:g} x the approach back", q_pre + k * back))
+        mid = 0.5 * (qa + q_pre)
+        for k in DETOUR_BACKS:  # half-way there, backed off the object
+            vias.append((f"half-way, {k:g} x the approach back", mid + k * back))
+        wrist_first = qa.copy()
+        wrist_first[dist] = q_pre[dist]
+        vias.append(("the wrist first", wrist_first))
+        arm_first = q_pre.copy()
+        arm_first[dist] = qa[dist]
+        vias.append(("the upper arm first", arm_first))
+        tried = []
+        for what, qv in vias:
+            qv = np.clip(qv, m.lower, m.upper)
+            h1 = self._path_hit(side, planner, qa, qv, To)
+            h2 = None if h1 else self._path_hit(side, planner, qv, q_pre, To)
+            if h1 is None and h2 is None:
+                report[phase] = {"straight_hits": hit, "detour": what}
+                return [qv, q_pre]
+            tried.append(f"{what}: {h1 or h2}")
+        report[phase] = {"straight_hits": hit, "detour": None, "tried": tried}
+        return [q_pre]
+
+    def _approach_steps(
+        self, side: str, plan: GraspPlan, what: str, route: list[np.ndarray] | None = None
+    ) -> list[ScriptStep]:
         q_pre, q_g = plan.q_pre, plan.q_grasp
         assert q_pre is not None and q_g is not None
+        vias = [] if route is None else route[:-1]
         return [
             ScriptStep("shape", side, fingers=self._fingers(side, q_g), max_time=HAND_LIMIT,
                        label=f"{side} fingers to the planned pre-shape"),
+            *[ScriptStep("move", side, self._arm_targets(side, qv), together=True,
+                         label=f"{side} hand round the object, clear of it") for qv in vias],
             ScriptStep("move", side, self._arm_targets(side, q_pre), together=True,
                        label=f"{side} hand to the pre-grasp of {what}"),
             ScriptStep("move", side, self._arm_targets(side, q_g), together=True,
@@ -209,7 +310,8 @@ class PlannedTransfer:
         To = np.asarray(sim.ball_T)
         for closed, clearance, lift in GIVER_TRIES:
             opts = PlanOptions(finger_table_margin=clearance, lift=lift, closed_clear=closed)
-            plan = self._planner(g, opts).plan(self.obj, To, self._q(sim), self.rng)
+            planner = self._planner(g, opts)
+            plan = planner.plan(self.obj, To, self._q(sim), self.rng)
             if plan.ok:
                 break
         self.report["first_grasp"] = plan.summary()
@@ -218,7 +320,8 @@ class PlannedTransfer:
             return []
         self._plans["first grasp"] = plan
         self.phase = "first grasp closed"
-        return self._approach_steps(g, plan, "the object on the table")
+        route = self._route(g, planner, plan, sim, "first grasp")
+        return self._approach_steps(g, plan, "the object on the table", route)
 
     def _lift(self, sim: HandsSim) -> list[ScriptStep]:
         g = self.giver
@@ -343,9 +446,8 @@ class PlannedTransfer:
         r = self.receiver
         q = self._q(sim)
         opts = PlanOptions(max_up=1.0, lift=0.03, approach=0.06)
-        plan = self._planner(r, opts, self._margin).plan(
-            self.obj, np.asarray(sim.ball_T), q, self.rng
-        )
+        planner = self._planner(r, opts, self._margin)
+        plan = planner.plan(self.obj, np.asarray(sim.ball_T), q, self.rng)
         self.report["second_grasp"] = plan.summary()
         if not plan.ok:  # the object moved off the predicted pose: the predicted plan
             plan = self._second  # type: ignore[assignment]
@@ -353,7 +455,8 @@ class PlannedTransfer:
         assert plan is not None
         self._plans["second grasp"] = plan
         self.phase = "second grasp closed"
-        return self._approach_steps(r, plan, "the held object")
+        route = self._route(r, planner, plan, sim, "second grasp")
+        return self._approach_steps(r, plan, "the held object", route)
 
     def _let_go(self, sim: HandsSim) -> list[ScriptStep]:
         g, r = self.giver, self.receiver
@@ -429,7 +532,7 @@ def run_transfer_kind(data: Any, source: str, options: RunOptions) -> dict[str, 
     from robotsim.hands.scenario_spec import hand_scenario_from_data
 
     spec, scene = hand_scenario_from_data(data, source)
-    mode = options.mode or "kinematic"
+    mode = options.mode or spec.mode or "kinematic"
     seed = 0 if options.seed is None else int(options.seed)
     if not (options.db or options.out_dir is not None):
         return run_planned_transfer(spec, scene, mode, None, None, options.duration, seed)

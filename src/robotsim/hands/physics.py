@@ -74,6 +74,12 @@ class PhysicsOptions:
         coupling_timeconst: MuJoCo ``solref`` time constant (s) of the phalanx couplings.
         impratio, noslip_iterations: MuJoCo friction options (see ``_tune_model``).
         rolling_friction: rolling resistance of the ball (m, MuJoCo's rolling friction).
+        torsional_friction: resistance of the carried body to spinning about a contact
+            normal (m, MuJoCo's torsional friction: a finger pad touches a patch, not a
+            point; a flat object held on its thin edges otherwise spins out about the
+            line through two contacts).
+        contact_timeconst: MuJoCo ``solref`` time constant (s) of an object's contacts
+            (None: MuJoCo's 20 ms; see ``_tune_model``).
         finger_armature: rotor inertia (kg m^2) added to every finger joint (steadies
             the light phalanges against the contact and coupling forces).
         regrip, regrip_speed: while both hands hold the object, touching fingers are
@@ -96,9 +102,11 @@ class PhysicsOptions:
     finger_armature: float = 2e-4
     impratio: float = 10.0
     rolling_friction: float = 0.002
+    torsional_friction: float = 0.02
     noslip_iterations: int = 4
     regrip: bool = True
     regrip_speed: float = np.radians(45.0)
+    contact_timeconst: float | None = 0.004
 
     def __post_init__(self) -> None:
         check_timestep(self.timestep, "physics timestep", HANDS_MAX_TIMESTEP)
@@ -250,10 +258,20 @@ class PhysicsHands:
         wm.opt.noslip_iterations = self.options.noslip_iterations
         # The ball rolls with a little resistance (condim 6: torsional and rolling
         # friction), so a dropped ball comes to rest instead of rolling on for ever.
-        g0 = int(wm.body_geomadr[self._ball_id])
-        for g in range(g0, g0 + int(wm.body_geomnum[self._ball_id])):  # every piece
+        g0, n_obj = int(wm.body_geomadr[self._ball_id]), int(wm.body_geomnum[self._ball_id])
+        for g in range(g0, g0 + n_obj):  # every piece
             wm.geom_condim[g] = 6
-            wm.geom_friction[g, 1:] = (0.005, self.options.rolling_friction)
+            wm.geom_friction[g, 1:] = (
+                self.options.torsional_friction,
+                self.options.rolling_friction,
+            )
+        if self.scene.obj is not None and self.options.contact_timeconst is not None:
+            # Stiff contacts on a light object: MuJoCo's default (solref 20 ms) lets a
+            # finger pressing ~8 N sink 5 mm into a 50 g object, deep enough to roll a
+            # 12 mm plate out of the grip; 2 timesteps (the least MuJoCo resolves) and a
+            # harder impedance keep it to a fraction of a millimetre.
+            wm.geom_solref[g0 : g0 + n_obj] = (self.options.contact_timeconst, 1.0)
+            wm.geom_solimp[g0 : g0 + n_obj] = (0.95, 0.99, 0.001, 0.5, 2.0)
         for e in range(wm.neq):
             wm.eq_solref[e] = (self.options.coupling_timeconst, 1.0)
             wm.eq_solimp[e] = (0.99, 0.999, 0.001, 0.5, 2.0)
@@ -358,6 +376,25 @@ class PhysicsHands:
         )
         return cut
 
+    def _move_arm(self, side: str, cmd: ArmCommand) -> bool:
+        """Move the arm's setpoints by the whole tick's step at once when that keeps
+        the fingertips and palm from going deeper into a table or the floor than they
+        are (True: moved). A lift whose joints move together raises a hand whose
+        squeezed fingertips reach the table top (a thin object lying flat), though the
+        shoulder's or the elbow's part of it alone would lower them: checked joint by
+        joint (the caller's fallback) it is cut on its first tick."""
+        m, lay = self.model, self.layouts[side]
+        q = self.cq.copy()
+        for role, rate in cmd.rates.items():
+            if rate:
+                i = m.joint_index(lay.arm_joints[role])
+                q[i] = float(np.clip(q[i] + rate * cmd.speed * self.dt, m.lower[i], m.upper[i]))
+        allowed = max(self._setpoint_violation(side, self.cq), 1e-9)
+        if self._setpoint_violation(side, q) > allowed:
+            return False
+        self.cq = q
+        return True
+
     def _apply_commands(self, commands: Mapping[str, ArmCommand]) -> None:
         m, dt = self.model, self.dt
         q_act = self.q
@@ -370,7 +407,7 @@ class PhysicsHands:
                 continue
             lay = self.layouts[side]
             cut = False
-            if not locked:
+            if not locked and not self._move_arm(side, cmd):
                 for role, rate in cmd.rates.items():
                     if rate:
                         i = m.joint_index(lay.arm_joints[role])

@@ -54,7 +54,7 @@ def make_sim(scene: HandsScene, mode: str, dt: float, spec: HandScenario | None 
             p = spec.physics
             opts = PhysicsOptions(
                 timestep=p.timestep,
-                weld_assist=p.weld_assist,
+                weld_assist=spec.weld_assist,
                 squeeze=p.squeeze * spec.angle_scale,
                 finger_friction=p.finger_friction,
                 weld_frequency=p.weld_frequency,
@@ -261,7 +261,8 @@ def run_hand_data(
 
         return run_gripper_data(data, source, mode, out_dir, recorder)
     spec, scene = hand_scenario_from_data(data, source)
-    return run_hand_scenario(spec, scene, mode or "kinematic", out_dir, recorder, duration)
+    mode = mode or spec.mode or "kinematic"
+    return run_hand_scenario(spec, scene, mode, out_dir, recorder, duration)
 
 
 SIGNALS = (

@@ -84,7 +84,9 @@ class GraspFile(_Strict):
 
 class PhysicsFile(_Strict):
     timestep: float = timestep_field(HANDS_MAX_TIMESTEP)
-    weld_assist: bool = True
+    # None: friction alone for `script: planned`, the assist for a written script (the
+    # paper's ball scenario, a round-1 choice: docs/hands.md)
+    weld_assist: bool | None = None
     squeeze: float = Field(4.0, ge=0, description="extra closing past touch (angle units)")
     weld_frequency: float | None = Field(
         None, gt=0, le=50, description="Hz; default 8 for the ball, 20 for other objects"
@@ -144,6 +146,16 @@ class HandScenario(_Strict):
     # (robotsim.grasp.transfer, run by `robotsim run` and `bench grasp`)
     script: Annotated[list[StepFile], Field(min_length=1)] | Literal["planned"]
     expect: list[str] = []
+    # the mode the studio plays the file in, and `robotsim run`'s without --mode
+    mode: Literal["kinematic", "physics"] | None = None
+
+    @property
+    def weld_assist(self) -> bool:
+        """Whether physics mode holds a grasped object with the weld assist as well as
+        friction: the file's ``physics.weld_assist``, else friction alone for a planned
+        transfer and the assist for a written script."""
+        w = self.physics.weld_assist
+        return self.script != "planned" if w is None else w
 
     @model_validator(mode="after")
     def _ball_or_object(self) -> HandScenario:

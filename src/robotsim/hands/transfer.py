@@ -25,7 +25,7 @@ import numpy as np
 from robotsim.hands.state import HandEvent
 from robotsim.spatial import inv_T
 
-__all__ = ["TransferCheck", "TransferLimits"]
+__all__ = ["TransferCheck", "TransferLimits", "verdict_line"]
 
 SIDES = ("L", "R")
 
@@ -138,3 +138,13 @@ class TransferCheck:
         else:
             out["reason"] = reason
         return out
+
+
+def verdict_line(v: dict[str, Any]) -> str:
+    """The verdict in one line with its numbers, as ``robotsim run`` prints it and the
+    studio shows it: ``yes (R held it alone 4.28 s, slip 0.35 cm, lifted 0.202 m)`` or
+    ``NO (the failed phase)``."""
+    if v["success"]:
+        return (f"yes ({v['receiver']} held it alone {v['held_alone_s']:.2f} s, "
+                f"slip {v['slip_m'] * 100:.2f} cm, lifted {v['lifted_m']:.3f} m)")  # fmt: skip
+    return f"NO ({v['reason']})"

@@ -419,9 +419,10 @@ class Recorder:
 
     def hand_over_at_checkpoints(self, method: Any) -> None:
         """Call the bound ``method`` (no arguments) at every checkpoint of the signal
-        time (see :meth:`_after_signal`) before it is noted, and when a run finishes,
-        before the last commit: a producer that hands readings over in batches
-        (:class:`robotsim.sensors.SensorRig`) gives what it holds, so a checkpoint
+        time that asks the writer for a commit (see :meth:`_after_signal`: every
+        ``sim_flush_interval``) before it is noted, and when a run finishes, before the
+        last commit: a producer that hands readings over in batches
+        (:class:`robotsim.sensors.SensorRig`) gives what it holds, so that commit
         covers every reading taken up to it. Kept (strongly) until the producer is
         released (:meth:`release_hand_over`: a rig that closes or is given another
         recorder), so that the readings held by a producer nobody else keeps are not
@@ -534,7 +535,8 @@ class Recorder:
         leaves the writer a few milliseconds of wall time; docs/performance.md).
 
         Producers registered with :meth:`hand_over_at_checkpoints` hand over what they
-        hold at each checkpoint before it is noted, so it covers their readings too."""
+        hold at each checkpoint that asks the writer for a commit (every
+        ``sim_flush_interval``), before it is noted, so it covers their readings too."""
         if self._sim_mark is None:
             self._sim_mark = t + self._sim_spacing
             self._commit_here()
@@ -543,12 +545,13 @@ class Recorder:
         if not t >= self._sim_mark:  # also true for NaN
             return
         self._sim_mark = t + self._sim_spacing
-        if self._holders:  # readings held back join this checkpoint (their own
-            self._call_holders()  # calls land here before the new mark: they return)
+        ask = t - self._asked_t >= self.sim_flush_interval - 1e-9 * abs(t)
+        if ask and self._holders:  # readings held back join the commit asked for (their
+            self._call_holders()  # own calls land here before the new mark: they return)
         seq = self._appended
         checkpoints = self._requests
         checkpoints.append((t, seq))
-        if t - self._asked_t >= self.sim_flush_interval - 1e-9 * abs(t):
+        if ask:
             self._asked_t = t
             self._want = seq
             self._wake.set()

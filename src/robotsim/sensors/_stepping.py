@@ -30,7 +30,7 @@ from numba.extending import intrinsic
 from robotsim.sensors._pointers import f8, i8
 from robotsim.sensors.inertial import _NOISE_ROWS, imu_row
 
-__all__ = ["ARENA_TIGHT", "advance_imus", "arena_offsets", "mujoco_functions"]
+__all__ = ["ARENA_TIGHT", "advance_imus", "arena_offsets", "mujoco_functions", "plan_stretch"]
 
 PENDING_NONE = -1
 #: :func:`advance_imus`'s answer when MuJoCo's arena use is not yet measured (no step
@@ -93,9 +93,12 @@ def arena_offsets(d: object) -> tuple[int, int] | None:
     words = np.frombuffer((ctypes.c_int64 * 64).from_address(int(d._address)), np.int64)  # type: ignore[attr-defined]
     found = []
     for name, marker in (("maxuse_stack", 0x5E5D_0A11_57AC), ("maxuse_arena", 0x5E5D_0A11_A7E4)):
-        old = int(getattr(d, name))
         try:
+            old = int(getattr(d, name))
             setattr(d, name, marker)
+        except (AttributeError, TypeError):  # bindings where the field is read-only
+            return None
+        try:
             at = np.flatnonzero(words == marker)
         finally:
             setattr(d, name, old)
@@ -103,6 +106,51 @@ def arena_offsets(d: object) -> tuple[int, int] | None:
             return None
         found.append(int(at[0]))
     return found[0], found[1]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _roomy(ctx):  # type: ignore[no-untyped-def]
+    """The run's measured arena use is under a quarter of the arena (and measured)."""
+    dd = i8(ctx[3])
+    used = dd[ctx[20]] + dd[ctx[21]]
+    return used > 0 and 4 * used < ctx[22]
+
+
+@njit(cache=True, _nrt=False)
+def plan_stretch(p_ctx, k):  # type: ignore[no-untyped-def]
+    """1 if :func:`advance_imus` can step the ``k`` steps from ``st[0]`` in calls that
+    never hand a step back (every reading due on the way an IMU's of the step just
+    taken, with room in its block and drawn noise for it, and MuJoCo's arena roomy
+    now), else 0; written into the context (``ctx[23]``) for :func:`advance_imus`.
+    The arena is checked once for the stretch (a control tick): it must grow from
+    under a quarter to all of the arena within it to fail, where MuJoCo ends the
+    process instead of raising."""
+    ctx = i8(p_ctx)
+    n = ctx[4]
+    read_at, due, start, count = i8(ctx[5]), i8(ctx[6]), i8(ctx[7]), i8(ctx[8])
+    period, filled, cap = f8(ctx[9]), i8(ctx[10]), i8(ctx[11])
+    compiled, nz, st = i8(ctx[14]), i8(ctx[16]), i8(ctx[17])
+    end = st[0] + k
+    ok = 1 if _roomy(ctx) else 0
+    for i in range(n):
+        if ok == 0:
+            break
+        at = read_at[i]
+        if at > end:
+            continue
+        if compiled[i] == 0 or due[i] != at - 1:
+            ok = 0
+            break
+        c = count[i]
+        r = 0
+        while at <= end:  # the readings on the way, as the stepping schedules them
+            r += 1
+            c += 1
+            at = start[i] + int(c * period[i] + 0.5) + 1
+        if filled[i] + r > cap[i] or (nz[3 * i + 1] > 0 and nz[3 * i + 2] + r > _NOISE_ROWS):
+            ok = 0
+    ctx[23] = ok
+    return ok
 
 
 @njit(cache=True, _nrt=False)
@@ -123,7 +171,8 @@ def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
     to), ``written`` ``(n,)`` each sensor's rows written since the rig's reset; then the
     address of the timestep (float64), the offsets in int64 words of ``maxuse_stack``
     and ``maxuse_arena`` in the ``mjData`` and the model's ``narena`` (see
-    :data:`ARENA_TIGHT`).
+    :data:`ARENA_TIGHT`), and 1 when :func:`plan_stretch` found that the stretch
+    being stepped needs nothing else (the arena then not checked again).
 
     Returns -1 when it stepped the ``k`` steps with every reading due on the way taken;
     :data:`ARENA_TIGHT` when it stepped nothing because MuJoCo's arena is tight (the
@@ -144,9 +193,7 @@ def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
     pos = st[0]
     end = pos + k
     st[4] = end
-    dd = i8(d)  # the run's measured arena use must stay under a quarter of the arena
-    used = dd[ctx[20]] + dd[ctx[21]]
-    if used <= 0 or 4 * used >= ctx[22]:
+    if ctx[23] == 0 and not _roomy(ctx):  # (planned: checked for the whole stretch)
         return ARENA_TIGHT
     st[2] += 1
     result = PENDING_NONE

@@ -36,13 +36,14 @@ array: ``t`` then the fields) in compiled calls: no arrays, no dictionary and no
 :class:`~robotsim.sensors.types.Reading` are made per reading. Its latest reading is
 made from its row when asked for (read-only views of the row), and the rows read during
 a :meth:`SensorRig.step` go to the recorder in one call
-(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder takes a
-checkpoint of its signal time (every half ``sim_flush_interval``: 125 ms of simulated
+(:meth:`robotsim.recording.Recorder.sensor_rows`) whenever the recorder asks its writer
+for a commit (every ``sim_flush_interval`` of its signal time: 0.25 s of simulated
 time by default; it asks through
-:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so a checkpoint covers
-every reading taken up to it), and otherwise at the end of the first step that ends
-half a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets
-no signals; a quarter for a recorder that does not ask), when a block is full, at
+:meth:`~robotsim.recording.Recorder.hand_over_at_checkpoints`, so that commit covers
+every reading taken up to it; the checkpoint between two of them, half an interval
+earlier, covers the signals only), and otherwise at the end of the first step that
+ends a ``sim_flush_interval`` or more after the last hand-over (a recorder that gets no
+signals; a quarter for a recorder that does not ask), when a block is full, at
 :meth:`SensorRig.sample_now`, :meth:`SensorRig.sample_due`, ``reset`` and ``close``,
 and when the recorder finishes the run. A recorder in a tight loop is called a few
 times a second per sensor, not at every step. A row once written is never written
@@ -54,7 +55,11 @@ hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it
 MuJoCo (``mj_step``), and where IMUs are due, ``mj_rnePostConstraint`` and the IMU's
 row, on to the next, with the schedules, counts and the rig's state (the step, the next
 reading's step, the readings taken) kept in int64 arrays it shares with this class, so
-a chunk with only IMUs due costs one Python call, not a pass through the rig's loop.
+a chunk with only IMUs due costs one Python call, not a pass through the rig's loop;
+and where a whole :meth:`SensorRig.step` needs nothing else
+(:func:`~robotsim.sensors._stepping.plan_stretch`, one compiled call: only IMUs due,
+room in their blocks and drawn noise, MuJoCo's arena roomy), the world is handed the
+compiled call itself as its ``advance``: no Python frame per chunk at all.
 It makes the same MuJoCo calls in the same order as the Python loop, so the run and the
 rows are the same to the bit; a lidar or another sensor due hands the step back to the
 Python loop, which reads it and calls the kernel again for the rest of the stretch.
@@ -62,6 +67,7 @@ Python loop, which reads it and calls the kernel again for the rest of the stret
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -70,7 +76,7 @@ import numpy as np
 
 from robotsim.errors import UnknownNameError
 from robotsim.kinematics.kernels import entry_point
-from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus
+from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus, plan_stretch
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
 from robotsim.sensors.inertial import Imu
@@ -189,7 +195,7 @@ class SensorRig:
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
         self._kernel_arrays = (compiled, addr, nz, self._st)
         self._h = np.array([self.timestep])
-        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena))
+        self._kernel_tail = (int(self._h.ctypes.data), *offsets, int(m.narena), 0)
 
     def _kernel_pointers(self) -> None:
         """The addresses of the arrays :func:`advance_imus` shares (after :meth:`reset`
@@ -210,6 +216,9 @@ class SensorRig:
         if self._kernel is None:  # compiled (or loaded) once, then no dispatch
             i = numba.types.intp
             self._kernel = entry_point(advance_imus, (i, i))
+            self._plan = entry_point(plan_stretch, (i, i))
+        # the world's advance for a planned stretch: the compiled call, no Python frame
+        self._advance_c = functools.partial(self._kernel, self._ctx_at)
 
     # -- access -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -284,8 +293,8 @@ class SensorRig:
         flush = getattr(value, "sim_flush_interval", None) if value is not None else None
         checkpoints = getattr(value, "hand_over_at_checkpoints", None)  # None: getattr(None) too
         # steps between hand-overs of rows (see the module doc): a quarter flush interval,
-        # half one (the recorder's checkpoint spacing) when its checkpoints ask for them
-        part = 2 if checkpoints is not None else 4
+        # a whole one when the recorder's commits ask for them
+        part = 1 if checkpoints is not None else 4
         self._hand_every = 0 if not flush else max(0, int(float(flush) / part / self.timestep))
         if self._record is None and self._record_rows is None:
             self._hand_every = 1 << 62  # nobody to hand rows to
@@ -330,6 +339,12 @@ class SensorRig:
                 st[0] = k
                 if self._kernel is None or self._listeners:
                     self.world.step(n, None, (), self._advance_bindings)
+                elif self._plan(self._ctx_at, n):  # only IMUs due: no Python per chunk
+                    self.world.step(n, None, (), self._advance_c)
+                    if st[0] != end:  # the plan and the stepping disagree: a bug of ours
+                        raise RuntimeError(
+                            f"sensors: a planned stretch to step {end} stopped at {int(st[0])}"
+                        )
                 else:
                     self.world.step(n, None, (), self._advance)
             else:
@@ -437,7 +452,7 @@ class SensorRig:
                     nxt = due_of[i] = self._start[i] + int(c * self._periods[i] + 0.5)
                     read_at[i] = nxt + 1  # > at: a period is at least one step
                     self._samples += 1
-            at = int(read_at.min())
+            at = min(read_at.tolist())  # (ndarray.min: a Python-level wrapper)
             st[1] = at
         if end > pos:
             mj.mj_step(m, d, end - pos)
@@ -518,7 +533,7 @@ class SensorRig:
                 self._start[i], count[i] = k, 1
                 self._schedule(i)
         self._samples += n
-        self._st[1] = int(read_at.min())
+        self._st[1] = min(read_at.tolist())
 
     def _read(self, i: int, s: Sensor, t: float, data: Any) -> None:
         s.data = data
@@ -613,12 +628,11 @@ class SensorRig:
         self._kernel_pointers()
 
     def _release_recorder(self) -> None:
-        """Hand the rows held to the recorder and stop its checkpoints asking for them."""
+        """Stop the recorder's commits asking this rig for its rows (``close`` hands
+        them over first; a new recorder records from the next reading on)."""
         old = getattr(self, "_recorder", None)
         release = getattr(old, "release_hand_over", None)
         if release is not None:
-            if self._rowed:
-                self._hand_over()
             release(self._hand_over_asked)
 
     def close(self) -> None:

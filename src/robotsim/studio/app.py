@@ -59,12 +59,12 @@ from robotsim.spatial import trans
 from robotsim.studio.access import PageAccess, find_websockets_server, new_token
 from robotsim.studio.clock import SimClock
 from robotsim.studio.drivers import Driver, PoseTour, recorded_end
-from robotsim.studio.icons import install as install_icon_reader
 from robotsim.studio.interface import SceneRobot
 from robotsim.studio.live import LiveInput
 from robotsim.studio.pacing import PagePacer
 from robotsim.studio.robot_view import RobotView
 from robotsim.studio.tab_switch import TabSwitch
+from robotsim.studio.viser_tuning import install as install_viser_tuning
 from robotsim.studio.workspace import Workspace
 from robotsim.teleop.params import LiveParameters
 
@@ -162,7 +162,7 @@ class Studio:
         from robotsim.studio.panels import build_panels, default_tabs
 
         self.workspace = Workspace(root)  # checked before the server starts
-        install_icon_reader()  # the panels' icons from one opened archive (studio/icons.py)
+        install_viser_tuning()  # icons and property hints read once (studio/viser_tuning.py)
         self.kinds: Mapping[str, ScenarioKind] = MappingProxyType(
             dict(KINDS) if kinds is None else {k.name: k for k in kinds}
         )

@@ -4,7 +4,7 @@ Every :class:`robotsim.model.geometry.Shape` becomes a :class:`trimesh.Trimesh` 
 shape's own frame (the caller places it with ``T_link_shape``). Primitives are
 tessellated here; mesh files go through :func:`robotsim.model.meshes.load_mesh` when
 that module exists, else :func:`trimesh.load`. Loaded meshes are cached per file and
-scale, so a robot added twice reads its files once.
+scale, so a robot added twice reads its files once; primitives per size.
 """
 
 from __future__ import annotations
@@ -25,7 +25,24 @@ _SECTIONS = 32
 
 def geometry_mesh(geometry: Geometry) -> trimesh.Trimesh:
     """A triangle mesh of ``geometry`` in its own frame (m). Do not modify the result:
-    file meshes are shared through a cache."""
+    meshes are shared through a cache (file meshes per file and scale, primitives per
+    size: a robot's repeated links and every studio of a process tessellate a size once)."""
+    if isinstance(geometry, Mesh):
+        return _file_mesh(Path(geometry.path), tuple(float(s) for s in geometry.scale))
+    try:
+        return _primitive_mesh(geometry)
+    except TypeError as exc:  # a size given as an array: not hashable, built each time
+        if "unhashable" not in str(exc):
+            raise
+        return _tessellate(geometry)
+
+
+@lru_cache(maxsize=256)
+def _primitive_mesh(geometry: Geometry) -> trimesh.Trimesh:
+    return _tessellate(geometry)
+
+
+def _tessellate(geometry: Geometry) -> trimesh.Trimesh:
     if isinstance(geometry, Box):
         return trimesh.creation.box(extents=geometry.size)
     if isinstance(geometry, Sphere):
@@ -43,8 +60,6 @@ def geometry_mesh(geometry: Geometry) -> trimesh.Trimesh:
         m = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
         m.vertices = m.vertices * np.asarray(geometry.radii)
         return m
-    if isinstance(geometry, Mesh):
-        return _file_mesh(Path(geometry.path), tuple(float(s) for s in geometry.scale))
     raise TypeError(f"unknown geometry {type(geometry).__name__}")
 
 

@@ -117,37 +117,83 @@ class HandsDriver(_HandsView):
 
 
 class ScriptDriver(_HandsView):
-    """Plays a ``hand_ball_transfer`` script (kinematic mode) on the studio clock."""
+    """Plays a ``hand_ball_transfer`` script on the studio clock, in the file's mode
+    (kinematic unless it says ``mode: physics``); with ``plan`` (a
+    :class:`robotsim.hands.run.StepSource`, e.g. ``script: planned``) the steps come
+    from it phase by phase as the run goes, as ``robotsim run`` plays them. The
+    transfer is measured tick by tick (:class:`robotsim.hands.transfer.TransferCheck`)
+    and its verdict, with its numbers, is shown when the script ends."""
 
     name = "hand transfer script"
 
     def __init__(self, sim: HandsSim, steps: list[ScriptStep], speed: float,
-                 robot: str = ROBOT_NAME) -> None:  # fmt: skip
+                 robot: str = ROBOT_NAME, plan_factory: Any = None) -> None:  # fmt: skip
         super().__init__(sim, robot)
         self.steps, self.speed = steps, speed
-        self.player = ScriptPlayer(sim, steps, speed)
+        self.plan_factory = plan_factory
+        self.verdict: dict[str, Any] | None = None
+        self._start()
+
+    def _start(self) -> None:
+        from robotsim.hands.transfer import TransferCheck
+
+        self.plan = None if self.plan_factory is None else self.plan_factory()
+        self.player = ScriptPlayer(self.sim, list(self.steps), self.speed)
+        self.check = TransferCheck(self.sim)
+        self.verdict = None
+        self._seen = 0
 
     def reset(self, studio: Studio) -> None:
         self.sim.reset()  # type: ignore[attr-defined]
-        self.player = ScriptPlayer(self.sim, self.steps, self.speed)
+        self._start()
         self.log.clear()
         self._show(studio)
+
+    def _tick(self) -> bool:
+        """One simulation tick (asking the plan for its next steps when the player ran
+        out); False once the script is over."""
+        if not self.player.tick():
+            more = [] if self.plan is None else self.plan.next_steps(self.sim, self.player.result())
+            if not more:
+                return False
+            self.player.extend(more)
+            if not self.player.tick():
+                return False
+        events = tuple(self.player.events[self._seen :])
+        self._seen = len(self.player.events)
+        snap = self.sim.snapshot()
+        self.check.tick(events, {s: h.touching for s, h in snap.hands.items()})
+        return True
 
     def step(self, studio: Studio, t: float, dt: float) -> None:
         if self.replaying(studio, t):
             return
-        if self.player.tick():
-            self.ticks += 1
+        if self.verdict is None:
+            if self._tick():
+                self.ticks += 1
+            else:
+                self._finish(studio)
         self._show(studio, t)
+
+    def _finish(self, studio: Studio) -> None:
+        from robotsim.hands.transfer import verdict_line
+
+        v = self.check.result(self.sim.t)
+        if self.plan is not None:
+            v = self.plan.verdict(v)
+        self.verdict = v
+        studio.notify(f"transfer ({self.sim.mode})", verdict_line(v), error=not v["success"])
 
 
 def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
-    """The ``kind: hand_ball_transfer`` studio opener: the robot, the ball and the
-    tables, with the script as the driver (press Play). A single-arm ``gripper:`` file
-    runs on MuJoCo physics only (:mod:`robotsim.hands.gripper_scenario`), which this view
-    does not play: it is refused with the CLI command that runs it."""
+    """The ``kind: hand_ball_transfer`` studio opener: the robot, the ball (or object)
+    and the tables, with the script as the driver (press Play), in the file's ``mode``
+    (kinematic by default). ``script: planned`` plans the transfer from the object
+    phase by phase as it plays (:mod:`robotsim.grasp.transfer`). A single-arm
+    ``gripper:`` file runs on MuJoCo physics only (:mod:`robotsim.hands.gripper_scenario`),
+    which this view does not play: it is refused with the CLI command that runs it."""
     from robotsim.errors import ScenarioError
-    from robotsim.hands.kinematic import KinematicHands
+    from robotsim.hands.run import make_sim
     from robotsim.hands.scenario_spec import hand_scenario_from_data
     from robotsim.studio.interface import SceneRobot
 
@@ -158,8 +204,16 @@ def open_hand_scenario(studio: Studio, path: Path, doc: dict[str, Any]) -> str:
             f"robotsim run {path} --mode physics"
         )
     spec, scene = hand_scenario_from_data(doc, str(path))
-    sim = KinematicHands(scene, studio.dt)
-    driver = ScriptDriver(sim, spec.steps(), spec.speed_rad)
+    mode = spec.mode or "kinematic"
+    sim = make_sim(scene, mode, studio.dt, spec)
     robot = SceneRobot(scene.robot, ROBOT_NAME, scene.T_world_robot, scene.q0)
+    if spec.script == "planned":
+        from robotsim.grasp.transfer import PlannedTransfer
+
+        driver = ScriptDriver(sim, [], spec.speed_rad, plan_factory=lambda: PlannedTransfer(scene))
+        what = "hand-to-hand transfer planned from the object as it plays"
+    else:
+        driver = ScriptDriver(sim, spec.steps(), spec.speed_rad)
+        what = f"scripted hand-to-hand transfer, {len(spec.script)} steps"
     studio.load_scene(f"scenario {path.stem}", [robot], driver=driver)
-    return f"{studio.title}: scripted hand-to-hand transfer, {len(spec.script)} steps (Play)"
+    return f"{studio.title}: {what}, {mode} (Play)"
