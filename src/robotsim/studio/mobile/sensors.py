@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from robotsim.sensors import scan_points
-
 if TYPE_CHECKING:
     from robotsim.studio.interface import StudioAPI as Studio
 
@@ -35,6 +33,11 @@ class LidarDrawing:
 
     def draw(self, studio: Studio) -> None:
         """Show each lidar's newest scan (nothing to do when it is the one shown)."""
+        # here, not at the top: the Mobile panel of every studio imports this module,
+        # and robotsim.sensors brings MuJoCo (its cameras) a studio without sensors
+        # never needs (~0.5 s of each studio start)
+        from robotsim.sensors import scan_points
+
         for key in self.lidars:
             reading = self.rig.latest(*key)
             if reading is None or self._shown.get(key) == reading.t:
