@@ -86,3 +86,27 @@ def test_level_squeezes_across_a_lying_ring(dual_hands, tmp_path: Path) -> None:
     # and grasps whose every contact lies above the tube's equator (the normal's own
     # chord from there ends under the ring, where no tip goes on a table)
     assert np.any(c.contacts.points[:, :, 2].min(axis=1) > 0.0005)
+
+
+def test_a_handle_on_a_body_too_wide_for_the_hand_gets_the_candidates(  # type: ignore[no-untyped-def]
+    panda_hand, tmp_path: Path
+) -> None:
+    """A cup 9 cm across (the Panda opens 8.2 cm) with a 12 mm handle: the sampled points
+    are too few on the handle, so every sampled surface point is tried (480, not 120),
+    and every candidate closes on the handle; a box with pairs enough keeps to 120 (NO)."""
+    path = tmp_path / "cup.urdf"
+    path.write_text("""<robot name="cup"><link name="cup">
+  <inertial><mass value="0.2"/><inertia ixx="3e-4" iyy="3e-4" izz="2e-4" ixy="0" ixz="0" iyz="0"/>
+  </inertial>
+  <collision><geometry><cylinder radius="0.045" length="0.1"/></geometry></collision>
+  <collision><origin xyz="0 0.062 0"/><geometry><box size="0.012 0.012 0.07"/></geometry>
+  </collision>
+</link></robot>""")
+    cup = load_object(str(path))
+    To = make_T(None, [0.5, 0.0, 0.3])
+    c = sample_candidates(panda_hand, cup, To, np.random.default_rng(2), n_points=120)
+    assert c.counts["surface points"] == 480 and len(c) > 0
+    np.testing.assert_allclose(c.contacts.points[..., 1], 0.062, atol=0.0065)  # on the handle
+    box = load_object("box:0.06,0.03,0.05")
+    c = sample_candidates(panda_hand, box, To, np.random.default_rng(2), n_points=120)
+    assert c.counts["surface points"] == 120

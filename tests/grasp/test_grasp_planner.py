@@ -122,6 +122,34 @@ def test_reach_map_poses_are_reachable_and_over_the_table(dual_hands) -> None:  
     assert 1 <= len(near) <= 5
 
 
+def test_reach_maps_are_kept_per_hand_base_and_table(dual_hands, panda_hand) -> None:  # type: ignore[no-untyped-def]
+    """One map per (hand, base pose, table): the same inputs give the same map again;
+    another table, base pose or hand gives another (NO: not reused); at most
+    CACHE_ENTRIES are kept."""
+    from robotsim.grasp import reachmap
+    from robotsim.grasp.reachmap import ReachMap, cache_info, clear_cache
+
+    clear_cache()
+    h = dual_hands["L_hand"]
+    a = ReachMap.cached(h, np.eye(4), TABLE, samples=3000)
+    assert ReachMap.cached(h, np.eye(4), TABLE, samples=3000) is a
+    assert cache_info()["hits"] == 1 and cache_info()["misses"] == 1
+    moved = BoxObstacle("table", (0.5, 0.05, 0.15), (0.3, 0.4, 0.3))
+    b = ReachMap.cached(h, np.eye(4), moved, samples=3000)
+    c = ReachMap.cached(h, make_T(None, [0.0, 0.0, 0.01]), TABLE, samples=3000)
+    d = ReachMap.cached(panda_hand, np.eye(4), TABLE, samples=3000)
+    assert len({id(x) for x in (a, b, c, d)}) == 4
+    # the other hand's map is its own hand's: the frames are its forward kinematics
+    np.testing.assert_allclose(panda_hand.model.fk(d.q, panda_hand.tool) @ d.T_point, d.T,
+                               atol=1e-12)  # fmt: skip
+    for k in range(reachmap.CACHE_ENTRIES + 2):
+        ReachMap.cached(h, np.eye(4), BoxObstacle("t", (0.5, 0.01 * k, 0.1), (0.3, 0.4, 0.2)),
+                        samples=500)  # fmt: skip
+    info = cache_info()
+    assert info["entries"] == reachmap.CACHE_ENTRIES and info["bytes"] <= reachmap.CACHE_BYTES
+    clear_cache()
+
+
 def _turn(h, qa, qb) -> float:  # type: ignore[no-untyped-def]
     Ra, Rb = h.model.fk(qa, h.tool)[:3, :3], h.model.fk(qb, h.tool)[:3, :3]
     return float(np.arccos(np.clip((np.trace(Ra.T @ Rb) - 1) / 2, -1.0, 1.0)))

@@ -427,3 +427,90 @@ def test_a_scoped_load_refuses_what_it_cannot_parse(tmp_path: Path) -> None:
     path.write_text("<mujoco><worldbody><body></worldbody></mujoco>")
     with confined(tmp_path), pytest.raises(ModelFileError, match=r"robot\.xml: not well-formed"):
         load_mjcf(path)
+
+
+_ACTUATED = """<mujoco model="actuated">
+  <compiler autolimits="true"/>
+  <default>
+    <default class="servo"><general biastype="affine" forcerange="-100 100"/></default>
+    <default class="arm"><position kp="300" forcerange="-7 7"/>
+      <default class="geared"><motor gear="4" ctrlrange="-2 2"/></default>
+    </default>
+  </default>
+  <worldbody>
+    <body name="base">
+      <joint name="lift" type="slide" axis="0 0 1" range="0 0.3"/>
+      <geom type="box" size="0.05 0.05 0.05"/>
+      <body name="left" pos="0 0.05 0">
+        <joint name="f1" type="slide" axis="0 1 0" range="0 0.04"/>
+        <geom type="box" size="0.01 0.01 0.03"/>
+      </body>
+      <body name="right" pos="0 -0.05 0">
+        <joint name="f2" type="slide" axis="0 -1 0" range="0 0.04"/>
+        <geom type="box" size="0.01 0.01 0.03"/>
+      </body>
+      <body name="wrist" pos="0 0 0.1">
+        <joint name="turn" axis="0 0 1" range="-3 3" actuatorfrcrange="-4 4"/>
+        <joint name="tilt" axis="1 0 0" range="-1 1"/>
+        <joint name="roll" axis="0 1 0" range="-1 1"/>
+        <joint name="yaw" axis="0 0 1" range="-1 1"/>
+        <geom type="capsule" size="0.01 0.03"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="split"><joint joint="f1" coef="0.5"/><joint joint="f2" coef="0.5"/></fixed>
+  </tendon>
+  <actuator>
+    <general class="servo" name="grip" tendon="split" ctrlrange="0 255"
+             gainprm="0.0156862745" biasprm="0 -100 -10"/>
+    <motor name="lift" joint="lift" gear="2" ctrlrange="-30 30"/>
+    <motor name="turn" joint="turn" gear="3" ctrlrange="-5 5"/>
+    <position name="tilt" joint="tilt" kp="50" ctrlrange="-1 1"/>
+    <general name="roll" class="arm" joint="roll"/>
+    <general name="yaw" class="geared" joint="yaw" gainprm="1.5"/>
+  </actuator>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("reader", ["auto", "mujoco"])
+def test_joint_efforts_come_from_the_actuators_and_tendons_that_drive_them(
+    tmp_path: Path, reader: str
+) -> None:
+    """The effort read is what MuJoCo's actuators put on each joint at their limits:
+    a tendon's 100 N split 0.5/0.5 (50 N per finger), a motor's gear x ctrl (60 N),
+    capped by the joint's own actuatorfrcrange (4, not 15 N m); a servo without a
+    forcerange is not bounded by its controller's gain (NO: infinite); defaults resolved
+    as MuJoCo does (a class's position servo's forcerange: 7; a nested class's motor
+    gear 4 x ctrl 2 x the element's gain 1.5: 12)."""
+    path = tmp_path / "actuated.xml"
+    path.write_text(_ACTUATED)
+    m = load_mjcf(path, reader=reader)
+    assert m.metadata["reader"] == {"auto": "robotsim", "mujoco": "mujoco"}[reader]
+    eff = {j: m.joint(j).limits.effort for j in ("lift", "f1", "f2", "turn", "tilt", "roll", "yaw")}
+    # reference: MuJoCo's own generalized actuator forces with the controls saturated
+    mjm = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(mjm)
+    d.qpos[:] = [0.0, 0.04, 0.04, 0.0, 0.0, -1.0, 0.0]  # the grip servo's error is largest
+    d.ctrl[:] = [0.0, 30.0, 5.0, 1.0, 1.0, 2.0]
+    mujoco.mj_forward(mjm, d)
+    ref = {mujoco.mj_id2name(mjm, mujoco.mjtObj.mjOBJ_JOINT, k): abs(d.qfrc_actuator[k])
+           for k in range(mjm.njnt)}  # fmt: skip
+    # the tendon servo: -100 * 0.04 = 4 N of its 100 N: the file's gains reach less
+    # than the forcerange, so its limit is read from forcerange, not from a pose
+    assert ref["f1"] == pytest.approx(2.0, abs=1e-6)
+    assert eff["f1"] == eff["f2"] == pytest.approx(50.0)
+    assert eff["lift"] == pytest.approx(ref["lift"]) == pytest.approx(60.0)
+    assert eff["turn"] == pytest.approx(ref["turn"]) == pytest.approx(4.0)  # cap: 4 < 15
+    assert not np.isfinite(eff["tilt"])
+    assert eff["roll"] == pytest.approx(ref["roll"]) == pytest.approx(7.0)
+    assert eff["yaw"] == pytest.approx(ref["yaw"]) == pytest.approx(12.0)
+    # saturating the tendon servo (a far target, in a stiffer copy) puts 0.5 x 100 N on each
+    stiff = _ACTUATED.replace('gainprm="0.0156862745" biasprm="0 -100 -10"',
+                              'gainprm="1" biasprm="0 -10000 0"')  # fmt: skip
+    mjm2 = mujoco.MjModel.from_xml_string(stiff)
+    d2 = mujoco.MjData(mjm2)
+    d2.qpos[:] = [0.0, 0.04, 0.04, 0.0, 0.0, 0.0, 0.0]
+    mujoco.mj_forward(mjm2, d2)
+    assert abs(d2.qfrc_actuator[1]) == pytest.approx(eff["f1"])

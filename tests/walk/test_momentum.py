@@ -138,16 +138,19 @@ def test_leg_masses(small_feet: Biped) -> None:
 
 
 def test_default_speed_from_the_soles_margin(small_feet: Biped, tmp_path: Path) -> None:
-    """The default speed is the step limits' unless the swing legs' ZMP excursion at
-    that speed would take more than SWING_MARGIN of the sole's margin: then it is the
-    speed where it takes exactly that (a 4.4 cm sole: half its length; NAO's own sole:
-    the step limits); the excursion is one lumped leg's, by hand."""
+    """The default speed is the step limits' unless the capture point, moved by the
+    swing legs' ZMP excursion at that speed, would take more than SWING_MARGIN of the
+    sole's margin: then it is the speed where it takes exactly that (a 4.4 cm sole: half
+    its length; NAO's own sole: the step limits); the excursion is one lumped leg's and
+    the capture point's motion the pendulum's, both by hand (the pendulum integrated
+    step by step)."""
     from robotsim.walk.params import resolve_params
     from robotsim.walk.pattern import (
         STEADY_SHARE,
         SWING_MARGIN,
         default_speed,
         sole_margin,
+        swing_dcm_per_speed,
         swing_zmp_per_speed,
     )
     from robotsim.walk.preview import G
@@ -156,16 +159,73 @@ def test_default_speed_from_the_soles_margin(small_feet: Biped, tmp_path: Path) 
     res = resolve_params(small_feet)
     ll, h = small_feet.leg_length, small_feet.leg_com_height
     acc = 5.77 * 2 * res.step_period / (0.9 * res.t_single) ** 2  # peak m/s^2 per m/s
-    by_hand = small_feet.leg_mass * acc * h * (ll - h) / ll / (small_feet.mass * G)
-    assert swing_zmp_per_speed(small_feet, res) == pytest.approx(by_hand)
-    v_sole = SWING_MARGIN * 0.022 / by_hand
-    assert default_speed(res, 10.0, small_feet) == pytest.approx(v_sole, rel=1e-3)
+    per_acc = small_feet.leg_mass * h * (ll - h) / ll / (small_feet.mass * G)
+    assert swing_zmp_per_speed(small_feet, res) == pytest.approx(per_acc * acc)
+    # the capture point xi' = (xi - p) / tau from rest, p the excursion while the foot
+    # (minimum jerk over t, a stride of 2 T per m/s) speeds up: explicit Euler steps
+    t, tau = 0.9 * res.t_single, math.sqrt(res.com_height / G)
+    n = 20000
+    xi = 0.0
+    for k in range(n):
+        u = (k + 0.5) / n * 0.5
+        a = 2 * res.step_period / t**2 * (60 * u - 180 * u**2 + 120 * u**3)
+        xi += (xi + per_acc * a) / tau * (0.5 * t / n)
+    assert swing_dcm_per_speed(small_feet, res) == pytest.approx(xi, rel=1e-3)
+    v_sole = SWING_MARGIN * 0.022 / xi
+    assert default_speed(res, 10.0, small_feet) == pytest.approx(v_sole, rel=2e-3)
     assert 0.4 < v_sole / ll < 0.55  # NAO's file walks at 0.44 and rocks at 0.6
     big = biped_of(load_robot(str(write_nao_like_urdf(tmp_path / "nao.urdf"))))
     rb = resolve_params(big)
     assert default_speed(rb, 0.1, big) == pytest.approx(0.1)  # the goal's fastest
     assert default_speed(rb, 10.0, big) == pytest.approx(STEADY_SHARE * rb.max_speed)
     assert default_speed(rb, 10.0, None) == pytest.approx(STEADY_SHARE * rb.max_speed)
+
+
+def test_quick_steps_move_the_capture_point_no_more_per_speed(small_feet: Biped) -> None:
+    """The swing's ZMP excursion per m/s grows as the step period shrinks (a quicker
+    swing accelerates the foot harder), but it lasts shorter: the capture point moves
+    about as much, so legs that step quicker to sway less (no ankle roll) keep their
+    speed; the old rule (excursion against the sole) gave them 2.5 times less."""
+    from robotsim.walk.params import WalkParams, resolve_params
+    from robotsim.walk.pattern import swing_dcm_per_speed, swing_zmp_per_speed
+    from robotsim.walk.preview import G
+
+    tau = math.sqrt(resolve_params(small_feet).com_height / G)
+    slow = resolve_params(small_feet, WalkParams(step_period=2.4 * tau))
+    quick = resolve_params(small_feet, WalkParams(step_period=0.96 * tau))
+    zmp = swing_zmp_per_speed(small_feet, quick) / swing_zmp_per_speed(small_feet, slow)
+    dcm = swing_dcm_per_speed(small_feet, quick) / swing_dcm_per_speed(small_feet, slow)
+    # ~ 1 / T (the double support is rounded to whole samples)
+    assert zmp == pytest.approx(slow.step_period / quick.step_period, rel=0.05)
+    assert zmp > 2.3
+    assert 0.6 < dcm < 0.85  # the long swing lets the pendulum run away for longer
+
+
+def test_legs_without_ankle_roll_take_shorter_steps_by_default(h1like: Biped) -> None:
+    """Legs that cannot roll a sole walk by default in steps of at most UNROLLED_STEP
+    leg lengths (their soles' margin would let the H1-like MJCF walk 0.62 leg lengths/s;
+    it spins and falls there): 2 m in 13 steps, above 0.4 leg lengths/s; a speed given
+    still takes the longest steps it needs."""
+    from robotsim.walk.params import resolve_params
+    from robotsim.walk.pattern import (
+        SWING_MARGIN,
+        UNROLLED_STEP,
+        default_speed,
+        sole_margin,
+        swing_dcm_per_speed,
+    )
+
+    res = resolve_params(h1like)
+    assert not h1like.rolls_soles
+    ll = h1like.leg_length
+    by_soles = SWING_MARGIN * sole_margin(h1like) / swing_dcm_per_speed(h1like, res)
+    assert default_speed(res, 10.0, h1like) == pytest.approx(by_soles)
+    assert by_soles / ll > 0.6
+    pat = generate_walk(h1like, 2.0)
+    strides = [s.pose[0] - s.start[0] for s in pat.plan.steps]
+    assert max(strides) <= 2 * UNROLLED_STEP * ll + 1e-9  # a stride: two steps
+    assert 0.4 < pat.summary()["planned_speed_m_s"] / ll < 0.5
+    assert len(generate_walk(h1like, 2.0, speed=0.5 * ll).plan.steps) < len(pat.plan.steps)
 
 
 def test_a_sole_with_no_margin_says_so_not_speed_zero(small_feet: Biped) -> None:

@@ -9,7 +9,10 @@
    the ray's length. A pair is **antipodal** when the far side's normal lies within the
    friction cone around the ray (``mu``): two fingers pressing along the ray can hold it.
    For three fingers the thumb goes on the first point and the two fingers on the far
-   side (an opposing thumb/finger triple).
+   side (an opposing thumb/finger triple). When fewer than a quarter of ``max_pairs``
+   pairs are found (an object mostly wider than the hand opens, such as a mug whose
+   handle is the only part it spans), the rest of the sampled surface points are tried
+   too.
 3. **Hand poses**: the hand's closing axis along the ray, the thumb's side at the first
    point, ``rolls`` turns about that axis (the approach direction), the hand's closure
    chosen so its opening matches the width.
@@ -295,7 +298,8 @@ def sample_candidates(
     those whose tips still come too low are dropped."""
     counts = {"surface points": 0, "within opening": 0, "antipodal": 0, "poses": 0,
               "closing": 0, "force closure": 0}  # fmt: skip
-    pts, nrm = sample_surface(obj.pieces, 4 * n_points, rng)
+    pts_all, nrm = sample_surface(obj.pieces, 4 * n_points, rng)
+    pts = pts_all
     # half the points where the surface faces sideways (a level closing axis), half at
     # random: a lying cylinder's sides are level only along two thin lines
     R_wo = np.asarray(T_world_obj)[:3, :3]
@@ -305,29 +309,39 @@ def sample_candidates(
     pick = np.concatenate(
         [level, rng.choice(rest, size=min(len(rest), n_points - len(level)), replace=False)]
     )
-    pts, nrm = pts[pick], nrm[pick]
-    counts["surface points"] = len(pts)
     ps = obj.piece_set
     cos_cone = np.cos(np.arctan(mu))
-    # closing directions: along the inward normal, and level (the inward normal made
-    # horizontal) where that stays inside the friction cone: a squeeze level with the
-    # table across a ring's tube or a lying rod's upper half keeps the tips above the
-    # table, where the chord through the normal would end under the object
-    lev = -nrm + np.outer(nrm @ up_obj, up_obj)
-    ln = np.linalg.norm(lev, axis=1)
-    lev = lev / np.maximum(ln, 1e-12)[:, None]
-    use = (ln > 1e-6) & (np.einsum("ij,ij->i", lev, -nrm) >= cos_cone)
-    use &= np.abs(nrm @ up_obj) > 0.05  # already level: the normal's own ray
-    pts = np.concatenate([pts, pts[use]])
-    dirs = np.concatenate([-nrm, lev[use]])
-    nrm = np.concatenate([nrm, nrm[use]])
-    w = ray_exit(ps, pts - 1e-6 * nrm, dirs)
-    ok = np.isfinite(w)
-    ok &= (w >= hand.min_width) & (w <= 0.97 * hand.max_width)
-    counts["within opening"] = int(ok.sum())
-    q_pts = pts + np.where(ok, w, 0.0)[:, None] * dirs
-    _, n_far = signed_distance(ps, q_pts - 1e-6 * dirs)  # the exit face's outward normal
-    ok &= np.einsum("ij,ij->i", n_far, dirs) >= cos_cone
+
+    def pairs(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, ...]:
+        # closing directions: along the inward normal, and level (the inward normal
+        # made horizontal) where that stays inside the friction cone: a squeeze level
+        # with the table across a ring's tube or a lying rod's upper half keeps the tips
+        # above the table, where the chord through the normal would end under the object
+        lev = -n + np.outer(n @ up_obj, up_obj)
+        ln = np.linalg.norm(lev, axis=1)
+        lev = lev / np.maximum(ln, 1e-12)[:, None]
+        use = (ln > 1e-6) & (np.einsum("ij,ij->i", lev, -n) >= cos_cone)
+        use &= np.abs(n @ up_obj) > 0.05  # already level: the normal's own ray
+        p = np.concatenate([p, p[use]])
+        d = np.concatenate([-n, lev[use]])
+        n = np.concatenate([n, n[use]])
+        w = ray_exit(ps, p - 1e-6 * n, d)
+        fits = np.isfinite(w) & (w >= hand.min_width) & (w <= 0.97 * hand.max_width)
+        q_pts = p + np.where(fits, w, 0.0)[:, None] * d
+        _, n_far = signed_distance(ps, q_pts - 1e-6 * d)  # the exit face's outward normal
+        return p, d, w, fits, fits & (np.einsum("ij,ij->i", n_far, d) >= cos_cone)
+
+    counts["surface points"] = len(pick)
+    pts, dirs, w, fits, ok = pairs(pts[pick], nrm[pick])
+    if ok.sum() < max_pairs // 4 and len(pick) < len(nrm):
+        # few pairs (an object mostly wider than the hand: a mug's handle on a body the
+        # hand cannot span): the other surface points too, for the parts it fits
+        more = np.setdiff1d(np.arange(len(nrm)), pick)
+        p2, d2, w2, f2, ok2 = pairs(pts_all[more], nrm[more])
+        pts, dirs, w = (np.concatenate(v) for v in ((pts, p2), (dirs, d2), (w, w2)))
+        fits, ok = np.concatenate([fits, f2]), np.concatenate([ok, ok2])
+        counts["surface points"] += len(more)
+    counts["within opening"] = int(fits.sum())
     counts["antipodal"] = int(ok.sum())
     idx = np.flatnonzero(ok)
     if len(idx) > max_pairs:

@@ -184,8 +184,7 @@ class Planner:
                                  finger_table_margin=self.options.finger_table_margin)  # fmt: skip
         self.tables = tables
         self.symmetric = hand.n_fingers == 2
-        self._map = None  # reachable hand poses, built when first needed
-        self._map_tree = None
+        self._map = None  # reachable hand poses, built when first needed (or kept)
         # a second IK start: the middle of every arm joint's range
         q_mid = np.array(hand.home, float)
         for j in hand.arm_joints:
@@ -440,8 +439,9 @@ class Planner:
         from robotsim.grasp.reachmap import ReachMap
 
         if self._map is None and self.tables:  # (the map is of hand poses over a table)
-            self._map = ReachMap(self.hand, self.T_world_base, self.tables[0],
-                                 samples=MAP_SAMPLES, max_up=self.options.max_up)  # fmt: skip
+            self._map = ReachMap.cached(self.hand, self.T_world_base, self.tables[0],
+                                        samples=MAP_SAMPLES,
+                                        max_up=self.options.max_up)  # fmt: skip
         return self._map
 
     def _map_candidates(
@@ -504,11 +504,7 @@ class Planner:
         mp = self._ensure_map()
         if mp is None or not len(mp) or not B:
             return seeds, fits
-        from scipy.spatial import cKDTree
-
-        if self._map_tree is None:
-            self._map_tree = cKDTree(mp.T[:, :3, 3])
-        near = self._map_tree.query_ball_point(T_world_target[:, :3, 3], MAP_RADIUS)
+        near = mp.tree().query_ball_point(T_world_target[:, :3, 3], MAP_RADIUS)
         for b, idx in enumerate(near):
             if not idx:
                 continue

@@ -24,8 +24,10 @@ Either way the result is the same compiled tables
   floating and its initial world pose goes to ``metadata["T_world_root"]``;
 - a body without joints hangs from its parent by a fixed joint ``<body>_fixed``;
 - hinge with ``limited`` -> revolute with the range, without -> continuous; slide ->
-  prismatic; ``actuatorfrcrange`` -> effort limit; ``armature``, ``damping``,
-  ``frictionloss``, ``stiffness``, ``springref`` -> :class:`JointDynamics`;
+  prismatic; ``actuatorfrcrange`` and the actuators driving the joint (directly or
+  through a fixed tendon: :mod:`robotsim.model.mjcf_actuators`) -> effort limit;
+  ``armature``, ``damping``, ``frictionloss``, ``stiffness``, ``springref`` ->
+  :class:`JointDynamics`;
 - geoms -> shapes on their body's link (plane, height field and SDF geoms are skipped):
   ``contype=conaffinity=0`` -> visual only, group 3 -> collision only, otherwise both;
   mesh geoms keep their file and scale (inline meshes without a file are skipped);
@@ -387,6 +389,8 @@ def model_from_tables(
                 effort = float(np.max(np.abs(t.jnt_actfrcrange[j])))
                 if effort <= 0:
                     effort = np.inf
+            if t.jnt_actuator_effort is not None and 0 < t.jnt_actuator_effort[j] < effort:
+                effort = float(t.jnt_actuator_effort[j])  # what its actuators exert
             if kind == "slide":
                 jtype = "prismatic"
             else:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from robotsim.model.mjcf_actuators import joint_efforts_xml
 from robotsim.model.mjcf_globals import check_globals
 from robotsim.model.mjcf_inertia import PRIMITIVES, body_inertias
 from robotsim.model.mjcf_meshes import check_mesh_file
@@ -589,4 +590,5 @@ def read_mjcf(
         site_T=make_T(quat_to_R(s_quat), np.array(r.s_pos, float).reshape(-1, 3)),
         eq_joint=equalities(root, r),
         key=keys(root, r, qpos0),
+        jnt_actuator_effort=joint_efforts_xml(root, r.j_name, r.j_type, r.limited),
     )

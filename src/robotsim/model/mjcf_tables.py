@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from robotsim.model.mjcf_actuators import joint_efforts
 from robotsim.spatial import inv_T, make_T, quat_to_R
 
 __all__ = ["GEOM_TYPES", "JOINT_TYPES", "MjcfTables", "qpos_sizes", "tables_from_mjmodel"]
@@ -80,6 +81,9 @@ class MjcfTables:
     # joint1, joint2 or -1, polycoef[5])
     eq_joint: list[tuple[int, bool, int, int, np.ndarray]] = field(default_factory=list)
     key: list[tuple[str, np.ndarray]] = field(default_factory=list)  # (name, qpos)
+    # (njnt,) the force the actuators driving each joint can exert (inf: unbounded or
+    # none; robotsim.model.mjcf_actuators); None: not read
+    jnt_actuator_effort: np.ndarray | None = None
 
     @property
     def jnt_qposadr(self) -> np.ndarray:
@@ -173,5 +177,6 @@ def tables_from_mjmodel(mjm: Any, name: str) -> MjcfTables:
         site_body=np.array(mjm.site_bodyid, int),
         site_T=_pose(np.asarray(mjm.site_pos), np.asarray(mjm.site_quat)),
         eq_joint=eqs,
+        jnt_actuator_effort=joint_efforts(mjm),
         key=keys,
     )

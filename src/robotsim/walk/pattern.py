@@ -48,6 +48,7 @@ __all__ = [
     "MAX_STEPS",
     "STEADY_SHARE",
     "SWING_MARGIN",
+    "UNROLLED_STEP",
     "WalkPattern",
     "bent_seed",
     "default_speed",
@@ -55,6 +56,7 @@ __all__ = [
     "heading_R",
     "sole_margin",
     "standing_feet",
+    "swing_dcm_per_speed",
     "swing_zmp_per_speed",
     "walk_duration",
 ]
@@ -160,21 +162,32 @@ def walk_duration(res: Resolved, n_steps: int) -> float:
     return res.step_period * (n_steps + 1) + res.t_single
 
 
-#: the share of the sole's margin (:func:`sole_margin`) the swing legs' ZMP excursion
-#: estimated by one lumped leg (:func:`swing_zmp_per_speed`) may take at the default
-#: speed. The multibody excursion is larger than the lumped leg's (the body moving
-#: against the leg to hold the CoM: 2.7 cm on NAO's file at 0.4 leg lengths/s against
-#: 0.8 cm lumped); the momentum correction (:mod:`robotsim.walk.momentum`) cancels
-#: most of it, and what is left (the feet's vertical motion, the servos' lag) must
-#: stay on the sole. Measured on NAO's file (4.4 cm stand-in soles): it walks at 0.44
-#: leg lengths/s and rocks off its soles' edges at 0.6; 0.39 puts it at 0.44.
-SWING_MARGIN = 0.39
+#: the share of the sole's margin (:func:`sole_margin`) the capture point may move by
+#: at the default speed under the swing legs' ZMP excursion, estimated by one lumped leg
+#: (:func:`swing_dcm_per_speed`). The multibody excursion is larger than the lumped
+#: leg's (the body moving against the leg to hold the CoM: 2.7 cm on NAO's file at 0.4
+#: leg lengths/s against 0.8 cm lumped); the momentum correction
+#: (:mod:`robotsim.walk.momentum`) cancels most of it, and what is left (the feet's
+#: vertical motion, the servos' lag) must not carry the capture point off the sole.
+#: Measured on NAO's file (4.4 cm stand-in soles): it walks at 0.44 leg lengths/s and
+#: rocks off its soles' edges at 0.6; 0.35 puts it at 0.44.
+SWING_MARGIN = 0.35
 
 #: the share of the steady fastest walk (:attr:`Resolved.max_speed`: the longest steps
 #: at the step period) a walk asked for no speed takes at most. ROBOTIS's OP3 file
 #: (12.7 cm soles) walks 2 m at 0.74 leg lengths/s (0.64 of its
 #: steady fastest) and falls in its first steps at 0.88 (0.77).
 STEADY_SHARE = 0.62
+
+#: the longest step (leg lengths) a walk asked for no speed takes with legs that cannot
+#: roll a sole (no ankle roll): they walk quicker steps
+#: (:func:`robotsim.walk.params.sway_period`) on soles rolled onto an edge, and long
+#: steps tip or spin them. Measured on the H1-like MJCF of the tests (0.87 m legs,
+#: 0.37 s steps, 24 cm soles whose margin would allow 0.62 leg lengths/s): 2 m in steps
+#: of 0.19 l ends 3 mm from the goal tilting 2.2 deg; in steps of 0.23 l it tilts 12 deg
+#: and ends 13 cm short; 1 m in steps of 0.29 l turns it 24 deg; 0.62 leg lengths/s
+#: spins it and it falls. Unitree's H1 file walks 2 m in steps of 0.19 l.
+UNROLLED_STEP = 0.2
 
 
 def sole_margin(biped: Biped) -> float:
@@ -201,18 +214,38 @@ def swing_zmp_per_speed(biped: Biped, res: Resolved) -> float:
     return biped.leg_mass / biped.mass * lever * acc_per_v / G
 
 
+def swing_dcm_per_speed(biped: Biped, res: Resolved) -> float:
+    """How far (m per m/s of walking speed) the swing leg's uncorrected ZMP excursion
+    (:func:`swing_zmp_per_speed`, following the foot's minimum-jerk acceleration
+    ``s / t^2 (60 u - 180 u^2 + 120 u^3)``) moves the capture point while the foot
+    speeds up (the first half of the swing, ``u`` in [0, 1/2]; the second half moves it
+    back): the pendulum's capture point ``xi`` follows ``xi' = (xi - p) / tau``, so a
+    ZMP shift ``e(t)`` moves it by ``int e(t') exp((t - t') / tau) dt' / tau``. A swing
+    short against ``tau`` (quick steps) moves it by about the foot's peak speed times the
+    excursion per acceleration over ``tau``: for the same walking speed the same,
+    whatever the step period; a long swing lets the shift grow for longer."""
+    ll, h = biped.leg_length, biped.leg_com_height
+    lever = h * max(ll - h, 0.0) / ll
+    t = 0.9 * res.t_single
+    tau = math.sqrt(res.com_height / G)
+    u = np.linspace(0.0, 0.5, 201)
+    acc = 2.0 * res.step_period / t**2 * (60 * u - 180 * u**2 + 120 * u**3)  # per m/s
+    e = biped.leg_mass / biped.mass * lever * acc / G
+    return float(np.trapezoid(e * np.exp((0.5 - u) * t / tau), u * t) / tau)
+
+
 def default_speed(res: Resolved, v_max: float, biped: Biped | None = None) -> float:
     """The mean speed (m/s) of a walk asked for none: the fastest the step limits allow
     for this goal (``v_max``, m/s), at most :data:`STEADY_SHARE` of the steady fastest
     (:attr:`Resolved.max_speed`), and at most the
-    speed at which the swing legs' uncorrected ZMP excursion reaches
-    :data:`SWING_MARGIN` times the sole's margin (:func:`sole_margin`,
-    :func:`swing_zmp_per_speed`): a short sole, heavy legs or a quick swing walk
-    slower (NAO's file on 4.4 cm soles: 0.44 leg lengths/s; a 44 kg humanoid on 22 cm
-    soles: its step limits, 0.43 over 2 m)."""
+    speed at which the capture point moved by the swing legs' uncorrected ZMP
+    excursion reaches :data:`SWING_MARGIN` times the sole's margin (:func:`sole_margin`,
+    :func:`swing_dcm_per_speed`): a short sole or heavy legs walk slower (NAO's file
+    on 4.4 cm soles: 0.44 leg lengths/s; a 44 kg humanoid on 22 cm soles: its step
+    limits, 0.43 over 2 m)."""
     v = min(v_max, STEADY_SHARE * res.max_speed)
     if biped is not None and biped.leg_mass > 0:
-        per_v = swing_zmp_per_speed(biped, res)
+        per_v = swing_dcm_per_speed(biped, res)
         if per_v > 0:
             margin = sole_margin(biped)
             if not margin > 0:
@@ -249,7 +282,8 @@ def _choose_steps(
     biped: Biped | None = None,
 ) -> tuple[list[Footstep], float, int]:
     """``(footsteps, mean speed asked for, pairs of steps)`` of a goal; the default
-    speed is :func:`default_speed`."""
+    speed is :func:`default_speed`, of the fastest walk in steps of at most
+    :data:`UNROLLED_STEP` leg lengths for legs that cannot roll a sole."""
     d, lat, turn = goal
     need = pairs_needed(res, d, lat, turn)
     dist = math.hypot(d, lat)
@@ -265,7 +299,17 @@ def _choose_steps(
     v_max = dist / walk_duration(res, len(fastest))
     asked = speed
     if speed is None:
-        speed = default_speed(res, v_max, biped)
+        v_default = v_max
+        if biped is not None and not biped.rolls_soles:
+            # legs that cannot roll a sole: the fastest in steps of UNROLLED_STEP
+            short = replace(
+                res, max_step_length=min(res.max_step_length, UNROLLED_STEP * res.leg_length)
+            )
+            n_short = len(
+                goal_footsteps(short, feet0, d, lat, turn, pairs=pairs_needed(short, d, lat, turn))
+            )
+            v_default = min(v_max, dist / walk_duration(res, n_short))
+        speed = default_speed(res, v_default, biped)
         if not speed > 0:
             raise ModelError(
                 f"{name}: no default walking speed ({speed:g} m/s from its step limits: "
