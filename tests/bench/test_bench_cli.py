@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from robotsim.cli import main
 
 
+@pytest.mark.slow
 def test_bench_cli_reports_start_up_times(capsys) -> None:
     assert main(["bench", "cli", "--quick", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)

@@ -73,6 +73,7 @@ def test_studio_and_teleop_share_the_page_options() -> None:
         assert opts["root"].metavar == "DIR"
 
 
+@pytest.mark.slow
 def test_teleop_url_carries_the_token_and_no_token_warns(tmp_path: Path) -> None:
     asked = free_port()
     proc, out = _teleop(["--port", str(asked)], tmp_path)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from robotsim.cli import main
 from robotsim.cli.warm import LANES, warm
 
 IK = ("ik", "puma560", "--target", "0.5,-0.15,0.8")
 
 
+@pytest.mark.slow
 def test_warm_runs_each_lane_in_order_and_reports_failures(tmp_path: Path) -> None:
     seen = []
     lanes = ((IK, ("fk", "no_such_robot")), (("scenarios", "--out", "{out}/x"),))

@@ -118,6 +118,7 @@ def test_no_token_or_a_foreign_origin_is_refused() -> None:
         pub.close()
 
 
+@pytest.mark.slow
 def test_serve_streams_a_physics_world_to_foxglove() -> None:
     """`robotsim serve omni3 --foxglove 127.0.0.1:0`: a separate process, a real
     socket; the robot's root frame arrives on /tf where the robot is."""

@@ -49,6 +49,7 @@ def _fuzz_model_files(seeds: list[Path], kind: str, suffix: str, tmp_path: Path,
     return v
 
 
+@pytest.mark.slow
 def test_fuzz_robot_yaml(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
     seeds = sorted(LIBRARY.glob("*.yaml"))
     v = _fuzz_model_files(seeds, "yaml", ".yaml", tmp_path, BASE_COUNT * fuzz_scale, fuzz_seed)

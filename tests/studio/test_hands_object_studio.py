@@ -13,6 +13,7 @@ from robotsim.shipped import shipped_dir
 from robotsim.validation import read_yaml_file
 
 
+@pytest.mark.slow
 def test_an_object_is_drawn_and_carried(studio, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("ROBOTSIM_CACHE_DIR", str(tmp_path / "cache"))
     data = read_yaml_file(shipped_dir("scenario") / "hand_ball_transfer.yaml", ScenarioError)
