@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,13 @@ from robotsim.recording.pgserver import TempPostgres
 from tests.paths import FIXTURES, SHARED
 
 os.environ.setdefault("MUJOCO_GL", "egl")
+
+# A shell that starts the suite in the background (``nohup make test &``, a CI script)
+# sets SIGINT to "ignore", which every test process and the commands and docs examples
+# it starts would inherit: the tests of Ctrl-C would then hang or fail. Python's own
+# handler again (children get the default disposition when they start).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
