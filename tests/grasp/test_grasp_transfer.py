@@ -49,6 +49,26 @@ def test_planned_transfer_of_a_brick_kinematic(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "summary.json").is_file()
 
 
+@pytest.mark.slow
+def test_a_flat_plate_changes_hands_in_physics_by_friction_alone(tmp_path: Path) -> None:
+    # the docs' 9 x 5 x 1.2 cm box lying flat: the squeezed fingertips reach the table
+    # top as the lift starts (the table check takes the tick's arm step as a whole), and
+    # the plate is held by finger contacts and friction only (no weld assist)
+    from robotsim.grasp.transfer import run_planned_transfer
+
+    data = _data({"type": "box", "size": [0.09, 0.05, 0.012]}, 0.006)
+    data.pop("speed")
+    spec, scene = hand_scenario_from_data(data, str(tmp_path / "t.yaml"))
+    s = run_planned_transfer(spec, scene, "physics")
+    assert s["options"]["weld_assist"] is False
+    v = s["transfer"]
+    assert v["success"], (v.get("reason"), s["steps"])
+    assert (v["giver"], v["receiver"]) == ("L", "R")
+    assert v["held_alone_s"] >= 2.0 and v["slip_m"] <= 0.01 and v["lifted_m"] >= 0.1
+    lift = next(st for st in s["steps"] if st["label"] == "L lifts the object")
+    assert lift["completed"], lift
+
+
 def test_a_phase_that_cannot_be_planned_is_named(tmp_path: Path) -> None:
     from robotsim.grasp.transfer import run_planned_transfer
 
