@@ -1,18 +1,18 @@
-"""Two of viser's costs, paid once per process instead of once per call.
+"""One of viser's costs, paid once per process instead of once per call.
 
 - **Icons**: viser reads a button's icon (``add_button(icon=...)``) from its zip of
   some 4,300 Tabler icons, opening the archive anew for every icon: each opening parses
   the whole central directory (~0.05-0.08 s), about a second of a studio's start for
   the dozen icons of its panels. The reader installed here opens the archive once and
   keeps each icon read (the same bytes).
-- **Property type hints**: every scene or GUI handle looks up the type hints of its
-  properties' class (``typing.get_type_hints``, ~0.2-0.7 ms) the first time one of its
-  properties is set, once per handle: some 500 lookups of the same few classes for the
-  default scene. They are looked up once per class here (the same dict, only read).
 
-:func:`install` does both (the studio calls it before building anything). If viser's
-layout ever differs from what this expects, that part is left alone and viser works
-its own way.
+viser's per-handle property type hints are left to viser: looking them up once per
+class instead (a shared dict) broke re-ticking the Walk tab's Keyboard box in the
+browser (tests/browser/test_walk_page.py), so that tuning was taken out.
+
+:func:`install` does it (the studio calls it before building anything). If viser's
+layout ever differs from what this expects, it is left alone and viser works its own
+way.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def _archive(path: Any) -> zipfile.ZipFile:
 
 
 def install() -> bool:
-    """Install both; True if both are in place."""
-    return _install_icon_reader() & _install_hint_cache()
+    """Install the icon reader; True if it is in place."""
+    return _install_icon_reader()
 
 
 def _installed(obj: Any) -> bool:
@@ -64,25 +64,4 @@ def _install_icon_reader() -> bool:
 
     svg_from_icon._robotsim = True  # type: ignore[attr-defined]
     _gui_api.svg_from_icon = svg_from_icon  # type: ignore[assignment]
-    return True
-
-
-def _install_hint_cache() -> bool:
-    try:
-        from viser import _assignable_props_api as api
-    except ImportError:
-        return False
-    base = getattr(api, "AssignablePropsBase", None)
-    current = None if base is None else base.__dict__.get("_prop_hints")
-    if isinstance(current, property) and _installed(current.fget):
-        return True
-    if not isinstance(current, functools.cached_property):
-        return False
-    hints_of = functools.cache(api.get_type_hints)  # by the properties' class
-
-    def _prop_hints(self: Any) -> dict[str, Any]:
-        return hints_of(type(self._impl.props))
-
-    _prop_hints._robotsim = True  # type: ignore[attr-defined]
-    base._prop_hints = property(_prop_hints)  # type: ignore[union-attr]
     return True
