@@ -383,6 +383,8 @@ class PhysicsHands:
         squeezed fingertips reach the table top (a thin object lying flat), though the
         shoulder's or the elbow's part of it alone would lower them: checked joint by
         joint (the caller's fallback) it is cut on its first tick."""
+        if not any(cmd.rates.values()):
+            return True  # only the fingers move this tick: nothing to check
         m, lay = self.model, self.layouts[side]
         q = self.cq.copy()
         for role, rate in cmd.rates.items():
