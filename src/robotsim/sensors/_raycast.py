@@ -143,7 +143,7 @@ def ray_primitive(gtype, s0, s1, s2, px, py, pz, vx, vy, vz):  # type: ignore[no
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def cast_scan(xpos, xmat, b, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, geom_mat,
               geom_rbound, active, range_max, dist, geoms, pose):  # type: ignore[no-untyped-def]  # fmt: skip
     """Cast the rays ``dirs`` ``(n, 3)`` (sensor frame) of a sensor mounted at ``R_bs``,
@@ -211,7 +211,7 @@ def cast_scan(xpos, xmat, b, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, g
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no-untyped-def]
     """``ranges`` (float32) from ``dist``: ``inf`` beyond ``range_max`` (its geom -1),
     NaN closer than ``range_min``."""
@@ -226,7 +226,7 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
             ranges[r] = x
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, row, off_r,
                off_p, t):  # type: ignore[no-untyped-def]  # fmt: skip
     """A scan's reading into the row at address ``row``: ``t`` (float64) at its start,

@@ -10,6 +10,12 @@ same run and the same rows to the bit (``tests/sensors/test_inertial.py``). MuJo
 functions are called through their addresses in the ``libmujoco`` the bindings loaded
 (:func:`mujoco_functions`); without that library the rig keeps its Python loop.
 
+It runs without the GIL (``nogil``), as the bindings' ``mj_step`` does: holding it for
+a whole control tick of steps kept the recorder's writer thread waiting and then made
+the simulation thread wait for the writer (a recorded soccer run with an IMU at 100 Hz
+ran at 0.80 of the run without sensors; 0.93 without the GIL held). It touches only
+the arrays whose addresses it is given, which the rig keeps alive.
+
 A MuJoCo error that the bindings would raise as ``mujoco.FatalError`` (an arena too
 small for the model) would end the process with MuJoCo's message if it happened inside
 this call, so the rig calls it only while the run's measured arena use leaves ample room
@@ -153,7 +159,7 @@ def plan_stretch(p_ctx, k):  # type: ignore[no-untyped-def]
     return ok
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
     """Step the world ``k`` steps on from the step the rig's state holds (``st[0]``),
     reading the IMUs on the way where they are due. ``p_ctx``: the

@@ -46,7 +46,7 @@ _NOISE_ROWS = 64  # readings' noise drawn at once
 _PAR = 20  # R_bs (9), p_bs (3), accel and gyro bias (6), white noise (0/1), rotation noise (0/1)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
 def imu_row(cacc, cvel, xmat, xpos, scom, body, root, par, noise, row, t):  # type: ignore[no-untyped-def]
     """One IMU reading into the row at address ``row`` (float64: ``t``, accel (3),
     gyro (3), orientation (4) wxyz with w >= 0), from the MuJoCo data arrays at the
