@@ -132,6 +132,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     from robotsim.run_io import recorded_run
     from robotsim.walk.biped import biped_of
     from robotsim.walk.engine import WalkEngine
+    from robotsim.walk.report import record_walk_scene
     from robotsim.walk.simulate import CommandDriver, Push, WalkSim
 
     sc = validate_as(WalkScenario, data, source, ScenarioError)
@@ -171,6 +172,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
             cols = np.column_stack([run.root[:, :3, 3], tilt, run.com[:, :2], run.com_ref[:, :2],
                                     np.nan_to_num(run.zmp), run.zmp_ref, run.support])  # fmt: skip
             recorder.signals(biped.name, run.t, names, cols)
+        record_walk_scene(recorder, run, biped.name)
     root = run.root
     yaw = np.unwrap(np.arctan2(root[:, 1, 0], root[:, 0, 0]))
     path = float(np.sum(np.linalg.norm(np.diff(root[:, :2, 3], axis=0), axis=1)))
