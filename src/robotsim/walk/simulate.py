@@ -493,6 +493,7 @@ class WalkSim:
             world.model.dof_armature[[j.vadr for j in joints]], physics.armature
         )
         world.reset()
+        self.sensors: Any = None  # a SensorRig of this world: it steps it (robotsim.sensors)
         self._motor_ids = np.array([world.motor(f"{ROBOT}/{n}").id for n in model.joint_names])
         self._targets = world._targets  # the servo targets the world applies at each step
         self.base = world.body(f"{ROBOT}/{model.root}")
@@ -591,7 +592,10 @@ class WalkSim:
         for p in self.pushes:
             if p.t <= t < p.t + p.duration:
                 self.base.apply_force(p.force())
-        self.world.advance(self.dt)
+        if self.sensors is None:
+            self.world.advance(self.dt)
+        else:  # the rig steps the world, reading each sensor when it is due
+            self.sensors.step(max(1, round(self.dt / self.world.timestep)))
         self.ref = self.driver.tick()
         self._measure_now()
         self.wall += time.perf_counter() - wall0
