@@ -134,20 +134,23 @@ def test_the_scan_is_taken_at_its_rate() -> None:
     np.testing.assert_allclose(times, ideal, rtol=0, atol=world.timestep / 2 + 1e-12)
 
 
-def test_lidar_and_imu_rows_while_stepping_are_the_listened_readings(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A lidar and a noisy IMU together: without listeners the rig steps the world in its
-    compiled IMU stepping and hands each scan back to the Python loop; with a listener
-    every reading goes the general way. Both give the same readings, bit for bit."""
+@pytest.mark.parametrize("with_imu", [True, False])
+def test_lidar_and_imu_rows_while_stepping_are_the_listened_readings(tmp_path, with_imu) -> None:  # type: ignore[no-untyped-def]
+    """A lidar with range noise and dropouts (and a noisy IMU): without listeners the
+    rig's compiled stepping casts the scans and writes their rows itself (the noise
+    drawn 16 scans at a time, more than one block of rows); with a listener every
+    reading goes the general way. Both give the same readings, bit for bit."""
     from robotsim.recording import Recorder, RunStore
 
-    lid = {"type": "lidar", "position": [0, 0, H], "rays": 90, "rate": 30,
+    lid = {"type": "lidar", "position": [0, 0, H], "rays": 90, "rate": 60,
            "noise": {"range_std": 0.01, "dropout": 0.05}}  # fmt: skip
     imu = {"type": "imu", "rate": 200, "noise": {"accel_std": 0.05, "gyro_std": 0.01}}
+    specs = (lid, imu) if with_imu else (lid,)
 
     def world():  # type: ignore[no-untyped-def]
         return world_of([omni_placement("r")], [wall("w", 3.0)], seed=4)
 
-    listened = rig(world(), "r", lid, imu)
+    listened = rig(world(), "r", *specs)
     seen: dict[str, list] = {"lidar": [], "imu": []}
     listened.listen(
         lambda x: seen[x.sensor].append((x.t, {k: v.copy() for k, v in x.data.items()}))
@@ -156,16 +159,21 @@ def test_lidar_and_imu_rows_while_stepping_are_the_listened_readings(tmp_path) -
         listened.step(17)  # steps that do not fall on the readings' periods
     with Recorder(tmp_path) as rec:
         rec.start_run("mixed")
-        quiet = rig(world(), "r", lid, imu, recorder=rec)
+        quiet = rig(world(), "r", *specs, recorder=rec)
         for _ in range(30):
             quiet.step(17)
     quiet.close()
     assert quiet.compiled_calls > 0 == listened.compiled_calls  # both paths were taken
     assert quiet.samples == listened.samples == len(seen["lidar"]) + len(seen["imu"])
+    assert quiet.compiled_samples > len(seen["imu"])  # scans read in the compiled stepping
+    assert len(seen["lidar"]) > quiet._rows[0]  # more scans than a block holds
+    names = (("lidar", "ranges"), ("imu", "accel")) if with_imu else (("lidar", "ranges"),)
     with RunStore(tmp_path) as store:
-        for name, field in (("lidar", "ranges"), ("imu", "accel")):
+        for name, field in names:
             s = store.sensor(1, "r", name)
             assert len(s.t) == len(seen[name]) > 10
             np.testing.assert_array_equal(s.t, [t for t, _ in seen[name]])
             np.testing.assert_array_equal(s[field], [d[field] for _, d in seen[name]])
+    ranges = np.asarray([d["ranges"] for _, d in seen["lidar"]])
+    assert np.isnan(ranges).any() and np.isfinite(ranges).any()  # dropouts and returns
     np.testing.assert_array_equal(quiet.world.data.qpos, listened.world.data.qpos)

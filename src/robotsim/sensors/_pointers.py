@@ -2,8 +2,8 @@
 
 The sensors' compiled calls take the addresses of arrays the rig keeps alive (rows of
 readings, MuJoCo's data arrays) and index them through these pointers: ``f8``
-(float64), ``f4`` (float32) and ``i8`` (int64). The caller guarantees that the memory
-lives and holds that type.
+(float64), ``f4`` (float32), ``i8`` (int64) and ``i4`` (int32). The caller guarantees
+that the memory lives and holds that type.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["f4", "f8", "i8"]
+__all__ = ["f4", "f8", "i4", "i8"]
 
 
 def _pointer_to(item: Any) -> Any:
@@ -34,3 +34,4 @@ def _pointer_to(item: Any) -> Any:
 f8 = _pointer_to(types.float64)
 f4 = _pointer_to(types.float32)
 i8 = _pointer_to(types.int64)
+i4 = _pointer_to(types.int32)

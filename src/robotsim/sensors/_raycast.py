@@ -1,6 +1,8 @@
 """Compiled ray casting of a lidar scan against MuJoCo's primitive geoms.
 
-One call casts every ray of a scan from the sensor frame: the frame is composed from the
+One call casts every ray of a scan from the sensor frame (:func:`cast_into`, on
+pointers to the MuJoCo data's arrays and the lidar's, without the GIL, so the rig's
+compiled stepping calls it too: :func:`lidar_row`): the frame is composed from the
 body's pose, every ray turned into the world, culled against each geom's bounding sphere
 (a ray whose angle to the sphere's centre exceeds the sphere's angular radius cannot hit
 it), and intersected exactly in the geom's frame. The intersections follow MuJoCo's own
@@ -26,14 +28,15 @@ import math
 import numpy as np
 from numba import njit
 
-from robotsim.sensors._pointers import f4, f8
+from robotsim.sensors._pointers import f4, f8, i4, i8
 
 __all__ = [
+    "PARAMS",
     "PRIMITIVES",
-    "cast_scan",
+    "cast_into",
+    "finish_into",
     "finish_ranges",
-    "finish_row",
-    "mat_to_quat",
+    "lidar_row",
     "ray_primitive",
 ]
 
@@ -143,45 +146,74 @@ def ray_primitive(gtype, s0, s1, s2, px, py, pz, vx, vy, vz):  # type: ignore[no
     return -1.0
 
 
-@njit(cache=True, nogil=True)
-def cast_scan(xpos, xmat, b, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, geom_mat,
-              geom_rbound, active, range_max, dist, geoms, pose):  # type: ignore[no-untyped-def]  # fmt: skip
-    """Cast the rays ``dirs`` ``(n, 3)`` (sensor frame) of a sensor mounted at ``R_bs``,
-    ``p_bs`` on body ``b`` (MuJoCo's ``xpos`` ``(nbody, 3)``, ``xmat`` ``(nbody, 9)``:
-    its pose) against the geoms
-    ``active`` (indices into MuJoCo's ``geom_*`` arrays: types, sizes ``(G, 3)``, world
-    positions ``(G, 3)``, rotations ``(G, 9)``, bounding radii; primitives only; geoms
-    whose bounding sphere lies beyond ``range_max`` are skipped).
+#: The words of a lidar's cast parameters (an int64 array; the float64 values stored
+#: bit for bit in their words), which :func:`cast_into`, :func:`finish_into` and
+#: :func:`lidar_row` take by address: MuJoCo's ``xpos`` ``(nbody, 3)`` and ``xmat``
+#: ``(nbody, 9)``, the body, the mount ``R_bs`` (3 x 3, row-major) and ``p_bs``, the
+#: noise-free ray directions ``(n, 3)`` (sensor frame) and ``n``, the geoms' types
+#: (int32), sizes ``(G, 3)``, world positions ``(G, 3)``, rotations ``(G, 9)`` and
+#: bounding radii, the geoms cast against (int64 indices, primitives only) and their
+#: number, the minimum and maximum ranges (float64), ``dist`` ``(n,)`` (m; ``inf``: no
+#: hit), ``geoms`` ``(n,)`` (int32, the geom hit, -1: none), ``pose`` ``(7,)``, the rays
+#: in the world ``(n, 3)``, the offsets of ``ranges`` and ``pose`` in a reading's row,
+#: whether a reading takes range noise and dropouts (0/1) and the dropout probability.
+(P_XPOS, P_XMAT, P_BODY, P_RBS, P_PBS, P_DIRS, P_N, P_GTYPE, P_GSIZE, P_GXPOS, P_GXMAT,
+ P_GRB, P_ACTIVE, P_NACTIVE, P_RMIN, P_RMAX, P_DIST, P_GEOMS, P_POSE, P_W, P_OFF_R,
+ P_OFF_P, P_NOISY, P_DROPS, P_DROPOUT) = range(25)  # fmt: skip
+PARAMS = 25
 
-    Writes ``dist`` ``(n,)`` (m; ``inf``: no hit), ``geoms`` ``(n,)`` the geom hit (-1:
-    none) and ``pose`` ``(7,)`` the sensor frame in the world (x, y, z, qw, qx, qy, qz);
-    returns the rays in the world ``(n, 3)``."""
-    R = np.empty((3, 3))
-    o = np.empty(3)
-    body_mat = xmat[b]
-    for i in range(3):
-        for j in range(3):
-            R[i, j] = (body_mat[3 * i] * R_bs[0, j] + body_mat[3 * i + 1] * R_bs[1, j]
-                       + body_mat[3 * i + 2] * R_bs[2, j])  # fmt: skip
-        o[i] = xpos[b, i] + (body_mat[3 * i] * p_bs[0] + body_mat[3 * i + 1] * p_bs[1]
-                             + body_mat[3 * i + 2] * p_bs[2])  # fmt: skip
-    n = dirs.shape[0]
-    w = np.empty((n, 3))
-    best = dist
+
+@njit(cache=True, _nrt=False, nogil=True)
+def cast_into(p_par, p_dirs):  # type: ignore[no-untyped-def]
+    """Cast the rays at ``p_dirs`` (``(n, 3)`` float64, sensor frame) of the lidar whose
+    parameters are at ``p_par`` (see :data:`PARAMS`) against its geoms (primitives;
+    geoms whose bounding sphere lies beyond the maximum range are skipped): writes
+    ``dist``, ``geoms``, ``pose`` (the sensor frame in the world: x, y, z, qw, qx, qy,
+    qz) and the rays in the world. Pointers only: no array made, no GIL held."""
+    q = i8(p_par)
+    qf = f8(p_par)
+    xpos, xmat, b = f8(q[P_XPOS]), f8(q[P_XMAT]), q[P_BODY]
+    R_bs, p_bs, dirs, n = f8(q[P_RBS]), f8(q[P_PBS]), f8(p_dirs), q[P_N]
+    geom_type, geom_size = i4(q[P_GTYPE]), f8(q[P_GSIZE])
+    geom_pos, geom_mat, geom_rbound = f8(q[P_GXPOS]), f8(q[P_GXMAT]), f8(q[P_GRB])
+    active, nactive, range_max = i8(q[P_ACTIVE]), q[P_NACTIVE], qf[P_RMAX]
+    best, geoms, pose, w = f8(q[P_DIST]), i4(q[P_GEOMS]), f8(q[P_POSE]), f8(q[P_W])
+    b9, b3 = 9 * b, 3 * b
+    # R = R_wb R_bs, o = x_b + R_wb p_bs: the sensor frame, as local numbers
+    R00 = xmat[b9] * R_bs[0] + xmat[b9 + 1] * R_bs[3] + xmat[b9 + 2] * R_bs[6]
+    R01 = xmat[b9] * R_bs[1] + xmat[b9 + 1] * R_bs[4] + xmat[b9 + 2] * R_bs[7]
+    R02 = xmat[b9] * R_bs[2] + xmat[b9 + 1] * R_bs[5] + xmat[b9 + 2] * R_bs[8]
+    R10 = xmat[b9 + 3] * R_bs[0] + xmat[b9 + 4] * R_bs[3] + xmat[b9 + 5] * R_bs[6]
+    R11 = xmat[b9 + 3] * R_bs[1] + xmat[b9 + 4] * R_bs[4] + xmat[b9 + 5] * R_bs[7]
+    R12 = xmat[b9 + 3] * R_bs[2] + xmat[b9 + 4] * R_bs[5] + xmat[b9 + 5] * R_bs[8]
+    R20 = xmat[b9 + 6] * R_bs[0] + xmat[b9 + 7] * R_bs[3] + xmat[b9 + 8] * R_bs[6]
+    R21 = xmat[b9 + 6] * R_bs[1] + xmat[b9 + 7] * R_bs[4] + xmat[b9 + 8] * R_bs[7]
+    R22 = xmat[b9 + 6] * R_bs[2] + xmat[b9 + 7] * R_bs[5] + xmat[b9 + 8] * R_bs[8]
+    o0 = xpos[b3] + (xmat[b9] * p_bs[0] + xmat[b9 + 1] * p_bs[1] + xmat[b9 + 2] * p_bs[2])
+    o1 = xpos[b3 + 1] + (xmat[b9 + 3] * p_bs[0] + xmat[b9 + 4] * p_bs[1]
+                         + xmat[b9 + 5] * p_bs[2])  # fmt: skip
+    o2 = xpos[b3 + 2] + (xmat[b9 + 6] * p_bs[0] + xmat[b9 + 7] * p_bs[1]
+                         + xmat[b9 + 8] * p_bs[2])  # fmt: skip
     for r in range(n):
         best[r] = np.inf
-        for i in range(3):
-            w[r, i] = R[i, 0] * dirs[r, 0] + R[i, 1] * dirs[r, 1] + R[i, 2] * dirs[r, 2]
+        d0, d1, d2 = dirs[3 * r], dirs[3 * r + 1], dirs[3 * r + 2]
+        w[3 * r] = R00 * d0 + R01 * d1 + R02 * d2
+        w[3 * r + 1] = R10 * d0 + R11 * d1 + R12 * d2
+        w[3 * r + 2] = R20 * d0 + R21 * d1 + R22 * d2
         geoms[r] = -1
-    for g in active:
+    for j in range(nactive):
+        g = active[j]
         t = geom_type[g]
-        cx, cy, cz = geom_pos[g, 0], geom_pos[g, 1], geom_pos[g, 2]
-        dx, dy, dz = o[0] - cx, o[1] - cy, o[2] - cz
-        m = geom_mat[g]
+        g3, g9 = 3 * g, 9 * g
+        cx, cy, cz = geom_pos[g3], geom_pos[g3 + 1], geom_pos[g3 + 2]
+        dx, dy, dz = o0 - cx, o1 - cy, o2 - cz
+        m0, m1, m2 = geom_mat[g9], geom_mat[g9 + 1], geom_mat[g9 + 2]
+        m3, m4, m5 = geom_mat[g9 + 3], geom_mat[g9 + 4], geom_mat[g9 + 5]
+        m6, m7, m8 = geom_mat[g9 + 6], geom_mat[g9 + 7], geom_mat[g9 + 8]
         # the origin in the geom's frame (R^T dif), once per geom
-        lx = m[0] * dx + m[3] * dy + m[6] * dz
-        ly = m[1] * dx + m[4] * dy + m[7] * dz
-        lz = m[2] * dx + m[5] * dy + m[8] * dz
+        lx = m0 * dx + m3 * dy + m6 * dz
+        ly = m1 * dx + m4 * dy + m7 * dz
+        lz = m2 * dx + m5 * dy + m8 * dz
         cull = False
         cosmax = -2.0
         ux = uy = uz = 0.0
@@ -194,21 +226,20 @@ def cast_scan(xpos, xmat, b, R_bs, p_bs, dirs, geom_type, geom_size, geom_pos, g
                 cull = True
                 cosmax = math.sqrt(1.0 - (rb / dc) ** 2)
                 ux, uy, uz = -dx / dc, -dy / dc, -dz / dc
-        s0, s1, s2 = geom_size[g, 0], geom_size[g, 1], geom_size[g, 2]
+        s0, s1, s2 = geom_size[g3], geom_size[g3 + 1], geom_size[g3 + 2]
         for r in range(n):
-            vx, vy, vz = w[r, 0], w[r, 1], w[r, 2]
+            vx, vy, vz = w[3 * r], w[3 * r + 1], w[3 * r + 2]
             if cull and vx * ux + vy * uy + vz * uz < cosmax:
                 continue
-            lvx = m[0] * vx + m[3] * vy + m[6] * vz
-            lvy = m[1] * vx + m[4] * vy + m[7] * vz
-            lvz = m[2] * vx + m[5] * vy + m[8] * vz
+            lvx = m0 * vx + m3 * vy + m6 * vz
+            lvy = m1 * vx + m4 * vy + m7 * vz
+            lvz = m2 * vx + m5 * vy + m8 * vz
             x = ray_primitive(t, s0, s1, s2, lx, ly, lz, lvx, lvy, lvz)
             if x >= 0 and x < best[r]:
                 best[r] = x
                 geoms[r] = g
-    pose[0], pose[1], pose[2] = o[0], o[1], o[2]
-    mat_to_quat(R, pose)
-    return w
+    pose[0], pose[1], pose[2] = o0, o1, o2
+    _quat_into(R00, R01, R02, R10, R11, R12, R20, R21, R22, pose)
 
 
 @njit(cache=True, nogil=True)
@@ -226,20 +257,27 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
             ranges[r] = x
 
 
-@njit(cache=True, nogil=True)
-def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, row, off_r,
-               off_p, t):  # type: ignore[no-untyped-def]  # fmt: skip
-    """A scan's reading into the row at address ``row``: ``t`` (float64) at its start,
-    the ranges (float32, as :func:`finish_ranges`) at ``row + off_r``, ``pose`` ``(7,)``
-    (float64) at ``row + off_p``. ``noise`` ``(n,)`` (m, already scaled; or empty) is
-    added to every return within range (in float32, clipped at 0), and a ray whose
-    ``drop`` ``(n,)`` (uniform in [0, 1); or empty) is below ``dropout`` returns NaN."""
+@njit(cache=True, _nrt=False, nogil=True)
+def finish_into(p_par, noise, row, t):  # type: ignore[no-untyped-def]
+    """A scan's reading (cast by :func:`cast_into`) into the row at address ``row``:
+    ``t`` (float64) at its start, the ranges (float32, as :func:`finish_ranges`) at
+    the parameters' ``ranges`` offset, the pose (float64, 7) at theirs. ``noise``: the
+    address of this reading's drawn numbers (or 0): the range noise ``(n,)`` (m,
+    already scaled) when the lidar has range noise, added to every return within range
+    (in float32, clipped at 0), then ``(n,)`` uniform numbers in [0, 1) when it has
+    dropouts: a ray whose number is below the dropout probability returns NaN."""
+    q = i8(p_par)
+    qf = f8(p_par)
+    n = q[P_N]
+    dist, geoms, pose = f8(q[P_DIST]), i4(q[P_GEOMS]), f8(q[P_POSE])
+    range_min, range_max, dropout = qf[P_RMIN], qf[P_RMAX], qf[P_DROPOUT]
+    noisy = noise != 0 and q[P_NOISY] != 0
+    drops = noise != 0 and q[P_DROPS] != 0
+    nz = f8(noise)
+    dr = f8(noise + 8 * n * q[P_NOISY])
     head = f8(row)
     head[0] = t
-    out = f4(row + off_r)
-    n = dist.shape[0]
-    noisy = noise.shape[0] == n
-    drops = drop.shape[0] == n
+    out = f4(row + q[P_OFF_R])
     zero = np.float32(0.0)
     for r in range(n):
         x = dist[r]
@@ -251,37 +289,46 @@ def finish_row(dist, geoms, range_min, range_max, noise, drop, dropout, pose, ro
         else:
             v = np.float32(x)
             if noisy:
-                v = np.float32(v + np.float32(noise[r]))
+                v = np.float32(v + np.float32(nz[r]))
                 if v < zero:
                     v = zero
-        if drops and drop[r] < dropout:
+        if drops and dr[r] < dropout:
             v = np.float32(np.nan)
         out[r] = v
-    p = f8(row + off_p)
+    p = f8(row + q[P_OFF_P])
     for i in range(7):
         p[i] = pose[i]
 
 
-@njit(cache=True)
-def mat_to_quat(R, out):  # type: ignore[no-untyped-def]
-    """``out[3:7]`` = the unit quaternion (w, x, y, z, w >= 0) of rotation ``R``."""
-    tr = R[0, 0] + R[1, 1] + R[2, 2]
+@njit(cache=True, _nrt=False, nogil=True)
+def lidar_row(p_par, noise, row, t):  # type: ignore[no-untyped-def]
+    """A noise-free-direction scan into the row at ``row``: :func:`cast_into` of the
+    parameters' own ray directions, then :func:`finish_into` (what the rig's compiled
+    stepping calls for a lidar that is due)."""
+    cast_into(p_par, i8(p_par)[P_DIRS])
+    finish_into(p_par, noise, row, t)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _quat_into(R00, R01, R02, R10, R11, R12, R20, R21, R22, out):  # type: ignore[no-untyped-def]
+    """``out[3:7]`` = the unit quaternion (w, x, y, z, w >= 0) of the rotation ``R``."""
+    tr = R00 + R11 + R22
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2
-        w, x = 0.25 * s, (R[2, 1] - R[1, 2]) / s
-        y, z = (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s
-    elif R[0, 0] > R[1, 1] and R[0, 0] > R[2, 2]:
-        s = math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2]) * 2
-        w, x = (R[2, 1] - R[1, 2]) / s, 0.25 * s
-        y, z = (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s
-    elif R[1, 1] > R[2, 2]:
-        s = math.sqrt(1.0 + R[1, 1] - R[0, 0] - R[2, 2]) * 2
-        w, x = (R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s
-        y, z = 0.25 * s, (R[1, 2] + R[2, 1]) / s
+        w, x = 0.25 * s, (R21 - R12) / s
+        y, z = (R02 - R20) / s, (R10 - R01) / s
+    elif R00 > R11 and R00 > R22:
+        s = math.sqrt(1.0 + R00 - R11 - R22) * 2
+        w, x = (R21 - R12) / s, 0.25 * s
+        y, z = (R01 + R10) / s, (R02 + R20) / s
+    elif R11 > R22:
+        s = math.sqrt(1.0 + R11 - R00 - R22) * 2
+        w, x = (R02 - R20) / s, (R01 + R10) / s
+        y, z = 0.25 * s, (R12 + R21) / s
     else:
-        s = math.sqrt(1.0 + R[2, 2] - R[0, 0] - R[1, 1]) * 2
-        w, x = (R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s
-        y, z = (R[1, 2] + R[2, 1]) / s, 0.25 * s
+        s = math.sqrt(1.0 + R22 - R00 - R11) * 2
+        w, x = (R10 - R01) / s, (R02 + R20) / s
+        y, z = (R12 + R21) / s, 0.25 * s
     if w < 0:
         w, x, y, z = -w, -x, -y, -z
     nrm = math.sqrt(w * w + x * x + y * y + z * z)

@@ -1,13 +1,15 @@
-"""Compiled stepping of the world between the readings of its IMUs.
+"""Compiled stepping of the world between the readings of its IMUs and lidars.
 
 :func:`advance_imus` takes a stretch of MuJoCo steps the way
-:meth:`robotsim.sensors.rig.SensorRig._advance` does, and where only IMUs are due it
-reads them in the same compiled call: ``mj_step`` up to the reading, MuJoCo's
-``mj_rnePostConstraint``, then :func:`robotsim.sensors.inertial.imu_row` into the next
-row of each one's block, the schedule moved on exactly as the rig moves it (the same
-integer arithmetic). The same MuJoCo calls in the same order as the Python loop: the
-same run and the same rows to the bit (``tests/sensors/test_inertial.py``). MuJoCo's
-functions are called through their addresses in the ``libmujoco`` the bindings loaded
+:meth:`robotsim.sensors.rig.SensorRig._advance` does, and where only IMUs and lidars are
+due it reads them in the same compiled call: ``mj_step`` up to the reading, MuJoCo's
+``mj_rnePostConstraint`` where an IMU reads, then
+:func:`robotsim.sensors.inertial.imu_row` or :func:`robotsim.sensors._raycast.lidar_row`
+into the next row of each one's block, the schedule moved on exactly as the rig moves it
+(the same integer arithmetic). The same MuJoCo calls in the same order as the Python
+loop: the same run and the same rows to the bit (``tests/sensors/test_inertial.py``,
+``test_lidar.py``). MuJoCo's functions are called through their addresses in the
+``libmujoco`` the bindings loaded
 (:func:`mujoco_functions`); without that library the rig keeps its Python loop.
 
 It runs without the GIL (``nogil``), as the bindings' ``mj_step`` does: holding it for
@@ -34,11 +36,24 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from robotsim.sensors._pointers import f8, i8
-from robotsim.sensors.inertial import _NOISE_ROWS, imu_row
+from robotsim.sensors._raycast import lidar_row
+from robotsim.sensors.inertial import imu_row
 
-__all__ = ["ARENA_TIGHT", "advance_imus", "arena_offsets", "mujoco_functions", "plan_stretch"]
+__all__ = [
+    "ARENA_TIGHT",
+    "COMPILED_IMU",
+    "COMPILED_LIDAR",
+    "advance_imus",
+    "arena_offsets",
+    "mujoco_functions",
+    "plan_stretch",
+]
 
 PENDING_NONE = -1
+#: what the compiled stepping reads of a sensor (``compiled``): an IMU
+#: (:func:`~robotsim.sensors.inertial.imu_row`), a lidar
+#: (:func:`~robotsim.sensors._raycast.lidar_row`), or nothing (0: handed back)
+COMPILED_IMU, COMPILED_LIDAR = 1, 2
 #: :func:`advance_imus`'s answer when MuJoCo's arena use is not yet measured (no step
 #: taken) or is a quarter of the arena or more: an arena too small for the model is a
 #: fatal error in MuJoCo, which the bindings raise as ``mujoco.FatalError`` but which
@@ -153,7 +168,7 @@ def plan_stretch(p_ctx, k):  # type: ignore[no-untyped-def]
             r += 1
             c += 1
             at = start[i] + int(c * period[i] + 0.5) + 1
-        if filled[i] + r > cap[i] or (nz[3 * i + 1] > 0 and nz[3 * i + 2] + r > _NOISE_ROWS):
+        if filled[i] + r > cap[i] or (nz[4 * i + 1] > 0 and nz[4 * i + 2] + r > nz[4 * i + 3]):
             ok = 0
     ctx[23] = ok
     return ok
@@ -169,9 +184,11 @@ def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
     them (int64 unless said): ``read_at`` the step a sensor reads at, ``due`` the step
     its reading is of, ``start``/``count`` its schedule, ``period`` (float64, steps),
     ``filled``/``cap`` rows written in its block and the block's rows, ``block_at`` the
-    block's address, ``item`` bytes a row; ``compiled`` 1 for an IMU this call may
-    read, ``addr`` ``(n, 8)`` its :func:`imu_row` addresses, ``nz`` ``(n, 3)`` its drawn
-    noise (address, numbers a reading, readings used of ``_NOISE_ROWS``); ``st`` the
+    block's address, ``item`` bytes a row; ``compiled`` what this call may read of
+    each (:data:`COMPILED_IMU`, :data:`COMPILED_LIDAR`, 0: nothing), ``addr`` ``(n, 8)``
+    an IMU's :func:`imu_row` addresses or a lidar's parameters' (first word), ``nz``
+    ``(n, 4)`` its drawn noise (address, numbers a reading, readings used, readings
+    drawn); ``st`` the
     rig's state (``[0]`` the world's step, ``[1]`` the smallest ``read_at``, ``[2]``
     calls of this function, ``[3]`` readings it took, ``[4]`` the step this call steps
     to), ``written`` ``(n,)`` each sensor's rows written since the rig's reset; then the
@@ -215,7 +232,7 @@ def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
         for i in range(n):
             if read_at[i] <= at:
                 if (compiled[i] == 0 or due[i] != at - 1 or filled[i] >= cap[i]
-                        or (nz[3 * i + 1] > 0 and nz[3 * i + 2] >= _NOISE_ROWS)):  # fmt: skip
+                        or (nz[4 * i + 1] > 0 and nz[4 * i + 2] >= nz[4 * i + 3])):  # fmt: skip
                     ok = False
                     break
         while pos < at:
@@ -224,18 +241,25 @@ def advance_imus(p_ctx, k):  # type: ignore[no-untyped-def]
         if not ok:
             result = pos
             break
-        _call_md(fn_rne, m, d)
+        for i in range(n):  # the body accelerations, once, where an IMU reads
+            if read_at[i] <= at and compiled[i] == COMPILED_IMU:
+                _call_md(fn_rne, m, d)
+                break
         for i in range(n):
             if read_at[i] <= at:
                 noise = 0
-                j = nz[3 * i + 1]
+                j = nz[4 * i + 1]
                 if j > 0:
-                    noise = nz[3 * i] + 8 * j * nz[3 * i + 2]
-                    nz[3 * i + 2] += 1
+                    noise = nz[4 * i] + 8 * j * nz[4 * i + 2]
+                    nz[4 * i + 2] += 1
                 row = block_at[i] + filled[i] * item[i]
                 a = 8 * i
-                imu_row(addr[a], addr[a + 1], addr[a + 2], addr[a + 3], addr[a + 4],
-                        addr[a + 5], addr[a + 6], addr[a + 7], noise, row, due[i] * h)  # fmt: skip
+                if compiled[i] == COMPILED_LIDAR:
+                    lidar_row(addr[a], noise, row, due[i] * h)
+                else:
+                    imu_row(addr[a], addr[a + 1], addr[a + 2], addr[a + 3],
+                            addr[a + 4], addr[a + 5], addr[a + 6], addr[a + 7], noise, row,
+                            due[i] * h)  # fmt: skip
                 taken += 1
                 written[i] += 1
                 filled[i] += 1

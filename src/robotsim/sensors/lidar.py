@@ -21,13 +21,17 @@ Noise: each ray's direction is turned by Gaussian angles (``angle_std_deg``, azi
 elevation) before casting, each return gets Gaussian range noise (``range_std``), and a
 return is dropped with probability ``dropout``. The numbers are drawn from the sensor's
 generator in that order, per scan: azimuth and elevation turns (``n`` each), range noise
-(``n``: one per ray, used where it returns) and the dropout draws (``n``).
+(``n``: one per ray, used where it returns) and the dropout draws (``n``). Without angle
+noise the range noise and dropout draws of 16 scans are drawn at once (the same numbers,
+in the same order), so the rig's compiled stepping can read a scan without Python.
 
 A scan is written as one row (:attr:`Lidar.row_dtype`: ``t``, ``ranges``, ``pose``)
-into the rig's block of rows (:mod:`robotsim.sensors.rig`), by two compiled calls bound
-to the MuJoCo data's arrays (the cast; the ranges, noise and pose into the row): no
-arrays, dictionary or reading made per scan, and the rig hands the rows to the recorder
-a few times a second, as an IMU's.
+into the rig's block of rows (:mod:`robotsim.sensors.rig`), by two compiled calls on
+the addresses of the MuJoCo data's arrays and the lidar's (:meth:`Lidar.params`: the
+cast; the ranges, noise and pose into the row): no arrays, dictionary or reading made
+per scan. The rig's compiled stepping makes the same two calls where the scan is due
+(:attr:`Lidar.compiled`), and hands the rows to the recorder a few times a second, as
+an IMU's.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from robotsim.sensors._raycast import PRIMITIVES, cast_scan, finish_ranges, finish_row
+from robotsim.sensors import _raycast as rc
+from robotsim.sensors._raycast import PRIMITIVES, cast_into, finish_into, finish_ranges
 from robotsim.sensors.mount import Mount, lidar_directions
 from robotsim.sensors.types import Sensor
 
@@ -88,10 +93,22 @@ class Lidar(Sensor):
         self._gtype = np.asarray(m.geom_type)
         self._gsize = np.asarray(m.geom_size)
         self._grb = np.asarray(m.geom_rbound)
+        self._gtype = np.ascontiguousarray(self._gtype, dtype=np.int32)
+        self._gsize = np.ascontiguousarray(self._gsize, dtype=np.float64)
+        self._grb = np.ascontiguousarray(self._grb, dtype=np.float64)
         self._dist = np.empty(self.n)
         self._geoms = np.empty(self.n, dtype=np.int32)
         self._pose = np.empty(7)
-        self._none = np.empty(0)  # no noise
+        self._w = np.empty((self.n, 3))  # the rays in the world
+        # drawn noise (see _noise_at): range noise then dropout draws, per reading
+        self._k = self.n * ((self._range_std > 0) + (self._dropout > 0))
+        #: the drawn noise: its address, numbers a reading, readings of it used, readings
+        #: drawn at once (an array, so that the rig's compiled stepping shares it)
+        self._nz = np.zeros(4, dtype=np.int64)
+        self._nz[1] = self._k
+        # with angle noise the numbers of each scan follow its angle draws: one at a time
+        self._nz[3] = 1 if self._angle_std > 0 else max(1, min(16, (1 << 17) // max(1, self._k)))
+        self._noise: np.ndarray | None = None
         #: one reading's row (see :mod:`robotsim.sensors.rig`): time, ranges, pose
         self.row_dtype = np.dtype(
             [("t", "<f8"), ("ranges", "<f4", shape), ("pose", "<f8", (7,))], align=True
@@ -124,6 +141,19 @@ class Lidar(Sensor):
         """Unit ray directions ``(layers * rays, 3)`` in the sensor frame (noise-free)."""
         return self._dirs.copy()
 
+    @property
+    def compiled(self) -> bool:
+        """Whether the rig's compiled stepping may take this lidar's scans
+        (:func:`robotsim.sensors._raycast.lidar_row`): no angle noise (its rays are
+        turned in NumPy) and no mesh or height field in sight (MuJoCo casts those)."""
+        return self._angle_std <= 0 and self._special.size == 0
+
+    def reset(self) -> None:
+        super().reset()
+        if hasattr(self, "_nz"):  # a fresh generator: the numbers drawn are dropped
+            self._noise = None
+            self._nz[0], self._nz[2] = 0, self._nz[3]
+
     def _noisy_dirs(self) -> np.ndarray:
         if self._angle_std <= 0:
             return self._dirs
@@ -138,20 +168,40 @@ class Lidar(Sensor):
         ce = np.cos(el)
         return np.ascontiguousarray(np.column_stack([ce * np.cos(az), ce * np.sin(az), np.sin(el)]))
 
+    def params(self, d: Any) -> np.ndarray:
+        """The cast parameters (:data:`robotsim.sensors._raycast.PARAMS`) of this lidar
+        on the MuJoCo data ``d``: an int64 array of addresses (this lidar's arrays and
+        ``d``'s, which must outlive it) and numbers."""
+        q = np.zeros(rc.PARAMS, dtype=np.int64)
+        qf = q.view(np.float64)
+
+        def at(a: np.ndarray) -> int:
+            assert a.flags.c_contiguous
+            return int(a.ctypes.data)
+
+        q[rc.P_XPOS], q[rc.P_XMAT], q[rc.P_BODY] = at(d.xpos), at(d.xmat), self.body
+        q[rc.P_RBS], q[rc.P_PBS] = at(self._R_bs), at(self._p_bs)
+        q[rc.P_DIRS], q[rc.P_N] = at(self._dirs), self.n
+        q[rc.P_GTYPE], q[rc.P_GSIZE], q[rc.P_GRB] = at(self._gtype), at(self._gsize), at(self._grb)
+        q[rc.P_GXPOS], q[rc.P_GXMAT] = at(d.geom_xpos), at(d.geom_xmat)
+        q[rc.P_ACTIVE], q[rc.P_NACTIVE] = at(self._active), len(self._active)
+        qf[rc.P_RMIN], qf[rc.P_RMAX] = self.range_min, self.range_max
+        q[rc.P_DIST], q[rc.P_GEOMS], q[rc.P_POSE] = at(self._dist), at(self._geoms), at(self._pose)
+        q[rc.P_W], q[rc.P_OFF_R], q[rc.P_OFF_P] = at(self._w), self._off_r, self._off_p
+        q[rc.P_NOISY], q[rc.P_DROPS] = int(self._range_std > 0), int(self._dropout > 0)
+        qf[rc.P_DROPOUT] = self._dropout
+        return q
+
     def _bind(self, d: Any) -> None:
-        """Keep the arrays of the MuJoCo data ``d`` a scan reads, and the compiled
-        casts for their types (no per-call type dispatch)."""
+        """Keep the cast parameters on the MuJoCo data ``d`` and the compiled calls."""
         from robotsim.kinematics.kernels import entry_point
 
         self._bound = d
-        self._cast_args = (d.xpos, d.xmat, self.body, self._R_bs, self._p_bs)
-        self._geom_args = (self._gtype, self._gsize, d.geom_xpos, d.geom_xmat, self._grb,
-                           self._active, self.range_max, self._dist)  # fmt: skip
-        args = (*self._cast_args, self._dirs, *self._geom_args, self._geoms, self._pose)
-        self._cast = entry_point(cast_scan, tuple(numba.typeof(a) for a in args))
-        fin = (self._dist, self._geoms, self.range_min, self.range_max, self._none, self._none,
-               self._dropout, self._pose, 0, 0, 0, 0.0)  # fmt: skip
-        self._finish = entry_point(finish_row, tuple(numba.typeof(a) for a in fin))
+        self._par = self.params(d)
+        self._par_at = int(self._par.ctypes.data)
+        i = numba.types.intp
+        self._cast = entry_point(cast_into, (i, i))
+        self._finish = entry_point(finish_into, (i, i, i, numba.types.float64))
 
     def _cast_now(self) -> np.ndarray:
         """Cast the scan from :attr:`data` (angle noise drawn) into ``_dist``, ``_geoms``
@@ -160,10 +210,33 @@ class Lidar(Sensor):
         if d is not self._bound:
             self._bind(d)
         dirs = self._noisy_dirs()
-        w = self._cast(*self._cast_args, dirs, *self._geom_args, self._geoms, self._pose)
+        self._cast(self._par_at, int(dirs.ctypes.data))
         if self._special.size:
-            self._cast_special(w, self._pose[:3], self._dist, self._geoms)
-        return w
+            self._cast_special(self._w, self._pose[:3], self._dist, self._geoms)
+        return self._w
+
+    def _noise_at(self) -> int:
+        """The address of the next reading's drawn numbers (0: none): range noise
+        ``(n,)`` then dropout draws ``(n,)``, drawn ``_nz[3]`` readings at a time in the
+        order one reading at a time draws them (the same numbers either way)."""
+        if not self._k:
+            return 0
+        nz = self._nz
+        used = int(nz[2])
+        if used >= nz[3]:
+            rows, n, rng = int(nz[3]), self.n, self.rng
+            noise = np.empty((rows, self._k))
+            for j in range(rows):
+                a = 0
+                if self._range_std > 0:
+                    noise[j, :n] = rng.normal(0.0, self._range_std, n)
+                    a = n
+                if self._dropout > 0:
+                    noise[j, a:] = rng.random(n)
+            self._noise = noise
+            nz[0], used = int(noise.ctypes.data), 0
+        nz[2] = used + 1
+        return int(nz[0]) + 8 * self._k * used
 
     def scan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One scan from the sensor now, before range noise and dropouts: ranges
@@ -180,11 +253,7 @@ class Lidar(Sensor):
         at ``address`` (time ``t``): the cast and the reading's noise in two compiled
         calls, no arrays made (noise-free)."""
         self._cast_now()
-        rng, n = self.rng, self.n
-        noise = rng.normal(0.0, self._range_std, n) if self._range_std > 0 else self._none
-        drop = rng.random(n) if self._dropout > 0 else self._none
-        self._finish(self._dist, self._geoms, self.range_min, self.range_max, noise, drop,
-                     self._dropout, self._pose, address, self._off_r, self._off_p, t)  # fmt: skip
+        self._finish(self._par_at, self._noise_at(), address, t)
 
     def _cast_special(
         self, dirs: np.ndarray, origin: np.ndarray, dist: np.ndarray, geoms: np.ndarray

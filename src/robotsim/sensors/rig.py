@@ -50,19 +50,24 @@ times a second per sensor, not at every step. A row once written is never writte
 again: a full block is left to the recorder and the latest readings, and a new one is
 started.
 
-**IMUs in compiled stepping.** Where nobody listens, each stretch of steps the world
-hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`: it steps
-MuJoCo (``mj_step``), and where IMUs are due, ``mj_rnePostConstraint`` and the IMU's
-row, on to the next, with the schedules, counts and the rig's state (the step, the next
-reading's step, the readings taken) kept in int64 arrays it shares with this class, so
-a chunk with only IMUs due costs one Python call, not a pass through the rig's loop;
-and where a whole :meth:`SensorRig.step` needs nothing else
-(:func:`~robotsim.sensors._stepping.plan_stretch`, one compiled call: only IMUs due,
-room in their blocks and drawn noise, MuJoCo's arena roomy), the world is handed the
-compiled call itself as its ``advance``: no Python frame per chunk at all.
+**IMUs and lidars in compiled stepping.** Where nobody listens, each stretch of steps
+the world hands the rig is one call of :func:`robotsim.sensors._stepping.advance_imus`:
+it steps MuJoCo (``mj_step``), and where IMUs or lidars are due, ``mj_rnePostConstraint``
+(for an IMU) and their rows (:func:`~robotsim.sensors.inertial.imu_row`, the lidar's cast
+and row: :func:`~robotsim.sensors._raycast.lidar_row`), on to the next, with the
+schedules, counts and the rig's state (the step, the next reading's step, the readings
+taken) kept in int64 arrays it shares with this class, so a chunk with only those due
+costs one Python call, not a pass through the rig's loop; and where a whole
+:meth:`SensorRig.step` needs nothing else
+(:func:`~robotsim.sensors._stepping.plan_stretch`, one compiled call: only IMUs and
+lidars due, room in their blocks and drawn noise, MuJoCo's arena roomy), the world is
+handed the compiled call itself as its ``advance``: no Python frame per chunk at all.
 It makes the same MuJoCo calls in the same order as the Python loop, so the run and the
-rows are the same to the bit; a lidar or another sensor due hands the step back to the
-Python loop, which reads it and calls the kernel again for the rest of the stretch.
+rows are the same to the bit; another sensor due (or a lidar with angle noise or meshes
+in sight: :attr:`Lidar.compiled <robotsim.sensors.lidar.Lidar.compiled>`) hands the
+step back to the Python loop, which reads it and calls the kernel again for the rest
+of the stretch. (A soccer tick with the lidar due: 139 us with the scan in the
+compiled stepping, 187 us handed back, medians of 300 ticks.)
 """
 
 from __future__ import annotations
@@ -79,7 +84,7 @@ from robotsim.kinematics.kernels import entry_point
 from robotsim.sensors._stepping import ARENA_TIGHT, advance_imus, plan_stretch
 from robotsim.sensors.camera import CameraSensor, WorldRenderer
 from robotsim.sensors.contact import ForceSensor, TouchSensor
-from robotsim.sensors.inertial import Imu
+from robotsim.sensors.inertial import _NOISE_ROWS, Imu
 from robotsim.sensors.joints import JointSensor
 from robotsim.sensors.lidar import Lidar
 from robotsim.sensors.mount import Mount
@@ -170,27 +175,43 @@ class SensorRig:
         self.reset()
 
     def _compiled_setup(self) -> None:
-        """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs that
-        read the world's own data (None without MuJoCo's library)."""
-        from robotsim.sensors._stepping import arena_offsets, mujoco_functions
+        """The compiled stepping of :mod:`robotsim.sensors._stepping` for the IMUs and
+        lidars that read the world's own data (None without MuJoCo's library)."""
+        from robotsim.sensors._stepping import (
+            COMPILED_IMU,
+            COMPILED_LIDAR,
+            arena_offsets,
+            mujoco_functions,
+        )
 
         n = len(self.sensors)
         self._imus = [i for i, s in enumerate(self.sensors) if isinstance(s, Imu)]
-        fns = mujoco_functions() if self._imus else None
+        lidars = [i for i, s in enumerate(self.sensors) if isinstance(s, Lidar) and s.compiled]
+        fns = mujoco_functions() if self._imus or lidars else None
         self._kernel_args: tuple[Any, ...] | None = None
         self._kernel: Callable[..., int] | None = None
         offsets = arena_offsets(self._wdata) if fns is not None else None
         if fns is None or offsets is None:
             return
         addr = np.zeros((n, 8), dtype=np.int64)
-        nz = np.zeros((n, 3), dtype=np.int64)
+        nz = np.zeros((n, 4), dtype=np.int64)
         compiled = np.zeros(n, dtype=np.int64)
         for i in self._imus:
             imu = self.sensors[i]
             addr[i] = imu.addresses(self._wdata)  # type: ignore[attr-defined]
-            nz[i] = imu._nz  # type: ignore[attr-defined]
-            imu._nz = nz[i]  # type: ignore[attr-defined]  # shared from now on
-            compiled[i] = 1
+            nz[i, :3] = imu._nz  # type: ignore[attr-defined]
+            nz[i, 3] = _NOISE_ROWS
+            imu._nz = nz[i, :3]  # type: ignore[attr-defined]  # shared from now on
+            compiled[i] = COMPILED_IMU
+        self._lidar_params = []  # kept alive: the compiled stepping reads them
+        for i in lidars:
+            lidar = self.sensors[i]
+            par = lidar.params(self._wdata)  # type: ignore[attr-defined]
+            self._lidar_params.append(par)
+            addr[i, 0] = int(par.ctypes.data)
+            nz[i] = lidar._nz  # type: ignore[attr-defined]
+            lidar._nz = nz[i]  # type: ignore[attr-defined]  # shared from now on
+            compiled[i] = COMPILED_LIDAR
         m = self.world.model
         self._kernel_args = (fns[0], fns[1], int(m._address), int(self._wdata._address))
         self._kernel_arrays = (compiled, addr, nz, self._st)
@@ -259,6 +280,11 @@ class SensorRig:
     def samples(self) -> int:
         """Readings taken since the rig was made."""
         return self._samples + int(self._st[3])
+
+    @property
+    def compiled_samples(self) -> int:
+        """Readings the compiled stepping took (of :attr:`samples`)."""
+        return int(self._st[3])
 
     @property
     def compiled_calls(self) -> int:
