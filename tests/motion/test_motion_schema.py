@@ -173,3 +173,22 @@ def test_editor_captures_a_pose_and_reads_keyframe_poses() -> None:
     b = poses[("wave", "b")]
     assert np.degrees(b[model.joint_index("l_knee")]) == pytest.approx(40)
     assert np.degrees(poses[("wave", "a")][model.joint_index("r_knee")]) == pytest.approx(0)
+
+
+def test_another_robots_program_is_refused_saying_so(tmp_path) -> None:
+    """The shipped humanoid17 walk on a robot file of another maker (a NAO-like URDF
+    written here): none of its joints is that robot's, so the error says whose program
+    it is and how to make the robot's own, not that a pose named 'stand' is missing."""
+    from robotsim.model import load_robot
+    from robotsim.motion.schema import load_program
+    from robotsim.shipped import find_shipped
+    from tests.humanoid_files import write_nao_like_urdf
+
+    nao = load_robot(str(write_nao_like_urdf(tmp_path / "nao.urdf")))
+    program = load_program(find_shipped("walk_forward", "motion"))
+    with pytest.raises(
+        ScenarioError,
+        match=r"^walk_forward: the program moves 10 joint\(s\) that \S+ does not have "
+        r"\(left_hip_roll, .*\): it is written for humanoid17; .*'robotsim walk ROBOT",
+    ):
+        compile_program(program, nao, "walk_forward")

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.humanoid_files import write_nao_like_urdf, write_planar_walker_urdf
+from tests.humanoid_files import (
+    write_h1_like_mjcf,
+    write_nao_like_urdf,
+    write_planar_walker_urdf,
+)
 from tests.paths import FIXTURES
 
 from robotsim.errors import PhysicsError
@@ -89,3 +93,95 @@ def test_a_legged_robot_that_cannot_be_freed_is_an_error(tmp_path: Path) -> None
         World(Scene(robots=(RobotPlacement("w", walker),)))
     # as its file says it compiles (a test stand), but nothing then claims it stands
     World(Scene(robots=(RobotPlacement("w", walker, base="file"),)))
+
+
+def _tilt_deg(world: World, body: str) -> float:
+    R = world.body(body).pose[:3, :3]
+    return float(np.degrees(np.arccos(np.clip(R[2, 2], -1.0, 1.0))))
+
+
+def test_a_served_50kg_humanoid_stands_on_servos_sized_from_its_profile(tmp_path: Path) -> None:
+    """``robotsim serve ROBOT`` on an H1-sized humanoid (47 kg, 1 m legs): a fixed servo
+    stiffness (200 N m/rad, below its m g h of ~450) let it topple over its ankles within
+    2 s; the servos its profile sizes hold it upright, and its IMU and foot force sensors
+    read gravity and its weight."""
+    from pydantic import TypeAdapter
+
+    from robotsim.sensors import SensorRig, SensorSpec, mount_sensors
+
+    h1 = load_robot(str(write_h1_like_mjcf(tmp_path / "h1.xml")))
+    scene = robot_scene(h1)
+    placed = scene.robots[0]
+    world = World(scene)
+    model = world.scene.robots[0].model
+    specs = [TypeAdapter(SensorSpec).validate_python(s) for s in
+             ({"type": "imu"}, {"type": "force", "links": "feet"})]  # fmt: skip
+    rig = SensorRig(world, mount_sensors(model.name, model, specs, world.timestep, "h1.xml"))
+    rig.step(round(1.5 / world.timestep))
+    root = f"{h1.name}/{model.root}"
+    assert _tilt_deg(world, root) < 1.0
+    accel = rig.latest(model.name, "imu").data["accel"]
+    assert float(np.linalg.norm(accel)) == pytest.approx(9.81, abs=0.02)  # at rest: g
+    assert accel[2] > 9.8 * np.cos(np.radians(1.0))  # up, within the body's tilt
+    weight = sum(lk.inertial.mass for lk in model.links if lk.inertial is not None) * 9.81
+    normal = rig.latest(model.name, "force").data["normal"]
+    assert float(normal.sum()) == pytest.approx(weight, rel=0.01)
+    # the same robot on the fixed servo falls: the check above can say no
+    weak = RobotPlacement(h1.name, placed.model, placed.T_world_base)
+    world = World(Scene(robots=(weak,)))
+    world.advance(1.5)
+    assert _tilt_deg(world, root) > 20.0
+
+
+def _write_quadruped_mjcf(path: Path) -> Path:
+    """A 15 kg quadruped whose knees bend only backwards (range -2.7..-0.84 rad: 0 is
+    outside it), thigh and shank 0.21 m, ball feet."""
+    legs = []
+    for i, (x, y) in enumerate(((0.19, 0.05), (0.19, -0.05), (-0.19, 0.05), (-0.19, -0.05))):
+        s = 1 if y > 0 else -1
+        legs.append(f"""
+      <body name="hip{i}" pos="{x} {y} 0">
+        <inertial pos="0 0 0" mass="0.7" diaginertia="9e-4 6e-4 5e-4"/>
+        <joint name="abd{i}" axis="1 0 0" range="-1 1"/>
+        <body name="thigh{i}" pos="0 {0.095 * s} 0">
+          <inertial pos="0 0 -0.03" mass="1.15" diaginertia="6e-3 6e-3 9e-4"/>
+          <joint name="hip{i}" axis="0 1 0" range="-1.5 3.4"/>
+          <geom type="capsule" size="0.015" fromto="0 0 0 0 0 -0.21"/>
+          <body name="calf{i}" pos="0 0 -0.21">
+            <inertial pos="0 0 -0.14" mass="0.24" diaginertia="1.5e-3 1.5e-3 5e-5"/>
+            <joint name="knee{i}" axis="0 1 0" range="-2.72 -0.84"/>
+            <geom type="capsule" size="0.012" fromto="0 0 0 0 0 -0.19"/>
+            <geom type="sphere" size="0.022" pos="0 0 -0.21"/>
+          </body>
+        </body>
+      </body>""")
+    path.write_text(f"""<mujoco model="quad">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="trunk" pos="0 0 0.45">
+      <freejoint/>
+      <inertial pos="0.02 0 0" mass="6.9" diaginertia="0.025 0.1 0.1"/>
+      <geom type="box" size="0.19 0.047 0.057"/>{"".join(legs)}
+    </body>
+  </worldbody>
+</mujoco>
+""")
+    return path
+
+
+def test_a_served_robot_starts_within_its_joint_limits(tmp_path: Path) -> None:
+    """A quadruped whose knees cannot reach 0: started at the zero configuration, the
+    knee limits kicked it over on its back; started at zero clipped into the limits, it
+    stands on its four feet and they carry its weight."""
+    quad = load_robot(str(_write_quadruped_mjcf(tmp_path / "quad.xml")))
+    scene = robot_scene(quad)
+    world = World(scene)
+    world.advance(1.5)
+    assert _tilt_deg(world, "quad/trunk") < 5.0
+    weight = sum(lk.inertial.mass for lk in quad.links if lk.inertial is not None) * 9.81
+    feet = [f"quad/calf{i}" for i in range(4)]
+    _, force = world.contact_forces().on(set(feet))
+    normal = float(force[:, 2].sum())
+    assert normal == pytest.approx(weight, rel=0.02)
+    knees = [scene.robots[0].q0.get(f"knee{i}") for i in range(4)]
+    assert knees == pytest.approx([-0.84] * 4)  # the limit nearest 0

@@ -181,3 +181,26 @@ def test_bad_optimize_files_are_one_line_errors_before_anything_runs(
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"error: {f}: ") and expected in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_folder_copy_resumes_a_study_with_a_larger_budget(tmp_path: Path, monkeypatch) -> None:
+    """``DIR/sweep.yaml`` (its base rewritten to an absolute path) resumes the study the
+    original file started, from any folder; an edited base scenario is another design."""
+    from robotsim.errors import InputError
+    from robotsim.shipped import shipped_dir
+
+    base = tmp_path / "pd.yaml"
+    base.write_text((shipped_dir("scenario") / "pid_p_vs_pd.yaml").read_text())
+    f = write_sweep(tmp_path, "copy", **{**OPT, "base": "pd.yaml", "budget": {"runs": 2}})
+    out = tmp_path / "out"
+    assert run_sweep(f, out, cluster="inline").ok == 2
+    copy = out / "sweep.yaml"
+    copy.write_text(copy.read_text().replace("runs: 2", "runs: 3"))
+    monkeypatch.chdir(tmp_path.parent)
+    o = run_sweep(copy, out, cluster="inline", resume=True)
+    assert (o.skipped, o.ok + o.failed) == (2, 1) and len(_study(out).trials) == 3
+    base.write_text(base.read_text() + "\n# a comment is no change\n")
+    assert run_sweep(copy, out, cluster="inline", resume=True).skipped == 3
+    base.write_text(base.read_text().replace("\nduration: 25", "\nduration: 24", 1))
+    with pytest.raises(InputError, match="made from another design"):
+        run_sweep(copy, out, cluster="inline", resume=True)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from robotsim.cli import main
+from robotsim.export import load_replay
 from robotsim.motion.profile import check_capacity, profile_for
 from robotsim.motion.schema import load_program
 from robotsim.recording import RunStore
@@ -49,6 +51,11 @@ def test_walk_writes_summary_program_recording_and_picture(capsys, tmp_path: Pat
     assert "zmp_x" in table.names and "dcm_error_x" in table.names and len(table.t) > 100
     touchdowns = [e for e in store.events(info.id) if e["type"] == "touchdown"]
     assert len(touchdowns) == s["steps"]
+    # the 3D scene, so the walk exports to mp4/gif/html: the root is the measured one
+    replay = load_replay(store, info.id)
+    root = replay.track("humanoid17").T_world[:, 0, :3, 3]
+    assert store.scene(info.id)["engine"] == "physics"
+    assert np.array_equal(root, np.column_stack([table.column(f"base_{a}") for a in "xyz"]))
     store.close()
 
 

@@ -176,7 +176,7 @@ class GraspWorld:
         m = hand.model
         self.q_start = hand.q_fingers(0.0, hand.home if q_start is None else q_start)
         motors: dict[str, Any] = {}
-        drives = set(hand.drive_joints)
+        drives = set(hand.drive_joints) | {c[0] for c in hand.coupled}
         self._squeeze = {}
         for j in m.joint_names:
             lim = m.joint(j).limits
@@ -431,6 +431,8 @@ class GraspWorld:
                     nxt = target[qi] + self._closing[i] * rate[i] * o.dt
                     lo, hi = sorted((h.open_q[i], h.closed_q[i]))
                     target[qi] = float(np.clip(nxt, lo, hi))
+            if h.coupled:
+                target = h.follow(target)
             self._tick(target)
             t_close += o.dt
         for _ in range(round(0.2 / o.dt)):  # let the grip settle
@@ -443,7 +445,8 @@ class GraspWorld:
                                 plan_s, wall0, trace, z_rest)  # fmt: skip
         events.append((self.world.time, "grasp", None))
         q_lift = plan.q_lift.copy()
-        q_lift[self._drive_idx] = target[self._drive_idx]
+        fq = h.finger_q_index
+        q_lift[fq] = target[fq]
         move(target, q_lift, o.lift_time, phase=2)
         T0 = np.linalg.inv(self.tool_pose()) @ self.object_pose()
         c_loc = self.obj.inertial.com

@@ -4,7 +4,12 @@ robot profile (:mod:`robotsim.profile`): nothing is taken from names.
 - **fingers**: the profile's fingers; each is driven by one actuated joint (its first
   non-mimic joint, or the joint its mimic follows: a Panda's second finger follows the
   first). Which way a joint closes is measured (the fingertips come together), and so
-  are the open and closed ends of its range.
+  are the open and closed ends of its range. A finger with several actuated joints (an
+  Allegro- or Shadow-like hand: a spread joint and separately driven phalanges) curls:
+  its phalanges (the actuated joints flexing about parallel axes) close together,
+  driven by the one sweeping the tip farthest; a finger's spread joint stays where the
+  hand waits, and the thumb's turns it to face the fingers. A curl ends where the
+  opening stops narrowing.
 - **tip paths**: every fingertip's centre in the tool frame at ``S`` closures
   ``s = 0`` (open) .. ``1`` (closed), all fingers driven together.
 - **where a finger touches**: a fingertip sphere (its centre and radius); else the flat
@@ -98,6 +103,8 @@ class GraspHand:
     hand_links: tuple[str, ...]
     home: np.ndarray
     finger_force: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # (joint, index into drive_joints, open, closed): phalanges that follow a drive
+    coupled: tuple[tuple[str, int, float, float], ...] = ()
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -131,6 +138,26 @@ class GraspHand:
         out = np.array(q, float)
         idx = [self.model.joint_index(j) for j in self.drive_joints]
         out[idx] = self.open_q + float(s) * (self.closed_q - self.open_q)
+        for j, _, lo, hi in self.coupled:
+            out[self.model.joint_index(j)] = lo + float(s) * (hi - lo)
+        return out
+
+    @property
+    def finger_q_index(self) -> list[int]:
+        """Indices in ``q`` of every joint the fingers' closure sets (drives and the
+        phalanges that follow them)."""
+        m = self.model
+        return [m.joint_index(j) for j in (*self.drive_joints, *(c[0] for c in self.coupled))]
+
+    def follow(self, q: np.ndarray) -> np.ndarray:
+        """``q`` with every following phalanx at its drive's closure in ``q``."""
+        out = np.array(q, float)
+        m = self.model
+        for j, d, lo, hi in self.coupled:
+            i = m.joint_index(self.drive_joints[d])
+            span = self.closed_q[d] - self.open_q[d]
+            s = np.clip((out[i] - self.open_q[d]) / span, 0.0, 1.0) if span else 0.0
+            out[m.joint_index(j)] = lo + s * (hi - lo)
         return out
 
     def random_arm_q(self, samples: int, seed: int) -> np.ndarray:
@@ -229,6 +256,114 @@ def _driver(model: RobotModel, finger: tuple[str, ...]) -> str:
         if jt.mimic is not None and jt.mimic.joint in model.joint_names:
             return jt.mimic.joint
     raise InputError(f"{model.name}: finger {list(finger)} has no actuated joint")
+
+
+def _curl(
+    model: RobotModel, q_ref: np.ndarray, finger: tuple[str, ...], k: int, tips: tuple[str, ...]
+) -> tuple[str, tuple[float, float] | None, list[tuple[str, float, float]]]:
+    """A finger with several actuated joints (module docstring). Its phalanges are the
+    largest set of its actuated hinges whose axes are parallel (within 25 deg); they
+    curl together, each towards the end of its range that, all of them there, brings
+    the tip nearest the first phalanx's joint (makers let a finger flex much further
+    than it bends back). The drive is the phalanx that sweeps the tip the farthest.
+    Returns the drive, its open and closed ends and the phalanges that follow it with
+    theirs; a finger with one actuated joint, or no two parallel ones: its first
+    actuated joint (or the one sweeping farthest), None (:func:`_measure` measures its
+    ends), none following."""
+    own = [j for j in finger if j in model.joint_names]
+    hinge = ("revolute", "continuous")
+    limited = [j for j in own if model.joint(j).type.value in hinge
+               and np.isfinite(model.lower[model.joint_index(j)])
+               and np.isfinite(model.upper[model.joint_index(j)])]  # fmt: skip
+    if len(own) < 2 or len(limited) < 2:
+        return _driver(model, finger), None, []
+    tree = model.tree
+
+    def axis_world(j: str) -> np.ndarray:
+        jt = model.joint(j)
+        Tj = tree.fk(q_ref, jt.child)
+        a = Tj[:3, :3] @ (np.asarray(jt.post)[:3, :3].T @ np.asarray(jt.axis, float))
+        return a / np.linalg.norm(a)
+
+    def tip(q: np.ndarray) -> np.ndarray:
+        return tree.fk(q, tips[k])[:3, 3]
+
+    def sweep(j: str) -> float:
+        i = model.joint_index(j)
+        qa, qb = q_ref.copy(), q_ref.copy()
+        qa[i], qb[i] = model.lower[i], model.upper[i]
+        return float(np.linalg.norm(tip(qa) - tip(qb)))
+
+    axes = {j: axis_world(j) for j in limited}
+    parallel = np.cos(np.radians(25.0))
+    groups = [[o for o in limited if abs(float(axes[o] @ axes[j])) > parallel] for j in limited]
+    group = max(groups, key=lambda g: (len(g), max(sweep(j) for j in g)))
+    if len(group) < 2:
+        return max(limited, key=sweep), None, []
+    drive = max(group, key=sweep)
+    idx = [model.joint_index(j) for j in group]
+    qa, qb = q_ref.copy(), q_ref.copy()
+    qa[idx], qb[idx] = model.lower[idx], model.upper[idx]
+    root = tree.fk(q_ref, model.joint(group[0]).child)[:3, 3]
+    to_upper = np.linalg.norm(tip(qb) - root) < np.linalg.norm(tip(qa) - root)
+    ends = {
+        j: (float(model.lower[i]), float(model.upper[i]))
+        if to_upper
+        else (float(model.upper[i]), float(model.lower[i]))
+        for j, i in zip(group, idx)
+    }
+    follow = [(j, *ends[j]) for j in group if j != drive]
+    return drive, ends[drive], follow
+
+
+SPREAD_SAMPLES = 9
+
+
+def _spread(model: RobotModel, home: np.ndarray, fingers: Any, curls: list, tips: tuple[str, ...],
+            drives: list[str], open_q: np.ndarray, closed_q: np.ndarray, coupled: tuple,
+            ) -> np.ndarray:  # fmt: skip
+    """Where the thumb of a hand with curling fingers waits: the thumb is the finger
+    whose tip's closing motion opposes the others' most (as in :func:`_hand`); each of
+    its other actuated joints (its opposition, its spread) goes to the value of
+    ``SPREAD_SAMPLES`` across its range where its tip, as the hand closes, comes nearest
+    the other tips' centroid, so that it closes against the fingers rather than across
+    the palm or past them. The fingers' spread joints stay where the hand
+    waits (turned together they would close onto each other)."""
+    tree = model.tree
+    idx = [model.joint_index(d) for d in drives]
+    cidx = [model.joint_index(c[0]) for c in coupled]
+    clo, chi = np.array([c[2] for c in coupled]), np.array([c[3] for c in coupled])
+
+    def closing(q: np.ndarray, s: np.ndarray) -> np.ndarray:  # (n, k, 3) tips at closures s
+        Q = np.array(q, float).reshape(-1, len(home)).repeat(len(s), axis=0)
+        ss = np.tile(s, len(Q) // len(s))[:, None]
+        Q[:, idx] = open_q + ss * (closed_q - open_q)
+        Q[:, cidx] = clo + ss * (chi - clo)
+        return tree.fk_frames(Q, list(tips))[..., :3, 3]
+
+    p = closing(home, np.array([0.45, 0.55]))
+    motion = p[1] - p[0]
+    k_all = len(tips)
+    scores = [float(motion[i] @ np.delete(motion, i, axis=0).mean(axis=0)) for i in range(k_all)]
+    k = int(np.argmin(scores))
+    d, _, follow = curls[k]
+    moved = {d, *(j for j, _, _ in follow)}
+    free = [j for j in fingers[k] if j in model.joint_names and j not in moved
+            and np.isfinite(model.lower[model.joint_index(j)])
+            and np.isfinite(model.upper[model.joint_index(j)])]  # fmt: skip
+    q = home.copy()
+    s = np.linspace(0.0, 1.0, 21)
+    for _ in range(2):
+        for j in free:
+            i = model.joint_index(j)
+            values = np.linspace(model.lower[i], model.upper[i], SPREAD_SAMPLES)
+            Q = np.tile(q, (len(values), 1))
+            Q[:, i] = values
+            p = closing(Q, s).reshape(len(values), len(s), k_all, 3)
+            rest = np.delete(p, k, axis=2).mean(axis=2)
+            cost = np.linalg.norm(p[:, :, k] - rest, axis=-1).min(axis=1)
+            q[i] = values[int(np.argmin(cost))]
+    return q
 
 
 def _subtree(model: RobotModel, link: str) -> list[str]:
@@ -383,24 +518,58 @@ def _grasp_frame(
     return T
 
 
-def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray]) -> GraspHand:
+def _open_chains(model: RobotModel, g: Any) -> None:
+    """Refuse a gripper whose fingers close a kinematic loop (a four-bar or adaptive
+    linkage joined by an MJCF ``<connect>``/``<weld>``): the tree robotsim models would
+    move a linkage that is not there, in the planner and in physics."""
+    hand = set(_subtree(model, g.link))
+    for loop in model.metadata.get("closed_loops", ()):
+        if hand & set(loop["links"]):
+            a, b = loop["links"]
+            where = model.source if model.source is not None else model.name
+            raise InputError(
+                f"{where}: gripper {g.name!r}: <equality><{loop['kind']}> joins {a!r} and "
+                f"{b!r}, so its fingers form a closed linkage; grasp supports fingers on "
+                "open chains (serial joints, coupled by <equality><joint> or URDF <mimic>)"
+            )
+
+
+def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray],
+          s_end: float | None = None) -> GraspHand:  # fmt: skip
+    """The hand of ``arm`` (module docstring); ``s_end``: where a curl ends (a hand
+    whose curling fingers open their grip again past the narrowest closure is measured
+    again with its closed end there)."""
     g = next(gr for gr in prof.grippers if gr.name == arm.gripper)
+    _open_chains(model, g)
     tips = tuple(t.name for t in g.fingertips)
     if len(tips) < 2:
         raise InputError(
             f"{model.name}: gripper {g.name!r} has {len(tips)} fingertip(s); a grasp "
             "needs 2 or more"
         )
-    finger_joints = tuple(_driver(model, f) for f in g.fingers)
+    home = start_pose(model, arm.joints)
+    curls = [_curl(model, home, f, k, tips) for k, f in enumerate(g.fingers)]
+    finger_joints = tuple(d for d, _, _ in curls)
     drives = list(dict.fromkeys(finger_joints))
     finger_of_drive = [[k for k, j in enumerate(finger_joints) if j == d] for d in drives]
-    home = start_pose(model, arm.joints)
     open_q, closed_q = _measure(model, home, drives, tips, finger_of_drive)
+    for d, ends, _ in curls:
+        if ends is not None:
+            open_q[drives.index(d)], closed_q[drives.index(d)] = ends
+    coupled = tuple((j, drives.index(d), lo, hi) for d, _, follow in curls for j, lo, hi in follow)
+    if coupled:
+        home = _spread(model, home, g.fingers, curls, tips, drives, open_q, closed_q, coupled)
+        if s_end is not None:
+            curled = [drives.index(d) for d, ends, _ in curls if ends is not None]
+            closed_q[curled] = open_q[curled] + s_end * (closed_q[curled] - open_q[curled])
+            coupled = tuple((j, i, lo, lo + s_end * (hi - lo)) for j, i, lo, hi in coupled)
     tree = model.tree
     closures = np.linspace(0.0, 1.0, PATH_SAMPLES)
     idx = [model.joint_index(j) for j in drives]
     Q = np.tile(home, (PATH_SAMPLES, 1))
     Q[:, idx] = open_q + closures[:, None] * (closed_q - open_q)
+    for j, _, lo, hi in coupled:
+        Q[:, model.joint_index(j)] = lo + closures * (hi - lo)
     F = tree.fk_frames(Q, [arm.tool.name, *tips])  # (S, 1 + k, 4, 4)
     T_tool = F[:, 0]
     Rt = np.swapaxes(T_tool[:, :3, :3], -1, -2)
@@ -456,6 +625,10 @@ def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray])
     gap = np.array([(paths[others, si].mean(axis=0) - paths[thumb, si]) @ frames[si, :3, 0]
                     for si in range(PATH_SAMPLES)])  # fmt: skip
     gaps = gap - r[thumb] - r[others].mean()
+    widening = np.flatnonzero(np.diff(gaps) > 1e-4)  # the first minimum of the opening
+    narrowest = int(widening[0]) if len(widening) else PATH_SAMPLES - 1
+    if coupled and s_end is None and 0 < narrowest < PATH_SAMPLES - 1:
+        return _hand(model, prof, arm, points, float(closures[narrowest]))
     max_width = float(gaps.max())
     min_width = float(max(gaps.min(), 0.0))
     # grip force: the drive's effort, over the lever from a revolute axis to the tip
@@ -484,7 +657,7 @@ def _hand(model: RobotModel, prof: Any, arm: Any, points: dict[str, np.ndarray])
         max_width=max_width, min_width=min_width,
         grip_force=float(min(forces)), finger_links=finger_links,
         hand_links=tuple(_subtree(model, g.link)), home=home,
-        finger_force=np.array(forces)[np.argsort(order)],
+        finger_force=np.array(forces)[np.argsort(order)], coupled=coupled,
     )  # fmt: skip
 
 

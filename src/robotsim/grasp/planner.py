@@ -607,7 +607,7 @@ class Planner:
             pick = int(np.argmax(straight))
         else:
             pick = int(np.argmin(high)) if np.isfinite(high).any() else int(np.argmin(turn))
-        fingers = [h.model.joint_index(d) for d in h.drive_joints]
+        fingers = h.finger_q_index
         q_pre = res.q[int(np.argmax(pre_ok))].copy()
         q_lift = res.q[nb + pick].copy()
         q_pre[fingers] = q_lift[fingers] = q_g[fingers]  # the pre-shape all the way

@@ -34,6 +34,8 @@ Either way the result is the same compiled tables
 - body inertials (given or inferred by MuJoCo) -> :class:`Inertial`;
 - named sites -> frames; named keyframes -> poses (hinge and slide values);
 - ``<equality><joint>`` with a linear polycoef -> :class:`Mimic`.
+- ``<equality><connect>``/``<weld>`` between bodies (closed kinematic loops) are not
+  closed: they are listed in ``metadata["closed_loops"]`` (equality index, kind, links).
 
 When the file has several top-level bodies, or one that is not free but has joints or
 sits away from the world origin, a root link ``world`` is added so link poses equal
@@ -414,6 +416,9 @@ def model_from_tables(
             prev = child
 
     _add_sites(t, b, link_of_body, names, skipped)
+    loops = _closed_loops(t, link_of_body, skipped)
+    if loops:
+        metadata["closed_loops"] = loops
     _add_keyframes(t, b, mjjoint_to_ours, {joint_name(j) for j in mimic_of})
     if skipped:
         metadata["skipped"] = skipped
@@ -486,6 +491,22 @@ def _mimics(
             continue
         y0, x0 = float(t.qpos0[qadr[j1]]), float(t.qpos0[qadr[j2]])
         out[j1] = (joint_name(j2), float(coef[1]), float(coef[0] + y0 - coef[1] * x0))
+    return out
+
+
+def _closed_loops(
+    t: MjcfTables, link_of_body: dict[int, str], skipped: list[str]
+) -> list[dict[str, Any]]:
+    """Active ``<connect>``/``<weld>`` equalities between bodies: loops the tree does not
+    close (a four-bar finger's coupler and follower, a parallel linkage). robotsim's
+    kinematics and physics keep the tree; each loop is listed so that what depends on it
+    (a gripper's fingers) can say so instead of moving a linkage that is not there."""
+    out = []
+    for e, kind, b1, b2 in t.eq_body:
+        links = [link_of_body.get(b, "world") for b in (b1, b2)]
+        out.append({"equality": e, "kind": kind, "links": links})
+        skipped.append(f"equality {e} <{kind}> {links[0]} - {links[1]}: a closed kinematic loop "
+                       "(robotsim keeps the tree; the loop is not closed)")  # fmt: skip
     return out
 
 

@@ -32,7 +32,13 @@ from robotsim.model.mjcf_actuators import joint_efforts_xml
 from robotsim.model.mjcf_globals import check_globals
 from robotsim.model.mjcf_inertia import PRIMITIVES, body_inertias
 from robotsim.model.mjcf_meshes import check_mesh_file
-from robotsim.model.mjcf_sections import check_references, equalities, keys, unique
+from robotsim.model.mjcf_sections import (
+    body_equalities,
+    check_references,
+    equalities,
+    keys,
+    unique,
+)
 from robotsim.model.mjcf_tables import MjcfTables, qpos_sizes
 from robotsim.model.mjcf_xml import (
     IDENTITY,
@@ -589,6 +595,7 @@ def read_mjcf(
         site_body=np.array(r.s_body, int),
         site_T=make_T(quat_to_R(s_quat), np.array(r.s_pos, float).reshape(-1, 3)),
         eq_joint=equalities(root, r),
+        eq_body=body_equalities(root, r),
         key=keys(root, r, qpos0),
         jnt_actuator_effort=joint_efforts_xml(root, r.j_name, r.j_type, r.limited),
     )

@@ -15,7 +15,7 @@ import numpy as np
 
 from robotsim.model.mjcf_xml import Attrs, Unsupported
 
-__all__ = ["Named", "check_references", "equalities", "keys", "unique"]
+__all__ = ["Named", "body_equalities", "check_references", "equalities", "keys", "unique"]
 
 
 class Named(Protocol):
@@ -25,6 +25,7 @@ class Named(Protocol):
     j_name: list[str]
     j_type: list[str]
     s_name: list[str]
+    s_body: list[int]
     g_name: list[str]
 
     def attrs(self, el: ET.Element, tag: str, cc: str | None, what: str) -> Attrs: ...
@@ -101,6 +102,26 @@ def equalities(root: ET.Element, r: Named) -> list[tuple[int, bool, int, int, np
                 coef = a.get("polycoef", [0.0, 1.0, 0.0, 0.0, 0.0])
                 out.append((e, active == "true", j1, j2, np.array(coef, float)))
             e += 1
+    return out
+
+
+def body_equalities(root: ET.Element, r: Named) -> list[tuple[int, str, int, int]]:
+    """Active ``<connect>``/``<weld>`` equalities: (index among all equalities, tag, body1,
+    body2), bodies by id (a site's body for ``site1``/``site2``; 0: the world)."""
+    bid = {n: b for b, n in enumerate(r.b_name) if n}
+    sid = {n: r.s_body[s] for s, n in enumerate(r.s_name) if n}
+    out = []
+    for e, el in enumerate(el for sec in root.iter("equality") for el in sec):
+        if el.tag not in ("connect", "weld"):
+            continue
+        a = r.attrs(el, "equality", None, f"<equality> <{el.tag} {el.get('name', '')}>")
+        if str(a.get("active", "true")) != "true":
+            continue
+        if "site1" in a:
+            ends = [sid.get(str(a.get("site1")), 0), sid.get(str(a.get("site2", "")), 0)]
+        else:
+            ends = [bid.get(str(a.get("body1", "")), 0), bid.get(str(a.get("body2", "")), 0)]
+        out.append((e, el.tag, ends[0], ends[1]))
     return out
 
 

@@ -80,6 +80,9 @@ class MjcfTables:
     # active and inactive <joint> equalities: (index among all equalities, active,
     # joint1, joint2 or -1, polycoef[5])
     eq_joint: list[tuple[int, bool, int, int, np.ndarray]] = field(default_factory=list)
+    # active <connect>/<weld> equalities between bodies (closed kinematic loops):
+    # (index among all equalities, "connect" or "weld", body1, body2; 0 = the world)
+    eq_body: list[tuple[int, str, int, int]] = field(default_factory=list)
     key: list[tuple[str, np.ndarray]] = field(default_factory=list)  # (name, qpos)
     # (njnt,) the force the actuators driving each joint can exert (inf: unbounded or
     # none; robotsim.model.mjcf_actuators); None: not read
@@ -131,10 +134,19 @@ def tables_from_mjmodel(mjm: Any, name: str) -> MjcfTables:
     slide_hinge = np.array([t in ("slide", "hinge") for t in jt], bool)
     springref = np.where(slide_hinge, np.asarray(mjm.qpos_spring)[qadr] if len(qadr) else 0, 0.0)
     eqs = []
+    loops = []
+    site_body = np.asarray(mjm.site_bodyid, int)
+    loop_kinds = {int(mujoco.mjtEq.mjEQ_CONNECT): "connect", int(mujoco.mjtEq.mjEQ_WELD): "weld"}
     for e in range(int(mjm.neq)):
-        if int(mjm.eq_type[e]) == mujoco.mjtEq.mjEQ_JOINT:
+        kind = int(mjm.eq_type[e])
+        if kind == mujoco.mjtEq.mjEQ_JOINT:
             eqs.append((e, bool(mjm.eq_active0[e]), int(mjm.eq_obj1id[e]), int(mjm.eq_obj2id[e]),
                         np.array(mjm.eq_data[e][:5], float)))  # fmt: skip
+        elif kind in loop_kinds and bool(mjm.eq_active0[e]):
+            ids = [int(mjm.eq_obj1id[e]), int(mjm.eq_obj2id[e])]
+            if int(mjm.eq_objtype[e]) == mujoco.mjtObj.mjOBJ_SITE:
+                ids = [int(site_body[i]) for i in ids]
+            loops.append((e, loop_kinds[kind], ids[0], max(ids[1], 0)))
     keys = [
         (mujoco.mj_id2name(mjm, obj.mjOBJ_KEY, k) or "", np.array(mjm.key_qpos[k], float))
         for k in range(int(mjm.nkey))
@@ -177,6 +189,7 @@ def tables_from_mjmodel(mjm: Any, name: str) -> MjcfTables:
         site_body=np.array(mjm.site_bodyid, int),
         site_T=_pose(np.asarray(mjm.site_pos), np.asarray(mjm.site_quat)),
         eq_joint=eqs,
+        eq_body=loops,
         jnt_actuator_effort=joint_efforts(mjm),
         key=keys,
     )

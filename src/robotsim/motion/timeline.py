@@ -249,10 +249,38 @@ def compile_program(program: Program, model: RobotModel, source: str = "") -> Ti
     """Flatten ``program`` for ``model``: resolve names, convert units, check limits,
     unroll repeats and time every segment (module docs)."""
     src = f"{source}: " if source else ""
+    foreign = _foreign_joints(program, model)
+    if foreign:
+        raise ScenarioError(
+            f"{src}the program moves {len(foreign)} joint(s) that {model.name} does not have "
+            f"({', '.join(foreign[:4])}{', ...' if len(foreign) > 4 else ''}): it is written "
+            f"for {program.robot}; a program plays on the robot whose "
+            f"joints it names (make {model.name}'s own: 'robotsim walk ROBOT --distance D' "
+            "writes its walk as a program, 'robotsim motion gait --robot ROBOT' a static one)"
+        )
     try:
         return _compile(program, model)
     except ScenarioError as exc:
         raise ScenarioError(f"{src}{exc}") from None
+
+
+def _foreign_joints(program: Program, model: RobotModel) -> list[str]:
+    """The joints ``program``'s keyframes (and start targets) name that ``model`` lacks,
+    in file order, when the program names its robot and none of them is ``model``'s:
+    another robot's program (a typo among the robot's own joints, or a program naming no
+    robot, is left to the per-keyframe error)."""
+    if program.robot is None:
+        return []
+    names: dict[str, None] = {}
+    if isinstance(program.start, dict):
+        names.update(dict.fromkeys(program.start))
+    for m in program.motions:
+        for kf in m.keyframes:
+            names.update(dict.fromkeys(kf.targets))
+    own = set(model.joint_names)
+    if not names or any(n in own for n in names):
+        return []
+    return list(names)
 
 
 def _compile(program: Program, model: RobotModel) -> Timeline:

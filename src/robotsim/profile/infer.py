@@ -309,6 +309,10 @@ def infer_profile(model: RobotModel) -> Profile:
         kind = Kind.DUAL_ARM
     else:
         kind = Kind.OTHER
+    for loop in model.metadata.get("closed_loops", ()):
+        a, b = loop["links"]
+        notes.append(f"closed kinematic loop <{loop['kind']}> {a} - {b}: not closed here "
+                     "(robotsim models the tree; a gripper on it cannot grasp)")  # fmt: skip
     return Profile(
         robot=model.name,
         kind=kind,

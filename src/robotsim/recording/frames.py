@@ -5,7 +5,8 @@ A sensor channel's ``meta`` (table ``sensor_channels``, JSON) lists the fields o
 readings in order, each with its NumPy ``dtype`` and ``shape``. The readings of one
 sensor that one commit of the recorder writes are one row of ``sensor_blocks``: the
 first and last reading times, the number of readings ``n`` and one blob: a codec byte
-(``R`` raw; ``S`` Zstandard level 1, chosen from :data:`COMPRESS_FROM` bytes up; ``Z``
+(``R`` raw; ``S`` Zstandard, chosen from :data:`COMPRESS_FROM` bytes up: level -1 for
+blocks under :data:`FAST_BELOW` bytes, level 1 from there; ``Z``
 zlib, which runs of earlier versions wrote and which is still read) then the ``n``
 times (float64) and each field stacked ``(n, *shape)`` in its dtype, little-endian, C
 order. A 360-ray scan is a row's share of 1.5 kB, not 360 rows; an
@@ -15,7 +16,12 @@ compresses (without holding the GIL) and inserts a block per sensor per commit.
 Zstandard at level 1 rather than zlib: on blocks the size of a soccer run's commit (3
 scans of 360 rays, a third of them without a return; 25 IMU readings) it took a third
 of zlib level 1's time (17 and 7 us against 50 and 31 us) for blobs as small or smaller
-(60 % and 35 % of the raw bytes against 66 % and 35 %).
+(60 % and 35 % of the raw bytes against 66 % and 35 %). Level -1 (Zstandard's fast
+mode) on a soccer run's lidar blocks (3.4 kB, 23 blocks) took 2.6 us against level 1's
+7.2 us for blobs 3 % larger (23.9 % of the raw bytes against 23.2 %): the writer thread
+encodes every commit's blocks while the simulation runs beside it, so small blocks take
+the fast level; blocks from :data:`FAST_BELOW` up (camera frames) keep level 1. Either
+level reads back with the same decoder.
 Readings handed over already stacked (rows of a structured array, ``t`` then the
 fields: :meth:`robotsim.recording.Recorder.sensor_rows`) are joined field by field
 (:func:`encode_chunks`); the blob is the same.
@@ -39,6 +45,7 @@ from robotsim.errors import InputError, UnknownNameError
 
 __all__ = [
     "COMPRESS_FROM",
+    "FAST_BELOW",
     "SensorSeries",
     "decode_block",
     "encode_block",
@@ -48,8 +55,10 @@ __all__ = [
     "row_spans",
 ]
 
-#: Blocks of at least this many bytes are compressed (Zstandard, level 1).
+#: Blocks of at least this many bytes are compressed (Zstandard).
 COMPRESS_FROM = 512
+#: Blocks under this many bytes are compressed at Zstandard's level -1, larger ones at 1.
+FAST_BELOW = 64 * 1024
 
 #: The codec bytes of compressed blobs.
 COMPRESSED = (b"S", b"Z")
@@ -58,9 +67,14 @@ _local = threading.local()  # a Zstandard (de)compressor per thread: they are no
 
 
 def _compress(raw: bytes) -> bytes:
-    c = getattr(_local, "zc", None)
-    if c is None:
-        c = _local.zc = zstandard.ZstdCompressor(level=1)
+    if len(raw) < FAST_BELOW:
+        c = getattr(_local, "zf", None)
+        if c is None:
+            c = _local.zf = zstandard.ZstdCompressor(level=-1)
+    else:
+        c = getattr(_local, "zc", None)
+        if c is None:
+            c = _local.zc = zstandard.ZstdCompressor(level=1)
     return b"S" + c.compress(raw)
 
 

@@ -28,16 +28,53 @@ __all__ = ["WorldTarget", "robot_scene"]
 
 
 def robot_scene(model: Any) -> Any:
-    """One robot alone on a ground plane, as ``robotsim serve ROBOT`` serves it: its
-    joints on position servos; a robot on legs or wheels floats (whatever its file
-    says, :mod:`robotsim.physics.freebase`) with its soles or wheels on the ground, and
-    wheels get velocity motors (:func:`robotsim.physics.drives.placement_motor`)."""
+    """One robot alone on a ground plane, as ``robotsim serve ROBOT`` serves it, at its
+    zero configuration clipped into the joint limits: its joints on position servos (a
+    legged robot's sized by its profile); a robot on legs or wheels floats (whatever its
+    file says, :mod:`robotsim.physics.freebase`) with its soles or wheels on the ground,
+    and wheels get velocity motors (:func:`robotsim.physics.drives.placement_motor`)."""
     from robotsim.physics import RobotPlacement, Scene
     from robotsim.physics.freebase import on_ground, set_free
 
     model = set_free(model)
-    T = on_ground(model, np.eye(4), np.zeros(model.nq))
-    return Scene(robots=(RobotPlacement(model.name, model, T),), name=model.name)
+    # the zero configuration within the joint limits: a joint whose range excludes 0 (a
+    # quadruped's knee) would otherwise start outside it and kick the robot over
+    q = model.zero()
+    T = on_ground(model, np.eye(4), q)
+    q0 = {n: float(v) for n, v in zip(model.joint_names, q) if v != 0.0}
+    legged = _legged_servos(model)
+    if legged is None:
+        return Scene(robots=(RobotPlacement(model.name, model, T, q0=q0),), name=model.name)
+    motors, dynamics, timestep = legged
+    placement = RobotPlacement(model.name, model, T, q0=q0, motors=motors, joint_dynamics=dynamics)
+    return Scene(robots=(placement,), name=model.name, timestep=timestep)
+
+
+def _legged_servos(model: Any) -> tuple[dict[str, Any], dict[str, Any], float] | None:
+    """A robot standing on legs gets the servos its profile sizes for it, as the motion
+    physics check and the walk do (docs/profiles.md: stiffness = its weight times its
+    standing height per 0.02 rad, the rotor inertia that keeps such a servo stable at
+    the time step): a fixed gain stiff enough for a 3 kg robot lets a 50 kg one topple
+    over its ankles (stiffness below m g h). ``(motors, joint dynamics, timestep)``;
+    None for robots without feet (arms, wheeled bases keep their default servos)."""
+    from dataclasses import replace
+
+    from robotsim.motion.profile import motion_profile
+    from robotsim.physics import Motor
+    from robotsim.physics.freebase import ground_contact
+
+    contact = ground_contact(model)
+    if contact is None or contact.by != "legs":
+        return None
+    _, spec = motion_profile(model)
+    ph = spec.physics
+    motors, dynamics = {}, {}
+    for name in model.joint_names:
+        kp, kv, tau = ph.gains(name)
+        motors[name] = Motor("position", gain=kp, damping=kv, force=tau, feedforward=ph.feedforward)
+        dyn = model.joint(name).dynamics
+        dynamics[name] = replace(dyn, armature=max(dyn.armature, ph.armature))
+    return motors, dynamics, ph.timestep
 
 
 class WorldTarget:

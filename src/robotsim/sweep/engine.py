@@ -173,19 +173,37 @@ def _new_id(name: str) -> str:
     return f"{name}-{stamp}-{uuid.uuid4().hex[:4]}"
 
 
-def _digest(sw: LoadedSweep) -> str:
-    """The design's digest: its runs, or for an optimiser its file without the budget
-    (a resumed study may be given more)."""
-    if sw.spec.design != "optimize":
-        return design_digest(sw.tasks)
+def _base_id(sw: LoadedSweep) -> str:
+    """The base scenario as the digest knows it: its content (the parsed mapping), however
+    the sweep file names it (``DIR/sweep.yaml`` by its absolute path, the original file
+    relative to itself) and wherever the folder was moved; an edited base is another
+    design."""
     import hashlib
 
+    return hashlib.sha256(json_dumps(sw.base_data, sort_keys=True).encode()).hexdigest()
+
+
+def _digests(sw: LoadedSweep) -> tuple[str, str]:
+    """The design's digest (its runs, or for an optimiser its file without the budget: a
+    resumed study may be given more) with the base scenario as :func:`_base_id` names
+    it; then the digest earlier versions wrote (the base as spelled, or none for a list
+    of runs), which ``--resume`` still accepts."""
+    import hashlib
+
+    def h(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    if sw.spec.design != "optimize":
+        runs = design_digest(sw.tasks)
+        return h(f"{runs}|{_base_id(sw)}"), runs
     doc = sw.spec.model_dump(mode="json", exclude={"budget", "description", "plots"})
-    return hashlib.sha256(json_dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+    legacy = h(json_dumps(doc, sort_keys=True))
+    return h(json_dumps({**doc, "base": _base_id(sw)}, sort_keys=True)), legacy
 
 
 def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -> dict[str, Any]:
-    digest = _digest(sw)
+    digests = _digests(sw)
+    digest = digests[0]
     if (out_dir / META).is_file():
         meta = read_meta(out_dir)
         if not resume:
@@ -193,7 +211,7 @@ def _prepare_dir(sw: LoadedSweep, out_dir: Path, resume: bool, db: str | None) -
                 f"--out {out_dir}: already holds sweep {meta['id']}; pass --resume to finish "
                 "it, or choose another folder"
             )
-        if meta["digest"] != digest:
+        if meta["digest"] not in digests:
             raise InputError(
                 f"--resume {out_dir}: sweep {meta['id']} was made from another design "
                 f"(file {meta['file']}); its runs do not match {sw.source}"

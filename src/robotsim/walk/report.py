@@ -20,7 +20,7 @@ from robotsim.jsonable import dumps as json_dumps
 from robotsim.walk.params import WalkParams
 from robotsim.walk.simulate import WalkRun
 
-__all__ = ["WalkRequest", "record_walk", "side_view", "walk_report"]
+__all__ = ["WalkRequest", "record_walk", "record_walk_scene", "side_view", "walk_report"]
 
 SIGNAL_CHUNK = 4096
 
@@ -177,7 +177,30 @@ def record_walk(run: WalkRun, db: Path) -> Path:
                 rec.event(s.t_land, "touchdown", model.name, info)
         if run.fell and run.fell_at_s is not None:
             rec.event(run.fell_at_s, "fall", model.name, {"reason": run.reason})
+        record_walk_scene(rec, run, model.name)
     return db
+
+
+def record_walk_scene(recorder: Any, run: WalkRun, name: str) -> bool:
+    """The walk's 3D scene for replays and exports (docs/export.md): robot ``name`` at
+    every control tick as MuJoCo measured it (root pose and joints), on the flat floor
+    or the slope's slab. Returns whether the recorder keeps scenes."""
+    from robotsim.model.geometry import Box
+    from robotsim.recording.scene import FLOOR, object_doc, record_trajectory
+    from robotsim.walk.simulate import SLOPE_SLAB, slope_slab
+
+    slab = slope_slab(run.ground)
+    objects = () if slab is None else (object_doc("slope", Box(SLOPE_SLAB), slab),)
+    return record_trajectory(
+        recorder,
+        name,
+        run.biped.model,
+        run.t,
+        run.root,
+        run.q,
+        ground=FLOOR if slab is None else None,
+        objects=objects,
+    )
 
 
 def side_view(run: WalkRun, path: Path, panels: int = 8, size: int = 200) -> Path:

@@ -17,12 +17,16 @@ steered by commands at given times, like a remote controller would::
       - {t: 11.0, goal: [0.2, 0.0, 0.0]}   # 0.2 m forward and stop there (m, m, deg)
     pushes:
       - {t: 4.0, impulse: 0.1, direction: [0, 1]}   # N s on the root, 0.1 s
+    sensors:                                        # optional (docs/sensors.md)
+      - {type: imu}
+      - {type: force, links: feet}
 
 Velocities are ``vx`` (m/s forward), ``vy`` (m/s left), ``turn`` (deg/s, left
 positive), clamped to the robot's step limits; ``stop: true`` is all zero. The summary
 says whether it fell (with the numbers), how far it went, its heading change, the
 largest tilt and ZMP error, the steps and the real-time factor; the run store records
-the root pose, CoM, ZMP and their references per tick.
+the root pose, CoM, ZMP and their references per tick, and the readings of the robot's
+sensors (its profile file's and the file's ``sensors``) under the robot's name.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from robotsim.errors import InputError, ScenarioError
 from robotsim.jsonable import dumps as json_dumps
+from robotsim.profile.sensor_spec import SensorSpec
 from robotsim.run_io import RunOptions
 from robotsim.validation import validate_as
 
@@ -95,6 +100,10 @@ class WalkScenario(BaseModel):
     params: dict[str, float] = Field(default_factory=dict, description="walk parameters")
     commands: list[WalkCommand] = Field(default_factory=list)
     pushes: list[WalkPushSpec] = Field(default_factory=list)
+    sensors: list[SensorSpec] = Field(
+        default_factory=list,
+        description="sensors on the robot (docs/sensors.md), with its profile file's",
+    )
 
 
 def scenario_robot(robot: str, source: str) -> str:
@@ -132,6 +141,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     from robotsim.run_io import recorded_run
     from robotsim.walk.biped import biped_of
     from robotsim.walk.engine import WalkEngine
+    from robotsim.walk.report import record_walk_scene
     from robotsim.walk.simulate import CommandDriver, Push, WalkSim
 
     sc = validate_as(WalkScenario, data, source, ScenarioError)
@@ -149,6 +159,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     names = ("base_x", "base_y", "base_z", "tilt_deg", "com_x", "com_y", "com_ref_x",
              "com_ref_y", "zmp_x", "zmp_y", "zmp_ref_x", "zmp_ref_y", "support")  # fmt: skip
     with recorded_run(options, sc.name, {"file": source, "robot": biped.name}) as recorder:
+        sim.sensors = _walk_sensors(sim, biped, sc.sensors, f"{source}: sensors", recorder)
         n = round(duration / sim.dt)
         for k in range(n):
             while commands and commands[0].t <= sim.t + 1e-9:
@@ -171,6 +182,10 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
             cols = np.column_stack([run.root[:, :3, 3], tilt, run.com[:, :2], run.com_ref[:, :2],
                                     np.nan_to_num(run.zmp), run.zmp_ref, run.support])  # fmt: skip
             recorder.signals(biped.name, run.t, names, cols)
+        record_walk_scene(recorder, run, biped.name)
+        sensed = _sensor_summary(sim.sensors, biped.name)
+        if sim.sensors is not None:
+            sim.sensors.close()
     root = run.root
     yaw = np.unwrap(np.arctan2(root[:, 1, 0], root[:, 0, 0]))
     path = float(np.sum(np.linalg.norm(np.diff(root[:, :2, 3], axis=0), axis=1)))
@@ -195,9 +210,50 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
         "sim_time": float(run.t[-1]),
         "rtf": run.rtf,
         "cpu_rtf": run.cpu_rtf,
+        "sensors": sensed,
     }
     if options.out_dir is not None:
         out = Path(options.out_dir)
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
+
+
+def _walk_sensors(sim: Any, biped: Any, specs: list[Any], where: str, recorder: Any) -> Any:
+    """The robot's sensors (its profile file's with ``specs`` on top) mounted in the
+    walk's world and recorded under the robot's name; None without any."""
+    from robotsim.sensors import SensorRig, mount_sensors, sensor_list
+    from robotsim.walk.simulate import ROBOT
+
+    world = sim.world
+    model = world.scene.robots[0].model
+    listed, paths = sensor_list(biped.model, specs, where)
+    if not listed:
+        return None
+    mounts = mount_sensors(ROBOT, model, listed, world.timestep, paths)
+    rec = _Relabelled(recorder, ROBOT, biped.name) if hasattr(recorder, "sensor") else None
+    return SensorRig(world, mounts, recorder=rec)
+
+
+def _sensor_summary(rig: Any, name: str) -> dict[str, Any]:
+    """Each sensor's type, rate and readings taken (``{}`` without sensors)."""
+    if rig is None:
+        return {}
+    return {s.name: {"type": s.type, "rate_hz": s.mount.rate, "robot": name} for s in rig}
+
+
+class _Relabelled:
+    """A recorder seen by a sensor rig whose world names the robot ``old``: its readings
+    are recorded under ``new`` (the robot's own name, as the walk's signals are)."""
+
+    def __init__(self, recorder: Any, old: str, new: str) -> None:
+        self._rec, self._old, self._new = recorder, old, new
+
+    def _name(self, robot: str) -> str:
+        return self._new if robot == self._old else robot
+
+    def __getattr__(self, attr: str) -> Any:
+        value = getattr(self._rec, attr)
+        if attr in ("sensor", "sensor_rows"):
+            return lambda robot, *a, **k: value(self._name(robot), *a, **k)
+        return value

@@ -44,6 +44,7 @@ __all__ = [
     "run_driver",
     "simulate_goal",
     "simulate_walk",
+    "slope_slab",
 ]
 
 ROBOT = "robot"
@@ -101,6 +102,8 @@ class WalkRun:
     wall_seconds: float
     cpu_seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the floor walked on (None: the flat floor at height 0)
+    ground: Ground | None = None
 
     @property
     def rtf(self) -> float:
@@ -230,6 +233,22 @@ class _PatternDriver:
         del side, measured
 
 
+#: The sizes (m) of the static slab a walk on a slope stands on.
+SLOPE_SLAB = (40.0, 40.0, 1.0)
+
+
+def slope_slab(ground: Ground | None) -> np.ndarray | None:
+    """The world pose of the slab whose top is the ``ground`` plane (:data:`SLOPE_SLAB`),
+    or None for the flat floor at height 0 (a plane)."""
+    if ground is None or (ground.slope_x == 0 and ground.slope_y == 0 and ground.height == 0):
+        return None
+    R = ground.tilt()
+    T = np.eye(4)
+    T[:3, :3] = R
+    T[:3, 3] = np.array([0.0, 0.0, ground.height]) - 0.5 * SLOPE_SLAB[2] * R[:, 2]  # top at h
+    return T
+
+
 def _scene(
     biped: Biped,
     q0: np.ndarray,
@@ -260,19 +279,14 @@ def _scene(
         collide_with_robots=False,
     )
     mu = physics.friction if friction is None else friction
-    flat = ground is None or (ground.slope_x == 0 and ground.slope_y == 0 and ground.height == 0)
+    slab = slope_slab(ground)
     bodies: tuple[Body, ...] = ()
-    if not flat:
-        assert ground is not None
-        R = ground.tilt()
-        T = np.eye(4)
-        T[:3, :3] = R
-        T[:3, 3] = np.array([0.0, 0.0, ground.height]) - 0.5 * R[:, 2]  # top through (0, 0, h)
-        bodies = (Body("slope", Box((40.0, 40.0, 1.0)), T),)
+    if slab is not None:
+        bodies = (Body("slope", Box(SLOPE_SLAB), slab),)
     return Scene(
         robots=(placement,),
         bodies=bodies,
-        ground=Plane() if flat else None,
+        ground=Plane() if slab is None else None,
         timestep=physics.timestep,
         default_surface=ContactSurface(mu=mu),
         integrator="implicitfast",  # the servos' damping implicit: stable at any gain
@@ -479,6 +493,7 @@ class WalkSim:
             world.model.dof_armature[[j.vadr for j in joints]], physics.armature
         )
         world.reset()
+        self.sensors: Any = None  # a SensorRig of this world: it steps it (robotsim.sensors)
         self._motor_ids = np.array([world.motor(f"{ROBOT}/{n}").id for n in model.joint_names])
         self._targets = world._targets  # the servo targets the world applies at each step
         self.base = world.body(f"{ROBOT}/{model.root}")
@@ -577,7 +592,10 @@ class WalkSim:
         for p in self.pushes:
             if p.t <= t < p.t + p.duration:
                 self.base.apply_force(p.force())
-        self.world.advance(self.dt)
+        if self.sensors is None:
+            self.world.advance(self.dt)
+        else:  # the rig steps the world, reading each sensor when it is due
+            self.sensors.step(max(1, round(self.dt / self.world.timestep)))
         self.ref = self.driver.tick()
         self._measure_now()
         self.wall += time.perf_counter() - wall0
@@ -626,6 +644,7 @@ class WalkSim:
             wall_seconds=self.wall,
             cpu_seconds=self.cpu,
             extra={"timestep_s": self.world.timestep, "control_dt_s": self.dt},
+            ground=d.ground,
         )
 
 
