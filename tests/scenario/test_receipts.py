@@ -92,3 +92,26 @@ def test_a_run_without_receipt_is_a_one_line_error(
     assert main(["runs", "verify", "1", "--db", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: run 1 has no receipt") and err.count("\n") == 1
+
+
+def test_a_kinematic_run_verifies_by_its_summary_and_a_changed_value_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No physics state to checkpoint (the hands' kinematic mode): the verdict says the
+    summary is what was compared, and a summary value that differs is found."""
+    import sqlite3
+
+    db = tmp_path / "runs.sqlite"
+    assert main(["run", "hand_ball_transfer", "--duration", "0.3", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("run 1: identical (no physics state to checkpoint: its summary")
+    with sqlite3.connect(db) as con:  # the receipt says the ball was elsewhere
+        (text,) = con.execute("select receipt from run_receipts where run_id = 1").fetchone()
+        doc = json.loads(text)
+        assert doc["summary"]["mode"] == "kinematic" and not doc["checkpoints"]
+        doc["summary"]["duration"] = 0.31
+        con.execute("update run_receipts set receipt = ? where run_id = 1", (json.dumps(doc),))
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    assert capsys.readouterr().out.startswith("run 1: differs: summary duration: 0.31 then")

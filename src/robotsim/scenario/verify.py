@@ -61,9 +61,12 @@ class Verification:
 
     def line(self) -> str:
         """One line for a terminal."""
+        if self.identical and not self.checkpoints:  # a kinematic run: no physics state
+            return (f"run {self.run_id}: identical (no physics state to checkpoint: its "
+                    f"summary, value by value; re-run in {self.rerun_wall_s:.1f} s)")  # fmt: skip
         if self.identical:
-            return (f"run {self.run_id}: identical ({self.compared} checkpoints, "
-                    f"re-run in {self.rerun_wall_s:.1f} s)")  # fmt: skip
+            return (f"run {self.run_id}: identical ({self.compared} checkpoints and the "
+                    f"summary, re-run in {self.rerun_wall_s:.1f} s)")  # fmt: skip
         d = self.first_difference
         if d is not None:
             bodies = (
