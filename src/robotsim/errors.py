@@ -30,7 +30,7 @@ class UnknownNameError(InputError, KeyError):
         self.kind = kind
         self.name = name
         self.valid = tuple(valid)
-        shown = ", ".join(self.valid[:20])
+        shown = ", ".join(self.valid[:20]) or f"none (it has no {kind}s)"
         more = f" (+{len(self.valid) - 20} more)" if len(self.valid) > 20 else ""
         close = _close_names(str(name), self.valid)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""

@@ -72,3 +72,55 @@ def test_robotsim_run_exits_2_on_a_bad_file(tmp_path: Path, capsys) -> None:  # 
     bad_yaml = tmp_path / "broken.yaml"
     bad_yaml.write_text("kind: hand_ball_transfer\nscript: [\n")
     assert main(["run", str(bad_yaml)]) == 2
+
+
+def test_another_makers_two_arm_robot_is_told_what_a_two_hand_script_needs(
+    tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    # a two-arm MJCF with grippers but neither the paper's joint names nor an 'initial'
+    # pose: the one line says what a two-hand script needs (before: "unknown pose
+    # 'initial'; valid: " with an empty list)
+    arm = """
+      <body name="{s}_upper" pos="0 {y} 0.5">
+        <joint name="{s}_j1" axis="0 0 1" range="-3 3"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+        <body name="{s}_palm" pos="0.3 0 0">
+          <joint name="{s}_j2" axis="0 1 0" range="-2 2"/>
+          <geom type="box" size="0.02 0.04 0.01"/>
+          <body name="{s}_left" pos="0.03 0.02 0">
+            <joint name="{s}_f1" type="slide" axis="0 1 0" range="0 0.04"/>
+            <geom type="box" size="0.02 0.005 0.01"/>
+          </body>
+          <body name="{s}_right" pos="0.03 -0.02 0">
+            <joint name="{s}_f2" type="slide" axis="0 -1 0" range="0 0.04"/>
+            <geom type="box" size="0.02 0.005 0.01"/>
+          </body>
+        </body>
+      </body>"""
+    xml = tmp_path / "two_arms.xml"
+    xml.write_text(
+        '<mujoco model="two_arms"><compiler angle="radian"/><worldbody><body name="torso">'
+        '<geom type="box" size="0.05 0.2 0.25" pos="0 0 0.25"/>'
+        + arm.format(s="A", y=0.25)
+        + arm.format(s="B", y=-0.25)
+        + "</body></worldbody></mujoco>"
+    )
+    doc = yaml.safe_load(SCENARIO.read_text())
+    doc["robot"] = str(xml)
+    doc.pop("start", None)
+    doc.pop("start_pose", None)
+    doc["script"] = "planned"
+    doc.pop("ball", None)
+    doc["object"] = {"type": "box", "size": [0.04, 0.04, 0.06], "position": [0.5, 0.0, 0.33]}
+    p = tmp_path / "theirs.yaml"
+    p.write_text(yaml.safe_dump(doc))
+    assert main(["run", str(p), "--mode", "kinematic", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "initial" not in err, err
+    assert "L_shoulder_x" in err and "'gripper:' section" in err, err
+    # a pose the file names that the robot lacks: said so, not "valid: " and nothing
+    doc["start_pose"] = "initial"
+    p.write_text(yaml.safe_dump(doc))
+    assert main(["run", str(p), "--mode", "kinematic", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "unknown pose 'initial'; valid: none (it has no poses)" in err, err

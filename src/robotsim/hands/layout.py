@@ -90,7 +90,12 @@ class HandLayout:
             name = p + role
             if name not in model.joint_names:
                 exc = UnknownNameError("joint", name, model.joint_names)
-                exc.args = (f"{exc} (hands need a two-arm robot such as dual_arm_hands)",)
+                exc.args = (
+                    f"{exc} (a two-hand script needs the paper's arms: joints "
+                    f"{p}shoulder_x, {p}shoulder_y, {p}elbow_y, {p}elbow_r, {p}wrist_x and three "
+                    "fingers, as dual_arm_hands has (docs/hands.md); one arm with any gripper: "
+                    "a 'gripper:' section, or 'robotsim grasp')",
+                )
                 raise exc
             arm[role] = name
         meta = _hand_metadata(model, side)

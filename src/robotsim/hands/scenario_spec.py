@@ -175,6 +175,19 @@ class HandScenario(_Strict):
     def speed_rad(self) -> float:
         return self.speed * self.angle_scale
 
+    def _start_q(self, model: Any) -> np.ndarray:
+        """The named start pose; when the file names none and the robot has no
+        ``initial`` pose (another maker's file), its ``ready`` or ``home`` pose, else
+        the zero configuration (the ``start:`` overrides come on top)."""
+        if not self.start_pose:
+            return model.zero()
+        if "start_pose" in self.model_fields_set or self.start_pose in model.poses:
+            return model.pose(self.start_pose)
+        for name in ("ready", "home"):
+            if name in model.poses:
+                return model.pose(name)
+        return model.zero()
+
     def scene(self, base_dir: Path | None = None) -> HandsScene:
         path = Path(self.robot)
         if base_dir is not None and not path.is_absolute() and (base_dir / path).exists():
@@ -183,7 +196,7 @@ class HandScenario(_Strict):
             model = load_robot(str(path) if path.exists() else self.robot)
         except OutsideScopeError as exc:
             raise OutsideScopeError(f"robot: {exc}") from None
-        q0 = model.pose(self.start_pose) if self.start_pose else model.zero()
+        q0 = self._start_q(model)
         s = self.angle_scale
         for joint, value in self.start.items():
             if joint in model.joint_names:
