@@ -13,6 +13,7 @@ import pytest
 from robotsim import load_robot
 from robotsim.errors import ModelFileError
 from robotsim.model import (
+    Box,
     Capsule,
     Cylinder,
     Ellipsoid,
@@ -164,6 +165,41 @@ def test_floating_capsule_ellipsoid_and_unlimited_export(tmp_path: Path) -> None
     s = m2.joint("s")
     assert s.type is JointType.PRISMATIC and np.isinf(s.limits.lower) and np.isinf(s.limits.upper)
     assert np.isinf(s.limits.velocity) and np.isinf(s.limits.effort)
+
+
+def _sphere(xyz: str, r: float) -> str:
+    return (
+        f'<collision><origin xyz="{xyz}"/><geometry><sphere radius="{r}"/></geometry></collision>'
+    )
+
+
+def test_a_capsule_written_to_urdf_reads_back_as_a_capsule(tmp_path: Path) -> None:
+    """URDF has no capsule: export writes a cylinder and a sphere on each end cap; read
+    back, a collision cylinder with spheres of its radius centred on both caps is the
+    capsule again (three shapes touched the floor on the rims and the spheres: a
+    humanoid's capsule foot bars, written to URDF, spun it round on its toes), while a
+    cylinder whose spheres are of another radius or off its caps stays three shapes."""
+    b = RobotBuilder("foot", floating=True)
+    tilted = trans([0.02, 0, -0.05]) @ np.array(
+        [[0, 0, 1, 0], [0, 1, 0, 0], [-1, 0, 0, 0], [0, 0, 0, 1]], dtype=float
+    )  # along x, as a foot bar lies
+    b.link("sole", collisions=[Shape(Capsule(0.014, 0.1), tilted), Shape(Box((0.1, 0.1, 0.01)))])
+    m = b.build()
+    back = parse_urdf_string(to_urdf_string(m)).link("sole").collisions
+    assert [type(sh.geometry) for sh in back] == [Capsule, Box]
+    assert back[0].geometry == Capsule(0.014, 0.1)
+    np.testing.assert_allclose(back[0].T_link_shape, tilted, atol=1e-12)
+    cyl = '<cylinder radius="0.014" length="0.1"/>'
+    text = (
+        '<robot name="r"><link name="a">'
+        f"<collision><geometry>{cyl}</geometry></collision>"
+        f"{_sphere('0 0 0.05', 0.02)}{_sphere('0 0 -0.05', 0.02)}"
+        f'<collision><origin xyz="1 0 0"/><geometry>{cyl}</geometry></collision>'
+        f"{_sphere('1 0 0.05', 0.014)}"
+        "</link></robot>"
+    )
+    kept = parse_urdf_string(text).link("a").collisions
+    assert [type(sh.geometry) for sh in kept] == [Cylinder, Sphere, Sphere, Cylinder, Sphere]
 
 
 # ------------------------------------------------------------------------ errors

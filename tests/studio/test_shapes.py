@@ -2,6 +2,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import trimesh
 
 from robotsim.errors import ModelFileError
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
@@ -27,7 +28,28 @@ def test_primitive_meshes_have_the_shape_extent(geometry, half_extent):
     # Tessellated round shapes lie inside their true extent, within 1 %.
     np.testing.assert_allclose(b[1], half_extent, rtol=0.01)
     np.testing.assert_allclose(b[0], -np.asarray(half_extent), rtol=0.01)
-    assert m.is_watertight
+    # closed, each edge shared by two faces wound alike, pointing out (trimesh checks)
+    t = trimesh.Trimesh(m.vertices, m.faces, process=False)
+    assert t.is_watertight and t.is_winding_consistent and t.volume > 0
+
+
+@pytest.mark.parametrize(
+    ("geometry", "reference"),
+    [
+        (Box((0.2, 0.4, 0.6)), lambda: trimesh.creation.box(extents=(0.2, 0.4, 0.6))),
+        (Sphere(0.3), lambda: trimesh.creation.icosphere(subdivisions=3, radius=0.3)),
+        (Cylinder(0.1, 0.5), lambda: trimesh.creation.cylinder(0.1, 0.5, sections=32)),
+        (Capsule(0.1, 0.5), lambda: trimesh.creation.capsule(0.5, 0.1, count=(32, 32))),
+    ],
+)
+def test_primitives_match_trimeshs_tessellation(geometry, reference):
+    """The studio tessellates primitives itself (no trimesh import at its start): the
+    same detail and volume as trimesh's ``creation`` meshes it drew before."""
+    m, ref = geometry_mesh(geometry), reference()
+    assert (len(m.vertices), len(m.faces)) == (len(ref.vertices), len(ref.faces))
+    t = trimesh.Trimesh(m.vertices, m.faces, process=False)
+    assert t.volume == pytest.approx(ref.volume, rel=1e-9)
+    np.testing.assert_allclose(m.bounds, ref.bounds, atol=1e-12)
 
 
 def test_bounds_follow_the_placement():

@@ -18,7 +18,7 @@
 - ``verified_identical``: 100 runs of a sweep (P vs PD, 2 simulated s, random gains)
   made on the local pool of 2, re-run from their receipts on a 2-worker Dask cluster
   (``local:2``; `robotsim bench sweep` passes the one it timed): how many came out
-  bit-identical.
+  bit-identical. ``--quick``: 6 runs, made in the bench's own process.
 """
 
 from __future__ import annotations
@@ -169,8 +169,11 @@ def receipt_overhead(pairs: int = 5, duration: float | None = None) -> dict[str,
     }
 
 
-def verified_identical(runs: int = 100, cluster: str = "local:2") -> dict[str, Any]:
-    """Runs made on the local pool re-run on Dask (module doc)."""
+def verified_identical(
+    runs: int = 100, cluster: str = "local:2", made_inline: bool = False
+) -> dict[str, Any]:
+    """Runs made on the local pool (``made_inline``: in this process, ``--cluster
+    inline``, no pool of two more processes to start) re-run on Dask (module doc)."""
     from robotsim.sweep import run_sweep
     from robotsim.sweep.verify import verify_sweep
 
@@ -185,7 +188,8 @@ def verified_identical(runs: int = 100, cluster: str = "local:2") -> dict[str, A
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         (t / "det.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
-        made = run_sweep(t / "det.yaml", t / "det", workers=2)
+        made = run_sweep(t / "det.yaml", t / "det", cluster="inline" if made_inline else None,
+                         workers=None if made_inline else 2)  # fmt: skip
         try:
             res = verify_sweep(t / "det", cluster=cluster)
         except Exception as exc:  # no distributed installed: say so in the figures

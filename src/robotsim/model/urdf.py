@@ -226,6 +226,44 @@ def _shapes(ctx: _Ctx, link: ET.Element, tag: str, lname: str,
     return out
 
 
+def merge_capsules(shapes: list[Shape]) -> list[Shape]:
+    """A cylinder with a sphere of its radius centred on each end cap is a capsule: URDF
+    has none, so writers (robotsim's own export among them) spell one that way. Read
+    back as three shapes, the ends' rims and the spheres touch the floor together where
+    the capsule rolled on one smooth line (a humanoid's foot bars: Unitree H1 written
+    to URDF and read back spun round on its toes and fell; as capsules it walks as its
+    MJCF does). Other shapes stay as they are, in their order."""
+    used: set[int] = set()
+    out: dict[int, Shape] = {}
+    spheres = [i for i, sh in enumerate(shapes) if isinstance(sh.geometry, Sphere)]
+    for i, sh in enumerate(shapes):
+        g = sh.geometry
+        if not isinstance(g, Cylinder):
+            continue
+        T = np.asarray(sh.T_link_shape)
+        ends = [
+            T[:3, :3] @ np.array([0.0, 0.0, z]) + T[:3, 3] for z in (g.length / 2, -g.length / 2)
+        ]
+        tol = 1e-6 * max(g.radius, g.length)
+        caps = []
+        for end in ends:
+            for k in spheres:
+                r = shapes[k].geometry.radius  # type: ignore[union-attr]
+                c = np.asarray(shapes[k].T_link_shape)[:3, 3]
+                if (
+                    k not in used
+                    and k not in caps
+                    and abs(r - g.radius) <= tol
+                    and np.linalg.norm(c - end) <= tol
+                ):
+                    caps.append(k)
+                    break
+        if len(caps) == 2:
+            used.update(caps)
+            out[i] = dataclasses.replace(sh, geometry=Capsule(g.radius, g.length))
+    return [out.get(i, sh) for i, sh in enumerate(shapes) if i not in used]
+
+
 def _check_cycles(ctx: _Ctx, joint_specs: list) -> None:
     """Name the joints of a closed loop (URDF describes trees only)."""
     up: dict[str, tuple[str, str]] = {}  # child link -> (joint, parent link)
@@ -349,7 +387,7 @@ def parse_urdf_string(text: str | bytes, path: str | Path = "<string>") -> Robot
             b.link(
                 lname,
                 visuals=_shapes(ctx, le, "visual", lname, materials),
-                collisions=_shapes(ctx, le, "collision", lname, materials),
+                collisions=merge_capsules(_shapes(ctx, le, "collision", lname, materials)),
                 inertial=_inertial(ctx, le.find("inertial"), where),
             )
         except InputError as exc:

@@ -13,6 +13,7 @@ page walks the robot at once, as on a live robot.
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, Any
 
 from robotsim.studio.walk.driver import WalkDriver
@@ -49,6 +50,12 @@ class WalkPanel:
         self.key_script: Any = None  # the page script's GUI element
         self.pads: Any = None
         self.pad_mapper: Any = None
+        # viser runs GUI callbacks on a pool of threads: a box unticked and ticked again
+        # quickly has its two callbacks run at once or in either order. Each one, under
+        # this lock, makes the devices follow the box's value as it is then, so the last
+        # to run leaves what the box shows (before, a "tick" callback could find the old
+        # endpoint still open and keep it, then the "untick" one close it: ticked, deaf).
+        self._devices = threading.Lock()
 
         for s in (self.vx, self.vy, self.wz):
 
@@ -75,12 +82,14 @@ class WalkPanel:
         @self.keys.on_update
         @studio.guarded("walk keyboard")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            self.use_keyboard(self.keys.value)
+            with self._devices:
+                self.use_keyboard(self.keys.value)
 
         @self.pad.on_update
         @studio.guarded("walk gamepad")
         def _(_) -> None:  # type: ignore[no-untyped-def]
-            self.use_gamepad(self.pad.value)
+            with self._devices:
+                self.use_gamepad(self.pad.value)
 
         studio.on("driver", self.on_driver)
         studio.on("clock", self.on_clock)
