@@ -13,7 +13,9 @@ __all__ = [
     "MAX_ARMATURE",
     "MAX_DAMPING",
     "MAX_FORCE",
+    "MAX_FRICTION",
     "MAX_JOINT_FRICTION",
+    "MAX_LENGTH",
     "MAX_PID_GAIN",
     "MAX_SERVO_GAIN",
     "MAX_STIFFNESS",
@@ -36,3 +38,8 @@ MAX_STIFFNESS = 1.0e6
 MAX_JOINT_FRICTION = 1.0e5
 #: A joint's armature, the reflected inertia of its rotor (kg m^2, kg).
 MAX_ARMATURE = 1.0e2
+#: Any coordinate, size or distance in a scene or sensor file (m): 10 km holds every
+#: field and workcell; 1e308 overflows the geometry and the step.
+MAX_LENGTH = 1.0e4
+#: A contact's friction coefficient (dimensionless; rubber on concrete is about 1).
+MAX_FRICTION = 1.0e2

@@ -13,7 +13,7 @@ import yaml
 from robotsim.errors import ScenarioError
 from robotsim.file_scope import check_readable
 from robotsim.shipped import resolve
-from robotsim.validation import safe_load, yaml_error_message
+from robotsim.validation import MAX_YAML_BYTES, read_input_bytes, safe_load, yaml_error_message
 
 __all__ = ["apply_overrides", "read_scenario_yaml"]
 
@@ -23,10 +23,11 @@ def read_scenario_yaml(path: str | Path) -> dict[str, Any]:
     (ScenarioError naming the file otherwise)."""
     p = resolve(path, "scenario")
     check_readable(p)
-    if not p.is_file():
+    if not p.exists():
         raise ScenarioError(f"{p}: no such scenario file")
+    text = read_input_bytes(p, lambda m: ScenarioError(f"{p}: {m}"), MAX_YAML_BYTES)
     try:
-        data = safe_load(p.read_bytes())
+        data = safe_load(text)
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{p}: {yaml_error_message(exc)}") from None
     if not isinstance(data, dict):

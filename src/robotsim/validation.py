@@ -16,15 +16,18 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 __all__ = [
+    "MAX_INPUT_BYTES",
     "MAX_YAML_BYTES",
     "MAX_YAML_DEPTH",
     "MAX_YAML_NODES",
     "YamlLimitError",
+    "check_input_file",
     "describe_validation_error",
     "field_path",
     "fields_at",
     "first_duplicate",
     "format_validation_error",
+    "read_input_bytes",
     "read_yaml_file",
     "safe_load",
     "validate_as",
@@ -206,6 +209,51 @@ def validate_as(model: type[M], data: Any, source: object, error: Callable[[str]
         raise error(format_validation_error(exc, model, source)) from None
 
 
+#: Largest robot, scene or program file read (bytes): URDF and MJCF files with their
+#: meshes apart are at most a few MB; YAML has its own, smaller limit.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+def check_input_file(
+    path: str | Path, error: Callable[[str], Exception], max_bytes: int | None = MAX_INPUT_BYTES
+) -> None:
+    """Nothing when ``path`` is a regular file of at most ``max_bytes`` (None: any
+    size); ``error(problem)`` otherwise (one line, without the path): a missing file, a
+    folder, a FIFO, device or socket (reading one would block or never end), a file
+    too large."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error("no such file") from None
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise error("a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise error("not a regular file (a FIFO, device or socket); give a file")
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise error(f"{st.st_size:,} bytes, more than the {max_bytes:,}-byte limit")
+
+
+def read_input_bytes(
+    path: str | Path, error: Callable[[str], Exception], max_bytes: int = MAX_INPUT_BYTES
+) -> bytes:
+    """The bytes of the regular file ``path``, checked before reading
+    (:func:`check_input_file`); ``error(problem)`` otherwise."""
+    check_input_file(path, error, max_bytes)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(f"cannot read: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise error(f"more than the {max_bytes:,}-byte limit")
+    return data
+
+
 def read_yaml_file(path: str | Path, error: Callable[[str], Exception]) -> Any:
     """The YAML document in ``path`` (read by :func:`safe_load`, so bounded); a file that
     cannot be read or parsed raises ``error("FILE: what is wrong")``; so does one outside
@@ -216,10 +264,9 @@ def read_yaml_file(path: str | Path, error: Callable[[str], Exception]) -> Any:
         check_readable(path)
     except OutsideScopeError as exc:
         raise error(str(exc)) from None
+    data = read_input_bytes(path, lambda m: error(f"{path}: {m}"), MAX_YAML_BYTES)
     try:
-        return safe_load(Path(path).read_bytes())
-    except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror}") from None
+        return safe_load(data)
     except yaml.YAMLError as exc:
         raise error(f"{path}: {yaml_error_message(exc)}") from None
 

@@ -276,6 +276,10 @@ def _fmt_target(tgt: np.ndarray) -> str:
     )
 
 
+#: The farthest an IK target may be from the robot's root (m).
+IK_MAX_COORDINATE = 1.0e6
+
+
 @click.command("ik")
 @click.argument("robot")
 @click.option("--target", required=True, help="x,y,z[,qw,qx,qy,qz] in metres (world frame).")
@@ -299,6 +303,19 @@ def ik_cmd(
 
     model = load_robot(robot)
     tgt = parse_floats(target, "--target", (3, 7))
+    if np.abs(tgt[:3]).max() > IK_MAX_COORDINATE:
+        raise InputError(
+            f"--target {target}: a coordinate beyond {IK_MAX_COORDINATE:g} m (no robot "
+            "reaches it; the solver's arithmetic would overflow)"
+        )
+    if len(tgt) == 7:
+        norm = float(np.linalg.norm(tgt[3:]))
+        if not norm > 1e-9:
+            raise InputError(
+                f"--target {target}: the orientation qw,qx,qy,qz is zero; give a unit "
+                "quaternion (1,0,0,0 is no rotation)"
+            )
+        tgt[3:] /= norm
     q0 = parse_q(model, q0_text, deg, "--q0") if q0_text else None
     frame = link
     if frame is None:  # the profile's tool, as fk

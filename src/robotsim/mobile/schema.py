@@ -4,7 +4,7 @@ with obstacles (seed ``002_…``), validated with pydantic. See ``docs/scenarios
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -14,6 +14,8 @@ from robotsim.profile.sensor_spec import SensorSpec
 from robotsim.ranges import (
     MAX_DAMPING,
     MAX_FORCE,
+    MAX_FRICTION,
+    MAX_LENGTH,
     MAX_PID_GAIN,
     MAX_SERVO_GAIN,
     MAX_STIFFNESS,
@@ -43,11 +45,22 @@ __all__ = [
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
-Vec2 = tuple[float, float]
-Vec3 = tuple[float, float, float]
+#: A coordinate or a length of the scene (m): finite, within :data:`MAX_LENGTH`.
+Coord = Annotated[float, Field(ge=-MAX_LENGTH, le=MAX_LENGTH)]
+Length = Annotated[float, Field(ge=0, le=MAX_LENGTH)]
+Vec2 = tuple[Coord, Coord]
+Vec3 = tuple[Coord, Coord, Coord]
+
+
+# Upper bounds: far above any robot (an omni base does a few m/s; 1e4 deg/s is 28 turns
+# a second), far below the values that made a run silently do nothing (1e9 saturated
+# every command and MuJoCo zeroed the controls).
+MAX_GAIN = MAX_PID_GAIN
+MAX_SPEED = 1.0e4
+MAX_ACCEL = 1.0e5
 
 
 class Units(_Strict):
@@ -57,12 +70,12 @@ class Units(_Strict):
 class SurfaceSpec(_Strict):
     """The paper's ODE contact vocabulary (see docs/physics.md)."""
 
-    mu: float = Field(1.0, ge=0)
-    mu2: float | None = Field(None, ge=0)
+    mu: float = Field(1.0, ge=0, le=MAX_FRICTION)
+    mu2: float | None = Field(None, ge=0, le=MAX_FRICTION)
     slip1: float = Field(0.0, ge=0)
     slip2: float = Field(0.0, ge=0)
     bounce: float = Field(0.0, ge=0, le=1)
-    bounce_vel: float = Field(0.0, ge=0)
+    bounce_vel: float = Field(0.0, ge=0, le=MAX_SPEED)
     soft_erp: float | None = Field(None, gt=0, le=1)
     soft_cfm: float | None = Field(None, gt=0)
 
@@ -70,7 +83,7 @@ class SurfaceSpec(_Strict):
 class FieldSpec(_Strict):
     """The playing field: ``size`` (m) x by y, centred on the origin."""
 
-    size: Vec2 = (20.0, 14.0)
+    size: tuple[Length, Length] = (20.0, 14.0)
     markings: Literal["soccer", "none"] = "soccer"
 
 
@@ -79,16 +92,16 @@ class RandomLayout(_Strict):
 
     count: int = Field(8, ge=0, le=500)
     region: tuple[Vec2, Vec2] = ((-6.0, -4.0), (3.0, 4.0))
-    min_gap: float = Field(1.0, ge=0)
-    keep_clear: float = Field(1.5, ge=0)
+    min_gap: Length = 1.0
+    keep_clear: Length = 1.5
 
 
 class ObstacleSpec(_Strict):
     """Cylindrical obstacles (the paper: diameter 0.5 m), fixed or random layout."""
 
     layout: Literal["fixed", "random"] = "fixed"
-    diameter: float = Field(0.5, gt=0)
-    height: float = Field(0.5, gt=0)
+    diameter: float = Field(0.5, gt=0, le=MAX_LENGTH)
+    height: float = Field(0.5, gt=0, le=MAX_LENGTH)
     positions: list[Vec2] = Field(default_factory=list)
     random: RandomLayout = Field(default_factory=RandomLayout)
 
@@ -127,19 +140,11 @@ class ObjectSpec(_Strict):
     joint: ObjectJointSpec | None = None
 
 
-# Upper bounds: far above any robot (an omni base does a few m/s; 1e4 deg/s is 28 turns
-# a second), far below the values that made a run silently do nothing (1e9 saturated
-# every command and MuJoCo zeroed the controls).
-MAX_GAIN = MAX_PID_GAIN
-MAX_SPEED = 1.0e4
-MAX_ACCEL = 1.0e5
-
-
 class AxisGains(_Strict):
     kp: float = Field(1.0, ge=0, le=MAX_GAIN)
     ki: float = Field(0.0, ge=0, le=MAX_GAIN)
     kd: float = Field(0.0, ge=0, le=MAX_GAIN)
-    integral_limit: float = Field(math.inf, gt=0)
+    integral_limit: float = Field(math.inf, gt=0, allow_inf_nan=True)
 
 
 class AxisLimits(_Strict):
@@ -152,7 +157,7 @@ class AxisLimits(_Strict):
 
 
 class Tolerance(_Strict):
-    position: float = Field(0.05, gt=0)
+    position: float = Field(0.05, gt=0, le=MAX_LENGTH)
     heading: float = Field(3.0, gt=0)
 
 
@@ -177,8 +182,8 @@ class ControllerSpec(_Strict):
     # one of the robot's lidars (``sensor``: its name; default the robot's only lidar)
     source: Literal["ground_truth", "lidar"] = "ground_truth"
     sensor: str | None = None
-    safety_margin: float = Field(0.25, ge=0)
-    lookahead: float = Field(0.8, gt=0)
+    safety_margin: Length = 0.25
+    lookahead: float = Field(0.8, gt=0, le=MAX_LENGTH)
     tolerance: Tolerance = Field(default_factory=Tolerance)
 
 

@@ -55,8 +55,9 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
             raise UnknownNameError("robot", s, library_names())
         raise ModelFileError(path, f"unknown robot file type {suffix!r}; valid: "
                              + ", ".join(ROBOT_SUFFIXES))  # fmt: skip
-    if not path.is_file():
-        raise ModelFileError(path, "no such file")
+    from robotsim.validation import check_input_file
+
+    check_input_file(path, lambda m: ModelFileError(path, m))
     with _cyclic_gc_paused():
         model = _load_file(path, suffix)
     _warn_degenerate_inertias(model)

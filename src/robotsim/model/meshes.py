@@ -80,9 +80,10 @@ _AXES_NOTE = {
 
 
 def _check_file(path: Path) -> str:
+    from robotsim.validation import check_input_file
+
     check_readable(path)
-    if not path.is_file():
-        raise ModelFileError(path, "no such file")
+    check_input_file(path, lambda m: ModelFileError(path, m), None)
     suffix = path.suffix.lower()
     if suffix not in MESH_SUFFIXES:
         raise ModelFileError(

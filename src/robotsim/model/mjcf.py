@@ -110,9 +110,10 @@ def load_mjcf(path: str | Path, reader: str = "auto") -> RobotModel:
     if reader not in ("auto", "mujoco"):
         raise InputError(f"MJCF reader {reader!r}: valid: 'auto', 'mujoco'")
     p = Path(path)
+    from robotsim.validation import check_input_file
+
     check_readable(p)
-    if not p.is_file():
-        raise ModelFileError(p, "no such file")
+    check_input_file(p, lambda m: ModelFileError(p, m))
     scoped = current_scope() is not None  # then every file it names is checked first
     if reader == "mujoco" and not scoped:
         return _load_through_mujoco(p, "mujoco")

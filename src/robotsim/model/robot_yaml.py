@@ -22,7 +22,13 @@ from robotsim.model.geometry import (
 from robotsim.model.robot import Inertial, JointDynamics, RobotModel
 from robotsim.model.shape_spec import ShapeSpec
 from robotsim.ranges import MAX_ARMATURE, MAX_DAMPING, MAX_JOINT_FRICTION, MAX_STIFFNESS
-from robotsim.validation import describe_validation_error, safe_load, yaml_error_message
+from robotsim.validation import (
+    MAX_YAML_BYTES,
+    describe_validation_error,
+    read_input_bytes,
+    safe_load,
+    yaml_error_message,
+)
 
 __all__ = ["load_robot_yaml", "parse_robot_dict"]
 
@@ -159,10 +165,7 @@ def load_robot_yaml(path: str | Path) -> RobotModel:
     """Read a robotsim robot file (``.yaml``/``.yml``)."""
     path = Path(path)
     check_readable(path)
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise ModelFileError(path, f"cannot read: {exc.strerror}") from None
+    text = read_input_bytes(path, lambda m: ModelFileError(path, m), MAX_YAML_BYTES)
     try:
         data = safe_load(text)
     except yaml.YAMLError as exc:

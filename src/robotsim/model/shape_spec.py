@@ -15,10 +15,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from robotsim.model.geometry import Box, Capsule, Cylinder, Ellipsoid, Geometry, Mesh, Sphere
+from robotsim.ranges import MAX_LENGTH
 
 __all__ = ["REQUIRED", "ShapeSpec"]
 
-Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
+#: A size (file units): positive and finite, at most :data:`robotsim.ranges.MAX_LENGTH`
+#: (a box of 1e308 overflows every computation on it).
+Size = Annotated[float, Field(gt=0, le=MAX_LENGTH, allow_inf_nan=False)]
+Vec3 = Annotated[list[Size], Field(min_length=3, max_length=3)]
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     "box": ("size",),
@@ -35,11 +39,11 @@ class ShapeSpec(BaseModel):
 
     type: Literal["box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh"]
     size: Vec3 | None = None
-    radius: float | None = Field(None, gt=0)
-    length: float | None = Field(None, ge=0)
+    radius: float | None = Field(None, gt=0, le=MAX_LENGTH, allow_inf_nan=False)
+    length: float | None = Field(None, ge=0, le=MAX_LENGTH, allow_inf_nan=False)
     radii: Vec3 | None = None
     file: str | None = None
-    scale: Annotated[float, Field(gt=0)] | Vec3 = 1.0
+    scale: Annotated[float, Field(gt=0, le=MAX_LENGTH, allow_inf_nan=False)] | Vec3 = 1.0
 
     def missing(self) -> str | None:
         """The first field this ``type`` needs that the file left out (else ``None``)."""

@@ -446,6 +446,6 @@ def load_urdf(path: str | Path) -> RobotModel:
     """Read a URDF file (see the module doc)."""
     p = Path(path)
     check_readable(p)
-    if not p.is_file():
-        raise ModelFileError(p, "no such file")
-    return parse_urdf_string(p.read_bytes(), p)
+    from robotsim.validation import read_input_bytes
+
+    return parse_urdf_string(read_input_bytes(p, lambda m: ModelFileError(p, m)), p)

@@ -32,7 +32,14 @@ from robotsim.atomic import write_text_atomic
 from robotsim.errors import ScenarioError, UnknownNameError
 from robotsim.file_scope import check_readable
 from robotsim.shipped import resolve
-from robotsim.validation import fields_at, first_duplicate, safe_load, yaml_error_message
+from robotsim.validation import (
+    MAX_YAML_BYTES,
+    fields_at,
+    first_duplicate,
+    read_input_bytes,
+    safe_load,
+    yaml_error_message,
+)
 
 __all__ = [
     "MOTION_FORMAT",
@@ -254,7 +261,9 @@ def format_of(data: dict[str, Any]) -> str:
 def file_format(path: str | Path) -> str:
     """:func:`format_of` the motion/program file at ``path``."""
     check_readable(path)
-    data = safe_load(Path(path).read_bytes())
+    data = safe_load(
+        read_input_bytes(path, lambda m: ScenarioError(f"{path}: {m}"), MAX_YAML_BYTES)
+    )
     return format_of(data if isinstance(data, dict) else {})
 
 
@@ -304,10 +313,7 @@ def load_program(path: str | Path) -> Program:
     given by path or by the name of a shipped motion (``walk_forward``)."""
     path = resolve(path, "motion")
     check_readable(path)
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    text = read_input_bytes(path, lambda m: ScenarioError(f"{path}: {m}"), MAX_YAML_BYTES)
     try:
         data = safe_load(text)
     except yaml.YAMLError as exc:

@@ -162,6 +162,32 @@ def _mesh_vertices(g: Mesh) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(m.vertices, float) * np.asarray(g.scale), np.asarray(m.faces, np.int64)
 
 
+def _check_solid(v: np.ndarray, f: np.ndarray, where: str) -> None:
+    """Refuse a shape that cannot be a rigid body: non-finite vertices, a size past
+    :data:`MAX_OBJECT_SIZE`, or all its vertices on a line or a plane (no volume:
+    a decomposition would inflate it into a solid that is not in the file)."""
+    from robotsim.objects.spec import MAX_OBJECT_SIZE
+
+    used = v[np.unique(f)] if len(f) else v
+    if not len(used) or not np.isfinite(used).all():
+        raise InputError(f"{where}: the mesh has no finite vertices to make a solid of")
+    ext = used.max(axis=0) - used.min(axis=0)
+    if not float(ext.max()) <= MAX_OBJECT_SIZE:
+        raise InputError(
+            f"{where}: the object is {float(ext.max()):.3g} m across (scale included); "
+            f"an object may be at most {MAX_OBJECT_SIZE:g} m (check the file's units or --scale)"
+        )
+    centred = used - used.mean(axis=0)
+    sv = np.linalg.svd(centred, compute_uv=False) if len(used) >= 3 else np.zeros(3)
+    sv = np.pad(sv, (0, 3 - len(sv)))
+    if not sv[0] > 0 or sv[2] <= 1e-9 * sv[0]:
+        raise InputError(
+            f"{where}: the mesh is flat (its {len(used)} vertices lie on "
+            f"{'a point' if not sv[0] > 0 else 'a line' if sv[1] <= 1e-9 * sv[0] else 'a plane'}"
+            f", extents {' x '.join(f'{x:.3g}' for x in ext)} m): an object needs a volume"
+        )
+
+
 def _scaled_exactly(
     g: Geometry, T: np.ndarray, s3: np.ndarray
 ) -> tuple[Geometry, np.ndarray] | None:
@@ -343,8 +369,9 @@ def _spec_parts(spec: ObjectSpec, base_dir: Path | None) -> _Parts:
     if not path.is_absolute() and base_dir is not None:
         path = base_dir / path
     check_readable(path)
-    if not path.is_file():
-        raise ModelFileError(path, "no such file")
+    from robotsim.validation import check_input_file
+
+    check_input_file(path, lambda m: ModelFileError(path, m), None)
     path = path.resolve()
     if kind == "mesh":
         g = Mesh(path)
@@ -390,6 +417,7 @@ def load_object(
             continue
         v, f = _mesh_vertices(g) if isinstance(g, Mesh) else _tessellate(g)
         v = _apply(S @ T, v)
+        _check_solid(v, f, parts.where)
         ps, kind = convex_pieces(v, f, spec.decomposition, cache_p)
         how.add(kind)
         pieces += ps

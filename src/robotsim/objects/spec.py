@@ -43,6 +43,16 @@ _SIZES = {"box": "size", "sphere": "radius", "cylinder": "radius,length",
 
 Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+#: The largest length an object may have (m): a box of 1e308 m overflows the hull
+#: computations, and nothing a hand grasps is a kilometre long.
+MAX_OBJECT_SIZE = 1.0e3
+#: The largest scale, mass (kg) and density (kg/m^3) an object may be given
+#: (osmium, the densest element, is 22,590 kg/m^3).
+MAX_OBJECT_SCALE = 1.0e3
+MAX_OBJECT_MASS = 1.0e6
+MAX_OBJECT_DENSITY = 1.0e5
+Length = Annotated[float, Field(gt=0, le=MAX_OBJECT_SIZE, allow_inf_nan=False)]
+Scale = Annotated[float, Field(gt=0, le=MAX_OBJECT_SCALE, allow_inf_nan=False)]
 
 
 def type_of_file(file: str) -> str | None:
@@ -64,14 +74,18 @@ class ObjectSpec(BaseModel):
     type: (
         Literal["box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh", "urdf", "mjcf"] | None
     ) = None
-    size: Annotated[list[Positive], Field(min_length=3, max_length=3)] | None = None
-    radius: Positive | None = None
-    length: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
-    radii: Annotated[list[Positive], Field(min_length=3, max_length=3)] | None = None
+    size: Annotated[list[Length], Field(min_length=3, max_length=3)] | None = None
+    radius: Length | None = None
+    length: Annotated[float, Field(ge=0, le=MAX_OBJECT_SIZE, allow_inf_nan=False)] | None = None
+    radii: Annotated[list[Length], Field(min_length=3, max_length=3)] | None = None
     file: str | None = None
-    scale: Positive | Annotated[list[Positive], Field(min_length=3, max_length=3)] = 1.0
-    mass: Positive | None = Field(None, description="kg; overrides the file and the geometry")
-    density: Positive = Field(1000.0, description="kg/m^3, when the mass comes from the geometry")
+    scale: Scale | Annotated[list[Scale], Field(min_length=3, max_length=3)] = 1.0
+    mass: Positive | None = Field(
+        None, le=MAX_OBJECT_MASS, description="kg; overrides the file and the geometry"
+    )
+    density: Positive = Field(
+        1000.0, le=MAX_OBJECT_DENSITY, description="kg/m^3, when the mass comes from the geometry"
+    )
     friction: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1.0
     decomposition: Literal["auto", "vhacd", "coacd", "hull"] = "auto"
     name: str | None = None

@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from robotsim.ranges import MAX_LENGTH
+
 __all__ = [
     "SENSOR_TYPES",
     "CameraSpec",
@@ -35,20 +37,24 @@ __all__ = [
 SENSOR_TYPES = ("lidar", "camera", "imu", "odometry", "force", "touch", "joint")
 
 Vec3 = tuple[float, float, float]
+#: A mounting offset (m): finite, within :data:`robotsim.ranges.MAX_LENGTH`.
+Coord = Annotated[float, Field(ge=-MAX_LENGTH, le=MAX_LENGTH)]
 #: the highest rate a file may ask for (Hz); the world's physics rate bounds it further
 MAX_RATE = 100_000.0
 NAME_PATTERN = r"^[A-Za-z0-9_\-.]+$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class _Sensor(_Strict):
     name: str | None = Field(None, min_length=1, max_length=64, pattern=NAME_PATTERN)
     link: str | None = Field(None, description="link it is mounted on (default: the root)")
     frame: str | None = Field(None, description="a model frame instead of a link")
-    position: Vec3 = Field((0.0, 0.0, 0.0), description="m, in the link or frame")
+    position: tuple[Coord, Coord, Coord] = Field(
+        (0.0, 0.0, 0.0), description="m, in the link or frame"
+    )
     rpy_deg: Vec3 = Field((0.0, 0.0, 0.0), description="roll, pitch, yaw in degrees")
     rate: float = Field(50.0, gt=0, le=MAX_RATE, description="Hz of simulated time")
 

@@ -10,17 +10,22 @@ exists, is marked ``interrupted``.
 from __future__ import annotations
 
 import enum
+import functools
 import os
 import socket
+import sqlite3
+import struct
 import time
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from robotsim.errors import RobotsimError, UnknownNameError
 from robotsim.jsonable import read_json
@@ -136,6 +141,35 @@ def _pid_alive(pid: int) -> bool:
 LIVE_WRITER_GRACE = 300.0
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: What a damaged store or one of another schema raises while it is read: the driver's
+#: errors, and the decoders' on rows that hold what no recorder wrote.
+_DAMAGE = (SQLAlchemyError, sqlite3.Error, struct.error, zlib.error, ValueError, TypeError,
+           KeyError, IndexError, OverflowError)  # fmt: skip
+
+
+def _damage_is_an_error(method: F) -> F:
+    """A read of a damaged store (a corrupted SQLite file, a database of another
+    schema) raises a one-line :class:`RecordingError` naming the store, not the
+    driver's traceback; robotsim's own errors pass through."""
+
+    @functools.wraps(method)
+    def wrapper(self: RunStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except RobotsimError:
+            raise
+        except _DAMAGE as exc:
+            detail = (str(exc).splitlines() or [""])[0][:200]
+            raise RecordingError(
+                f"run store {self.engine.url}: damaged or not a robotsim run store "
+                f"({type(exc).__name__}: {detail})"
+            ) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
 class RunStore:
     """A run store opened for reading (and repair of stale runs).
 
@@ -169,6 +203,7 @@ class RunStore:
         self.close()
 
     # -- repair -----------------------------------------------------------------------
+    @_damage_is_an_error
     def recover_stale(self) -> list[int]:
         """Mark dead ``running`` runs ``interrupted``; returns their ids."""
         now = time.time()
@@ -201,6 +236,7 @@ class RunStore:
         return dead
 
     # -- queries ----------------------------------------------------------------------
+    @_damage_is_an_error
     def runs(
         self, limit: int | None = None, tags: Mapping[str, str] | None = None
     ) -> list[RunInfo]:
@@ -218,6 +254,7 @@ class RunStore:
         with self.engine.connect() as conn:
             return [_info(row._mapping) for row in conn.execute(q)]
 
+    @_damage_is_an_error
     def resolve(self, run: int | str) -> int:
         """A run id from ``7``, ``"7"``, ``"last"`` or ``"latest"``."""
         if isinstance(run, str) and run.lower() in ("last", "latest"):
@@ -231,6 +268,7 @@ class RunStore:
         except (TypeError, ValueError):
             raise RecordingError(f"RUN must be a run id or 'last', got {run!r}") from None
 
+    @_damage_is_an_error
     def run(self, run: int | str) -> RunInfo:
         rid = self.resolve(run)
         with self.engine.connect() as conn:
@@ -240,6 +278,7 @@ class RunStore:
             raise UnknownNameError("run", str(rid), ids)
         return _info(row._mapping)
 
+    @_damage_is_an_error
     def tags(self, run: int | str) -> dict[str, str]:
         """The run's tags (``{"sweep": ID, ...}``; empty for untagged runs)."""
         rid = self.resolve(run)
@@ -248,6 +287,7 @@ class RunStore:
             rows = conn.execute(select(t.c.key, t.c.value).where(t.c.run_id == rid)).all()
         return {str(k): str(v) for k, v in rows}
 
+    @_damage_is_an_error
     def channels(self, run: int | str) -> list[tuple[int, str, str]]:
         """``(channel, robot, name)`` of every signal of a run."""
         rid = self.run(run).id
@@ -260,18 +300,21 @@ class RunStore:
             ).all()
         return [(int(a), str(b), str(n)) for a, b, n in rows]
 
+    @_damage_is_an_error
     def robots(self, run: int | str) -> list[str]:
         seen: dict[str, None] = {}
         for _, robot, _ in self.channels(run):
             seen.setdefault(robot)
         return list(seen)
 
+    @_damage_is_an_error
     def signal_count(self, run: int | str) -> int:
         rid = self.run(run).id
         s = schema.signals
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).where(s.c.run_id == rid)).scalar() or 0)
 
+    @_damage_is_an_error
     def signals(
         self, run: int | str, robot: str, names: Sequence[str] | None = None
     ) -> SignalTable:
@@ -307,6 +350,7 @@ class RunStore:
         values[ti, lookup[arr[:, 0].astype(np.intp)]] = arr[:, 2]
         return SignalTable(robot, t_unique, tuple(n for _, n in chans), values)
 
+    @_damage_is_an_error
     def events(self, run: int | str, type: str | None = None) -> list[dict[str, Any]]:
         """Events of a run in time order: ``{"t", "type", "robot", "data"}``."""
         rid = self.run(run).id
@@ -321,6 +365,7 @@ class RunStore:
             for t, ty, rb, d in rows
         ]
 
+    @_damage_is_an_error
     def scene(self, run: int | str) -> dict[str, Any] | None:
         """The run's 3D scene (:mod:`robotsim.recording.scene`), or None when it has
         none (recorded before schema version 2, or by a kind that records no scene)."""
@@ -330,6 +375,7 @@ class RunStore:
             row = conn.execute(select(sc.c.scene).where(sc.c.run_id == rid)).first()
         return None if row is None else dict(read_json(row[0], "run store: scene"))
 
+    @_damage_is_an_error
     def sensors(self, run: int | str) -> list[SensorInfo]:
         """Every recorded sensor of a run (robot, name, type, number of readings)."""
         rid = self.run(run).id
@@ -359,6 +405,7 @@ class RunStore:
             for ch, rb, n, ty, m in rows
         ]
 
+    @_damage_is_an_error
     def sensor(
         self,
         run: int | str,
@@ -437,6 +484,7 @@ class RunStore:
         """One run to read: ``store.open(3).sensor("r0", "lidar")``."""
         return StoredRun(self, self.run(run))
 
+    @_damage_is_an_error
     def time_span(self, run: int | str) -> tuple[float | None, float | None]:
         """First and last signal time of a run (None, None without signals)."""
         rid = self.run(run).id

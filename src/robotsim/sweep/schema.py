@@ -41,6 +41,7 @@ from robotsim.errors import ScenarioError
 from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = [
+    "MAX_SWEEP_RUNS",
     "SAMPLERS",
     "BudgetSpec",
     "ObjectiveSpec",
@@ -53,8 +54,25 @@ __all__ = [
 ]
 
 
+#: The most runs (points x repeats) one sweep file may expand to: a typo such as
+#: ``count: 1000000000`` is refused before the list of runs is built.
+MAX_SWEEP_RUNS = 1_000_000
+
+
+def _finite_json(v: Any, where: str) -> None:
+    """A value written into a scenario: no NaN or infinity anywhere inside it."""
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError(f"{where}: {v} is not a finite number")
+    if isinstance(v, dict):
+        for k, x in v.items():
+            _finite_json(x, f"{where}.{k}")
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            _finite_json(x, f"{where}.{i}")
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class RangeSpec(_Strict):
@@ -73,6 +91,14 @@ class RangeSpec(_Strict):
         if self.step is not None and self.stop < self.start:
             raise ValueError(f"empty range: stop {self.stop} < start {self.start}")
         return self
+
+    def count(self) -> float:
+        """How many values :meth:`values` gives (a float: it may be astronomically many)."""
+        if self.num is not None:
+            return float(self.num)
+        if self.step is None:
+            return 0.0
+        return math.floor((self.stop - self.start) / self.step + 1e-9) + 1.0
 
     def values(self) -> list[float]:
         if self.num is None and self.step is None:
@@ -138,7 +164,18 @@ class ParameterSpec(_Strict):
             raise ValueError("give exactly one of values, range or random")
         if self.values is not None and not self.values:
             raise ValueError("values: empty list")
+        if self.values is not None:
+            _finite_json(self.values, "values")
         return self
+
+    def count(self) -> float:
+        """How many values a grid or zip design takes from this parameter."""
+        if self.values is not None:
+            return float(len(self.values))
+        if self.range is not None:
+            return self.range.count()
+        assert self.random is not None
+        return float(self.random.count or 0)
 
     @property
     def paths(self) -> list[str]:
@@ -178,7 +215,7 @@ _RESERVED = {
 
 
 class SweepSpec(_Strict):
-    format: str = "robotsim-sweep/1"
+    format: Literal["robotsim-sweep/1"] = "robotsim-sweep/1"
     kind: Literal["sweep"]
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     description: str = ""
@@ -232,6 +269,8 @@ class SweepSpec(_Strict):
                         f"parameters.{name}.range: give num or step (the values of a "
                         f"{self.design} design)"
                     )
+        _finite_json(self.set, "set")
+        self._check_size()
         clash = set(self.parameters) & set(self.metrics)
         bad = (set(self.parameters) | set(self.metrics)) & _RESERVED
         if clash or bad:
@@ -241,6 +280,26 @@ class SweepSpec(_Strict):
         if self.design == "optimize":
             self._check_optimize()
         return self
+
+    def _check_size(self) -> None:
+        """Refuse a design of more than :data:`MAX_SWEEP_RUNS` runs before expanding it."""
+        if self.design == "optimize":
+            return
+        counts = {name: p.count() for name, p in self.parameters.items()}
+        if self.design == "random":
+            points, what = float(self.samples or 0), "samples"
+        elif self.design == "zip":
+            points, what = max(counts.values()), "the longest parameter"
+        else:
+            points, what = math.prod(counts.values()), "the product of the parameters' values"
+        runs = points * self.repeats
+        if runs > MAX_SWEEP_RUNS:
+            shown = ", ".join(f"{n}: {c:.3g}" for n, c in counts.items())
+            raise ValueError(
+                f"the design has {runs:.3g} runs ({what} x repeats {self.repeats}; values "
+                f"per parameter {shown}), more than the {MAX_SWEEP_RUNS:,} a sweep may hold; "
+                "give fewer values, a larger step, a smaller count, samples or repeats"
+            )
 
     def _check_optimize(self) -> None:
         objs = self.objectives
