@@ -30,8 +30,8 @@ __all__ = ["COMMANDS", "Command", "comparable", "rerun_command", "robot_arg", "r
 class Command:
     """A command whose runs carry receipts: ``run(args, out_dir, extras)`` does the work
     and returns the summary (``extras``: what changes only the files written, such as a
-    picture, not kept in the receipt; none in a re-run); ``paths``: summary keys that name written files (left out of
-    the receipt's summary: a re-run writes elsewhere)."""
+    picture, not kept in the receipt; none in a re-run); ``paths``: summary keys that
+    name written files (left out of the receipt's summary: a re-run writes elsewhere)."""
 
     run: Callable[[dict[str, Any], Path, dict[str, Any]], dict[str, Any]]
     paths: frozenset[str] = frozenset()
