@@ -48,8 +48,9 @@ def test_walk_receipt_verifies_identical_and_says_no_to_a_changed_summary_or_rob
     assert len(doc["models"]) == 1 and len(stored.checkpoints) >= 2
     assert "recording" not in doc["summary"] and doc["summary"]["distance_m"] > 0.05
     capsys.readouterr()
-    assert main(["runs", "verify", "last", "--db", str(db), "--json"]) == 0
+    code = main(["runs", "verify", "last", "--db", str(db), "--json"])
     v = json.loads(capsys.readouterr().out)
+    assert code == 0, json.dumps(v)
     assert v["verdict"] == "identical" and v["compared"] == len(stored.checkpoints)
     assert not v["files_changed"] and not v["summary_differences"]
 
