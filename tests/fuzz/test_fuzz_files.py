@@ -160,3 +160,24 @@ def test_hand_written_nasties(name: str, tmp_path: Path) -> None:
     f.write_bytes(body)
     v.check(f"{name} scenario", lambda: _load_scenario_any(f))
     v.assert_clean()
+
+
+def test_fuzz_generated_hostile_meshes(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
+    """Meshes damaged at the level of their format (tests/fuzz/meshes.py), read as a
+    mesh and loaded as a grasp object: a solid, or one line naming the file."""
+    from robotsim.model.meshes import load_mesh
+    from robotsim.objects import load_object
+    from tests.fuzz.meshes import hostile_mesh
+
+    rng = random.Random(f"{fuzz_seed}:meshes")
+    v = Verdicts()
+    for i in range(5 * BASE_COUNT * fuzz_scale):
+        what, suffix, data = hostile_mesh(rng)
+        f = tmp_path / f"g{i}{suffix}"
+        f.write_bytes(data)
+        label = f"mesh#{i} {suffix} ({what})"
+        v.check(label, lambda f=f: load_mesh(f))
+        v.check(label + " as object", lambda f=f: load_object(
+            {"file": str(f), "decomposition": "hull"}, cache=tmp_path / "cache"
+        ))  # fmt: skip
+    v.assert_clean()
