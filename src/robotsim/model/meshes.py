@@ -198,6 +198,8 @@ def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
 
     scene = read_triangles(path)  # in a child process, memory and time bounded
     v, f, uv = scene.vertices, scene.faces, scene.uv
+    if not np.all(np.isfinite(v)):  # before the axis change multiplies them
+        raise ModelFileError(path, "vertices contain NaN or inf")
     T = _UNDO_3DS_ROOT if suffix == ".3ds" else _X_TO_Z_UP
     v = v @ T[:3, :3].T
     if np.linalg.det(T[:3, :3]) < 0:
