@@ -231,7 +231,7 @@ class SweepSpec(_Strict):
     design: Literal["grid", "zip", "random", "optimize"] = "grid"
     parameters: dict[str, ParameterSpec] = Field(min_length=1)
     samples: int | None = Field(None, ge=1)
-    seed: int = 0
+    seed: int = Field(0, ge=0)
     repeats: int = Field(1, ge=1)
     metrics: dict[str, str] = Field(default_factory=dict)
     success: str | None = None
