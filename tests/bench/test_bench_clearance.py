@@ -43,7 +43,7 @@ def test_core_pairs_overlap_and_separate_as_documented() -> None:
 def test_fitted_volumes_figures() -> None:
     from robotsim.bench.clearance import _fitted
 
-    out = _fitted(repeats=1)
+    out = _fitted(repeats=1, warm_up=False)
     for key in (
         "fitted_volumes_s",
         "fitted_volumes_cpu_s",

@@ -111,3 +111,21 @@ def test_a_run_without_a_scene_cannot_be_filmed(tmp_path, capsys) -> None:
     assert rc == 2
     assert "recorded no 3D scene" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
+
+
+def test_export_takes_the_max_memory_its_errors_name(soccer_db, tmp_path, capsys) -> None:
+    """A GIF over the memory budget names ``--max-memory``: ``robotsim export`` takes it
+    (the budget it sets is the one the refusal quotes), and nothing is written."""
+    from robotsim.budget import DEFAULT_MAX_MEMORY, current_budget, set_budget
+
+    gif = tmp_path / "big.gif"
+    args = ["export", "last", "--db", str(soccer_db), "--format", "gif", "--out", str(gif)]
+    try:
+        assert main([*args, "--max-memory", "4M"]) == 2
+        err = capsys.readouterr().err
+        assert "more than the budget of 4.0 MB" in err and "--max-memory" in err
+        assert err.count("\n") == 1 and not gif.exists()
+        assert main([*args, "--width", "32", "--height", "24", "--fps", "2"]) == 0
+        assert current_budget() == DEFAULT_MAX_MEMORY  # not given: the default again
+    finally:
+        set_budget(None)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from robotsim.errors import InputError
+from robotsim.errors import InputError, ModelWarning
 from robotsim.grasp.hand import grasp_hands
 from robotsim.model.loader import load_robot
 from robotsim.model.mjcf import model_from_mjmodel
@@ -90,7 +90,8 @@ def test_connect_loops_are_listed_by_both_readers(tmp_path: Path) -> None:
 
     path = _write(tmp_path, loops=True)
     want = [["right_follower", "right_coupler"], ["left_follower", "left_coupler"]]
-    ours = load_robot(path)
+    with pytest.warns(ModelWarning, match=r"2 closed kinematic loop\(s\) \(<connect> right_"):
+        ours = load_robot(path)
     assert "mujoco" not in str(ours.metadata.get("reader", "")), ours.metadata.get("reader")
     assert [lp["links"] for lp in ours.metadata["closed_loops"]] == want
     theirs = model_from_mjmodel(mujoco.MjModel.from_xml_path(str(path)), "arm_linkage")
@@ -100,6 +101,7 @@ def test_connect_loops_are_listed_by_both_readers(tmp_path: Path) -> None:
     assert "closed_loops" not in load_robot(_write(tmp_path, loops=False)).metadata
 
 
+@pytest.mark.filterwarnings("ignore::robotsim.errors.ModelWarning")  # the loops' load line
 def test_grasp_refuses_a_gripper_on_closed_linkages(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         grasp_hands(load_robot(_write(tmp_path, loops=True)))

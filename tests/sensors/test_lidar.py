@@ -155,12 +155,12 @@ def test_lidar_and_imu_rows_while_stepping_are_the_listened_readings(tmp_path, w
     listened.listen(
         lambda x: seen[x.sensor].append((x.t, {k: v.copy() for k, v in x.data.items()}))
     )
-    for _ in range(30):
+    for _ in range(40):
         listened.step(17)  # steps that do not fall on the readings' periods
     with Recorder(tmp_path) as rec:
         rec.start_run("mixed")
         quiet = rig(world(), "r", *specs, recorder=rec)
-        for _ in range(30):
+        for _ in range(40):
             quiet.step(17)
     quiet.close()
     assert quiet.compiled_calls > 0 == listened.compiled_calls  # both paths were taken

@@ -20,16 +20,31 @@ from robotsim.sweep import read_meta, read_rows, run_sweep
 from tests.sweep.dask_procs import DaskProcs, free_port
 from tests.sweep.tiny import write_sweep
 
-pytestmark = pytest.mark.slow
+# one test process for the module: its two cluster tests share one scheduler and workers
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("sweep-dask")]
+
+
+@pytest.fixture(scope="module")
+def _cluster_procs() -> Iterator[list[DaskProcs]]:
+    held: list[DaskProcs] = []
+    try:
+        yield held
+    finally:
+        for procs in held:
+            procs.stop()
 
 
 @pytest.fixture
-def cluster() -> Iterator[DaskProcs]:
-    procs = DaskProcs()
-    try:
-        yield procs.start(2)
-    finally:
+def cluster(_cluster_procs: list[DaskProcs]) -> DaskProcs:
+    """A scheduler and two workers, started once for the module (three processes that
+    import distributed and robotsim); a fresh one if a test left a worker dead (the
+    killed-worker test does)."""
+    if _cluster_procs and all(p.poll() is None for p in _cluster_procs[-1].workers):
+        return _cluster_procs[-1]
+    for procs in _cluster_procs:
         procs.stop()
+    _cluster_procs.append(DaskProcs().start(2))
+    return _cluster_procs[-1]
 
 
 def _table(out: Path) -> list[dict[str, str]]:

@@ -47,3 +47,28 @@ def test_a_walk_scenario_records_imu_and_foot_forces(tmp_path: Path, capsys) -> 
     weight = sum(lk.inertial.mass for lk in model.links if lk.inertial is not None) * 9.81
     carried = force["normal"][force.t >= 0.5].sum(axis=1)
     assert np.mean(carried) == pytest.approx(weight, rel=0.01)
+
+
+def test_robotsim_walk_reads_the_profile_files_sensors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``robotsim walk FILE``: the robot profile file's sensors read as it walks, into
+    ``summary.json`` and the run store under the robot's name (they were ignored)."""
+    robot = write_nao_like_urdf(tmp_path / "nao.urdf")
+    (tmp_path / "nao.profile.yaml").write_text(
+        "format: robotsim-profile/1\nrobot: nao_like\n"
+        "sensors:\n  - {type: force, links: feet, rate: 50}\n"
+    )
+    out = tmp_path / "out"
+    assert main(["walk", str(robot), "--distance", "0.05", "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert not summary["fell"]
+    assert summary["sensors"] == {"force": {"type": "force", "rate_hz": 50.0, "robot": "nao_like"}}
+    run = open_run(out / "runs.sqlite")
+    try:
+        force = run.sensor("nao_like", "force")
+    finally:
+        run.store.close()
+    assert force.t[-1] == pytest.approx(summary["duration_s"], abs=0.05)
+    model = load_robot(str(robot))
+    weight = sum(lk.inertial.mass for lk in model.links if lk.inertial is not None) * 9.81
+    standing = (force.t > 0.3) & (force.t < 1.0)  # before the first step
+    assert np.mean(force["normal"][standing].sum(axis=1)) == pytest.approx(weight, rel=0.01)

@@ -103,11 +103,12 @@ def _core(quick: bool) -> dict[str, Any]:
     return out
 
 
-def _fitted(repeats: int) -> dict[str, Any]:
+def _fitted(repeats: int, warm_up: bool = True) -> dict[str, Any]:
     """The fitted-volumes scenario as ``robotsim clearance`` runs it (load, fit, sample,
     write the files): in this process (after a warm-up run) and as a fresh process
-    (start-up and loading the compiled kernels included; the warm-up run has filled
-    their cache), wall and CPU seconds, medians of ``repeats``."""
+    (start-up and loading the compiled kernels included; the runs in this process have
+    filled their cache), wall and CPU seconds, medians of ``repeats``. ``warm_up=False``
+    (``--quick``): no warm-up, the in-process figure then includes loading the kernels."""
     from robotsim.clearance.report import stream_outputs
     from robotsim.clearance.scenario import load_scenario
 
@@ -129,7 +130,8 @@ def _fitted(repeats: int) -> dict[str, Any]:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
-    in_process()  # warm-up: compiled kernels, file caches
+    if warm_up:
+        in_process()  # warm-up: compiled kernels, file caches
     runs = [in_process() for _ in range(repeats)]
     with tempfile.TemporaryDirectory() as tmp:
         procs = [cli(tmp) for _ in range(repeats)]
@@ -308,7 +310,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     out.update(_ellipsoids(quick))
     out.update(_core(quick))
     out["three_puma_10k_s"] = _three_puma(quick)
-    out.update(_fitted(1 if quick else 5))  # --quick: one run in process, one CLI
+    out.update(_fitted(1 if quick else 5, warm_up=not quick))  # --quick: one of each
     growth = {}
     for n in (10, 25, 50, 100):
         growth[str(n)] = _floor(n, quick)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from robotsim.cli.common import echo_json
+from robotsim.cli.common import echo_json, max_memory_option
 from robotsim.errors import InputError
 from robotsim.recording.export import FORMATS
 
@@ -219,6 +219,7 @@ EXPORT_FORMATS = (*FORMATS, *FILE_FORMATS)
 @click.option("--speed", type=click.FloatRange(0.01, 1000), default=1.0, show_default=True,
               help="mp4/gif: simulated seconds per second of video.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the written paths as JSON.")
+@max_memory_option
 def export_cmd(
     run: str,
     fmt: str,

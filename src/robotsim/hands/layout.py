@@ -91,7 +91,7 @@ class HandLayout:
             if name not in model.joint_names:
                 exc = UnknownNameError("joint", name, model.joint_names)
                 exc.args = (
-                    f"{exc} (a two-hand script needs the paper's arms: joints "
+                    f"{exc} (hands need a two-arm robot with the paper's arms: joints "
                     f"{p}shoulder_x, {p}shoulder_y, {p}elbow_y, {p}elbow_r, {p}wrist_x and three "
                     "fingers, as dual_arm_hands has (docs/hands.md); one arm with any gripper: "
                     "a 'gripper:' section, or 'robotsim grasp')",

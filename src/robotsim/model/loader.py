@@ -61,7 +61,27 @@ def load_robot(name_or_path: str | Path) -> RobotModel:
     with _cyclic_gc_paused():
         model = _load_file(path, suffix)
     _warn_degenerate_inertias(model)
+    _warn_closed_loops(model)
     return model
+
+
+def _warn_closed_loops(model: RobotModel) -> None:
+    """One warning line when the file closes kinematic loops robotsim does not close
+    (MJCF ``<connect>``/``<weld>``: ``metadata["closed_loops"]``)."""
+    import warnings
+
+    from robotsim.errors import ModelWarning
+
+    loops = model.metadata.get("closed_loops") or ()
+    if loops:
+        named = ", ".join(f"<{lp['kind']}> {lp['links'][0]}-{lp['links'][1]}" for lp in loops)
+        warnings.warn(
+            f"{model.source}: {len(loops)} closed kinematic loop(s) ({named}) are not closed: "
+            "kinematics, dynamics and physics follow the tree (the loops' passive joints "
+            "move freely)",
+            ModelWarning,
+            stacklevel=3,
+        )
 
 
 def _warn_degenerate_inertias(model: RobotModel) -> None:

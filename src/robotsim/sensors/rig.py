@@ -91,7 +91,7 @@ from robotsim.sensors.mount import Mount
 from robotsim.sensors.odometry import Odometry
 from robotsim.sensors.types import Reading, Sensor
 
-__all__ = ["BLOCK_BYTES", "KINDS", "SensorRig"]
+__all__ = ["BLOCK_BYTES", "BLOCK_MAX_BYTES", "BLOCK_MIN_ROWS", "KINDS", "SensorRig"]
 
 KINDS: dict[str, type[Sensor]] = {
     "lidar": Lidar,
@@ -103,8 +103,13 @@ KINDS: dict[str, type[Sensor]] = {
     "joint": JointSensor,
 }
 
-#: Bytes of one block of a row-writing sensor's readings (256 IMU readings).
+#: Bytes of one block of a row-writing sensor's readings (256 IMU readings) ...
 BLOCK_BYTES = 256 * 88
+#: ... but at least this many readings (64 scans of a 360-ray lidar: a new block, which
+#: the Python loop starts, every 6.4 s at 10 Hz rather than every 1.4 s), within
+#: :data:`BLOCK_MAX_BYTES`.
+BLOCK_MIN_ROWS = 64
+BLOCK_MAX_BYTES = 1 << 20
 
 
 class SensorRig:
@@ -163,7 +168,10 @@ class SensorRig:
         self._dtype = [getattr(s, "row_dtype", None) for s in self.sensors]
         # int64 arrays (as the schedules, see reset): the compiled stepping shares them
         self._item = np.array([0 if dt is None else dt.itemsize for dt in self._dtype], np.int64)
-        self._rows = np.array([max(1, BLOCK_BYTES // k) if k else 0 for k in self._item], np.int64)
+        self._rows = np.array(
+            [max(1, BLOCK_BYTES // k, min(BLOCK_MIN_ROWS, BLOCK_MAX_BYTES // k)) if k else 0
+             for k in self._item], np.int64
+        )  # fmt: skip
         self._block: list[np.ndarray | None] = [None] * n  # the block being filled
         self._block_at = np.zeros(n, dtype=np.int64)  # its address
         self._filled = self._rows.copy()  # rows written in it (full: none yet)

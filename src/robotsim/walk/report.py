@@ -10,6 +10,7 @@ control tick the measured joints, root pose, CoM, ZMP and their references; one
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,7 @@ def walk_report(
     from robotsim.walk.biped import biped_of
     from robotsim.walk.pattern import generate_walk
     from robotsim.walk.program import walk_program
+    from robotsim.walk.sensing import sensor_summary, walk_sensors
     from robotsim.walk.simulate import simulate_goal, simulate_walk
     from robotsim.walk.stabilizer import BalanceGains
 
@@ -96,13 +98,27 @@ def walk_report(
     check_capacity(program, profile_for(model.name), "walk.yaml")
     prog_path = save_program(program, out / "walk.yaml")
     gains = BalanceGains(enabled=not request.open_loop)
+    readings: list[Any] = []
+    rigs: list[Any] = []
+
+    def sense(sim: Any) -> None:  # the robot profile file's sensors, read as it walks
+        rig = walk_sensors(sim, biped)
+        if rig is not None:
+            rig.listen(readings.append)
+            sim.sensors = rig
+            rigs.append(rig)
+
     if request.open_loop:  # the pattern as generated: no feedback, no replanning
-        run = simulate_walk(pattern, gains=gains, friction=request.friction)
+        run = simulate_walk(pattern, gains=gains, friction=request.friction, setup=sense)
     else:  # the online engine: feedback, and each landed foot re-anchors the plan
         run = simulate_goal(
             biped, pattern.goal, pattern.pairs, pattern.params.as_params(), gains,
-            friction=request.friction,
+            friction=request.friction, setup=sense,
         )  # fmt: skip
+    rig = rigs[0] if rigs else None
+    metas = {} if rig is None else {s.name: s.meta() for s in rig}
+    if rig is not None:
+        rig.close()
     summary: dict[str, Any] = {
         "robot": model.name,
         **run.summary(),
@@ -119,6 +135,7 @@ def walk_report(
         "params": pattern.params.to_dict(),
         "biped": biped.describe(),
         "program": str(prog_path),
+        "sensors": sensor_summary(rig, model.name),
         "program_fit": {
             "program_s": fit.program_s,
             "pattern_s": fit.pattern_s,
@@ -129,13 +146,15 @@ def walk_report(
     }
     if strip:
         summary["side_view_png"] = str(side_view(run, out / "side_view.png"))
-    summary["recording"] = str(record_walk(run, out / "runs.sqlite"))
+    summary["recording"] = str(record_walk(run, out / "runs.sqlite", readings, metas))
     (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
 
 
-def record_walk(run: WalkRun, db: Path) -> Path:
-    """The physics run into a run store (module docs)."""
+def record_walk(run: WalkRun, db: Path, readings: Sequence[Any] = (), metas: Any = None) -> Path:
+    """The physics run into a run store (module docs), with the sensors' ``readings``
+    (:class:`robotsim.sensors.Reading`, under the robot's name; ``metas`` maps a sensor's
+    name to its description)."""
     from robotsim.recording import Recorder
     from robotsim.spatial import R_to_rpy
 
@@ -178,6 +197,8 @@ def record_walk(run: WalkRun, db: Path) -> Path:
         if run.fell and run.fell_at_s is not None:
             rec.event(run.fell_at_s, "fall", model.name, {"reason": run.reason})
         record_walk_scene(rec, run, model.name)
+        for r in readings:
+            rec.sensor(model.name, r.sensor, r.t, r.data, (metas or {}).get(r.sensor))
     return db
 
 

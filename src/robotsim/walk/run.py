@@ -142,6 +142,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     from robotsim.walk.biped import biped_of
     from robotsim.walk.engine import WalkEngine
     from robotsim.walk.report import record_walk_scene
+    from robotsim.walk.sensing import sensor_summary, walk_sensors
     from robotsim.walk.simulate import CommandDriver, Push, WalkSim
 
     sc = validate_as(WalkScenario, data, source, ScenarioError)
@@ -159,7 +160,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
     names = ("base_x", "base_y", "base_z", "tilt_deg", "com_x", "com_y", "com_ref_x",
              "com_ref_y", "zmp_x", "zmp_y", "zmp_ref_x", "zmp_ref_y", "support")  # fmt: skip
     with recorded_run(options, sc.name, {"file": source, "robot": biped.name}) as recorder:
-        sim.sensors = _walk_sensors(sim, biped, sc.sensors, f"{source}: sensors", recorder)
+        sim.sensors = walk_sensors(sim, biped, sc.sensors, f"{source}: sensors", recorder)
         n = round(duration / sim.dt)
         for k in range(n):
             while commands and commands[0].t <= sim.t + 1e-9:
@@ -183,7 +184,7 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
                                     np.nan_to_num(run.zmp), run.zmp_ref, run.support])  # fmt: skip
             recorder.signals(biped.name, run.t, names, cols)
         record_walk_scene(recorder, run, biped.name)
-        sensed = _sensor_summary(sim.sensors, biped.name)
+        sensed = sensor_summary(sim.sensors, biped.name)
         if sim.sensors is not None:
             sim.sensors.close()
     root = run.root
@@ -217,43 +218,3 @@ def run_walk_kind(data: dict[str, Any], source: str, options: RunOptions) -> dic
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
-
-
-def _walk_sensors(sim: Any, biped: Any, specs: list[Any], where: str, recorder: Any) -> Any:
-    """The robot's sensors (its profile file's with ``specs`` on top) mounted in the
-    walk's world and recorded under the robot's name; None without any."""
-    from robotsim.sensors import SensorRig, mount_sensors, sensor_list
-    from robotsim.walk.simulate import ROBOT
-
-    world = sim.world
-    model = world.scene.robots[0].model
-    listed, paths = sensor_list(biped.model, specs, where)
-    if not listed:
-        return None
-    mounts = mount_sensors(ROBOT, model, listed, world.timestep, paths)
-    rec = _Relabelled(recorder, ROBOT, biped.name) if hasattr(recorder, "sensor") else None
-    return SensorRig(world, mounts, recorder=rec)
-
-
-def _sensor_summary(rig: Any, name: str) -> dict[str, Any]:
-    """Each sensor's type, rate and readings taken (``{}`` without sensors)."""
-    if rig is None:
-        return {}
-    return {s.name: {"type": s.type, "rate_hz": s.mount.rate, "robot": name} for s in rig}
-
-
-class _Relabelled:
-    """A recorder seen by a sensor rig whose world names the robot ``old``: its readings
-    are recorded under ``new`` (the robot's own name, as the walk's signals are)."""
-
-    def __init__(self, recorder: Any, old: str, new: str) -> None:
-        self._rec, self._old, self._new = recorder, old, new
-
-    def _name(self, robot: str) -> str:
-        return self._new if robot == self._old else robot
-
-    def __getattr__(self, attr: str) -> Any:
-        value = getattr(self._rec, attr)
-        if attr in ("sensor", "sensor_rows"):
-            return lambda robot, *a, **k: value(self._name(robot), *a, **k)
-        return value

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -301,11 +302,15 @@ def simulate_walk(
     friction: float | None = None,
     stop_after_fall: float = 0.5,
     physics: Any = None,
+    setup: Callable[[WalkSim], None] | None = None,
 ) -> WalkRun:
     """Walk a precomputed ``pattern`` in MuJoCo with balance feedback (module docs).
     ``physics``: the profile's :class:`~robotsim.profile.file.PhysicsSpec` (default: the
-    robot's); ``friction``: the floor's (default: the profile's)."""
-    return run_driver(_PatternDriver(pattern), gains, pushes, friction, stop_after_fall, physics)
+    robot's); ``friction``: the floor's (default: the profile's); ``setup``: called with
+    the :class:`WalkSim` before its first tick (sensors, :mod:`robotsim.walk.sensing`)."""
+    return run_driver(
+        _PatternDriver(pattern), gains, pushes, friction, stop_after_fall, physics, setup=setup
+    )
 
 
 def simulate_goal(
@@ -320,6 +325,7 @@ def simulate_goal(
     physics: Any = None,
     ground: Ground | None = None,
     settle: float | None = None,
+    setup: Callable[[WalkSim], None] | None = None,
 ) -> WalkRun:
     """Walk to ``goal`` (forward m, left m, turn rad) in ``pairs`` pairs of steps with
     the online engine (:class:`~robotsim.walk.engine.WalkEngine`): balance feedback, and
@@ -331,7 +337,7 @@ def simulate_goal(
     engine = WalkEngine(biped, params, ground)
     return run_driver(
         _GoalDriver(engine, goal, pairs, settle), gains, pushes, friction, stop_after_fall,
-        physics,
+        physics, setup=setup,
     )  # fmt: skip
 
 
@@ -656,9 +662,13 @@ def run_driver(
     stop_after_fall: float = 0.5,
     physics: Any = None,
     max_ticks: int | None = None,
+    setup: Callable[[WalkSim], None] | None = None,
 ) -> WalkRun:
-    """The control loop (module docs) around a driver, to its end (or a fall)."""
+    """The control loop (module docs) around a driver, to its end (or a fall);
+    ``setup(sim)`` before the first tick."""
     sim = WalkSim(driver, gains, pushes, friction, physics)
+    if setup is not None:
+        setup(sim)
     limit = max_ticks if max_ticks is not None else 10**9
     k = 0
     while not (
