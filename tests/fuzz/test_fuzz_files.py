@@ -160,3 +160,62 @@ def test_hand_written_nasties(name: str, tmp_path: Path) -> None:
     f.write_bytes(body)
     v.check(f"{name} scenario", lambda: _load_scenario_any(f))
     v.assert_clean()
+
+
+def test_fuzz_generated_hostile_meshes(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
+    """Meshes damaged at the level of their format (tests/fuzz/meshes.py), read as a
+    mesh and loaded as a grasp object: a solid, or one line naming the file."""
+    from robotsim.model.meshes import load_mesh
+    from robotsim.objects import load_object
+    from tests.fuzz.meshes import hostile_mesh
+
+    rng = random.Random(f"{fuzz_seed}:meshes")
+    v = Verdicts()
+    for i in range(5 * BASE_COUNT * fuzz_scale):
+        what, suffix, data = hostile_mesh(rng)
+        f = tmp_path / f"g{i}{suffix}"
+        f.write_bytes(data)
+        label = f"mesh#{i} {suffix} ({what})"
+        v.check(label, lambda f=f: load_mesh(f))
+        v.check(label + " as object", lambda f=f: load_object(
+            {"file": str(f), "decomposition": "hull"}, cache=tmp_path / "cache"
+        ))  # fmt: skip
+    v.assert_clean()
+
+
+def test_fuzz_sweep_files(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
+    """Every shipped sweep file, mutated, read as ``robotsim sweep run`` reads it before
+    any run (design expanded, paths checked against the base scenario)."""
+    from robotsim.sweep.engine import SHIPPED_SWEEPS, load_sweep
+
+    v = Verdicts()
+    for sf in sorted(SHIPPED_SWEEPS.glob("*.yaml")):
+        for label, data in _cases(sf, "yaml", BASE_COUNT * fuzz_scale, fuzz_seed):
+            f = tmp_path / sf.name
+            f.write_bytes(data)
+            v.check(label, lambda f=f: load_sweep(f))
+    v.assert_clean()
+
+
+def test_fuzz_grasp_object_specs(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
+    """``object:`` mappings of a grasp scenario with hostile values in every field."""
+    from robotsim.objects import load_object
+    from tests.fuzz.mutate import NASTY
+
+    fields = ["type", "size", "radius", "length", "radii", "scale", "mass", "density",
+              "friction", "decomposition", "file", "name"]  # fmt: skip
+    seeds = [
+        {"type": "box", "size": [0.05, 0.04, 0.03]},
+        {"type": "cylinder", "radius": 0.03, "length": 0.1, "mass": 0.2},
+        {"type": "ellipsoid", "radii": [0.02, 0.03, 0.04], "scale": [1, 2, 1]},
+    ]
+    rng = random.Random(f"{fuzz_seed}:objects")
+    v = Verdicts()
+    for i in range(4 * BASE_COUNT * fuzz_scale):
+        spec = dict(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            spec[rng.choice(fields)] = rng.choice(NASTY)
+        v.check(f"object#{i} {spec!r:.150}", lambda s=spec: load_object(
+            s, base_dir=tmp_path, cache=tmp_path / "cache"
+        ))  # fmt: skip
+    v.assert_clean()

@@ -163,6 +163,15 @@ def _main(argv: Sequence[str] | None) -> int:
     except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         click.echo(f"error: {exc.filename}: {exc.strerror}", err=True)
         return 2
+    except OSError as exc:  # a path the file system refuses before any file is read
+        import errno
+
+        if exc.errno not in (errno.ENAMETOOLONG, errno.ENOTDIR, errno.ELOOP, errno.EINVAL):
+            raise
+        name = str(exc.filename)
+        shown = name if len(name) <= 80 else f"{name[:60]}... ({len(name):,} characters)"
+        click.echo(f"error: {shown}: {exc.strerror}; give an existing file or a name", err=True)
+        return 2
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130

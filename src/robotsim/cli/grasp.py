@@ -23,7 +23,9 @@ __all__ = ["register"]
 @click.option("--hand", default=None, help="The hand or gripper (a gripper name of the "
               "robot's profile; default: the first).")  # fmt: skip
 @click.option("--trials", type=int, default=10, show_default=True, help="Number of trials.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the drops.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the drops."
+)
 @click.option("--table", default=None, metavar="X,Y,Z,SX,SY,SZ",
               help="The table's centre and full size (m); default: placed from the arm's "
                    "reach.")  # fmt: skip

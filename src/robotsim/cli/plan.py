@@ -56,7 +56,13 @@ __all__ = ["register"]
     help="Time budget (s) of the whole plan.",
 )
 @click.option("--dt", type=float, default=None, help="Sampling step (s; default the scenario's).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the replanner.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the replanner.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print summary.json.")
 def plan_cmd(
     scenario: Path,

@@ -28,7 +28,10 @@ __all__ = ["register"]
     "--duration", type=float, default=None, help="Simulated seconds (overrides the file)."
 )
 @click.option(
-    "--seed", type=int, default=None, help="Seed (random layouts, noise); overrides the file."
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed (random layouts, noise); overrides the file.",
 )
 @click.option(
     "--set",

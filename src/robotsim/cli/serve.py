@@ -163,7 +163,7 @@ def build_target(
     is_flag=True,
     help="A biped that walks: set_base_velocity steers its walk (docs/walk.md).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the world.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the world.")
 @click.option("--paused", is_flag=True, help="Start paused (step with the 'step' op).")
 @click.option(
     "--sender-rate",

@@ -186,7 +186,9 @@ def report_cmd(sweep_dir: Path, out_dir: Path | None, as_json: bool) -> None:
 @sweep_group.command("verify")
 @click.argument("sweep_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--sample", type=int, default=None, help="Verify K runs (default: all).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sample.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the sample."
+)
 @click.option(
     "--cluster",
     default=None,

@@ -48,7 +48,7 @@ class GraspScenario(BaseModel):
     hand: str | None = None
     object: ObjectSpec
     trials: int = Field(5, ge=1, le=10_000)
-    seed: int = 0
+    seed: int = Field(0, ge=0)
     table: _Table | None = None
 
 

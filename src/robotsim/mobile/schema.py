@@ -265,7 +265,7 @@ class MobileScenario(_Strict):
     timestep: float = timestep_field(MOBILE_MAX_TIMESTEP)
     control_rate: float = Field(50.0, gt=0)
     record_rate: float = Field(50.0, gt=0)
-    seed: int = 0
+    seed: int = Field(0, ge=0)
     robots_collide: bool = True
     avoid_robots: bool = False  # avoidance sees the other robots (on with a formation)
     formation: FormationSpec | None = None

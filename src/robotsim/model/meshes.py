@@ -198,6 +198,8 @@ def _load_assimp(path: Path, suffix: str) -> trimesh.Trimesh:
 
     scene = read_triangles(path)  # in a child process, memory and time bounded
     v, f, uv = scene.vertices, scene.faces, scene.uv
+    if not np.all(np.isfinite(v)):  # before the axis change multiplies them
+        raise ModelFileError(path, "vertices contain NaN or inf")
     T = _UNDO_3DS_ROOT if suffix == ".3ds" else _X_TO_Z_UP
     v = v @ T[:3, :3].T
     if np.linalg.det(T[:3, :3]) < 0:
@@ -235,6 +237,14 @@ def _load_cached(path_str: str, mtime: float) -> trimesh.Trimesh:
         mesh = _load_trimesh(path)
     if not np.all(np.isfinite(mesh.vertices)):
         raise ModelFileError(path, "vertices contain NaN or inf")
+    faces = np.asarray(mesh.faces)
+    if faces.size and (faces.min() < 0 or faces.max() >= len(mesh.vertices)):
+        bad = int(faces.max() if faces.max() >= len(mesh.vertices) else faces.min())
+        raise ModelFileError(
+            path,
+            f"a face names vertex {bad}; the file has {len(mesh.vertices)} (0 to "
+            f"{len(mesh.vertices) - 1})",
+        )
     if getattr(mesh.visual, "kind", None) is None:
         from robotsim.model.mesh_material import mesh_material
 

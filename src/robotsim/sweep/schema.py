@@ -90,6 +90,8 @@ class RangeSpec(_Strict):
             raise ValueError("give exactly one of num or step")
         if self.step is not None and self.stop < self.start:
             raise ValueError(f"empty range: stop {self.stop} < start {self.start}")
+        if not math.isfinite(self.stop - self.start):
+            raise ValueError(f"stop - start overflows ({self.start:g} to {self.stop:g})")
         return self
 
     def count(self) -> float:
@@ -106,9 +108,11 @@ class RangeSpec(_Strict):
         if self.num is not None:
             if self.num == 1:
                 return [self.start]
-            return [
-                self.start + (self.stop - self.start) * i / (self.num - 1) for i in range(self.num)
-            ]
+            span, last = self.stop - self.start, self.num - 1
+            out = [self.start + span * i / last for i in range(self.num)]
+            if not all(map(math.isfinite, out)):  # span * i overflowed: 1e308 to -1e308
+                out = [self.start + span * (i / last) for i in range(self.num)]
+            return out
         assert self.step is not None
         n = math.floor((self.stop - self.start) / self.step + 1e-9) + 1
         return [self.start + i * self.step for i in range(n)]
@@ -136,6 +140,8 @@ class RandomSpec(_Strict):
                 raise ValueError(f"{self.distribution} needs low and high")
             if self.high < self.low or (self.high == self.low and self.distribution != "integers"):
                 raise ValueError(f"empty range: high {self.high} <= low {self.low}")
+            if not math.isfinite(self.high - self.low):
+                raise ValueError(f"high - low overflows ({self.low:g} to {self.high:g})")
             if self.distribution == "loguniform" and self.low <= 0:
                 raise ValueError("loguniform needs low > 0")
         return self
@@ -225,7 +231,7 @@ class SweepSpec(_Strict):
     design: Literal["grid", "zip", "random", "optimize"] = "grid"
     parameters: dict[str, ParameterSpec] = Field(min_length=1)
     samples: int | None = Field(None, ge=1)
-    seed: int = 0
+    seed: int = Field(0, ge=0)
     repeats: int = Field(1, ge=1)
     metrics: dict[str, str] = Field(default_factory=dict)
     success: str | None = None
