@@ -23,7 +23,8 @@ from typing import Any
 from robotsim.errors import InputError
 from robotsim.run_io import RunOptions
 
-__all__ = ["COMMANDS", "Command", "comparable", "rerun_command", "robot_arg", "run_command"]
+__all__ = ["COMMANDS", "Command", "comparable", "program_arg", "rerun_command", "robot_arg",
+           "run_command"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,39 @@ def _walk(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, 
     return walk_report(args["robot"], request, out, params, strip=bool(extras.get("strip")))
 
 
+def _motion_play(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    from robotsim.motion.report import play_report
+
+    return play_report(
+        args["file"], args["robot"], out, args["method"], args["tick"], args["points"],
+        args["detection"], strip=bool(extras.get("strip")),
+        contact_tolerance=args["contact_tolerance"], min_tick=args["min_tick"],
+    )  # fmt: skip
+
+
+def _motion_check(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    from robotsim.motion.report import check_report
+
+    if "out_dir" in extras or "db" in extras:  # the command's own folder and store
+        summary, chk = check_report(args["file"], args["robot"], extras.get("out_dir"),
+                                    extras.get("db"))  # fmt: skip
+    else:  # a re-run: recorded into the temporary folder's store, no picture
+        summary, chk = check_report(args["file"], args["robot"], None, str(out / "runs.sqlite"))
+    extras["check"] = chk  # the command prints from it
+    return summary
+
+
 COMMANDS: dict[str, Command] = {
     "walk": Command(_walk, frozenset({"program", "side_view_png", "recording"})),
+    "motion play": Command(_motion_play, frozenset({"side_view_png", "recording", "trajectory"})),
+    "motion check": Command(_motion_check, frozenset({"com_path_png"})),
 }
+
+
+def program_arg(file: str) -> str:
+    """A motion program as a receipt keeps it: a file's absolute path, else the shipped
+    name."""
+    return robot_arg(file)
 
 
 def comparable(name: str, summary: Any) -> Any:
@@ -71,7 +102,7 @@ def comparable(name: str, summary: Any) -> Any:
 
 
 def _source(name: str, args: dict[str, Any]) -> str:
-    return str(args.get("robot") or args.get("source") or f"robotsim {name}")
+    return str(args.get("file") or args.get("robot") or f"robotsim {name}")
 
 
 def run_command(
@@ -86,7 +117,7 @@ def run_command(
     rc = Receipting({}, _source(name, args), RunOptions(), command={"name": name, "args": args})
     try:
         with rc:
-            summary = cmd.run(args, Path(out_dir), dict(extras or {}))
+            summary = cmd.run(args, Path(out_dir), extras if extras is not None else {})
     except Exception:
         try:
             rc.write(None)  # the failure's receipt, if it got to recording
