@@ -66,8 +66,12 @@ from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
 
-Pos = Annotated[float, Field(gt=0)]
-Vec3 = tuple[float, float, float]
+#: The largest coordinate or size in the file's length unit: 10 km in millimetres (a
+#: base at 1e308 overflowed the distances to inf and leaked numpy warnings).
+MAX_FILE_LENGTH = 1.0e7
+Pos = Annotated[float, Field(gt=0, le=MAX_FILE_LENGTH)]
+Coord = Annotated[float, Field(ge=-MAX_FILE_LENGTH, le=MAX_FILE_LENGTH)]
+Vec3 = tuple[Coord, Coord, Coord]
 
 
 class _Strict(BaseModel):
