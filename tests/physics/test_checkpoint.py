@@ -61,6 +61,21 @@ def test_a_world_per_trial_gets_its_last_state_and_is_not_held() -> None:
     assert log.model_objects == []
 
 
+def test_the_newest_worlds_last_state_is_taken_after_the_run_dropped_it() -> None:
+    """Whether a run's final checkpoint exists must not depend on the garbage collector:
+    the newest world is held until the block ends (a walk's re-run once lost it)."""
+    import gc
+
+    with checkpointing(10.0) as log:
+        w = World(_scene())
+        w.step(30)
+        end = float(w.data.time)
+        del w
+        gc.collect()
+    assert [(c.world, round(c.t, 6)) for c in log.checkpoints] == [(0, round(end, 6))]
+    assert log._newest is None  # released with the block
+
+
 def test_no_block_no_checkpoints() -> None:
     w = World(_scene())
     assert w._ckpt_log is None and math.isinf(w._next_ckpt)

@@ -57,13 +57,17 @@ def walk_cmd(
 ) -> None:
     """Walk ROBOT (a library name or a robot file with two legs) DISTANCE forward,
     LATERAL to the left and TURN degrees in MuJoCo, balanced by feedback on its own
-    position servos; write the results to OUT. Exit status 0 walked, 1 fell."""
-    from robotsim.walk.params import WalkParams
-    from robotsim.walk.report import WalkRequest, walk_report
+    position servos; write the results to OUT (its run store's run carries a receipt:
+    `robotsim runs verify last --db OUT`). Exit status 0 walked, 1 fell."""
+    from robotsim.scenario.commands import robot_arg, run_command
+    from robotsim.walk.report import WalkRequest
 
-    request = WalkRequest(distance, lateral, turn, speed, friction, open_loop)
-    params = WalkParams(step_period=step_period, step_height=step_height, crouch=crouch)
-    summary = walk_report(robot, request, out_dir, params, strip=not no_strip)
+    WalkRequest(distance, lateral, turn, speed, friction, open_loop)  # checked before the run
+    args = {"robot": robot_arg(robot), "distance": distance, "lateral": lateral, "turn": turn,
+            "speed": speed, "friction": friction, "open_loop": open_loop,
+            "step_period": step_period, "step_height": step_height, "crouch": crouch}  # fmt: skip
+    # the run stored in OUT/runs.sqlite carries its receipt: robotsim runs verify re-runs it
+    summary = run_command("walk", args, out_dir, {"strip": not no_strip})
     if as_json:
         echo_json(summary)
     else:

@@ -8,8 +8,9 @@ copied and digested (``mj_getState`` with ``mjSTATE_INTEGRATION``: time, positio
 velocities, actuator and history state, warm start, controls, applied forces, equality
 flags, mocap poses, user data, plugin state; BLAKE2b, 16 bytes). Each world's last state
 is taken too: when the block ends, and for earlier worlds when a new one is built (a run
-that makes one world per trial; the log holds its worlds weakly, so a finished trial's
-world is freed). Outside a block nothing is registered and the
+that makes one world per trial; the log holds earlier worlds weakly, so a finished
+trial's world is freed, and the newest one strongly, so its last state is taken
+whenever the garbage collector runs). Outside a block nothing is registered and the
 step loop pays one float comparison per chunk.
 
 Two runs are bit-identical when every checkpoint's digest matches; where one does not,
@@ -106,6 +107,10 @@ class CheckpointLog:
     cost_s: float = 0.0  # wall time spent digesting models and taking checkpoints
     _worlds: list[Any] = field(default_factory=list)  # weak references
     _last: list[str | None] = field(default_factory=list)  # each world's last digest
+    # the newest world, held until the next one or the end: its last state is taken
+    # whether or not the run still refers to it (else the garbage collector's timing
+    # decided whether a run's final checkpoint existed)
+    _newest: Any = None
 
     def register(self, world: Any) -> int:
         """A new world of the run (its model digested now; the worlds before it get
@@ -113,6 +118,7 @@ class CheckpointLog:
         t0 = time.perf_counter()
         self._final_states()
         self._worlds.append(weakref.ref(world))
+        self._newest = world
         self._last.append(None)
         if self.keep_models:
             self.model_objects.append(world.model)
@@ -151,6 +157,7 @@ class CheckpointLog:
         t0 = time.perf_counter()
         self._final_states()
         self._worlds.clear()
+        self._newest = None
         self.cost_s += time.perf_counter() - t0
 
 

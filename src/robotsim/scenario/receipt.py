@@ -15,7 +15,10 @@ a receipt document:
   robotsim's own source files) and ``platform`` (system, machine, processor);
 - ``checkpoint_interval_s`` and the checkpoints themselves (:mod:`robotsim.physics.checkpoint`:
   the physics state every N simulated seconds and at the end);
-- ``status`` (``ok``/``failed``), ``error`` and the run's ``summary``.
+- ``status`` (``ok``/``failed``), ``error`` and the run's ``summary``;
+- for a run a command made without a scenario file (``robotsim walk``, ...):
+  ``command`` (its name and arguments, :mod:`robotsim.scenario.commands`), ``kind``
+  ``command NAME`` and an empty ``scenario``.
 
 :mod:`robotsim.scenario.verify` re-runs a receipt and compares.
 """
@@ -142,6 +145,7 @@ class Receipting:
         options: RunOptions,
         interval: float | None = None,
         keep_models: bool = False,
+        command: dict[str, Any] | None = None,
     ) -> None:
         from robotsim.physics.checkpoint import DEFAULT_INTERVAL
 
@@ -150,6 +154,7 @@ class Receipting:
         self.options = options
         self.interval = float(interval if interval is not None else DEFAULT_INTERVAL)
         self.keep_models = keep_models  # the worlds' models kept (a re-run compares)
+        self.command = command  # {name, args}: a command's run (scenario.commands)
         self.status = "ok"
         self.error: str | None = None
         self.files: dict[str, str | None] = {}
@@ -201,11 +206,15 @@ class Receipting:
         """The receipt document (strict JSON once written)."""
         from robotsim.scenario.kinds import kind_of
 
-        try:
-            kind = kind_of(self.data, self.source).name
-        except Exception:  # a bad file: the receipt of its failure still says so
-            kind = str(self.data.get("kind"))
+        if self.command is not None:
+            kind = f"command {self.command['name']}"
+        else:
+            try:
+                kind = kind_of(self.data, self.source).name
+            except Exception:  # a bad file: the receipt of its failure still says so
+                kind = str(self.data.get("kind"))
         o = self.options
+        extra = {} if self.command is None else {"command": self.command}
         return {
             "format": RECEIPT_FORMAT,
             "kind": kind,
@@ -223,6 +232,7 @@ class Receipting:
             "status": self.status,
             "error": self.error,
             "summary": summary,
+            **extra,
         }
 
     def write(self, summary: dict[str, Any] | None, keep_open: bool = False) -> list[int]:

@@ -153,6 +153,7 @@ def verify_receipt(stored: Any) -> Verification:
 
     from robotsim.physics.checkpoint import state_difference
     from robotsim.scenario.any_kind import run_base
+    from robotsim.scenario.commands import rerun_command
     from robotsim.scenario.receipt import Receipting
 
     doc = stored.receipt
@@ -162,13 +163,18 @@ def verify_receipt(stored: Any) -> Verification:
     files = _files_changed(doc.get("files") or {})
     vers = _versions_changed(doc)
     t0 = time.perf_counter()
+    command = doc.get("command")
     rc = Receipting(
-        dict(doc["scenario"]), source, opts, doc.get("checkpoint_interval_s"), keep_models=True
-    )
+        dict(doc["scenario"]), source, opts, doc.get("checkpoint_interval_s"), keep_models=True,
+        command=command,
+    )  # fmt: skip
     summary = None
     try:
         with rc:
-            summary = run_base(dict(doc["scenario"]), source, opts)
+            if command is not None:  # a command's run (robotsim walk, ...)
+                summary = rerun_command(command)
+            else:
+                summary = run_base(dict(doc["scenario"]), source, opts)
     except Exception:  # the failure is compared below (rc.error)
         pass
     wall = time.perf_counter() - t0
@@ -227,7 +233,7 @@ def _read(db: str, run: int | str) -> Any:
     if stored is None:
         raise InputError(
             f"run {rid} has no receipt (recorded before receipts existed, or by a command "
-            "that writes none: robotsim run and robotsim sweep do)"
+            "that writes none: robotsim run, sweep and walk do)"
         )
     return stored
 
