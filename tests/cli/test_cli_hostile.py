@@ -176,3 +176,26 @@ def test_hostile_file_through_a_real_process(tmp_path: Path) -> None:
     proc = _child(["-m", "robotsim", "sweep", "run", "s.yaml", "--out", "o"], tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().count("\n") == 0 and "nan is not a finite" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("scenario", "command", "old", "new", "needle"),
+    [
+        ("three_puma_clearance", "clearance", "xyz: [1.22, 0, 0]", "xyz: [1.0e308, 0, 0]",
+         "robots[1].base.xyz[0]: Input should be less than or equal to 10000000"),
+        ("three_puma_clearance", "plan", "radii: [0.120, 0.125, 0.250]",
+         "radii: [0.120, 0.125, 1.0e308]", "robots[0].volumes[0].radii[2]"),
+        ("walk_commands", "run", "goal: [0.2, 0.0, 0.0]", "goal: [1.0e308, 0.0, 0.0]",
+         "a goal within 10000 m"),
+        ("pid_p_vs_pd", "run", "timestep: 0.002", "timestep: 1.0e-320",
+         "timestep: Input should be greater than or equal to"),
+    ],
+)  # fmt: skip
+def test_hostile_numbers_in_other_kinds(
+    scenario: str, command: str, old: str, new: str, needle: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    text = (shipped_dir("scenario") / f"{scenario}.yaml").read_text()
+    f = _variant(tmp_path, text, old, new)
+    rc = main([command, str(f), "--out", str(tmp_path / "o")])
+    _one_line(capsys, rc, needle)

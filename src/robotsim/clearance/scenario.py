@@ -66,8 +66,13 @@ from robotsim.validation import read_yaml_file, validate_as
 
 __all__ = ["ClearanceScenario", "LoadedScenario", "load_scenario"]
 
+#: The largest coordinate or size in the file's length unit: 10 km in millimetres (a
+#: base at 1e308 overflowed the distances to inf and leaked numpy warnings).
+MAX_FILE_LENGTH = 1.0e7
 Pos = Annotated[float, Field(gt=0)]
-Vec3 = tuple[float, float, float]
+Size = Annotated[float, Field(gt=0, le=MAX_FILE_LENGTH)]
+Coord = Annotated[float, Field(ge=-MAX_FILE_LENGTH, le=MAX_FILE_LENGTH)]
+Vec3 = tuple[Coord, Coord, Coord]
 
 
 class _Strict(BaseModel):
@@ -83,10 +88,10 @@ class VolumeSpec(_Strict):
     link: str
     type: Literal["ellipsoid", "sphere", "capsule", "box"] | None = None
     fit: Literal["ellipsoid", "sphere", "capsule", "box", "model"] | None = None
-    radii: tuple[Pos, Pos, Pos] | None = None
-    radius: Pos | None = None
+    radii: tuple[Size, Size, Size] | None = None
+    radius: Size | None = None
     length: Annotated[float, Field(ge=0)] | None = None
-    size: tuple[Pos, Pos, Pos] | None = None
+    size: tuple[Size, Size, Size] | None = None
     xyz: Vec3 = (0.0, 0.0, 0.0)
     rpy: Vec3 = (0.0, 0.0, 0.0)
 

@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from robotsim.errors import InputError, ScenarioError
 from robotsim.jsonable import dumps as json_dumps
 from robotsim.profile.sensor_spec import SensorSpec
+from robotsim.ranges import MAX_LENGTH
 from robotsim.run_io import RunOptions
 from robotsim.validation import validate_as
 
@@ -75,6 +76,11 @@ class WalkCommand(BaseModel):
         for v in (self.t, self.vx, self.vy, self.turn, *(self.goal or ())):
             if not math.isfinite(v):
                 raise ValueError("numbers must be finite")
+        if self.goal is not None and max(abs(self.goal[0]), abs(self.goal[1])) > MAX_LENGTH:
+            raise ValueError(
+                f"goal {list(self.goal)}: a goal within {MAX_LENGTH:g} m (a farther one "
+                "needs more footsteps than a number can count)"
+            )
         return self
 
 
