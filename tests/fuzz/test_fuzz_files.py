@@ -3,6 +3,7 @@ meshes, mutated from the shipped and shared files (seeded; see conftest.py)."""
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from pathlib import Path
@@ -218,4 +219,42 @@ def test_fuzz_grasp_object_specs(tmp_path: Path, fuzz_scale: int, fuzz_seed: int
         v.check(f"object#{i} {spec!r:.150}", lambda s=spec: load_object(
             s, base_dir=tmp_path, cache=tmp_path / "cache"
         ))  # fmt: skip
+    v.assert_clean()
+
+
+SENSOR_FIELDS = {
+    "type": ["lidar", "camera", "imu", "odometry", "force", "touch", "joint", "sonar"],
+    "rays": [0, 1, 2, 65536, 65537, 10**9, -3, 1.5],
+    "rate": [0, -1, 1e-9, 1e5, 1e6, 1e308, float("nan")],
+    "range": [[0, 0], [12, 0.05], [0.05, 1e4], [0.05, 1e308], [-1, 5], [float("nan"), 1]],
+    "width": [1, 4096, 4097, 0, 10**6], "height": [1, 4096, 0, -4],
+    "position": [[0, 0, 1e4], [0, 0, 1e308], [float("inf"), 0, 0], [0, 0]],
+    "rpy_deg": [[0, 0, 1e308], [float("nan"), 0, 0], [720, -720, 1e6]],
+    "fov": [0, 1e-9, 180, 360, 1e308, -5], "link": ["nope", "", "base"],
+    "noise": [{"range_std": 1e308}, {"dropout": 1.5}, {"accel_std": -1}, {"gyro_std": 1e-300}],
+}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_fuzz_sensor_definitions_run(tmp_path: Path, fuzz_scale: int, fuzz_seed: int) -> None:
+    """Sensors of a lidar scene with hostile fields, validated and, when accepted, run
+    for 0.05 s: a reading, or one line naming the sensor's field."""
+    from robotsim.run_io import RunOptions
+    from robotsim.scenario.any_kind import run_base
+    from robotsim.scenario_yaml import read_scenario_yaml
+
+    base = read_scenario_yaml(shipped_dir("scenario") / "soccer_lidar.yaml")
+    rng = random.Random(f"{fuzz_seed}:sensors")
+    v = Verdicts()
+    for i in range(6 * fuzz_scale):
+        data = copy.deepcopy(base)
+        sensors = data["robots"][0]["sensors"]
+        for _ in range(rng.randint(1, 3)):
+            s = rng.choice(sensors)
+            key = rng.choice(list(SENSOR_FIELDS))
+            s[key] = copy.deepcopy(rng.choice(SENSOR_FIELDS[key]))
+        label = f"sensors#{i} {sensors!r:.200}"
+        v.check(label, lambda d=data: run_base(d, "hostile_sensors.yaml", RunOptions(
+            duration=0.05
+        )))  # fmt: skip
     v.assert_clean()
