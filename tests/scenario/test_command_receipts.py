@@ -130,3 +130,53 @@ def test_motion_play_receipt_verifies_its_summary_and_a_changed_value_says_no(
     _edit_receipt(db, 1, more_ticks)
     assert main(["runs", "verify", "last", "--db", str(db)]) == 1
     assert capsys.readouterr().out.startswith("run 1: differs: summary ticks: ")
+
+
+def test_clearance_receipt_compares_the_commands_own_summary_and_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The re-run is the command's own study (the same summary shape as printed, not
+    the sweep runner's), compared value by value."""
+    out = tmp_path / "cl"
+    args = ["clearance", "three_puma_clearance", "--dt", "0.05", "--certified", "--out"]
+    assert main([*args, str(out), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    db = out / "runs.sqlite"
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None and stored.receipt["kind"] == "command clearance"
+    assert stored.receipt["summary"] == printed  # like with like
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("run 1: identical (no physics state")
+
+    def closer(d):  # type: ignore[no-untyped-def]
+        d["summary"]["pairs"]["A-B"]["min_distance"] -= 1e-6
+
+    _edit_receipt(db, 1, closer)
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    assert capsys.readouterr().out.startswith("run 1: differs: summary pairs.A-B.min_distance: ")
+
+
+def test_plan_receipt_replans_identical_and_a_changed_verdict_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "plan"
+    assert main(["plan", "three_puma_clearance", "--out", str(out), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    db = out / "runs.sqlite"
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None and stored.receipt["kind"] == "command plan"
+    kept = stored.receipt["summary"]
+    assert kept["collision_free"] is True and "plan_time_s" not in kept and "scenario" not in kept
+    assert kept["min_distance_m"] == printed["min_distance_m"]
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("run 1: identical (")
+
+    def not_free(d):  # type: ignore[no-untyped-def]
+        d["summary"]["collision_free"] = False
+
+    _edit_receipt(db, 1, not_free)
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    said = capsys.readouterr().out
+    assert said.startswith("run 1: differs: summary collision_free: False then, True now")
