@@ -223,7 +223,9 @@ def serve_cmd(
     """Run TARGET (a scenario file or shipped name, a library robot or a robot file) in
     real time and accept remote-control requests over UDP (protocol: docs/protocol.md)."""
     if not 0 < rate <= 1000:
-        raise InputError(f"--rate must be in (0, 1000] simulated seconds per second, got {rate}")
+        raise InputError(
+            f"--rate must be a positive number at most 1000 (simulated s per s), got {rate}"
+        )
     if duration is not None and not (math.isfinite(duration) and duration >= 0):
         raise InputError(f"--duration must be a finite number of seconds >= 0, got {duration}")
     if not sender_rate > 0:
