@@ -67,3 +67,116 @@ def test_walk_receipt_verifies_identical_and_says_no_to_a_changed_summary_or_rob
     said = capsys.readouterr().out
     assert said.startswith("run 1: differs: checkpoint 0 at t=")
     assert f"file changed since the run: {robot.resolve()}" in said
+
+
+SQUAT = (
+    "format: robotsim-program/1\nname: squat\nrobot: humanoid17\nunits: deg\nmotions:\n"
+    "- name: squat\n  keyframes:\n"
+    "  - {name: down, targets: {left_knee: 20, right_knee: -20}, speed: 5, hold: 1.0}\n"
+)
+
+
+def test_motion_check_receipt_verifies_identical_and_a_moved_checkpoint_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    from robotsim.physics.checkpoint import state_digest
+
+    prog = tmp_path / "squat.yaml"
+    prog.write_text(SQUAT)
+    db = tmp_path / "check.sqlite"
+    assert main(["motion", "check", str(prog), "--physics", "--db", str(db)]) == 0
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None and stored.receipt["kind"] == "command motion check"
+    assert stored.receipt["command"]["args"]["file"] == str(prog.resolve())
+    assert stored.receipt["files"][str(prog.resolve())] == file_digest(prog)
+    assert stored.receipt["summary"]["verdict"] == "stands" and len(stored.checkpoints) >= 2
+    capsys.readouterr()
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("run 1: identical (")
+    # the stored first checkpoint says the robot stood 1 mm further along x
+    state = np.frombuffer(stored.checkpoints[0].state, dtype=np.float64).copy()
+    state[1] += 1e-3  # after the time: the free root's x
+    with sqlite3.connect(db) as con:
+        con.execute(
+            "update run_checkpoints set state = ?, digest = ? where run_id = 1 and seq = 0",
+            (state.tobytes(), state_digest(state.tobytes())),
+        )
+    assert main(["runs", "verify", "last", "--db", str(db), "--json"]) == 1
+    d = json.loads(capsys.readouterr().out)["first_difference"]
+    assert d["seq"] == 0 and d["max_abs"] == pytest.approx(1e-3, rel=1e-6)
+    assert d["bodies"][0]["qpos_max_abs"] == pytest.approx(1e-3, rel=1e-6)
+
+
+def test_motion_play_receipt_verifies_its_summary_and_a_changed_value_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prog = tmp_path / "squat.yaml"
+    prog.write_text(SQUAT)
+    out = tmp_path / "play"
+    assert main(["motion", "play", str(prog), "--out", str(out), "--no-strip"]) == 0
+    db = out / "runs.sqlite"
+    capsys.readouterr()
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("run 1: identical (no physics state to checkpoint: its summary")
+
+    def more_ticks(d):  # type: ignore[no-untyped-def]
+        assert d["kind"] == "command motion play" and "trajectory" not in d["summary"]
+        d["summary"]["ticks"] += 1
+
+    _edit_receipt(db, 1, more_ticks)
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    assert capsys.readouterr().out.startswith("run 1: differs: summary ticks: ")
+
+
+def test_clearance_receipt_compares_the_commands_own_summary_and_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The re-run is the command's own study (the same summary shape as printed, not
+    the sweep runner's), compared value by value."""
+    out = tmp_path / "cl"
+    args = ["clearance", "three_puma_clearance", "--dt", "0.05", "--certified", "--out"]
+    assert main([*args, str(out), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    db = out / "runs.sqlite"
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None and stored.receipt["kind"] == "command clearance"
+    assert stored.receipt["summary"] == printed  # like with like
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("run 1: identical (no physics state")
+
+    def closer(d):  # type: ignore[no-untyped-def]
+        d["summary"]["pairs"]["A-B"]["min_distance"] -= 1e-6
+
+    _edit_receipt(db, 1, closer)
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    assert capsys.readouterr().out.startswith("run 1: differs: summary pairs.A-B.min_distance: ")
+
+
+def test_plan_receipt_replans_identical_and_a_changed_verdict_says_no(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "plan"
+    assert main(["plan", "three_puma_clearance", "--out", str(out), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    db = out / "runs.sqlite"
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None and stored.receipt["kind"] == "command plan"
+    kept = stored.receipt["summary"]
+    assert kept["collision_free"] is True and "plan_time_s" not in kept and "scenario" not in kept
+    assert kept["min_distance_m"] == printed["min_distance_m"]
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("run 1: identical (")
+
+    def not_free(d):  # type: ignore[no-untyped-def]
+        d["summary"]["collision_free"] = False
+
+    _edit_receipt(db, 1, not_free)
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 1
+    said = capsys.readouterr().out
+    assert said.startswith("run 1: differs: summary collision_free: False then, True now")

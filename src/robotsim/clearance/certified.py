@@ -54,6 +54,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -69,6 +70,7 @@ __all__ = [
     "certified_run",
     "certify_pair",
     "interval_lower_bound",
+    "merge_certified",
 ]
 
 _PRISMATIC = 2  # kinematics.kernels joint type
@@ -459,3 +461,22 @@ def certified_run(
         out[p.name], dist[p.name] = p, d
     times.setflags(write=False)
     return CertifiedResult(times, dist, out, lvl)
+
+
+def merge_certified(payload: dict[str, Any], cert: dict[str, Any]) -> dict[str, Any]:
+    """The sampled summary with the certified results: ``certified`` at the top and,
+    per pair, ``min_distance_lower_bound_m`` and the collision intervals the certified
+    check found (every collision, of any duration)."""
+    pairs = {k: dict(v) for k, v in payload["pairs"].items()}
+    for k, c in cert["pairs"].items():
+        row = pairs.setdefault(k, {})
+        row["min_distance_lower_bound_m"] = c["min_distance_lower_bound_m"]
+        row["collision_intervals"] = c["collision_intervals"]
+        row["unresolved_intervals"] = c["unresolved_intervals"]
+        row["certified_clear"] = c["clear"]
+    return {
+        "certified": cert["certified"],
+        "collision_free": cert["collision_free"],
+        **payload,
+        "pairs": pairs,
+    }

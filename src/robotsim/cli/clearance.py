@@ -4,11 +4,11 @@ collision intervals of every robot pair (see ``docs/clearance.md``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from robotsim.cli.common import echo_json, max_memory_option
-from robotsim.jsonable import dumps as json_dumps
 
 __all__ = ["register"]
 
@@ -59,10 +59,8 @@ def clearance_cmd(
 ) -> None:
     """Sample SCENARIO's trajectories (a clearance file, or a shipped name: see 'robotsim
     scenarios'), write distances and collision intervals."""
-    from robotsim.clearance.report import stream_outputs
-    from robotsim.clearance.scenario import load_scenario
     from robotsim.errors import InputError
-    from robotsim.run_io import RunOptions, recorded_run
+    from robotsim.scenario.commands import robot_arg, run_command
     from robotsim.scenario.kinds import kind_of
     from robotsim.scenario_yaml import read_scenario_yaml
 
@@ -74,34 +72,12 @@ def clearance_cmd(
         )
     if certified and method == "paper":
         raise InputError("--certified bounds the exact distance; it cannot use --method paper")
-    sc = load_scenario(scenario)
-    step = sc.dt if dt is None else dt
-    # chunk by chunk into the files and the run store: memory does not grow with the
-    # run's length
-    meta = {"kind": "clearance", "file": str(scenario), "dt": step, "method": method}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with recorded_run(RunOptions(out_dir=out_dir, db=db), scenario.stem, meta) as recorder:
-        summary, paths = stream_outputs(
-            sc.scene,
-            sc.trajectories,
-            step,
-            out_dir,
-            t_end=sc.t_end,
-            cutoff=sc.cutoff,
-            link_pairs=link_pairs,
-            method=method,
-            recorder=recorder,
-        )
-        run_id = getattr(recorder, "run_id", None)
-    payload = summary.to_json()
-    cert = None
-    if certified:
-        from robotsim.clearance.certified import certified_run
-
-        cert = certified_run(sc.scene, sc.trajectories, step, t_end=sc.t_end)
-        payload = merge_certified(payload, cert.to_json())
-        paths["certified"] = out_dir / "certified.json"
-        paths["certified"].write_text(json_dumps(cert.to_json(), indent=2) + "\n")
+    args = {"scenario": robot_arg(str(scenario)), "dt": dt, "link_pairs": link_pairs,
+            "method": method, "certified": certified}  # fmt: skip
+    extras: dict[str, Any] = {"db": db, "plots": True}
+    # the run recorded carries its receipt: robotsim runs verify re-runs the study
+    payload = run_command("clearance", args, out_dir, extras)
+    summary, paths, cert, run_id = (extras[k] for k in ("summary", "paths", "cert", "run_id"))
     if as_json:
         echo_json(payload)
     else:
@@ -125,25 +101,6 @@ def clearance_cmd(
         click.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
         if run_id is not None:
             click.echo(f"recorded run {run_id} ({db or out_dir / 'runs.sqlite'})")
-
-
-def merge_certified(payload: dict, cert: dict) -> dict:  # type: ignore[type-arg]
-    """The sampled summary with the certified results: ``certified`` at the top and,
-    per pair, ``min_distance_lower_bound_m`` and the collision intervals the certified
-    check found (every collision, of any duration)."""
-    pairs = {k: dict(v) for k, v in payload["pairs"].items()}
-    for k, c in cert["pairs"].items():
-        row = pairs.setdefault(k, {})
-        row["min_distance_lower_bound_m"] = c["min_distance_lower_bound_m"]
-        row["collision_intervals"] = c["collision_intervals"]
-        row["unresolved_intervals"] = c["unresolved_intervals"]
-        row["certified_clear"] = c["clear"]
-    return {
-        "certified": cert["certified"],
-        "collision_free": cert["collision_free"],
-        **payload,
-        "pairs": pairs,
-    }
 
 
 def register(group: click.Group) -> None:

@@ -119,12 +119,15 @@ def play_cmd(
 ) -> None:
     """Play FILE (a motion file, or a shipped name: see 'robotsim scenarios') kinematically
     with support-foot switching; write the results to OUT."""
-    from robotsim.motion.report import play_report
+    from robotsim.scenario.commands import program_arg, robot_arg, run_command
 
     tol = parse_quantity(contact_tolerance, "length", "--contact-tolerance")
     floor = parse_quantity(min_tick, "time", "--min-tick") or 0.0
-    summary = play_report(file, robot, out_dir, method, tick, points, detection,
-                          strip=not no_strip, contact_tolerance=tol, min_tick=floor)  # fmt: skip
+    args = {"file": program_arg(file), "robot": None if robot is None else robot_arg(robot),
+            "method": method, "tick": tick, "points": points, "detection": detection,
+            "contact_tolerance": tol, "min_tick": floor}  # fmt: skip
+    # the run in OUT/runs.sqlite carries its receipt (robotsim runs verify)
+    summary = run_command("motion play", args, out_dir, {"strip": not no_strip})
     if as_json:
         echo_json(summary)
     else:
@@ -170,10 +173,14 @@ def check_cmd(
 ) -> None:
     """Would the real robot fall? Exit status 0 stands, 1 falls (or the physics
     diverged: a fault, named in the summary)."""
-    from robotsim.motion.report import check_report
+    from robotsim.scenario.commands import program_arg, robot_arg, run_command
 
     del physics
-    summary, chk = check_report(file, robot, out_dir, db)
+    args = {"file": program_arg(file), "robot": None if robot is None else robot_arg(robot)}
+    extras: dict[str, Any] = {"out_dir": out_dir, "db": db}
+    # a recorded check carries its receipt (robotsim runs verify)
+    summary = run_command("motion check", args, out_dir or ".", extras)
+    chk = extras["check"]
     if as_json:
         echo_json(summary)
     else:

@@ -4,6 +4,7 @@ clearance scenario collision-free (see ``docs/planning.md``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -79,19 +80,14 @@ def plan_cmd(
     """Make SCENARIO (a clearance file or a shipped name) collision-free: delay, slow
     down or replan one robot at a time, certified between samples; write the planned
     scenario (readable by 'robotsim clearance')."""
-    from robotsim.plan.run import plan_scenario
+    from robotsim.scenario.commands import robot_arg, run_command
 
-    _, summary, paths = plan_scenario(
-        scenario,
-        out_dir,
-        method=method,
-        margin=margin,
-        robot=robot,  # type: ignore[arg-type]
-        budget_s=budget_s,
-        dt=dt,
-        seed=seed,
-        store=db or out_dir,
-    )
+    args = {"scenario": robot_arg(str(scenario)), "method": method, "margin": margin,
+            "robot": robot, "budget_s": budget_s, "dt": dt, "seed": seed}  # fmt: skip
+    extras: dict[str, Any] = {"db": db, "plots": True}
+    # the planned study's run carries its receipt: robotsim runs verify re-plans it
+    summary = run_command("plan", args, out_dir, extras)
+    paths = extras["paths"]
     if as_json:
         echo_json(summary)
     else:

@@ -23,7 +23,8 @@ from typing import Any
 from robotsim.errors import InputError
 from robotsim.run_io import RunOptions
 
-__all__ = ["COMMANDS", "Command", "comparable", "rerun_command", "robot_arg", "run_command"]
+__all__ = ["COMMANDS", "Command", "comparable", "program_arg", "rerun_command", "robot_arg",
+           "run_command"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class Command:
     """A command whose runs carry receipts: ``run(args, out_dir, extras)`` does the work
     and returns the summary (``extras``: what changes only the files written, such as a
     picture, not kept in the receipt; none in a re-run); ``paths``: summary keys that
-    name written files (left out of the receipt's summary: a re-run writes elsewhere)."""
+    name written files or measure wall-clock time (left out of the receipt's summary: a
+    re-run writes elsewhere, and takes its own time)."""
 
     run: Callable[[dict[str, Any], Path, dict[str, Any]], dict[str, Any]]
     paths: frozenset[str] = frozenset()
@@ -57,9 +59,92 @@ def _walk(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, 
     return walk_report(args["robot"], request, out, params, strip=bool(extras.get("strip")))
 
 
+def _motion_play(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    from robotsim.motion.report import play_report
+
+    return play_report(
+        args["file"], args["robot"], out, args["method"], args["tick"], args["points"],
+        args["detection"], strip=bool(extras.get("strip")),
+        contact_tolerance=args["contact_tolerance"], min_tick=args["min_tick"],
+    )  # fmt: skip
+
+
+def _motion_check(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    from robotsim.motion.report import check_report
+
+    if "out_dir" in extras or "db" in extras:  # the command's own folder and store
+        summary, chk = check_report(args["file"], args["robot"], extras.get("out_dir"),
+                                    extras.get("db"))  # fmt: skip
+    else:  # a re-run: recorded into the temporary folder's store, no picture
+        summary, chk = check_report(args["file"], args["robot"], None, str(out / "runs.sqlite"))
+    extras["check"] = chk  # the command prints from it
+    return summary
+
+
+def _clearance(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    """``robotsim clearance``'s study: the files, the run (into ``extras["db"]`` or
+    ``out/runs.sqlite``) and the printed summary (``extras`` gets ``summary``, ``paths``,
+    ``cert`` and ``run_id`` for the command to print)."""
+    from robotsim.clearance.report import stream_outputs
+    from robotsim.clearance.scenario import load_scenario
+    from robotsim.jsonable import dumps as json_dumps
+    from robotsim.run_io import RunOptions, recorded_run
+
+    scenario = Path(args["scenario"])
+    sc = load_scenario(scenario)
+    step = sc.dt if args["dt"] is None else float(args["dt"])
+    # chunk by chunk into the files and the run store: memory does not grow with the
+    # run's length
+    meta = {"kind": "clearance", "file": str(scenario), "dt": step, "method": args["method"]}
+    out.mkdir(parents=True, exist_ok=True)
+    opts = RunOptions(out_dir=out, db=extras.get("db"))
+    with recorded_run(opts, scenario.stem, meta) as recorder:
+        summary, paths = stream_outputs(
+            sc.scene, sc.trajectories, step, out, t_end=sc.t_end, cutoff=sc.cutoff,
+            link_pairs=bool(args["link_pairs"]), method=args["method"], recorder=recorder,
+            plots=bool(extras.get("plots")),
+        )  # fmt: skip
+        extras["run_id"] = getattr(recorder, "run_id", None)
+    payload: dict[str, Any] = summary.to_json()
+    cert = None
+    if args["certified"]:
+        from robotsim.clearance.certified import certified_run, merge_certified
+
+        cert = certified_run(sc.scene, sc.trajectories, step, t_end=sc.t_end)
+        payload = merge_certified(payload, cert.to_json())
+        paths["certified"] = out / "certified.json"
+        paths["certified"].write_text(json_dumps(cert.to_json(), indent=2) + "\n")
+    extras.update(summary=summary, paths=paths, cert=cert)
+    return payload
+
+
+def _plan(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:
+    """``robotsim plan``: the planned scenario, its files and the planned study as a run
+    (``extras["paths"]`` gets the files written)."""
+    from robotsim.plan.run import plan_scenario
+
+    _, summary, paths = plan_scenario(
+        args["scenario"], out, method=args["method"], margin=args["margin"],
+        robot=args["robot"], budget_s=args["budget_s"], dt=args["dt"], seed=args["seed"],
+        plots=bool(extras.get("plots")), store=extras.get("db") or out,
+    )  # fmt: skip
+    extras["paths"] = paths
+    return summary
+
+
 COMMANDS: dict[str, Command] = {
+    "plan": Command(_plan, frozenset({"scenario", "plan_time_s"})),
+    "clearance": Command(_clearance),
     "walk": Command(_walk, frozenset({"program", "side_view_png", "recording"})),
+    "motion play": Command(_motion_play, frozenset({"side_view_png", "recording", "trajectory"})),
+    "motion check": Command(_motion_check, frozenset({"com_path_png"})),
 }
+
+
+def program_arg(file: str) -> str:
+    """A motion program as a receipt keeps it: a file's absolute path, else the shipped
+    name."""
+    return robot_arg(file)
 
 
 def comparable(name: str, summary: Any) -> Any:
@@ -71,7 +156,7 @@ def comparable(name: str, summary: Any) -> Any:
 
 
 def _source(name: str, args: dict[str, Any]) -> str:
-    return str(args.get("robot") or args.get("source") or f"robotsim {name}")
+    return str(args.get("file") or args.get("scenario") or args.get("robot") or name)
 
 
 def run_command(
@@ -86,7 +171,7 @@ def run_command(
     rc = Receipting({}, _source(name, args), RunOptions(), command={"name": name, "args": args})
     try:
         with rc:
-            summary = cmd.run(args, Path(out_dir), dict(extras or {}))
+            summary = cmd.run(args, Path(out_dir), extras if extras is not None else {})
     except Exception:
         try:
             rc.write(None)  # the failure's receipt, if it got to recording

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import stat
 import time
 from contextlib import ExitStack
 from functools import lru_cache
@@ -67,9 +68,12 @@ def _file_digest(path: str, mtime_ns: int, size: int) -> str:
 
 def file_digest(path: str | Path) -> str | None:
     """SHA-256 of a file (cached per path, modification time and size); ``None`` when
-    it cannot be read."""
+    it cannot be read or is not a regular file (a FIFO or a device would block or never
+    end: a command refuses them, and its failure's receipt must not wait on them)."""
     try:
         st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None
         return _file_digest(str(path), st.st_mtime_ns, st.st_size)
     except OSError:
         return None

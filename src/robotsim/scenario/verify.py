@@ -233,7 +233,8 @@ def _read(db: str, run: int | str) -> Any:
     if stored is None:
         raise InputError(
             f"run {rid} has no receipt (recorded before receipts existed, or by a command "
-            "that writes none: robotsim run, sweep and walk do)"
+            "that writes none: robotsim run, sweep, walk, motion play|check, clearance and plan "
+            "do)"
         )
     return stored
 
