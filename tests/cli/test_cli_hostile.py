@@ -118,6 +118,20 @@ def test_hostile_object_meshes(
         (["ik", "puma560", "--target", "1e308,1e308,1e308"], "beyond 1e+06 m"),
         (["ik", "puma560", "--target", "0.5,0,0.5,0,0,0,0"], "orientation qw,qx,qy,qz is zero"),
         (["ik", "puma560", "--target", "nan,0,0"], "values must be finite"),
+        (
+            ["serve", "pid_p_vs_pd", "--rate", "1e308", "--duration", "1"],
+            "--rate must be a positive number at most 1000",
+        ),
+        (["serve", "pid_p_vs_pd", "--duration", "nan"], "--duration must be a finite"),
+        (["walk", "humanoid17", "--distance", "1e308", "--out", "w"], "within 10000 m"),
+        (
+            ["walk", "humanoid17", "--distance", "0.1", "--step-period", "1e308", "--out", "w"],
+            "--step-period",
+        ),
+        (
+            ["walk", "humanoid17", "--distance", "0.1", "--friction", "1e308", "--out", "w"],
+            "--friction",
+        ),
     ],
 )
 def test_hostile_arguments(
@@ -158,6 +172,7 @@ def test_fifo_device_and_folder_where_a_file_belongs(tmp_path: Path) -> None:
         (["motion", "play", "walk.yaml", "--out", "o"], "walk.yaml: not a regular file"),
         (["inspect", "robot.urdf"], "robot.urdf: a folder, not a file"),
         (["object", "cube.stl"], "cube.stl: not a regular file"),
+        (["input", "watch", "--mapping", "scene.yaml"], "scene.yaml: not a regular file"),
     ]
     # one child runs every command in turn through the CLI's own error handling
     calls = "; ".join(f"print(main({args!r}), flush=True)" for args, _ in cases)

@@ -9,6 +9,7 @@ on them, so ``set_base_velocity`` drives it), or without dynamics with ``--kinem
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -221,6 +222,12 @@ def serve_cmd(
 ) -> None:
     """Run TARGET (a scenario file or shipped name, a library robot or a robot file) in
     real time and accept remote-control requests over UDP (protocol: docs/protocol.md)."""
+    if not 0 < rate <= 1000:
+        raise InputError(
+            f"--rate must be a positive number at most 1000 (simulated s per s), got {rate}"
+        )
+    if duration is not None and not (math.isfinite(duration) and duration >= 0):
+        raise InputError(f"--duration must be a finite number of seconds >= 0, got {duration}")
     if not sender_rate > 0:
         raise InputError(f"--sender-rate must be > 0, got {sender_rate}")
     if not global_rate > 0:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from robotsim.cli.common import echo_json, max_memory_option
+from robotsim.errors import InputError
 
 __all__ = ["register"]
 
@@ -63,6 +64,13 @@ def walk_cmd(
     from robotsim.walk.report import WalkRequest
 
     WalkRequest(distance, lateral, turn, speed, friction, open_loop)  # checked before the run
+    for what, v, top in (("--step-period", step_period, 10.0), ("--step-height", step_height, 1.0),
+                         ("--crouch", crouch, 1.0)):  # fmt: skip
+        if v is not None and not (0 <= v <= top and (v > 0 or what == "--crouch")):
+            raise InputError(
+                f"{what}: {v!r}; must be a number in {'[' if what == '--crouch' else '('}0, "
+                f"{top:g}] ({'s' if what == '--step-period' else 'm'})"
+            )
     args = {"robot": robot_arg(robot), "distance": distance, "lateral": lateral, "turn": turn,
             "speed": speed, "friction": friction, "open_loop": open_loop,
             "step_period": step_period, "step_height": step_height, "crouch": crouch}  # fmt: skip

@@ -326,8 +326,11 @@ def load_mapping(name_or_path: str | os.PathLike[str]) -> InputMapping:
             raise InputError(f"{text}: input mapping file not found")
         raise UnknownNameError("input mapping", text, builtin_mappings())
     check_readable(path)
+    from robotsim.validation import MAX_YAML_BYTES, read_input_bytes
+
+    text = read_input_bytes(path, lambda m: InputError(f"{path}: {m}"), MAX_YAML_BYTES)
     try:
-        data = safe_load(path.read_bytes())
+        data = safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "?"

@@ -38,13 +38,18 @@ class WalkRequest:
         friction: float | None = None,
         open_loop: bool = False,
     ) -> None:
+        from robotsim.ranges import MAX_FRICTION, MAX_LENGTH
+
         for what, v in (("--distance", distance), ("--lateral", lateral), ("--turn", turn_deg)):
             if not math.isfinite(v):
                 raise InputError(f"{what}: {v!r}; must be a finite number")
+        for what, v in (("--distance", distance), ("--lateral", lateral)):
+            if abs(v) > MAX_LENGTH:  # the footsteps of 1e308 m cannot be counted
+                raise InputError(f"{what}: {v!r}; must be within {MAX_LENGTH:g} m")
         if speed is not None and not (math.isfinite(speed) and speed > 0):
             raise InputError(f"--speed: {speed!r}; must be a number > 0 (m/s)")
-        if friction is not None and not (math.isfinite(friction) and friction > 0):
-            raise InputError(f"--friction: {friction!r}; must be a number > 0")
+        if friction is not None and not (math.isfinite(friction) and 0 < friction <= MAX_FRICTION):
+            raise InputError(f"--friction: {friction!r}; must be a number in (0, {MAX_FRICTION:g}]")
         if distance == 0 and lateral == 0 and turn_deg == 0:
             raise InputError("nothing to walk: give --distance, --lateral or --turn (not all 0)")
         self.distance, self.lateral, self.turn_deg = distance, lateral, turn_deg
