@@ -36,8 +36,10 @@ def test_walk_receipt_verifies_identical_and_says_no_to_a_changed_summary_or_rob
     robot = tmp_path / "biped_copy.yaml"
     robot.write_text((LIBRARY_DIR / "humanoid17.yaml").read_text())
     out = tmp_path / "walk"
-    assert main(["walk", str(robot), "--distance", "0.1", "--out", str(out), "--no-strip"]) == 0
-    db = out / "runs.sqlite"
+    db = tmp_path / "walks.sqlite"  # --db: another store than OUT/runs.sqlite
+    args = ["walk", str(robot), "--distance", "0.1", "--out", str(out), "--db", str(db)]
+    assert main([*args, "--no-strip"]) == 0
+    assert not (out / "runs.sqlite").exists()
     with RunStore(db) as store:
         stored = read_receipt(store.engine, 1)
     assert stored is not None

@@ -33,6 +33,12 @@ os.environ.setdefault("MUJOCO_GL", "egl")
     required=True,
     help="Folder for summary.json, walk.yaml, side_view.png and runs.sqlite.",
 )
+@click.option(
+    "--db",
+    default=None,
+    help="Record the walk into this run store (SQLite path or SQLAlchemy URL) instead of "
+    "OUT/runs.sqlite.",
+)
 @click.option("--friction", type=float, help="Floor friction (default: the robot profile's).")
 @click.option("--open-loop", is_flag=True, help="No balance feedback (the pattern alone).")
 @click.option("--step-period", type=float, help="s per step (default sized from the legs).")
@@ -48,6 +54,7 @@ def walk_cmd(
     turn: float,
     speed: float | None,
     out_dir: str,
+    db: str | None,
     friction: float | None,
     open_loop: bool,
     step_period: float | None,
@@ -58,8 +65,8 @@ def walk_cmd(
 ) -> None:
     """Walk ROBOT (a library name or a robot file with two legs) DISTANCE forward,
     LATERAL to the left and TURN degrees in MuJoCo, balanced by feedback on its own
-    position servos; write the results to OUT (its run store's run carries a receipt:
-    `robotsim runs verify last --db OUT`). Exit status 0 walked, 1 fell."""
+    position servos; write the results to OUT (the run, in OUT/runs.sqlite or --db,
+    carries a receipt: `robotsim runs verify last --db OUT`). Exit status 0 walked, 1 fell."""
     from robotsim.scenario.commands import robot_arg, run_command
     from robotsim.walk.report import WalkRequest
 
@@ -75,7 +82,7 @@ def walk_cmd(
             "speed": speed, "friction": friction, "open_loop": open_loop,
             "step_period": step_period, "step_height": step_height, "crouch": crouch}  # fmt: skip
     # the run stored in OUT/runs.sqlite carries its receipt: robotsim runs verify re-runs it
-    summary = run_command("walk", args, out_dir, {"strip": not no_strip})
+    summary = run_command("walk", args, out_dir, {"strip": not no_strip, "db": db})
     if as_json:
         echo_json(summary)
     else:

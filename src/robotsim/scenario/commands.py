@@ -56,7 +56,8 @@ def _walk(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, 
     params = WalkParams(
         step_period=args["step_period"], step_height=args["step_height"], crouch=args["crouch"]
     )
-    return walk_report(args["robot"], request, out, params, strip=bool(extras.get("strip")))
+    return walk_report(args["robot"], request, out, params, strip=bool(extras.get("strip")),
+                       db=extras.get("db"))  # fmt: skip
 
 
 def _motion_play(args: dict[str, Any], out: Path, extras: dict[str, Any]) -> dict[str, Any]:

@@ -71,9 +71,11 @@ def walk_report(
     out_dir: str | Path,
     params: WalkParams | None = None,
     strip: bool = True,
+    db: str | Path | None = None,
 ) -> dict[str, Any]:
     """Generate the walk, run it in physics and write the folder (module docs);
-    returns ``summary.json``'s content."""
+    returns ``summary.json``'s content. ``db``: the run store to record into instead
+    of ``out_dir/runs.sqlite`` (a path or an SQLAlchemy URL)."""
     from robotsim.model.loader import load_robot
     from robotsim.motion.profile import check_capacity, profile_for
     from robotsim.motion.schema import save_program
@@ -151,12 +153,15 @@ def walk_report(
     }
     if strip:
         summary["side_view_png"] = str(side_view(run, out / "side_view.png"))
-    summary["recording"] = str(record_walk(run, out / "runs.sqlite", readings, metas))
+    store = out / "runs.sqlite" if db is None else db
+    summary["recording"] = str(record_walk(run, store, readings, metas))
     (out / "summary.json").write_text(json_dumps(summary, indent=2))
     return summary
 
 
-def record_walk(run: WalkRun, db: Path, readings: Sequence[Any] = (), metas: Any = None) -> Path:
+def record_walk(
+    run: WalkRun, db: str | Path, readings: Sequence[Any] = (), metas: Any = None
+) -> str | Path:
     """The physics run into a run store (module docs), with the sensors' ``readings``
     (:class:`robotsim.sensors.Reading`, under the robot's name; ``metas`` maps a sensor's
     name to its description)."""
