@@ -180,3 +180,27 @@ def test_plan_receipt_replans_identical_and_a_changed_verdict_says_no(
     assert main(["runs", "verify", "last", "--db", str(db)]) == 1
     said = capsys.readouterr().out
     assert said.startswith("run 1: differs: summary collision_free: False then, True now")
+
+
+def test_a_served_run_stores_what_ran_and_verify_refuses_to_replay_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``serve --db``: the receipt records the files, the model and the checkpoints, and
+    says honestly that the network's commands cannot be replayed: verify is a one-line
+    error (exit 2), not a re-run of something else called identical."""
+    db = tmp_path / "served.sqlite"
+    args = ["serve", "diffdrive", "--udp", "127.0.0.1:0", "--duration", "0.3", "--rate", "4"]
+    assert main([*args, "--db", str(db)]) == 0
+    with RunStore(db) as store:
+        stored = read_receipt(store.engine, 1)
+    assert stored is not None
+    doc = stored.receipt
+    assert doc["kind"] == "command serve" and doc["command"]["replayable"] is False
+    t = doc["summary"]["t"]  # 0.3 s of wall time at 4x
+    assert doc["summary"]["status"] == "completed" and t == pytest.approx(1.2, abs=0.1)
+    assert len(doc["models"]) == 1 and stored.checkpoints[-1].t == pytest.approx(t)
+    assert any(f.endswith("diffdrive.yaml") for f in doc["files"])
+    capsys.readouterr()
+    assert main(["runs", "verify", "last", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: run 1 was served live (robotsim serve)") and err.count("\n") == 1

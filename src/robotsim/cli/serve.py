@@ -235,7 +235,17 @@ def serve_cmd(
     if not record_rate > 0:
         raise InputError(f"--record-rate must be > 0 Hz, got {record_rate}")
     host, port = parse_address(udp)
-    sim = build_target(target, kinematic=kinematic, seed=seed, walk=walk)
+    rc = None
+    if db is not None:  # the run's receipt: what ran, not a replay (_serve_receipt)
+        args = {"target": target, "rate": rate, "duration": duration, "kinematic": kinematic,
+                "walk": walk, "seed": seed}  # fmt: skip
+        rc = _serve_receipt(target, args, seed)
+    try:
+        sim = build_target(target, kinematic=kinematic, seed=seed, walk=walk)
+    except BaseException:
+        if rc is not None:
+            rc.__exit__(*sys.exc_info())
+        raise
     limits = ServerLimits(
         sender_rate=sender_rate,
         sender_burst=max(100.0, sender_rate / 10),
@@ -312,12 +322,17 @@ def serve_cmd(
         if recorder is not None:
             recorder.finish(status, server.fault)
             recorder.close()
-    stats: dict[str, Any] = {
-        "stats": server.stats.to_json(),
-        "t": sim.time,
-        "status": status,
-        "fault": server.fault,
-    }
+        stats: dict[str, Any] = {
+            "stats": server.stats.to_json(),
+            "t": sim.time,
+            "status": status,
+            "fault": server.fault,
+        }
+        if rc is not None:
+            rc.__exit__(None, None, None)
+            rc.status = "ok" if status != "failed" else "failed"
+            rc.error = server.fault
+            rc.write(stats)
     if as_json:
         echo_json(stats)
     else:
@@ -326,6 +341,24 @@ def serve_cmd(
             f"stopped at t={sim.time:.3f} s: {s.replied} replies, {s.errors} errors, "
             f"{s.rate_limited} rate-limited, {s.overruns} overruns"
         )
+
+
+def _serve_receipt(target: str, args: dict[str, Any], seed: int | None) -> Any:
+    """The receipt a served run stores (``--db``), entered now: the files it read, each
+    physics model's digest and its state every simulated second, the versions and the
+    platform, and at the end the final statistics. It says ``replayable: false``: the
+    UDP commands that steered the run arrived at wall-clock times and are not inputs a
+    re-run could feed again, so ``robotsim runs verify`` refuses it in one line instead
+    of re-running something else."""
+    from robotsim.run_io import RunOptions
+    from robotsim.scenario.commands import robot_arg
+    from robotsim.scenario.receipt import Receipting
+
+    args = {**args, "target": robot_arg(target)}
+    command = {"name": "serve", "args": args, "replayable": False}
+    rc = Receipting({}, args["target"], RunOptions(seed=seed), command=command)
+    rc.__enter__()
+    return rc
 
 
 def _chain(hooks: list[Any]) -> Any:

@@ -157,13 +157,20 @@ def verify_receipt(stored: Any) -> Verification:
     from robotsim.scenario.receipt import Receipting
 
     doc = stored.receipt
+    command = doc.get("command")
+    if command is not None and command.get("replayable") is False:
+        raise InputError(
+            f"run {stored.run_id} was served live (robotsim {command.get('name')}): its "
+            f"receipt records what ran ({len(stored.checkpoints)} checkpoints, the files, "
+            "models and versions) but the commands that steered it came over the network "
+            "and cannot be replayed; there is nothing to re-run"
+        )
     o = doc.get("options") or {}
     source = str(doc.get("source_path") or doc.get("source"))
     opts = RunOptions(seed=o.get("seed"), mode=o.get("mode"), duration=o.get("duration"))
     files = _files_changed(doc.get("files") or {})
     vers = _versions_changed(doc)
     t0 = time.perf_counter()
-    command = doc.get("command")
     rc = Receipting(
         dict(doc["scenario"]), source, opts, doc.get("checkpoint_interval_s"), keep_models=True,
         command=command,
