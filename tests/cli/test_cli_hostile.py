@@ -123,6 +123,19 @@ def test_hostile_object_meshes(
             "--rate must be a positive number at most 1000",
         ),
         (["serve", "pid_p_vs_pd", "--duration", "nan"], "--duration must be a finite"),
+        (
+            [
+                "grasp",
+                "dual_arm_hands",
+                "--object",
+                "box:0.04,0.04,0.04",
+                "--table",
+                "0,0,1e308,1,1,1",
+                "--out",
+                "g",
+            ],
+            "centre and sizes within 1000 m",
+        ),
         (["walk", "humanoid17", "--distance", "1e308", "--out", "w"], "within 10000 m"),
         (
             ["walk", "humanoid17", "--distance", "0.1", "--step-period", "1e308", "--out", "w"],
@@ -152,6 +165,22 @@ def test_corrupted_and_foreign_run_stores(
     junk.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
     rc = main(["runs", "show", "last", "--db", str(junk)])
     _one_line(capsys, rc, "junk.sqlite")
+
+
+def test_export_into_a_file_where_a_folder_belongs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from robotsim.recording import Recorder
+
+    db = tmp_path / "runs.sqlite"
+    with Recorder(str(db)) as rec:
+        rec.start_run("x.yaml", {})
+        rec.signal("r", 0.0, ("x",), [1.0])
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    rc = main(["export", "last", "--db", str(db), "--format", "csv", "--out", str(target)])
+    _one_line(capsys, rc, f"--out {target}: not a folder")
+    assert target.read_text() == "keep me"
 
 
 def _child(code: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -50,6 +50,8 @@ def grasp_cmd(robot: str, obj: str, scale: str | None, mass: float | None,
         v = parse_floats(table, "--table", (6,))
         if min(v[3:]) <= 0:
             raise click.BadParameter("sizes must be > 0", param_hint="--table")
+        if max(abs(v)) > 1.0e3:  # a table 1e308 m up sent the object through MuJoCo's range
+            raise click.BadParameter("centre and sizes within 1000 m", param_hint="--table")
         tab = BoxObstacle("table", tuple(v[:3]), tuple(v[3:]))  # type: ignore[arg-type]
     if not 1 <= trials <= 10_000:
         raise click.BadParameter(f"must be 1 .. 10000, got {trials}", param_hint="--trials")

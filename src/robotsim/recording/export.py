@@ -61,6 +61,9 @@ def export_run(
     info = store.run(run)
     _refuse_running(info)
     folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--out {out}: not a folder (csv and parquet write run.json and "
+                         "one file per robot into a folder)")  # fmt: skip
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "run.json"]
     write_text_atomic(written[0], json_dumps(info.to_json(), indent=2) + "\n")
