@@ -206,3 +206,15 @@ def test_a_served_run_stores_what_ran_and_verify_refuses_to_replay_it(
     assert main(["runs", "verify", "last", "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: run 1 was served live (robotsim serve)") and err.count("\n") == 1
+
+
+def test_a_serve_that_cannot_start_leaves_no_receipt_block_behind(tmp_path: Path) -> None:
+    from robotsim.physics.checkpoint import current_log
+
+    db = tmp_path / "served.sqlite"
+    assert main(["serve", "no_such_robot", "--udp", "127.0.0.1:0", "--db", str(db)]) == 2
+    assert current_log() is None  # the next run of this process is not checkpointed into it
+    (tmp_path / "a_file").write_text("")
+    bad = tmp_path / "a_file" / "runs.sqlite"  # the store fails after the target is built
+    assert main(["serve", "diffdrive", "--udp", "127.0.0.1:0", "--db", str(bad)]) != 0
+    assert current_log() is None

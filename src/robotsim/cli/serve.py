@@ -242,67 +242,71 @@ def serve_cmd(
         rc = _serve_receipt(target, args, seed)
     try:
         sim = build_target(target, kinematic=kinematic, seed=seed, walk=walk)
+        limits = ServerLimits(
+            sender_rate=sender_rate,
+            sender_burst=max(100.0, sender_rate / 10),
+            global_rate=global_rate,
+            global_burst=max(100.0, global_rate / 5),
+        )
+        recorder = None
+        hooks: list[Any] = []
+        if db is not None:
+            from robotsim.recording import Recorder
+            from robotsim.recording.scene import write_scene
+            from robotsim.remote.record import StateSampler, target_scene
+
+            recorder = Recorder(db)
+            recorder.start_run(
+                target,
+                {"mode": "serve", "udp": udp, "rate": rate, "kinematic": kinematic},
+                seed=seed,
+            )
+            write_scene(recorder, target_scene(sim))
+            hooks.append(StateSampler(recorder, 1.0 / record_rate))
+            rig = getattr(sim, "sensors", None)
+            if rig is not None:  # the sensors' readings go into the same run
+                rig.recorder = recorder
+        live = _foxglove(sim, foxglove) if foxglove is not None else None
+        if live is not None:
+            hooks.append(live[1])
+        on_step = None if not hooks else hooks[0] if len(hooks) == 1 else _chain(hooks)
+
+        def on_fault(t: float, message: str) -> None:
+            click.echo(f"fault at t={t:.4f} s: {message} (paused; send 'reset')", err=True)
+            if recorder is not None:
+                recorder.event(t, "fault", data={"message": message})
+            if live is not None:
+                live[0].event(
+                    {"t": t, "type": "fault", "robot": None, "data": {"message": message}}
+                )
+
+        server = RemoteServer(
+            sim, host, port, rate=rate, limits=limits, on_step=on_step, on_fault=on_fault
+        )
+        server.paused = paused
+        h, p = server.address
+        hello = {
+            "serving": f"udp://{h}:{p}",
+            "host": h,
+            "port": p,
+            "dt": sim.dt,
+            "robots": {n: i.to_json() for n, i in sim.robots().items()},
+            "run_id": None if recorder is None else recorder.run_id,
+            "foxglove": None if live is None else live[0].server.url,  # type: ignore[union-attr]
+        }
+        if as_json:
+            click.echo(json_dumps(hello))
+        else:
+            click.echo(
+                f"serving {target} on udp://{h}:{p} (robots: {', '.join(sim.robots())}; "
+                f"rate {rate:g}x; Ctrl-C stops)"
+            )
+            if live is not None:
+                click.echo(f"Foxglove: open a WebSocket connection to {hello['foxglove']}")
     except BaseException:
         if rc is not None:
             rc.__exit__(*sys.exc_info())
         raise
-    limits = ServerLimits(
-        sender_rate=sender_rate,
-        sender_burst=max(100.0, sender_rate / 10),
-        global_rate=global_rate,
-        global_burst=max(100.0, global_rate / 5),
-    )
-    recorder = None
-    hooks: list[Any] = []
-    if db is not None:
-        from robotsim.recording import Recorder
-        from robotsim.recording.scene import write_scene
-        from robotsim.remote.record import StateSampler, target_scene
-
-        recorder = Recorder(db)
-        recorder.start_run(
-            target, {"mode": "serve", "udp": udp, "rate": rate, "kinematic": kinematic}, seed=seed
-        )
-        write_scene(recorder, target_scene(sim))
-        hooks.append(StateSampler(recorder, 1.0 / record_rate))
-        rig = getattr(sim, "sensors", None)
-        if rig is not None:  # the sensors' readings go into the same run
-            rig.recorder = recorder
-    live = _foxglove(sim, foxglove) if foxglove is not None else None
-    if live is not None:
-        hooks.append(live[1])
-    on_step = None if not hooks else hooks[0] if len(hooks) == 1 else _chain(hooks)
-
-    def on_fault(t: float, message: str) -> None:
-        click.echo(f"fault at t={t:.4f} s: {message} (paused; send 'reset')", err=True)
-        if recorder is not None:
-            recorder.event(t, "fault", data={"message": message})
-        if live is not None:
-            live[0].event({"t": t, "type": "fault", "robot": None, "data": {"message": message}})
-
-    server = RemoteServer(
-        sim, host, port, rate=rate, limits=limits, on_step=on_step, on_fault=on_fault
-    )
-    server.paused = paused
-    h, p = server.address
-    hello = {
-        "serving": f"udp://{h}:{p}",
-        "host": h,
-        "port": p,
-        "dt": sim.dt,
-        "robots": {n: i.to_json() for n, i in sim.robots().items()},
-        "run_id": None if recorder is None else recorder.run_id,
-        "foxglove": None if live is None else live[0].server.url,  # type: ignore[union-attr]
-    }
-    if as_json:
-        click.echo(json_dumps(hello))
-    else:
-        click.echo(
-            f"serving {target} on udp://{h}:{p} (robots: {', '.join(sim.robots())}; "
-            f"rate {rate:g}x; Ctrl-C stops)"
-        )
-        if live is not None:
-            click.echo(f"Foxglove: open a WebSocket connection to {hello['foxglove']}")
     sys.stdout.flush()
     status = "completed"
     _sigterm_as_ctrl_c()

@@ -62,7 +62,14 @@ def open_engine(db: str | os.PathLike[str]) -> Engine:
     """An engine for ``db`` (see the module doc); creates the SQLite file's folder."""
     url = normalize_db(db)
     if url.startswith("sqlite:///"):
-        Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(url[len("sqlite:///") :]).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a regular file where a folder belongs, no permission
+            why = "a file is there" if isinstance(exc, FileExistsError) else exc.strerror
+            raise InputError(
+                f"--db: cannot make the run store's folder {folder}: {why or exc}"
+            ) from None
         engine = create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
