@@ -93,7 +93,7 @@ def _walk(data: Mapping[str, Any]) -> dict[str, Any]:
         "fell_at_s": None, "reason": None, "leg_length_m": None, "displacement_m": LIST,
         "path_length_m": None, "heading_change_deg": None, "max_tilt_deg": None,
         "max_zmp_error_m": None, "steps": None, "commands": LIST, "sim_time": None,
-        "rtf": None, "cpu_rtf": None, "outputs": OPEN,
+        "rtf": None, "cpu_rtf": None, "sensors": OPEN, "outputs": OPEN,
     }  # fmt: skip
 
 
