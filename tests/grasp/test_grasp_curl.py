@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from tests.hand_arms import arm_mjcf
 
 from robotsim.grasp.hand import grasp_hands
 from robotsim.model.loader import load_robot
@@ -37,40 +38,19 @@ def _write(tmp_path: Path) -> Path:
     fingers, parts = ("index", "middle", "thumb"), ("spread", "flex1", "flex2")
     joints = [f"{f}_{j}" for f in fingers for j in parts]
     actuators = "\n".join(f'    <position joint="{j}" kp="5" forcerange="-2 2"/>' for j in joints)
-    text = f"""<mujoco model="arm_curl_hand">
-  <compiler angle="radian"/>
-  <worldbody>
-    <body name="base">
-      <geom type="cylinder" size="0.05 0.03" pos="0 0 0.03"/>
-      <body name="upper" pos="0 0 0.06">
-        <joint name="j1" axis="0 0 1" range="-3 3"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.03"/>
-        <body name="fore" pos="0 0 0.3">
-          <joint name="j2" axis="0 1 0" range="-2 2"/>
-          <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.025"/>
-          <body name="wrist" pos="0.25 0 0">
-            <joint name="j3" axis="0 1 0" range="-2 2"/>
-            <geom type="capsule" fromto="0 0 0 0.06 0 0" size="0.02"/>
-            <body name="palm" pos="0.08 0 0" quat="0.7071068 0 0.7071068 0">
-              <geom type="box" size="0.01 0.04 0.02" pos="0 0 -0.02"/>
+    palm = f"""              <geom type="box" size="0.01 0.04 0.02" pos="0 0 -0.02"/>
               {_finger("index", 0.02)}
               {_finger("middle", -0.02)}
               <!-- the thumb faces the fingers with its opposition joint at 1.2 rad -->
               <body name="thumb_mount" pos="0.03 0 -0.01" quat="0.5646 0 0 0.8253">
                 <geom type="box" size="0.006 0.006 0.006"/>
                 {_finger("thumb", 0.0, thumb=True)}
-              </body>
-            </body>
-          </body>
-        </body>
-      </body>
-    </body>
-  </worldbody>
+              </body>"""
+    tail = f"""
   <actuator>
 {actuators}
-  </actuator>
-</mujoco>
-"""
+  </actuator>"""
+    text = arm_mjcf("arm_curl_hand", palm, 0.06, tail, radians=True)
     path = tmp_path / "curl_hand.xml"
     path.write_text(text)
     return path

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.hand_arms import arm_mjcf
 
 from robotsim.errors import InputError, ModelWarning
 from robotsim.grasp.hand import grasp_hands
@@ -52,34 +53,14 @@ def _write(tmp_path: Path, loops: bool) -> Path:
     <joint joint1="right_driver_joint" joint2="left_driver_joint"/>
   </equality>"""
     )
-    text = f"""<mujoco model="arm_linkage">
-  <worldbody>
-    <body name="base">
-      <geom type="cylinder" size="0.05 0.03" pos="0 0 0.03"/>
-      <body name="upper" pos="0 0 0.06">
-        <joint name="j1" axis="0 0 1" range="-3 3"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.03"/>
-        <body name="fore" pos="0 0 0.3">
-          <joint name="j2" axis="0 1 0" range="-2 2"/>
-          <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.025"/>
-          <body name="wrist" pos="0.25 0 0">
-            <joint name="j3" axis="0 1 0" range="-2 2"/>
-            <geom type="capsule" fromto="0 0 0 0.08 0 0" size="0.02"/>
-            <body name="palm" pos="0.1 0 0" quat="0.7071068 0 0.7071068 0">
-              <geom type="box" size="0.03 0.045 0.01"/>
+    palm = f"""              <geom type="box" size="0.03 0.045 0.01"/>
               {_finger("right", 0.03, 1)}
-              {_finger("left", -0.03, -1)}
-            </body>
-          </body>
-        </body>
-      </body>
-    </body>
-  </worldbody>{eq}
+              {_finger("left", -0.03, -1)}"""
+    tail = f"""{eq}
   <actuator>
     <position joint="right_driver_joint" kp="20" forcerange="-10 10"/>
-  </actuator>
-</mujoco>
-"""
+  </actuator>"""
+    text = arm_mjcf("arm_linkage", palm, 0.08, tail)
     path = tmp_path / ("linkage.xml" if loops else "open.xml")
     path.write_text(text)
     return path
