@@ -247,14 +247,21 @@ def finish_ranges(dist, geoms, range_min, range_max, ranges):  # type: ignore[no
     """``ranges`` (float32) from ``dist``: ``inf`` beyond ``range_max`` (its geom -1),
     NaN closer than ``range_min``."""
     for r in range(dist.shape[0]):
-        x = dist[r]
-        if x > range_max:
-            ranges[r] = np.inf
+        v, beyond = _return_of(dist[r], range_min, range_max)
+        ranges[r] = v
+        if beyond:
             geoms[r] = -1
-        elif x < range_min:
-            ranges[r] = np.nan
-        else:
-            ranges[r] = x
+
+
+@njit(cache=True, inline="always")
+def _return_of(x, range_min, range_max):  # type: ignore[no-untyped-def]
+    """A ray's range (float32) from its distance ``x``: ``inf`` beyond ``range_max``
+    (then True: it hit nothing), NaN closer than ``range_min``, else ``x``."""
+    if x > range_max:
+        return np.float32(np.inf), True
+    if x < range_min:
+        return np.float32(np.nan), False
+    return np.float32(x), False
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -280,18 +287,13 @@ def finish_into(p_par, noise, row, t):  # type: ignore[no-untyped-def]
     out = f4(row + q[P_OFF_R])
     zero = np.float32(0.0)
     for r in range(n):
-        x = dist[r]
-        if x > range_max:
-            v = np.float32(np.inf)
+        v, beyond = _return_of(dist[r], range_min, range_max)
+        if beyond:
             geoms[r] = -1
-        elif x < range_min:
-            v = np.float32(np.nan)
-        else:
-            v = np.float32(x)
-            if noisy:
-                v = np.float32(v + np.float32(nz[r]))
-                if v < zero:
-                    v = zero
+        elif noisy and v == v:  # a return within range (not NaN): its noise
+            v = np.float32(v + np.float32(nz[r]))
+            if v < zero:
+                v = zero
         if drops and dr[r] < dropout:
             v = np.float32(np.nan)
         out[r] = v
